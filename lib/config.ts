@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+// Configuration is read here, once, and nowhere else. A bad value fails the start.
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", ""])
+  .transform((v) => v === "1" || v === "true" || v === "yes");
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATA_DIR: z.string().default(".data"),
+  REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  REDIS_PREFIX: z.string().default("pmb:"),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  AUTH_SECRET: z.string().min(16).optional(),
+  EMAIL_SERVER: z.string().optional(),
+  EMAIL_FROM: z.string().default("Benchmarks <no-reply@localhost>"),
+  FREE_MAIL_DOMAINS: z.string().optional(),
+  TRUST_PROXY: bool.default(false),
+  DEMO_MARKET: bool.optional(),
+  DEMO_SEED: z.coerce.number().int().default(20261121),
+  ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
+  ENGINE_SCHEDULER: bool.default(true),
+  ATTRIBUTION: z
+    .string()
+    .default("Data: PM Benchmarks (pmbench). Benchmark values are provided for information only."),
+  LICENSE_URL: z.string().url().optional(),
+  TERMS_URL: z.string().url().optional(),
+  FREE_LIMIT_MINUTE: z.coerce.number().int().min(1).default(60),
+  FREE_LIMIT_DAY: z.coerce.number().int().min(1).default(2000),
+  IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
+  KEY_CACHE_SECONDS: z.coerce.number().min(0).default(30),
+});
+
+export type Config = z.infer<typeof schema> & {
+  embedded: boolean;
+  baseUrl: string;
+  demoMarket: boolean;
+  licenseUrl: string;
+  termsUrl: string;
+  freeMailDomains: string[];
+};
+
+const DEFAULT_FREE_MAIL =
+  "gmail.com,googlemail.com,yahoo.com,yahoo.co.uk,hotmail.com,outlook.com,live.com,msn.com,aol.com,icloud.com,me.com,mac.com,gmx.com,gmx.de,gmx.net,web.de,mail.com,proton.me,protonmail.com,yandex.com,yandex.ru,mail.ru,qq.com,163.com,zoho.com,tutanota.com,fastmail.com";
+
+let cached: Config | null = null;
+
+export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`invalid configuration: ${issues}`);
+  }
+  const c = parsed.data;
+  const baseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "");
+  return {
+    ...c,
+    embedded: !c.DATABASE_URL,
+    baseUrl,
+    demoMarket: c.DEMO_MARKET ?? !c.DATABASE_URL,
+    licenseUrl: c.LICENSE_URL ?? `${baseUrl}/license`,
+    termsUrl: c.TERMS_URL ?? `${baseUrl}/terms`,
+    freeMailDomains: (c.FREE_MAIL_DOMAINS ?? DEFAULT_FREE_MAIL)
+      .split(",")
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+  };
+}
+
+export function config(): Config {
+  cached ??= parseConfig();
+  return cached;
+}

@@ -1,0 +1,20 @@
+export type {
+  KeyLimits,
+  LimitDecision,
+  LogOutcome,
+  LogWindow,
+  RateLimitStore,
+  ThrottleDecision,
+  WindowCount,
+} from "./types";
+export {
+  DAY_MS,
+  MINUTE_MS,
+  keyWindows,
+  resetSeconds,
+  secondsUntil,
+  toDecision,
+} from "./sliding-log";
+export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from "./memory-store";
+export { createRedisStore, type RedisStoreOptions } from "./redis-store";
+export { ADDRESS_LIMIT_PER_MINUTE, throttle, type ThrottleOptions } from "./throttle";

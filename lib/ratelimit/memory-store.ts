@@ -1,0 +1,109 @@
+import { checkWindows, withKeyMethods } from "./sliding-log";
+import type { LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types";
+
+/** One key's log: admission times in ascending order, kept only as long as the longest window. */
+interface Log {
+  times: number[];
+  spanMs: number;
+}
+
+export interface MemoryStoreOptions {
+  /** Hard cap on tracked keys; beyond it the least recently used logs are dropped. */
+  maxKeys?: number;
+  /** How often (ms of store time) idle logs are swept out. */
+  sweepEveryMs?: number;
+}
+
+/** A memory store also reports how many logs it holds (for tests and metrics). */
+export interface MemoryStore extends RateLimitStore {
+  size(): number;
+}
+
+/** Index of the first element > x in an ascending array. */
+function upperBound(times: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((times[mid] ?? 0) <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Counts of one window over a log; an entry counts while nowMs - t < ms. */
+function countWindow(times: readonly number[], window: LogWindow, nowMs: number): WindowCount {
+  const first = upperBound(times, nowMs - window.ms);
+  const count = times.length - first;
+  const oldest = times[first + Math.max(0, count - window.limit)];
+  return { count, resetMs: oldest === undefined ? nowMs + window.ms : oldest + window.ms };
+}
+
+/**
+ * In-process sliding logs for a single instance. Every operation runs synchronously inside one
+ * microtask, so concurrent calls are serialized by the event loop and the check-and-record is atomic.
+ * Memory is bounded: a log never holds more than the largest limit (refusals are not recorded),
+ * entries older than the longest window are pruned on access, idle logs are swept periodically,
+ * and at most `maxKeys` logs are kept.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxKeys = options.maxKeys ?? 100_000;
+  const sweepEveryMs = options.sweepEveryMs ?? 60_000;
+  const logs = new Map<string, Log>();
+  let lastSweepMs = -Infinity;
+
+  // Drops logs whose newest entry has aged out of their longest window.
+  function sweep(nowMs: number): void {
+    lastSweepMs = nowMs;
+    for (const [key, log] of logs) {
+      const newest = log.times[log.times.length - 1];
+      if (newest === undefined || nowMs - newest >= log.spanMs) logs.delete(key);
+    }
+  }
+
+  function prune(log: Log, nowMs: number): void {
+    const stale = upperBound(log.times, nowMs - log.spanMs);
+    if (stale > 0) log.times.splice(0, stale);
+  }
+
+  function run(
+    key: string,
+    windows: readonly LogWindow[],
+    nowMs: number,
+    record: boolean,
+  ): LogOutcome {
+    checkWindows(windows);
+    if (nowMs - lastSweepMs >= sweepEveryMs || logs.size > maxKeys) sweep(nowMs);
+    const spanMs = Math.max(...windows.map((w) => w.ms));
+    const existing = logs.get(key);
+    const log = existing ?? { times: [], spanMs };
+    log.spanMs = Math.max(log.spanMs, spanMs);
+    prune(log, nowMs);
+    const allowed = windows.every((w) => countWindow(log.times, w, nowMs).count < w.limit);
+    if (allowed && record) {
+      log.times.splice(upperBound(log.times, nowMs), 0, nowMs);
+      // Re-insert so Map order is least-recently-used first.
+      logs.delete(key);
+      logs.set(key, log);
+      while (logs.size > maxKeys) {
+        const lru = logs.keys().next();
+        if (lru.done) break;
+        logs.delete(lru.value);
+      }
+    }
+    return { nowMs, allowed, windows: windows.map((w) => countWindow(log.times, w, nowMs)) };
+  }
+
+  const store = withKeyMethods({
+    async hit(key, windows, nowMs) {
+      return run(key, windows, nowMs, true);
+    },
+    async look(key, windows, nowMs) {
+      return run(key, windows, nowMs, false);
+    },
+    async close() {
+      logs.clear();
+    },
+  });
+  return { ...store, size: () => logs.size };
+}

@@ -1,0 +1,5 @@
+import pkg from "@/package.json";
+
+export function appVersion(): string {
+  return pkg.version;
+}

@@ -1,0 +1,43 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+// The browser tests run the product exactly as `npm start` does: the production build, the
+// embedded database (a fresh data directory per run) and the demo market.
+const port = Number(process.env.E2E_PORT || 3210);
+const dataDir = path.join(os.tmpdir(), `pmb-e2e-${process.pid}-${Date.now()}`);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "e2e",
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: 1,
+  timeout: 60_000,
+  reporter: process.env.CI ? "list" : "list",
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `${baseURL}/healthz`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      PUBLIC_BASE_URL: baseURL,
+      ENGINE_SCHEDULER: "0",
+      NODE_ENV: "production",
+    },
+  },
+});

@@ -1,0 +1,50 @@
+// Builds the production app when no build exists or its sources changed since the last one.
+import { spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs", "mdx-components.tsx"];
+
+export function sourceFingerprint() {
+  const hash = crypto.createHash("sha256");
+  const walk = (p) => {
+    if (!fs.existsSync(p)) return;
+    const st = fs.statSync(p);
+    if (st.isDirectory()) {
+      for (const name of fs.readdirSync(p).sort()) {
+        if (name === "node_modules" || name.startsWith(".")) continue;
+        walk(path.join(p, name));
+      }
+    } else {
+      hash.update(`${p}:${st.size}:${st.mtimeMs}\n`);
+    }
+  };
+  for (const p of INPUTS) walk(p);
+  return hash.digest("hex");
+}
+
+/** Returns true when it built, false when the existing build was current; throws on failure. */
+export function ensureBuild({ quiet = false } = {}) {
+  const stamp = path.join(".next", "source-fingerprint");
+  const fingerprint = sourceFingerprint();
+  const current =
+    fs.existsSync(path.join(".next", "BUILD_ID")) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint;
+  if (current) return false;
+  if (!quiet) console.log("building the application (first start or sources changed)...");
+  const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
+    stdio: quiet ? "pipe" : "inherit",
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PMB_BUILD: "1" },
+  });
+  if (r.status !== 0) {
+    if (quiet) process.stderr.write(r.stdout?.toString() ?? "");
+    throw new Error("the build failed (see above)");
+  }
+  fs.writeFileSync(stamp, fingerprint);
+  return true;
+}
+
+/** The environment a production server process gets. */
+export function serverEnv(extra = {}) {
+  return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", ...extra };
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// `npm test`: every layer (types and lint, unit, integration against real PostgreSQL and Redis,
+// Playwright in Debian's Chromium), then one summary. Installs Chromium with apt-get if missing.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ensureBuild } from "./lib/build.mjs";
+import { reachPostgres } from "./lib/database.mjs";
+
+process.chdir(path.resolve(path.dirname(new URL(import.meta.url).pathname), ".."));
+const reports = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-test-"));
+const results = [];
+const only = process.argv.slice(2);
+
+function run(name, cmd, args, env = {}, count = () => "") {
+  if (only.length && !only.includes(name)) return;
+  console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
+  results.push({ name, ok: r.status === 0, seconds: (Date.now() - started) / 1000, detail: count() });
+}
+
+function vitestCount(file) {
+  return () => {
+    try {
+      const j = JSON.parse(fs.readFileSync(file, "utf8"));
+      return `${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`;
+    } catch {
+      return "no report";
+    }
+  };
+}
+
+function playwrightCount(file) {
+  return () => {
+    try {
+      const s = JSON.parse(fs.readFileSync(file, "utf8")).stats;
+      return `${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`;
+    } catch {
+      return "no report";
+    }
+  };
+}
+
+function ensureChromium() {
+  if (fs.existsSync("/usr/bin/chromium")) return;
+  console.log("installing Debian's chromium for the browser tests...");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  const apt = (args) => spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...args], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+  let r = apt(["install", "-y", "--no-install-recommends", "chromium"]);
+  if (r.status !== 0) {
+    apt(["update"]);
+    r = apt(["install", "-y", "--no-install-recommends", "chromium"]);
+  }
+  if (r.status !== 0 || !fs.existsSync("/usr/bin/chromium")) {
+    console.error("npm test: could not install chromium with apt-get");
+    process.exit(1);
+  }
+}
+
+const pgUrl = process.env.TEST_PG_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+const reach = await reachPostgres(pgUrl);
+if (!reach.ok) {
+  console.error(`npm test: ${reach.message}. Start PostgreSQL (see README) and run again.`);
+  process.exit(1);
+}
+if (!only.length || only.includes("e2e")) ensureChromium();
+
+const vitest = ["node_modules/vitest/vitest.mjs", "run"];
+run("typecheck", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]);
+run("lint", process.execPath, ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]);
+const unitReport = path.join(reports, "unit.json");
+run("unit", process.execPath, [...vitest, "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`], {}, vitestCount(unitReport));
+
+if (!only.length || only.some((n) => n === "integration" || n === "e2e")) {
+  const started = Date.now();
+  try {
+    ensureBuild();
+    results.push({ name: "build", ok: true, seconds: (Date.now() - started) / 1000, detail: "" });
+  } catch (error) {
+    results.push({ name: "build", ok: false, seconds: (Date.now() - started) / 1000, detail: error.message });
+  }
+}
+const built = results.find((r) => r.name === "build")?.ok !== false;
+if (built) {
+  const intReport = path.join(reports, "integration.json");
+  run("integration", process.execPath, [...vitest, "--project", "integration", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}`], { TEST_PG_URL: pgUrl }, vitestCount(intReport));
+  const e2eReport = path.join(reports, "e2e.json");
+  run("e2e", process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, CI: "1" }, playwrightCount(e2eReport));
+}
+
+console.log("\n=== summary");
+for (const r of results) {
+  console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.name.padEnd(12)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.detail}`);
+}
+const failed = results.filter((r) => !r.ok);
+console.log(failed.length ? `\n${failed.length} layer(s) failed: ${failed.map((r) => r.name).join(", ")}` : "\nall layers passed");
+process.exit(failed.length ? 1 : 0);
