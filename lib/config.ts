@@ -30,7 +30,8 @@ const schema = z.object({
   FREE_LIMIT_MINUTE: z.coerce.number().int().min(1).default(60),
   FREE_LIMIT_DAY: z.coerce.number().int().min(1).default(2000),
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
-  KEY_CACHE_SECONDS: z.coerce.number().min(0).default(30),
+  METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
+  ALLOWED_ORIGINS: z.string().optional(),
 });
 
 export type Config = z.infer<typeof schema> & {

@@ -29,10 +29,6 @@ try {
   fail(error.message);
 }
 
-// Next's own signal handling is off so the app flushes usage and closes the database first.
-const server = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", port], {
-  stdio: "inherit",
-  env: serverEnv(),
-});
+const server = spawn(process.execPath, ["scripts/server.mjs"], { stdio: "inherit", env: serverEnv({ PORT: port }) });
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,5 +1,6 @@
 import { config } from "@/lib/config";
 import { closeDb, db, describeDbError } from "@/lib/db";
+import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 import { onShutdown, installShutdown } from "@/lib/server/shutdown";
 
 /** Opens (and in embedded mode migrates) the database and starts background work. */
@@ -14,4 +15,5 @@ export async function boot(): Promise<void> {
     if (c.embedded) throw error;
   }
   onShutdown(closeDb, 100);
+  if (c.embedded) publishOperatorEndpoint(c.PORT);
 }

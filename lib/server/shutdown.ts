@@ -23,12 +23,9 @@ export async function runShutdown(): Promise<void> {
   }
 }
 
+/** scripts/server.mjs owns the signals and calls this before it exits. */
 export function installShutdown(): void {
   if (state.installed) return;
   state.installed = true;
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => {
-      void runShutdown().finally(() => process.exit(0));
-    });
-  }
+  (globalThis as { __pmbRunShutdown?: () => Promise<void> }).__pmbRunShutdown = runShutdown;
 }

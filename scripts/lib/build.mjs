@@ -46,5 +46,5 @@ export function ensureBuild({ quiet = false } = {}) {
 
 /** The environment a production server process gets. */
 export function serverEnv(extra = {}) {
-  return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", ...extra };
+  return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...extra };
 }

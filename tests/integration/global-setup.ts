@@ -13,10 +13,13 @@ export default async function setup(project: TestProject) {
     const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
     if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
     const redisPrefix = `${name}:`;
-    const env = { DATABASE_URL: url, REDIS_URL: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0" };
+    const redisUrl = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+    const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200" };
     servers.push(await startServer(env));
     servers.push(await startServer(env));
     project.provide("databaseUrl", url);
+    project.provide("redisUrl", redisUrl);
+    project.provide("redisPrefix", redisPrefix);
     project.provide("baseUrls", servers.map((s) => s.baseUrl));
   } catch (error) {
     await Promise.all(servers.map((s) => s.stop()));
@@ -32,6 +35,8 @@ export default async function setup(project: TestProject) {
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
+    redisUrl: string;
+    redisPrefix: string;
     baseUrls: string[];
   }
 }

@@ -127,6 +127,8 @@ CREATE TABLE "indices" (
     "methodologyVersion" TEXT NOT NULL,
     "stalenessLimitSeconds" INTEGER NOT NULL DEFAULT 7200,
     "listed" BOOLEAN NOT NULL DEFAULT true,
+    "seriesPartiallyResolved" BOOLEAN NOT NULL DEFAULT false,
+    "engineState" JSONB,
 
     CONSTRAINT "indices_pkey" PRIMARY KEY ("id")
 );
@@ -207,6 +209,7 @@ CREATE TABLE "volatility_series" (
     "gates" JSONB NOT NULL,
     "inceptionConfig" JSONB NOT NULL,
     "legConditionIds" TEXT[],
+    "engineState" JSONB,
     "retiredAt" TIMESTAMPTZ(6),
 
     CONSTRAINT "volatility_series_pkey" PRIMARY KEY ("id")
@@ -258,6 +261,7 @@ CREATE TABLE "engine_state" (
     "id" INTEGER NOT NULL DEFAULT 1,
     "lastTickAt" TIMESTAMPTZ(6) NOT NULL,
     "demoSeed" INTEGER,
+    "demoState" JSONB,
     "updatedAt" TIMESTAMPTZ(6) NOT NULL,
 
     CONSTRAINT "engine_state_pkey" PRIMARY KEY ("id")

@@ -17,8 +17,8 @@ describe("/healthz", () => {
 
   it("answers 503 and keeps running when the database cannot be reached", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...process.env, NODE_ENV: "production", DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" },
+    const child = spawn(process.execPath, ["scripts/server.mjs"], {
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" },
       stdio: "ignore",
     });
     try {

@@ -21,12 +21,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built production server (`next start`) with the given environment. */
-export async function startServer(env: Record<string, string>, timeoutMs = 180_000): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, timeoutMs = 180_000, healthyStatus = 200): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = "";
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_MANUAL_SIG_HANDLE: "true", PUBLIC_BASE_URL: baseUrl, ...env },
+  const child = spawn(process.execPath, ["scripts/server.mjs"], {
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: baseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d: Buffer) => (log += d.toString()));
@@ -37,7 +37,7 @@ export async function startServer(env: Record<string, string>, timeoutMs = 180_0
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
     try {
       const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) break;
+      if (res.status === healthyStatus) break;
     } catch {
       // not listening yet
     }

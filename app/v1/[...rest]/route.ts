@@ -1,0 +1,4 @@
+import { unknownRoute } from "@/lib/api/unknown-route";
+
+export const dynamic = "force-dynamic";
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = unknownRoute();

@@ -1,0 +1,5 @@
+import { endpoints } from "@/lib/api/endpoints";
+import { apiRoute } from "@/lib/api/pipeline";
+
+export const dynamic = "force-dynamic";
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(endpoints.indexHistory.path, endpoints.indexHistory.handler);

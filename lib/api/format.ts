@@ -1,0 +1,18 @@
+/** ISO 8601 UTC with microseconds and Z: `2026-11-21T13:00:00.000000Z`. */
+export function iso6(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}000Z`;
+}
+
+/** The same without Z, for the fields the spec names (tick.computedAt and friends). */
+export function iso6NoZ(date: Date): string {
+  return `${date.toISOString().slice(0, 23)}000`;
+}
+
+export function isoOrNull(date: Date | null | undefined): string | null {
+  return date ? iso6(date) : null;
+}
+
+/** To the second, for messages that quote parsed values. */
+export function isoSeconds(date: Date): string {
+  return `${date.toISOString().slice(0, 19)}Z`;
+}

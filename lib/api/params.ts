@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { ApiError, errorMessage } from "@/lib/api/errors";
+
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/** ISO 8601 date or timestamp; no zone means UTC. Returns null when unparseable. */
+export function parseTimestamp(raw: string): Date | null {
+  const s = raw.trim();
+  if (s.length > 40 || !ISO.test(s)) return null;
+  let normalized = s.replace(" ", "T");
+  if (/^\d{4}-\d{2}-\d{2}$/.test(normalized)) normalized += "T00:00:00Z";
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(normalized)) normalized += "Z";
+  normalized = normalized.replace(/(\.\d{3})\d+/, "$1");
+  const ms = Date.parse(normalized);
+  if (!Number.isFinite(ms)) return null;
+  const d = new Date(ms);
+  // Date.parse rolls 2026-02-31 over to March; refuse dates that do not exist.
+  const [y, m, day] = s.slice(0, 10).split("-").map(Number);
+  const check = new Date(Date.UTC(y!, m! - 1, day!));
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m! - 1 || check.getUTCDate() !== day) return null;
+  return d;
+}
+
+const timestamp = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return undefined;
+      const d = parseTimestamp(raw);
+      if (!d) {
+        ctx.addIssue({ code: "custom", message: `${name}: not an ISO 8601 date or timestamp` });
+        return z.NEVER;
+      }
+      return d;
+    })
+    .describe(`${name}: ISO 8601 timestamp`);
+
+const intInRange = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return fallback;
+      if (!/^\d{1,9}$/.test(raw.trim()) || Number(raw) < min || Number(raw) > max) {
+        ctx.addIssue({ code: "custom", message: `${name}: must be an integer from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return Number(raw);
+    });
+
+const bool = (name: string) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return false;
+      if (raw === "true") return true;
+      if (raw === "false") return false;
+      ctx.addIssue({ code: "custom", message: `${name}: must be true or false` });
+      return z.NEVER;
+    });
+
+export const HISTORY_MAX_DAYS = 90;
+export const INTERVALS = ["1h", "1d"] as const;
+
+export const indexHistoryQuery = z.object({
+  start: timestamp("start"),
+  end: timestamp("end"),
+  interval: z.string().optional(),
+});
+
+export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20) });
+
+export const volatilityHistoryQuery = z.object({
+  limit: intInRange("limit", 1, 5000, 500),
+  start: timestamp("start"),
+  includeGated: bool("includeGated"),
+});
+
+/** Parses the query with a schema; unknown parameters are ignored, repeated ones take the first value. */
+export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams | Record<string, unknown>): z.output<S> {
+  const input: Record<string, string> = {};
+  if (query instanceof URLSearchParams) {
+    for (const k of query.keys()) if (!(k in input)) input[k] = query.get(k) ?? "";
+  } else {
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) input[k] = typeof v === "string" ? v : String(v);
+  }
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const [name, ...reason] = (issue?.message ?? "parameter: invalid").split(": ");
+  throw new ApiError("invalid_parameter", {
+    message: errorMessage("invalid_parameter", { name: name ?? String(issue?.path[0] ?? "parameter"), reason: reason.join(": ") || "invalid" }),
+  });
+}
+
+export function parseInterval(raw: string | undefined): "1h" | "1d" {
+  if (raw === undefined || raw === "") return "1d";
+  if (raw === "1h" || raw === "1d") return raw;
+  throw new ApiError("invalid_interval", { message: errorMessage("invalid_interval", { interval: raw.slice(0, 40) }) });
+}

@@ -1,0 +1,228 @@
+import "server-only";
+import { iso6, isoOrNull } from "@/lib/api/format";
+import { db } from "@/lib/db";
+import { memo } from "@/lib/data/memo";
+
+const TTL = 2000;
+export const BASE_LEVEL = "100.00000000";
+
+export type PublicStatus = "active" | "ceased" | "resolved";
+
+interface IndexRow {
+  id: string;
+  ticker: string;
+  name: string;
+  description: string;
+  theme: string;
+  inceptionAt: Date;
+  ceasedAt: Date | null;
+  resolvedAt: Date | null;
+  maturityType: string;
+  methodologyVersion: string;
+  seriesPartiallyResolved: boolean;
+}
+
+const indexSelect = {
+  id: true,
+  ticker: true,
+  name: true,
+  description: true,
+  theme: true,
+  inceptionAt: true,
+  ceasedAt: true,
+  resolvedAt: true,
+  maturityType: true,
+  methodologyVersion: true,
+  seriesPartiallyResolved: true,
+} as const;
+
+export function publicStatus(row: { ceasedAt: Date | null; resolvedAt: Date | null }): PublicStatus {
+  if (row.resolvedAt) return "resolved";
+  if (row.ceasedAt) return "ceased";
+  return "active";
+}
+
+/** Ticker as typed in a path: case-insensitive, and nothing odd reaches the database. */
+export function normalizeTicker(raw: string): string | null {
+  const t = decodeURIComponentSafe(raw).trim().toUpperCase();
+  return /^[A-Z0-9][A-Z0-9._-]{0,63}$/.test(t) ? t : null;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+async function findIndex(ticker: string): Promise<IndexRow | null> {
+  const t = normalizeTicker(ticker);
+  if (!t) return null;
+  return memo(`index:${t}`, TTL, async () => {
+    const prisma = await db();
+    return prisma.index.findFirst({ where: { ticker: t, listed: true }, select: indexSelect });
+  });
+}
+
+async function latestLevel(indexId: string) {
+  const prisma = await db();
+  return prisma.indexLevel.findFirst({
+    where: { indexId },
+    orderBy: { t: "desc" },
+    select: { t: true, level: true, revision: true, stale: true, compositionVersion: true, freshMarketsCount: true, staleMarketsCount: true, totalMarketsCount: true },
+  });
+}
+
+export interface IndexCatalogEntry {
+  ticker: string;
+  name: string;
+  publicStatus: PublicStatus;
+  lastComputedAt: string | null;
+  stale: boolean;
+  ceasedAt: string | null;
+  resolvedAt: string | null;
+}
+
+export function listIndices(): Promise<{ count: number; indices: IndexCatalogEntry[] }> {
+  return memo("indices", TTL, async () => {
+    const prisma = await db();
+    const rows = await prisma.index.findMany({ where: { listed: true }, select: indexSelect, orderBy: { ticker: "asc" } });
+    const indices = await Promise.all(
+      rows.map(async (row) => {
+        const level = await latestLevel(row.id);
+        return {
+          ticker: row.ticker,
+          name: row.name,
+          publicStatus: publicStatus(row),
+          lastComputedAt: level ? iso6(level.t) : null,
+          stale: level?.stale ?? false,
+          ceasedAt: isoOrNull(row.ceasedAt),
+          resolvedAt: isoOrNull(row.resolvedAt),
+        };
+      }),
+    );
+    return { count: indices.length, indices };
+  });
+}
+
+export interface IndexLatest {
+  ticker: string;
+  name: string;
+  indexLevel: string;
+  baseIndexLevel: string;
+  computedAt: string;
+  inceptionAt: string;
+  ceasedAt: string | null;
+  resolvedAt: string | null;
+  stale: boolean;
+  publicStatus: PublicStatus;
+  maturityType: string;
+  methodologyVersion: string;
+  compositionVersion: string;
+  revision: number;
+  seriesFullyResolved: boolean;
+  seriesPartiallyResolved: boolean;
+  dataQuality: { freshDataPct: number; freshMarketsCount: number; staleMarketsCount: number; totalMarketsCount: number };
+}
+
+/** The latest level object, or null for an unknown ticker or an index with no level yet. */
+export async function indexLatest(ticker: string): Promise<IndexLatest | null> {
+  const row = await findIndex(ticker);
+  if (!row) return null;
+  return memo(`index-latest:${row.id}`, TTL, async () => {
+    const level = await latestLevel(row.id);
+    if (!level) return null;
+    const total = level.totalMarketsCount;
+    return {
+      ticker: row.ticker,
+      name: row.name,
+      indexLevel: level.level.toFixed(8),
+      baseIndexLevel: BASE_LEVEL,
+      computedAt: iso6(level.t),
+      inceptionAt: iso6(row.inceptionAt),
+      ceasedAt: isoOrNull(row.ceasedAt),
+      resolvedAt: isoOrNull(row.resolvedAt),
+      stale: level.stale,
+      publicStatus: publicStatus(row),
+      maturityType: row.maturityType,
+      methodologyVersion: row.methodologyVersion,
+      compositionVersion: level.compositionVersion,
+      revision: level.revision,
+      seriesFullyResolved: row.resolvedAt !== null,
+      seriesPartiallyResolved: row.seriesPartiallyResolved && row.resolvedAt === null,
+      dataQuality: {
+        freshDataPct: total ? Math.round((level.freshMarketsCount / total) * 10000) / 100 : 0,
+        freshMarketsCount: level.freshMarketsCount,
+        staleMarketsCount: level.staleMarketsCount,
+        totalMarketsCount: total,
+      },
+    };
+  });
+}
+
+export interface LevelPoint {
+  t: string;
+  indexLevel: string;
+  revision: number;
+  stale: boolean;
+}
+
+/** Levels in [start, end], oldest first; `1d` takes the 00:00 UTC fixing of each day. */
+export async function indexHistory(
+  ticker: string,
+  window: { start: Date; end: Date; interval: "1h" | "1d" },
+): Promise<{ ticker: string; points: LevelPoint[] } | null> {
+  const row = await findIndex(ticker);
+  if (!row) return null;
+  if (window.end < window.start) return { ticker: row.ticker, points: [] };
+  const prisma = await db();
+  const rows =
+    window.interval === "1h"
+      ? await prisma.indexLevel.findMany({
+          where: { indexId: row.id, t: { gte: window.start, lte: window.end } },
+          orderBy: { t: "asc" },
+          select: { t: true, level: true, revision: true, stale: true },
+        })
+      : await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
+          SELECT t, level::text AS level, revision, stale FROM index_levels
+          WHERE "indexId" = ${row.id}::uuid AND t >= ${window.start} AND t <= ${window.end}
+            AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+          ORDER BY t ASC`;
+  return {
+    ticker: row.ticker,
+    points: rows.map((p) => ({
+      t: iso6(p.t),
+      indexLevel: typeof p.level === "string" ? fixed8(p.level) : p.level.toFixed(8),
+      revision: p.revision,
+      stale: p.stale,
+    })),
+  };
+}
+
+function fixed8(s: string): string {
+  const [int, frac = ""] = s.split(".");
+  return `${int}.${frac.padEnd(8, "0").slice(0, 8)}`;
+}
+
+export interface ReconstitutionEvent {
+  eventId: string;
+  completedAt: string;
+  addedMarketCount: number;
+}
+
+export async function indexReconstitutions(ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
+  const row = await findIndex(ticker);
+  if (!row) return null;
+  const prisma = await db();
+  const events = await prisma.reconstitutionEvent.findMany({
+    where: { indexId: row.id },
+    orderBy: { completedAt: "desc" },
+    take: limit,
+    select: { id: true, completedAt: true, addedMarketCount: true },
+  });
+  return {
+    ticker: row.ticker,
+    events: events.map((e) => ({ eventId: e.id, completedAt: iso6(e.completedAt), addedMarketCount: e.addedMarketCount })),
+  };
+}

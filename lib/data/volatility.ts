@@ -1,0 +1,274 @@
+import "server-only";
+import { iso6, iso6NoZ } from "@/lib/api/format";
+import { db } from "@/lib/db";
+import { normalizeTicker } from "@/lib/data/indices";
+import { memo } from "@/lib/data/memo";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+const TTL = 2000;
+
+const seriesSelect = {
+  id: true,
+  ticker: true,
+  slug: true,
+  name: true,
+  description: true,
+  category: true,
+  productFamily: true,
+  targetType: true,
+  units: true,
+  definitionLine: true,
+  headlineTenorDays: true,
+  tenorsDays: true,
+  inceptionAt: true,
+  settlementDate: true,
+  listed: true,
+  methodologyUrl: true,
+  relatedIndexTickers: true,
+  gates: true,
+} as const;
+
+type SeriesRow = Prisma.VolatilitySeriesGetPayload<{ select: typeof seriesSelect }>;
+
+const tickSelect = {
+  computedAt: true,
+  headlinePts: true,
+  headlineTenorDays: true,
+  tenors: true,
+  bandLoPts: true,
+  bandHiPts: true,
+  attrDeltaHeadlinePts: true,
+  attribution: true,
+  budgetW: true,
+  wTilde: true,
+  effectiveN: true,
+  sumRaw: true,
+  fbvRPts: true,
+  fbvRLabel: true,
+  status: true,
+  publicationState: true,
+  revision: true,
+  gateFlags: true,
+  components: true,
+  counterfactual: true,
+  labels: true,
+  clockVersion: true,
+  devigVersion: true,
+  methodologyVersion: true,
+  compositionVersion: true,
+} as const;
+
+type TickRow = Prisma.VolatilityTickGetPayload<{ select: typeof tickSelect }>;
+
+export interface SeriesDefinition {
+  ticker: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string;
+  productFamily: string;
+  targetType: string;
+  units: string;
+  definitionLine: string;
+  headlineTenorDays: number;
+  tenorsDays: number[];
+  inceptionAt: string;
+  settlementDate: string | null;
+  listed: boolean;
+  methodologyUrl: string;
+  relatedIndexTickers: string[];
+  gates: Record<string, number>;
+}
+
+function definition(row: SeriesRow): SeriesDefinition {
+  return {
+    ticker: row.ticker,
+    slug: row.slug,
+    name: row.name,
+    description: row.description,
+    category: row.category,
+    productFamily: row.productFamily,
+    targetType: row.targetType,
+    units: row.units,
+    definitionLine: row.definitionLine,
+    headlineTenorDays: row.headlineTenorDays,
+    tenorsDays: row.tenorsDays,
+    inceptionAt: iso6(row.inceptionAt),
+    settlementDate: row.settlementDate ? row.settlementDate.toISOString().slice(0, 10) : null,
+    listed: row.listed,
+    methodologyUrl: row.methodologyUrl,
+    relatedIndexTickers: row.relatedIndexTickers,
+    gates: row.gates as Record<string, number>,
+  };
+}
+
+export type Tick = ReturnType<typeof toTick>;
+
+function toTick(series: SeriesRow, t: TickRow) {
+  return {
+    seriesId: series.ticker,
+    computedAt: iso6NoZ(t.computedAt),
+    headlinePts: t.headlinePts,
+    headlineTenorDays: t.headlineTenorDays,
+    tenors: t.tenors as Record<string, { pts: number; share: number; share_ci: unknown; share_meta: { ci_unavailable: boolean; mixture: boolean } }>,
+    bandLoPts: t.bandLoPts,
+    bandHiPts: t.bandHiPts,
+    attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
+    attribution: t.attribution as Record<string, unknown>,
+    budgetW: t.budgetW,
+    wTilde: t.wTilde,
+    effectiveN: t.effectiveN,
+    sumRaw: t.sumRaw,
+    fbvRPts: t.fbvRPts,
+    fbvRLabel: t.fbvRLabel,
+    status: t.status,
+    publicationState: t.publicationState,
+    revision: t.revision,
+    gateFlags: t.gateFlags as Array<{ gate: string; legKey: string | null; publicDetail: string }>,
+    components: t.components as Array<Record<string, unknown>>,
+    counterfactual: t.counterfactual as { headlinePts: number; anchorFingerprint: string } & Record<string, unknown>,
+    labels: t.labels as { clockHomogeneityDisclosure: string; tier: Record<string, string> } & Record<string, unknown>,
+    clockVersion: t.clockVersion,
+    devigVersion: t.devigVersion,
+    methodologyVersion: t.methodologyVersion,
+    definitionLine: series.definitionLine,
+    targetType: series.targetType,
+    units: series.units,
+  };
+}
+
+function toPoint(t: TickRow) {
+  const labels = t.labels as { clockHomogeneityDisclosure?: string; tier?: Record<string, string> };
+  const cf = t.counterfactual as { headlinePts?: number; anchorFingerprint?: string };
+  const flags = t.gateFlags as Array<{ gate: string }>;
+  return {
+    t: iso6(t.computedAt),
+    headlinePts: t.headlinePts,
+    tenors: t.tenors,
+    tier: labels.tier?.[String(t.headlineTenorDays)] ?? null,
+    bandLoPts: t.bandLoPts,
+    bandHiPts: t.bandHiPts,
+    attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
+    cfHeadlinePts: cf.headlinePts ?? null,
+    anchorFingerprint: cf.anchorFingerprint ?? null,
+    clockHomogeneityDisclosure: labels.clockHomogeneityDisclosure ?? null,
+    clockVersion: t.clockVersion,
+    compositionVersion: t.compositionVersion,
+    devigVersion: t.devigVersion,
+    methodologyVersion: t.methodologyVersion,
+    effectiveN: t.effectiveN,
+    fbvRLabel: t.fbvRLabel,
+    fbvRPts: t.fbvRPts,
+    wTilde: t.wTilde,
+    gateNames: [...new Set(flags.map((f) => f.gate))],
+    publicationState: t.publicationState,
+    revision: t.revision,
+    status: t.status,
+    units: "probability points",
+  };
+}
+
+export type HistoryPoint = ReturnType<typeof toPoint>;
+
+/** A listed series with at least one published tick, or null (the two are indistinguishable). */
+async function findSeries(ticker: string): Promise<SeriesRow | null> {
+  const t = normalizeTicker(ticker);
+  if (!t) return null;
+  return memo(`series:${t}`, TTL, async () => {
+    const prisma = await db();
+    const row = await prisma.volatilitySeries.findFirst({
+      where: { OR: [{ ticker: t }, { slug: t.toLowerCase() }], listed: true, ticks: { some: { publicationState: "published" } } },
+      select: seriesSelect,
+    });
+    return row;
+  });
+}
+
+export interface VolatilityCatalogEntry extends SeriesDefinition {
+  lastComputedAt: string;
+  status: string;
+  publicationState: string;
+  headlinePts: number;
+}
+
+export function listVolatility(): Promise<{ count: number; series: VolatilityCatalogEntry[] }> {
+  return memo("volatility", TTL, async () => {
+    const prisma = await db();
+    const rows = await prisma.volatilitySeries.findMany({ where: { listed: true }, select: seriesSelect, orderBy: { ticker: "asc" } });
+    const entries: VolatilityCatalogEntry[] = [];
+    for (const row of rows) {
+      const tick = await prisma.volatilityTick.findFirst({
+        where: { seriesId: row.id, publicationState: "published" },
+        orderBy: { computedAt: "desc" },
+        select: { computedAt: true, status: true, publicationState: true, headlinePts: true, headlineTenorDays: true },
+      });
+      if (!tick) continue;
+      entries.push({
+        ...definition(row),
+        lastComputedAt: iso6(tick.computedAt),
+        status: tick.status,
+        publicationState: tick.publicationState,
+        headlinePts: tick.headlinePts,
+        headlineTenorDays: tick.headlineTenorDays,
+      });
+    }
+    return { count: entries.length, series: entries };
+  });
+}
+
+export interface VolatilityLatest {
+  series: SeriesDefinition;
+  tick: Tick;
+  publicationState: string;
+  published: Tick | null;
+}
+
+export async function volatilityLatest(ticker: string): Promise<VolatilityLatest | null> {
+  const series = await findSeries(ticker);
+  if (!series) return null;
+  return memo(`vol-latest:${series.id}`, TTL, async () => {
+    const prisma = await db();
+    const newest = await prisma.volatilityTick.findFirst({ where: { seriesId: series.id }, orderBy: { computedAt: "desc" }, select: tickSelect });
+    if (!newest) return null;
+    const published =
+      newest.publicationState === "published"
+        ? null
+        : await prisma.volatilityTick.findFirst({
+            where: { seriesId: series.id, publicationState: "published" },
+            orderBy: { computedAt: "desc" },
+            select: tickSelect,
+          });
+    return {
+      series: definition(series),
+      tick: toTick(series, newest),
+      publicationState: newest.publicationState,
+      published: published ? toTick(series, published) : null,
+    };
+  });
+}
+
+export async function volatilityHistory(
+  ticker: string,
+  query: { start: Date; end: Date; limit: number; includeGated: boolean },
+): Promise<{ series: SeriesDefinition; points: HistoryPoint[] } | null> {
+  const series = await findSeries(ticker);
+  if (!series) return null;
+  const prisma = await db();
+  const rows = await prisma.volatilityTick.findMany({
+    where: {
+      seriesId: series.id,
+      computedAt: { gte: query.start, lte: query.end },
+      ...(query.includeGated ? {} : { publicationState: "published" }),
+    },
+    orderBy: { computedAt: "desc" },
+    take: query.limit,
+    select: tickSelect,
+  });
+  return { series: definition(series), points: rows.map(toPoint) };
+}
+
+/** Series for the public pages, by slug (listed only). */
+export async function seriesSlugToTicker(slug: string): Promise<string | null> {
+  const s = await findSeries(slug);
+  return s?.ticker ?? null;
+}

@@ -1,0 +1,71 @@
+import "server-only";
+import { redis, redisKey } from "@/lib/redis";
+
+/** What a verified key resolves to; never the hash or the secret. */
+export interface ResolvedKey {
+  id: string;
+  userId: string;
+  prefix: string;
+  limitMinute: number | null;
+  limitDay: number | null;
+}
+
+const POSITIVE_TTL_MS = 5 * 60_000;
+const NEGATIVE_TTL_MS = 60_000;
+const MAX_ENTRIES = 50_000;
+
+interface Entry {
+  key: ResolvedKey | null;
+  expires: number;
+}
+
+interface CacheState {
+  entries: Map<string, Entry>;
+  epoch: string | null;
+}
+
+const state: CacheState = ((globalThis as { __pmbKeyCache?: CacheState }).__pmbKeyCache ??= { entries: new Map(), epoch: null });
+
+const EPOCH = () => redisKey("keys:epoch");
+
+/**
+ * Revocation holds on the very next request on every instance: a revoke or rotate bumps a
+ * shared epoch in Redis, and each lookup reads it (one round trip that shares the connection
+ * with the rate limiter) and drops the whole cache when it moved. Without Redis there is one
+ * instance, and the revoking call clears this cache directly.
+ */
+async function syncEpoch(): Promise<void> {
+  const client = redis();
+  if (!client) return;
+  const epoch = (await client.get(EPOCH())) ?? "0";
+  if (epoch !== state.epoch) {
+    state.entries.clear();
+    state.epoch = epoch;
+  }
+}
+
+export async function cachedKey(hash: string): Promise<Entry | undefined> {
+  await syncEpoch();
+  const entry = state.entries.get(hash);
+  if (!entry) return undefined;
+  if (entry.expires < Date.now()) {
+    state.entries.delete(hash);
+    return undefined;
+  }
+  return entry;
+}
+
+export function rememberKey(hash: string, key: ResolvedKey | null): void {
+  if (state.entries.size >= MAX_ENTRIES) {
+    const oldest = state.entries.keys().next();
+    if (!oldest.done) state.entries.delete(oldest.value);
+  }
+  state.entries.set(hash, { key, expires: Date.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
+}
+
+/** Called after a key stopped working: forget it here, and tell every other instance. */
+export async function invalidateKeys(): Promise<void> {
+  state.entries.clear();
+  const client = redis();
+  if (client) state.epoch = String(await client.incr(EPOCH()));
+}

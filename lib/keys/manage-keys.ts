@@ -1,0 +1,152 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { invalidateKeys } from "@/lib/keys/key-cache";
+import { generateKey } from "@/lib/keys/key-format";
+
+export const MAX_ACTIVE_KEYS = 3;
+
+export class KeyError extends Error {
+  constructor(
+    readonly reason: "too_many_keys" | "not_found" | "not_active",
+    message: string,
+  ) {
+    super(message);
+    this.name = "KeyError";
+  }
+}
+
+/** A key as its owner sees it: never the hash, never the secret. */
+export interface KeySummary {
+  id: string;
+  name: string;
+  prefix: string;
+  lastFour: string;
+  status: "active" | "rotated" | "revoked";
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  limitMinute: number | null;
+  limitDay: number | null;
+  replacesId: string | null;
+}
+
+const summary = {
+  id: true,
+  name: true,
+  prefix: true,
+  lastFour: true,
+  status: true,
+  createdAt: true,
+  lastUsedAt: true,
+  revokedAt: true,
+  limitMinute: true,
+  limitDay: true,
+  replacesId: true,
+} as const;
+
+export interface MintOptions {
+  name?: string;
+  limitMinute?: number | null;
+  limitDay?: number | null;
+}
+
+/** Serializes key changes of one account, so "at most three active" holds under concurrency. */
+async function lockAccount(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`keys:${userId}`}))`;
+}
+
+/** Mints a key; the secret is in the result and nowhere else, ever. */
+export async function mintKey(userId: string, options: MintOptions = {}): Promise<{ key: string; summary: KeySummary }> {
+  const prisma = await db();
+  const fresh = generateKey();
+  const row = await prisma.$transaction(async (tx) => {
+    await lockAccount(tx, userId);
+    const active = await tx.apiKey.count({ where: { userId, status: "active" } });
+    if (active >= MAX_ACTIVE_KEYS) {
+      throw new KeyError(
+        "too_many_keys",
+        `This account already has ${MAX_ACTIVE_KEYS} active keys, the maximum. Revoke one you no longer use, or rotate a lost one, then mint again.`,
+      );
+    }
+    return tx.apiKey.create({
+      data: {
+        userId,
+        name: options.name?.trim() || "Default key",
+        hash: fresh.hash,
+        prefix: fresh.prefix,
+        lastFour: fresh.lastFour,
+        limitMinute: options.limitMinute ?? null,
+        limitDay: options.limitDay ?? null,
+      },
+      select: summary,
+    });
+  });
+  return { key: fresh.key, summary: row };
+}
+
+/** Retires a key and issues its replacement in one transaction; the old secret dies at once. */
+export async function rotateKey(keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary }> {
+  const prisma = await db();
+  const fresh = generateKey();
+  const row = await prisma.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { ...summary, userId: true } });
+    if (!old) throw new KeyError("not_found", "No such key on this account.");
+    await lockAccount(tx, old.userId);
+    const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "rotated", revokedAt: new Date() } });
+    if (updated.count !== 1) throw new KeyError("not_active", "Only an active key can be rotated.");
+    return tx.apiKey.create({
+      data: {
+        userId: old.userId,
+        name: old.name,
+        hash: fresh.hash,
+        prefix: fresh.prefix,
+        lastFour: fresh.lastFour,
+        limitMinute: old.limitMinute,
+        limitDay: old.limitDay,
+        replacesId: old.id,
+      },
+      select: summary,
+    });
+  });
+  await invalidateKeys();
+  return { key: fresh.key, summary: row };
+}
+
+/** Revokes a key; every later call with it is refused. */
+export async function revokeKey(keyId: string, userId: string | null): Promise<KeySummary> {
+  const prisma = await db();
+  const row = await prisma.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { id: true } });
+    if (!old) throw new KeyError("not_found", "No such key on this account.");
+    const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "revoked", revokedAt: new Date() } });
+    if (updated.count !== 1) throw new KeyError("not_active", "This key is not active.");
+    return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: summary });
+  });
+  await invalidateKeys();
+  return row;
+}
+
+export async function listKeys(userId: string): Promise<KeySummary[]> {
+  const prisma = await db();
+  return prisma.apiKey.findMany({ where: { userId }, select: summary, orderBy: { createdAt: "desc" } });
+}
+
+/** Finds a key's id from the key itself (operator CLI). */
+export async function keyIdFor(hash: string): Promise<string | null> {
+  const prisma = await db();
+  const row = await prisma.apiKey.findUnique({ where: { hash }, select: { id: true } });
+  return row?.id ?? null;
+}
+
+export async function ensureUser(email: string): Promise<string> {
+  const prisma = await db();
+  const user = await prisma.user.upsert({ where: { email: email.toLowerCase() }, update: {}, create: { email: email.toLowerCase() }, select: { id: true } });
+  return user.id;
+}
+
+export async function findUserId(email: string): Promise<string | null> {
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
+  return user?.id ?? null;
+}

@@ -1,0 +1,23 @@
+import "server-only";
+import { db } from "@/lib/db";
+import { cachedKey, rememberKey, type ResolvedKey } from "@/lib/keys/key-cache";
+import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
+
+/** Resolves a presented key to its active key row, or null. Cached; revocation-aware. */
+export async function verifyKey(presented: string): Promise<ResolvedKey | null> {
+  if (!looksLikeKey(presented)) return null;
+  const hash = hashKey(presented);
+  const hit = await cachedKey(hash);
+  if (hit) return hit.key;
+  const prisma = await db();
+  const row = await prisma.apiKey.findUnique({
+    where: { hash },
+    select: { id: true, userId: true, prefix: true, hash: true, status: true, limitMinute: true, limitDay: true },
+  });
+  const key =
+    row && row.status === "active" && safeEqualHex(row.hash, hash)
+      ? { id: row.id, userId: row.userId, prefix: row.prefix, limitMinute: row.limitMinute, limitDay: row.limitDay }
+      : null;
+  rememberKey(hash, key);
+  return key;
+}

@@ -1,0 +1,75 @@
+import "server-only";
+import { z } from "zod";
+import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
+import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
+
+/** What an operator command prints and how it exits; the same whether run in-process or via the server. */
+export interface CommandResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+const ok = (stdout: string): CommandResult => ({ stdout, stderr: "", exitCode: 0 });
+const fail = (stderr: string, exitCode = 1): CommandResult => ({ stdout: "", stderr, exitCode });
+
+const email = z.string().trim().toLowerCase().email();
+const limit = z.coerce.number().int().min(1).max(10_000_000).optional();
+
+export const commandSchemas = {
+  "keys.mint": z.object({ email, limitMinute: limit, limitDay: limit, name: z.string().max(100).optional() }),
+  "keys.rotate": z.object({ key: z.string() }),
+  "keys.revoke": z.object({ key: z.string() }),
+  "keys.list": z.object({ email }),
+} as const;
+
+export type CommandName = keyof typeof commandSchemas;
+
+async function keyId(key: string): Promise<string | null> {
+  return looksLikeKey(key) ? keyIdFor(hashKey(key)) : null;
+}
+
+export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
+  if (!(name in commandSchemas)) return fail(`unknown command ${name}`, 2);
+  const parsed = commandSchemas[name as CommandName].safeParse(rawArgs);
+  if (!parsed.success) return fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
+  const args = parsed.data as Record<string, unknown>;
+  try {
+    switch (name as CommandName) {
+      case "keys.mint": {
+        const userId = await ensureUser(args.email as string);
+        const { key } = await mintKey(userId, {
+          name: (args.name as string | undefined) ?? "Operator key",
+          limitMinute: (args.limitMinute as number | undefined) ?? null,
+          limitDay: (args.limitDay as number | undefined) ?? null,
+        });
+        return ok(`${key}\n`);
+      }
+      case "keys.rotate": {
+        const id = await keyId(args.key as string);
+        if (!id) return fail("no such key");
+        const { key } = await rotateKey(id, null);
+        return ok(`${key}\n`);
+      }
+      case "keys.revoke": {
+        const id = await keyId(args.key as string);
+        if (!id) return fail("no such key");
+        const row = await revokeKey(id, null);
+        return ok(`revoked ${row.prefix}…${row.lastFour}\n`);
+      }
+      case "keys.list": {
+        const userId = await findUserId(args.email as string);
+        if (!userId) return fail(`no account for ${args.email as string}`);
+        const rows = await listKeys(userId);
+        const lines = rows.map((k) =>
+          [`${k.prefix}…${k.lastFour}`, k.status, `minute=${k.limitMinute ?? "default"}`, `day=${k.limitDay ?? "default"}`, `created=${k.createdAt.toISOString()}`, `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`, k.name].join("\t"),
+        );
+        return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
+      }
+    }
+  } catch (error) {
+    if (error instanceof KeyError) return fail(error.message);
+    throw error;
+  }
+  return fail(`unhandled command ${name}`, 2);
+}

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
+
+describe("method_not_allowed", () => {
+  it.each(["POST", "PUT", "PATCH", "DELETE"])("%s on a real route gives 405 with Allow: GET", async (method) => {
+    const res = await call("/v1/indices", { method });
+    expectError(res, 405, "method_not_allowed");
+    expect(res.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("not_found", () => {
+  it("an unknown ticker answers not_found with the common headers", async () => {
+    const { key } = await newKey();
+    for (const path of ["/v1/indices/NOPE/latest", "/v1/indices/NOPE/history", "/v1/indices/NOPE/reconstitutions", "/v1/volatility/NOPE/latest", "/v1/volatility/NOPE/history"]) {
+      const res = await call(path, { key });
+      expectError(res, 404, "not_found");
+      expectRateHeaders(res, true);
+    }
+  });
+
+  it("a path under /v1 that is no endpoint answers JSON not_found", async () => {
+    const res = await call("/v1/nothing/here");
+    expectError(res, 404, "not_found");
+  });
+});
+
+describe("bad input never gives a 500", () => {
+  it("malformed and very long query strings, paths and tickers", async () => {
+    const { key } = await newKey();
+    const paths = [
+      `/v1/indices/${"A".repeat(3000)}/latest`,
+      "/v1/indices/%E0%A4%A/latest",
+      "/v1/indices/%00/history",
+      `/v1/indices/X/history?start=${"9".repeat(5000)}`,
+      "/v1/indices/X/history?start=2026-02-31",
+      "/v1/volatility/X/history?limit=1e3",
+      "/v1/volatility/X/history?includeGated[]=x",
+      `/v1?${"a=1&".repeat(2000)}`,
+    ];
+    for (const path of paths) {
+      const res = await call(path, { key });
+      expect(res.status, path).toBeLessThan(500);
+      if (res.headers.get("content-type")?.includes("json")) expect(Object.keys(res.body)[0]).toMatch(/data|error/);
+    }
+  });
+});
+
+describe("every error links into the docs", () => {
+  it("docsUrl is {base}/docs/errors#{code}", async () => {
+    const res = await call("/v1");
+    expect(res.body.error.docsUrl).toBe(`${baseUrl()}/docs/errors#invalid_api_key`);
+  });
+});
+
+describe("CORS", () => {
+  it("answers a preflight from the service's own origin", async () => {
+    const res = await fetch(`${baseUrl()}/v1/indices`, {
+      method: "OPTIONS",
+      headers: { Origin: baseUrl(), "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe(baseUrl());
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+  });
+
+  it("does not answer a preflight from another origin", async () => {
+    const res = await fetch(`${baseUrl()}/v1/indices`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "GET" },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+});
+
+describe("the envelope", () => {
+  it("carries attribution, license, termsUrl and generatedAt with microseconds and Z", async () => {
+    const { key } = await newKey();
+    const res = await call("/v1/downloads", { key });
+    expect(Object.keys(res.body).sort()).toEqual(["data", "meta"]);
+    expect(res.body.meta.attribution).toEqual(expect.any(String));
+    expect(res.body.meta.license).toMatch(/^https?:\/\//);
+    expect(res.body.meta.termsUrl).toMatch(/^https?:\/\/.+\/terms$/);
+    expect(res.body.meta.generatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
+    expect(res.body.data.latestManifestUrl).toMatch(/\/downloads\/manifest\.json$/);
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectRateHeaders, newKey, applyRunEnvironment } from "../support/api";
+import { startServer, type RunningServer } from "../support/server";
+import { inject } from "vitest";
+
+describe("per-address throttle (ip_rate_limited)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    applyRunEnvironment();
+    server = await startServer({
+      DATABASE_URL: inject("databaseUrl"),
+      REDIS_URL: inject("redisUrl"),
+      REDIS_PREFIX: `${inject("redisPrefix")}throttle:`,
+      IP_LIMIT_MINUTE: "5",
+      DEMO_MARKET: "0",
+      ENGINE_SCHEDULER: "0",
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("counts valid keyed traffic and refuses with 429, Retry-After and no X-RateLimit-* headers", async () => {
+    const { key } = await newKey();
+    const statuses: number[] = [];
+    let last: Response | null = null;
+    for (let i = 0; i < 7; i++) {
+      last = await fetch(`${server.baseUrl}/v1/downloads`, { headers: { Authorization: `Bearer ${key}` } });
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 4).every((s) => s === 200)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+    const body = await last!.json();
+    expect(body.error.code).toBe("ip_rate_limited");
+    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(body.error.requestId).toBe(last!.headers.get("x-request-id"));
+    expectRateHeaders(last!, false);
+  });
+
+  it("a client-sent X-Forwarded-For does not dodge the throttle", async () => {
+    const res = await fetch(`${server.baseUrl}/v1`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
+    expect(res.status).toBe(429);
+  });
+});
+
+describe("database down", () => {
+  it("the API answers unavailable (503) with Retry-After, never a stack trace", async () => {
+    const { key } = await newKey();
+    const down = await startServer(
+      { DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" },
+      60_000,
+      503,
+    );
+    try {
+      const res = await fetch(`${down.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBeTruthy();
+      const body = await res.json();
+      expect(body.error.code).toBe("unavailable");
+      expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|at .*\.js/);
+    } finally {
+      await down.stop();
+    }
+  });
+});

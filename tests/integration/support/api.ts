@@ -1,0 +1,74 @@
+import { randomUUID } from "node:crypto";
+import { expect, inject } from "vitest";
+
+/** Points this test process at the run's database and Redis, as the servers are. */
+export function applyRunEnvironment(): void {
+  process.env.DATABASE_URL = inject("databaseUrl");
+  process.env.REDIS_URL = inject("redisUrl");
+  process.env.REDIS_PREFIX = inject("redisPrefix");
+}
+
+export function baseUrl(instance = 0): string {
+  const urls = inject("baseUrls");
+  return urls[instance % urls.length]!;
+}
+
+export interface NewKey {
+  key: string;
+  id: string;
+  userId: string;
+  email: string;
+}
+
+/** A fresh account and key per test, so tests never share quota or state. */
+export async function newKey(options: { limitMinute?: number; limitDay?: number } = {}): Promise<NewKey> {
+  applyRunEnvironment();
+  const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+  const email = `t-${randomUUID()}@example.com`;
+  const userId = await ensureUser(email);
+  const { key, summary } = await mintKey(userId, { name: "test", limitMinute: options.limitMinute ?? 10_000, limitDay: options.limitDay ?? 100_000 });
+  return { key, id: summary.id, userId, email };
+}
+
+export async function call(path: string, init: { key?: string; header?: "bearer" | "x-api-key"; instance?: number; method?: string; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.key) {
+    if (init.header === "x-api-key") headers["X-API-Key"] = init.key;
+    else headers.Authorization = `Bearer ${init.key}`;
+  }
+  const res = await fetch(`${baseUrl(init.instance)}${path}`, { method: init.method ?? "GET", headers });
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  return { status: res.status, headers: res.headers, body: body as Record<string, any> };
+}
+
+export const RATE_HEADERS = [
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-limit-day",
+  "x-ratelimit-remaining-day",
+  "x-ratelimit-reset",
+  "x-ratelimit-reset-day",
+];
+
+/** The one error shape, with requestId equal to the header and a docsUrl anchored at the code. */
+export function expectError(res: Awaited<ReturnType<typeof call>>, status: number, code: string): void {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(Object.keys(res.body)).toEqual(["error"]);
+  expect(res.body.error.code).toBe(code);
+  expect(typeof res.body.error.message).toBe("string");
+  expect(res.body.error.requestId).toBe(res.headers.get("x-request-id"));
+  const anchor = code === "error" ? "/docs/limits" : `/docs/errors#${code}`;
+  const docs = new URL(res.body.error.docsUrl);
+  expect(`${docs.pathname}${docs.hash}`).toBe(anchor);
+}
+
+export function expectRateHeaders(res: { headers: Headers }, present: boolean): void {
+  for (const h of RATE_HEADERS) expect(res.headers.has(h), h).toBe(present);
+}
