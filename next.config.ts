@@ -1,3 +1,4 @@
+import createMDX from "@next/mdx";
 import type { NextConfig } from "next";
 
 const securityHeaders = [
@@ -17,4 +18,7 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+// MDX for the docs site (content/docs/*.mdx, imported by app/docs); components come from mdx-components.tsx.
+const withMDX = createMDX({});
+
+export default withMDX(nextConfig);

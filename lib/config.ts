@@ -32,6 +32,11 @@ const schema = z.object({
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
+  // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
+  DEV_OUTBOX: bool.default(false),
+  // Portal sign-in: magic links per hour per e-mail address and per client address.
+  MAIL_LIMIT_ADDRESS: z.coerce.number().int().min(1).default(5),
+  MAIL_LIMIT_CLIENT: z.coerce.number().int().min(1).default(30),
 });
 
 export type Config = z.infer<typeof schema> & {

@@ -26,7 +26,13 @@ export interface Payload {
   meta?: Record<string, unknown>;
 }
 
+/** A file served through the same pipeline (snapshot bundles): body as is, no envelope. */
+export interface RawPayload {
+  raw: { body: Uint8Array | string; contentType: string; headers?: Record<string, string> };
+}
+
 export type Handler = (ctx: KeyedContext) => Promise<Payload>;
+export type RawHandler = (ctx: KeyedContext) => Promise<Payload | RawPayload>;
 
 const ALLOW = "GET";
 
@@ -48,6 +54,11 @@ export function rateLimitHeaders(d: LimitDecision, nowMs = Date.now()): Record<s
 export function commonMeta(): Record<string, unknown> {
   const c = config();
   return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt: iso6(new Date()) };
+}
+
+/** The success body: the handler's `data`, and the common `meta` with the handler's members added. */
+export function envelope(payload: Payload): { data: unknown; meta: Record<string, unknown> } {
+  return { data: payload.data, meta: { ...commonMeta(), ...payload.meta } };
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -76,22 +87,26 @@ function json(body: unknown, status: number, headers: Record<string, string>): R
 
 /** Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows. */
 export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
-  const c = config();
-  const store = limiterStore();
-  const address = await throttle(store, clientAddress(headers), Date.now(), { limit: c.IP_LIMIT_MINUTE });
-  if (!address.allowed) {
-    throw new ApiError("ip_rate_limited", {
-      message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }),
-      headers: { "Retry-After": String(address.retryAfter ?? 1) },
-    });
-  }
+  await admitAddressOnly(headers);
+  const key = await authenticate(headers);
+  const decision = await spendWindows(key);
+  void requestId;
+  return { key, decision };
+}
+
+/** The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool call). */
+export async function authenticate(headers: Headers): Promise<ResolvedKey> {
   const presented = presentedKey(headers);
   const key = await verifyKey(presented);
   if (!key) {
     throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   }
-  const limits = keyLimits(key);
-  const decision = await store.consume(key.id, limits, Date.now());
+  return key;
+}
+
+/** Spends one request from both of the key's windows; a refusal is a KeyedRefusal. */
+export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
+  const decision = await limiterStore().consume(key.id, keyLimits(key), Date.now());
   if (!decision.allowed) {
     const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
     const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
@@ -104,8 +119,7 @@ export async function admit(headers: Headers, requestId: string): Promise<{ key:
       decision,
     );
   }
-  void requestId;
-  return { key, decision };
+  return decision;
 }
 
 /** A refusal after the key resolved: it carries the rate-limit headers and is metered. */
@@ -139,7 +153,7 @@ function routeParams(raw: unknown): Record<string, string> {
  * The /v1 pipeline: X-Request-Id -> CORS -> address throttle -> method -> key -> key windows
  * -> handler (which validates its parameters) -> envelope, headers and metering.
  */
-export function apiRoute(endpoint: string, handler: Handler) {
+export function apiRoute(endpoint: string, handler: RawHandler) {
   const run = async (request: Request, context: { params?: Promise<unknown> }): Promise<Response> => {
     const requestId = randomUUID();
     const origin = request.headers.get("origin");
@@ -169,7 +183,14 @@ export function apiRoute(endpoint: string, handler: Handler) {
         params: routeParams(await context.params),
       });
       status = 200;
-      return json({ data: payload.data, meta: { ...commonMeta(), ...payload.meta } }, status, {
+      if ("raw" in payload) {
+        const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
+        return new Response(body, {
+          status,
+          headers: { ...base, ...rateLimitHeaders(keyed.decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers },
+        });
+      }
+      return json(envelope(payload), status, {
         ...base,
         ...rateLimitHeaders(keyed.decision),
       });
@@ -196,7 +217,8 @@ export function apiRoute(endpoint: string, handler: Handler) {
   return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
 }
 
-async function admitAddressOnly(headers: Headers): Promise<void> {
+/** The pre-authentication throttle per client address; every request counts, keyed or not. */
+export async function admitAddressOnly(headers: Headers): Promise<void> {
   const address = await throttle(limiterStore(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
   if (!address.allowed) {
     throw new ApiError("ip_rate_limited", {

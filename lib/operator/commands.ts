@@ -1,5 +1,7 @@
 import "server-only";
 import { z } from "zod";
+import { db } from "@/lib/db";
+import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
@@ -21,6 +23,7 @@ export const commandSchemas = {
   "keys.rotate": z.object({ key: z.string() }),
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
+  "snapshots.build": z.object({}),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -65,6 +68,10 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
           [`${k.prefix}…${k.lastFour}`, k.status, `minute=${k.limitMinute ?? "default"}`, `day=${k.limitDay ?? "default"}`, `created=${k.createdAt.toISOString()}`, `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`, k.name].join("\t"),
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
+      }
+      case "snapshots.build": {
+        const months = await buildMissingBundles(await db());
+        return ok(months.length ? `built ${months.join(", ")}\n` : "every closed month already has its bundle\n");
       }
     }
   } catch (error) {

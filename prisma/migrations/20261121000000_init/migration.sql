@@ -257,6 +257,18 @@ CREATE TABLE "snapshot_bundles" (
 );
 
 -- CreateTable
+CREATE TABLE "snapshot_files" (
+    "month" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "content" BYTEA NOT NULL,
+    "sha256" CHAR(64) NOT NULL,
+    "rows" INTEGER NOT NULL,
+    "bytes" INTEGER NOT NULL,
+
+    CONSTRAINT "snapshot_files_pkey" PRIMARY KEY ("month","name")
+);
+
+-- CreateTable
 CREATE TABLE "engine_state" (
     "id" INTEGER NOT NULL DEFAULT 1,
     "lastTickAt" TIMESTAMPTZ(6) NOT NULL,
@@ -341,4 +353,7 @@ ALTER TABLE "reconstitution_events" ADD CONSTRAINT "reconstitution_events_indexI
 
 -- AddForeignKey
 ALTER TABLE "volatility_ticks" ADD CONSTRAINT "volatility_ticks_seriesId_fkey" FOREIGN KEY ("seriesId") REFERENCES "volatility_series"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "snapshot_files" ADD CONSTRAINT "snapshot_files_month_fkey" FOREIGN KEY ("month") REFERENCES "snapshot_bundles"("month") ON DELETE CASCADE ON UPDATE CASCADE;
 

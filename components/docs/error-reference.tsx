@@ -1,0 +1,42 @@
+import { errorSections } from "@/lib/docs/error-reference";
+import { formatJson } from "@/lib/docs/format-json";
+import { CodeBlock } from "./code-block";
+import { Heading } from "./heading";
+import { INLINE_CODE_CLASS } from "./inline";
+
+/** One section per code of lib/api/errors.ts, with `id` equal to the code (the docsUrl fragment). */
+export function ErrorReference() {
+  return (
+    <>
+      {errorSections().map((e) => (
+        <section key={e.code} aria-labelledby={e.anchor} data-error-code={e.code}>
+          <Heading level={2} id={e.anchor}>
+            <code className="font-mono">{e.code}</code>
+          </Heading>
+          <dl className="my-4 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
+            <dt className="font-semibold text-slate-600">Title</dt>
+            <dd className="text-slate-800">{e.title}</dd>
+            <dt className="font-semibold text-slate-600">HTTP status</dt>
+            <dd className="text-slate-800">{e.statusLabel}</dd>
+            <dt className="font-semibold text-slate-600">When it happens</dt>
+            <dd className="text-slate-800">{e.when}</dd>
+            <dt className="font-semibold text-slate-600">What to do</dt>
+            <dd className="text-slate-800">{e.whatToDo}</dd>
+            <dt className="font-semibold text-slate-600">docsUrl</dt>
+            <dd className="text-slate-800">
+              <code className={INLINE_CODE_CLASS}>{`{base}${e.docsPath}`}</code>
+            </dd>
+          </dl>
+          <CodeBlock code={formatJson(e.example)} lang="json" title={`Example body (${e.statusLabel})`} />
+        </section>
+      ))}
+    </>
+  );
+}
+
+/** The example failure body of one code, generated like the sections above (so it cannot drift). */
+export function ErrorExample({ code, title }: { code: string; title?: string }) {
+  const section = errorSections().find((e) => e.code === code);
+  if (!section) throw new Error(`ErrorExample: unknown error code '${code}'`);
+  return <CodeBlock code={formatJson(section.example)} lang="json" title={title ?? `Example body (${section.statusLabel})`} />;
+}

@@ -1,0 +1,67 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useState } from "react";
+import type { SearchEntry } from "@/lib/docs/content";
+import { DocsSearch } from "./search";
+
+export interface SidebarGroup {
+  group: string;
+  links: { href: string; label: string }[];
+}
+
+/** Search plus grouped page links; below the md breakpoint the links fold behind a Menu button. */
+export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: SearchEntry[] }) {
+  const pathname = usePathname();
+  const [open, setOpen] = useState(false);
+  const [openedAt, setOpenedAt] = useState(pathname);
+  // Navigating closes the phone menu (state derived from the path, no effect needed).
+  if (openedAt !== pathname) {
+    setOpenedAt(pathname);
+    setOpen(false);
+  }
+  const current = groups.flatMap((g) => g.links).find((l) => l.href === pathname);
+
+  return (
+    <div className="space-y-3 md:sticky md:top-4 md:max-h-[calc(100vh-2rem)] md:overflow-y-auto md:pb-8">
+      <DocsSearch index={index} />
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="docs-nav"
+        onClick={() => setOpen((o) => !o)}
+        className="flex w-full items-center justify-between rounded-md border border-slate-300 px-3 py-2 text-sm font-medium text-slate-800 md:hidden"
+      >
+        <span className="truncate">{current ? current.label : "Docs menu"}</span>
+        <span aria-hidden="true">{open ? "✕" : "☰"}</span>
+        <span className="sr-only">{open ? "Close docs menu" : "Open docs menu"}</span>
+      </button>
+      <nav id="docs-nav" aria-label="Docs" className={`${open ? "block" : "hidden"} md:block`}>
+        {groups.map((g) => (
+          <div key={g.group} className="mb-5">
+            <p className="mb-1.5 px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">{g.group}</p>
+            <ul className="space-y-0.5">
+              {g.links.map((link) => {
+                const here = link.href === pathname;
+                return (
+                  <li key={link.href}>
+                    <Link
+                      href={link.href}
+                      aria-current={here ? "page" : undefined}
+                      className={`block rounded-md px-2 py-1 text-sm ${
+                        here ? "bg-slate-100 font-medium text-slate-900!" : "text-slate-600! hover:bg-slate-50 hover:text-slate-900!"
+                      }`}
+                    >
+                      {link.label}
+                    </Link>
+                  </li>
+                );
+              })}
+            </ul>
+          </div>
+        ))}
+      </nav>
+    </div>
+  );
+}

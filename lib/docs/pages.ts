@@ -1,0 +1,222 @@
+/**
+ * The docs site's page registry: one entry per page, in reading order. The sidebar, previous/next
+ * links, static params, the search index and the link tests all read this list.
+ */
+
+export interface DocPage {
+  /** Path below /docs, without slashes at either end; "" is the overview at /docs. */
+  slug: string;
+  /** Page title (the h1 and the browser title). */
+  title: string;
+  /** Shorter label for the sidebar; defaults to the title. */
+  nav?: string;
+  /** One line for search results and the page's meta description. */
+  description: string;
+  group: DocGroup;
+  /** MDX source below content/docs. */
+  file: string;
+}
+
+export const DOC_GROUPS = ["Getting started", "API reference", "Data and methodology", "More"] as const;
+export type DocGroup = (typeof DOC_GROUPS)[number];
+
+export const DOC_PAGES: readonly DocPage[] = [
+  {
+    slug: "",
+    title: "Overview",
+    description: "What the benchmark data service offers and where to start.",
+    group: "Getting started",
+    file: "index.mdx",
+  },
+  {
+    slug: "quickstart",
+    title: "Quickstart",
+    description: "Mint a key, make a first call with curl, TypeScript or Python, and read levels as decimals.",
+    group: "Getting started",
+    file: "quickstart.mdx",
+  },
+  {
+    slug: "authentication",
+    title: "Authentication",
+    description: "API keys, the two headers, key format, rotation, revocation and CORS.",
+    group: "Getting started",
+    file: "authentication.mdx",
+  },
+  {
+    slug: "limits",
+    title: "Rate limits",
+    description: "Minute and day windows per key, every rate-limit header, Retry-After, backoff and the address throttle.",
+    group: "Getting started",
+    file: "limits.mdx",
+  },
+  {
+    slug: "errors",
+    title: "Errors",
+    description: "Every error code the API returns, with status, cause, remedy and an example body.",
+    group: "Getting started",
+    file: "errors.mdx",
+  },
+  {
+    slug: "conventions",
+    title: "Conventions",
+    description: "Decimal strings, timestamps, case-insensitive tickers, ordering and the response envelope.",
+    group: "Getting started",
+    file: "conventions.mdx",
+  },
+  {
+    slug: "versioning",
+    title: "Versioning",
+    description: "The /v1 API version and the data-level version labels inside payloads.",
+    group: "Getting started",
+    file: "versioning.mdx",
+  },
+  {
+    slug: "api",
+    title: "API reference",
+    nav: "Endpoints overview",
+    description: "All nine endpoints, the success envelope and the errors every endpoint can return.",
+    group: "API reference",
+    file: "api/index.mdx",
+  },
+  {
+    slug: "api/service-index",
+    title: "GET /v1",
+    nav: "GET /v1",
+    description: "Service index, health check and the authoritative quota report for the calling key.",
+    group: "API reference",
+    file: "api/service-index.mdx",
+  },
+  {
+    slug: "api/indices",
+    title: "GET /v1/indices",
+    nav: "List indices",
+    description: "The index catalog: every published index with its status and freshness.",
+    group: "API reference",
+    file: "api/indices.mdx",
+  },
+  {
+    slug: "api/index-latest",
+    title: "GET /v1/indices/{ticker}/latest",
+    nav: "Latest index level",
+    description: "The current level of one index, undelayed, with version labels and data quality.",
+    group: "API reference",
+    file: "api/index-latest.mdx",
+  },
+  {
+    slug: "api/index-history",
+    title: "GET /v1/indices/{ticker}/history",
+    nav: "Index level history",
+    description: "Hourly or daily levels over the trailing 90-day window, with the clamping rules.",
+    group: "API reference",
+    file: "api/index-history.mdx",
+  },
+  {
+    slug: "api/reconstitutions",
+    title: "GET /v1/indices/{ticker}/reconstitutions",
+    nav: "Reconstitutions",
+    description: "Composition changes of one index, newest first.",
+    group: "API reference",
+    file: "api/reconstitutions.mdx",
+  },
+  {
+    slug: "api/volatility",
+    title: "GET /v1/volatility",
+    nav: "List volatility series",
+    description: "The volatility catalog: every listed series with its latest published value.",
+    group: "API reference",
+    file: "api/volatility.mdx",
+  },
+  {
+    slug: "api/volatility-latest",
+    title: "GET /v1/volatility/{ticker}/latest",
+    nav: "Latest volatility",
+    description: "Definition and latest computation of one volatility series: tenors, band, attribution, gates.",
+    group: "API reference",
+    file: "api/volatility-latest.mdx",
+  },
+  {
+    slug: "api/volatility-history",
+    title: "GET /v1/volatility/{ticker}/history",
+    nav: "Volatility history",
+    description: "Published volatility values over the trailing 90-day window, newest first.",
+    group: "API reference",
+    file: "api/volatility-history.mdx",
+  },
+  {
+    slug: "api/downloads",
+    title: "GET /v1/downloads",
+    nav: "Downloads pointer",
+    description: "Where the monthly snapshot bundles and their manifest live.",
+    group: "API reference",
+    file: "api/downloads.mdx",
+  },
+  {
+    slug: "downloads",
+    title: "Downloads and snapshot bundles",
+    nav: "Snapshot bundles",
+    description: "Monthly point-in-time CSV bundles, the manifest format, checksums and automation.",
+    group: "Data and methodology",
+    file: "downloads.mdx",
+  },
+  {
+    slug: "methodology",
+    title: "Methodology",
+    description: "Index levels and chain-linking, volatility to resolution, gates and the governance statements.",
+    group: "Data and methodology",
+    file: "methodology.mdx",
+  },
+  {
+    slug: "ingestion",
+    title: "Ingestion format",
+    description: "The JSONL and CSV market-snapshot format, rejection rules and the ingest command.",
+    group: "Data and methodology",
+    file: "ingestion.mdx",
+  },
+  {
+    slug: "mcp",
+    title: "MCP server",
+    description: "The same data for AI agents over the Model Context Protocol, with the same key and limits.",
+    group: "More",
+    file: "mcp.mdx",
+  },
+  {
+    slug: "attribution",
+    title: "Terms, license and attribution",
+    nav: "Terms and attribution",
+    description: "The terms of use, the data license and the attribution line in meta.attribution.",
+    group: "More",
+    file: "attribution.mdx",
+  },
+];
+
+/** Site path of a page: /docs or /docs/<slug>. */
+export function docHref(page: Pick<DocPage, "slug">): string {
+  return page.slug === "" ? "/docs" : `/docs/${page.slug}`;
+}
+
+/** The page at a site path (a trailing slash, query or hash is ignored); undefined when none. */
+export function findDocPage(pathname: string): DocPage | undefined {
+  const path = pathname.split(/[?#]/)[0]?.replace(/\/+$/, "") ?? "";
+  return DOC_PAGES.find((p) => docHref(p) === path);
+}
+
+/** The page for the catch-all route's segments (undefined or [] is the overview). */
+export function pageForSegments(segments: readonly string[] | undefined): DocPage | undefined {
+  const slug = (segments ?? []).join("/");
+  return DOC_PAGES.find((p) => p.slug === slug);
+}
+
+export function navLabel(page: DocPage): string {
+  return page.nav ?? page.title;
+}
+
+/** Pages grouped for the sidebar, in registry order. */
+export function docGroups(): { group: DocGroup; pages: DocPage[] }[] {
+  return DOC_GROUPS.map((group) => ({ group, pages: DOC_PAGES.filter((p) => p.group === group) }));
+}
+
+/** Reading order neighbours for the previous/next links. */
+export function neighbours(page: DocPage): { prev: DocPage | null; next: DocPage | null } {
+  const i = DOC_PAGES.indexOf(page);
+  return { prev: DOC_PAGES[i - 1] ?? null, next: DOC_PAGES[i + 1] ?? null };
+}

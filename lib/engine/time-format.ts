@@ -1,0 +1,16 @@
+// Timestamps on the wire carry microseconds; JS dates hold milliseconds, so the last three digits are zeros.
+
+/** `2025-01-02T03:04:05.678000Z`, or without the `Z` where the spec asks for a naive UTC value. */
+export function formatMicros(date: Date, withZone = true): string {
+  const iso = date.toISOString();
+  const micros = `${iso.slice(0, 23)}000`;
+  return withZone ? `${micros}Z` : micros;
+}
+
+/** ISO calendar date (UTC) of a timestamp. */
+export function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export const MS_PER_HOUR = 3_600_000;
+export const MS_PER_DAY = 86_400_000;

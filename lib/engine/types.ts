@@ -1,0 +1,165 @@
+import type Decimal from "decimal.js";
+
+/** One market's order-book snapshot for one hour. Prices are probabilities in [0, 1]. */
+export interface Snapshot {
+  observedAt: Date;
+  conditionId: string;
+  legKey: string | null;
+  label: string;
+  bestBid: Decimal;
+  bestAsk: Decimal;
+  mid: Decimal;
+  depthUsd: Decimal;
+  settlementDate: Date | null;
+  resolved: boolean;
+  outcome: 0 | 1 | null;
+}
+
+/** Static facts about a listed market. */
+export interface MarketInfo {
+  conditionId: string;
+  label: string;
+  legKey: string | null;
+  eventKey: string | null;
+  theme: string;
+  settlementDate: Date | null;
+  listedAt: Date;
+}
+
+/** Serializable eligibility: a market belongs to an index when every stated condition holds. */
+export interface EligibilityRule {
+  theme: string;
+  /** when set, the market's eventKey must start with this prefix */
+  eventKeyPrefix: string | null;
+  /** partition legs (legKey set) are measured by the volatility family unless this is true */
+  includePartitionLegs: boolean;
+}
+
+export type MaturityType = "PERPETUAL" | "DATED";
+
+export interface IndexDefinition {
+  ticker: string;
+  name: string;
+  description: string;
+  theme: string;
+  inceptionAt: Date;
+  maturityType: MaturityType;
+  methodologyVersion: string;
+  stalenessLimitSeconds: number;
+  eligibility: EligibilityRule;
+  listed: boolean;
+}
+
+/** A constituent as held in state: weight and the last price the engine used (decimal strings). */
+export interface IndexMember {
+  conditionId: string;
+  label: string;
+  weight: string;
+  lastPrice: string;
+  lastObservedAt: string;
+}
+
+/** JSON-safe chain-link state of one index; decimals are full-precision strings. */
+export interface IndexState {
+  ticker: string;
+  inceptionAt: string;
+  compositionVersion: string;
+  compositionNumber: number;
+  compositionEffectiveAt: string;
+  members: IndexMember[];
+  /** unrounded level at the current link k */
+  linkLevel: string;
+  /** basket value of the current composition at k (the denominator) */
+  linkBasket: string;
+  /** linkLevel / linkBasket: the level per unit of basket value (inverse divisor), unrounded */
+  linkFactor: string;
+  lastLevel: string | null;
+  lastLevelUnrounded: string | null;
+  lastComputedAt: string | null;
+  lastStale: boolean;
+  ceasedAt: string | null;
+  resolvedAt: string | null;
+  resolvedConstituentCount: number;
+  reconstitutionCount: number;
+}
+
+export interface DataQuality {
+  freshDataPct: number;
+  freshMarketsCount: number;
+  staleMarketsCount: number;
+  totalMarketsCount: number;
+}
+
+export interface LevelPoint {
+  t: Date;
+  /** eight decimals, ROUND_HALF_EVEN */
+  indexLevel: string;
+  /** full precision, for audit and the recomputation check */
+  indexLevelUnrounded: string;
+  basketValue: string;
+  stale: boolean;
+  compositionVersion: string;
+  dataQuality: DataQuality;
+}
+
+export interface LinkPrice {
+  conditionId: string;
+  label: string;
+  price: string;
+  observedAt: string;
+  role: "in" | "out" | "kept";
+}
+
+export interface LinkMarketIn {
+  conditionId: string;
+  label: string;
+  weight: string;
+  price: string;
+}
+
+export interface LinkMarketOut {
+  conditionId: string;
+  label: string;
+  weight: string;
+  price: string;
+  reason: "resolved";
+  outcome: 0 | 1 | null;
+}
+
+/** The chain-link arithmetic of one reconstitution; enough to recompute every level. */
+export interface ReconstitutionRecord {
+  completedAt: Date;
+  addedMarketCount: number;
+  removedMarketCount: number;
+  fromVersion: string;
+  toVersion: string;
+  /** published level at the link (identical under both compositions) */
+  levelAtLink: string;
+  levelAtLinkUnrounded: string;
+  oldBasketValue: string;
+  newBasketValue: string;
+  oldLinkFactor: string;
+  linkFactor: string;
+  marketsIn: LinkMarketIn[];
+  marketsOut: LinkMarketOut[];
+  pricesUsed: LinkPrice[];
+}
+
+export interface CompositionRecord {
+  version: string;
+  effectiveAt: Date;
+  members: { conditionId: string; label: string; targetWeight: string }[];
+  /** basket value of this composition at effectiveAt and the unrounded level it links to */
+  baseBasketValue: string;
+  baseLevel: string;
+}
+
+export interface IndexStepResult {
+  state: IndexState;
+  /** null once the index has ceased or resolved (no further levels) */
+  level: LevelPoint | null;
+  reconstitution: ReconstitutionRecord | null;
+  composition: CompositionRecord | null;
+}
+
+export type IndexPublicStatus = "active" | "ceased" | "resolved";

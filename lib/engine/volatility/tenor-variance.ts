@@ -1,0 +1,124 @@
+import { devig, type DevigMethod } from "../devig";
+import type { ClockEstimate } from "./clock";
+import { diffusionVarianceAt, horizonFraction, linearVariance, varianceToResolution } from "./diffusion-share";
+import { normInv } from "./normal";
+
+export type ShareKind = "diffusion" | "linear";
+
+/** 10,000: probability^2 to points^2. */
+export const PTS2 = 10_000;
+
+/** A probability vector ready for tenor variances: each leg's a = Phi^-1(p) computed once. */
+export interface PreparedPartition {
+  p: readonly number[];
+  a: readonly number[];
+  days: readonly (number | null)[];
+  budget: number;
+}
+
+export function preparePartition(p: readonly number[], days: readonly (number | null)[]): PreparedPartition {
+  return {
+    p,
+    a: p.map((pj) => (pj > 0 && pj < 1 ? normInv(pj) : 0)),
+    days,
+    budget: partitionBudget(p),
+  };
+}
+
+/** One leg's variance within a tenor (probability^2); unknown settlement counts as settling inside it. */
+export function legTenorVariance(
+  part: PreparedPartition,
+  j: number,
+  tenorDays: number,
+  speed: number,
+  kind: ShareKind,
+): number {
+  const p = part.p[j] as number;
+  const days = part.days[j] ?? null;
+  const rho = days === null ? 1 : horizonFraction(tenorDays, days, speed);
+  return kind === "diffusion" ? diffusionVarianceAt(p, part.a[j] as number, rho) : linearVariance(p, rho);
+}
+
+/** The partition's variance within a tenor: legs add in total variance, each on its own horizon. */
+export function partitionTenorVariance(
+  part: PreparedPartition,
+  tenorDays: number,
+  speed: number,
+  kind: ShareKind,
+): number {
+  let sum = 0;
+  for (let j = 0; j < part.p.length; j++) sum += legTenorVariance(part, j, tenorDays, speed, kind);
+  return sum;
+}
+
+/** V = sum of p_j (1 - p_j), probability^2. */
+export function partitionBudget(ps: readonly number[]): number {
+  return ps.reduce((sum, p) => sum + varianceToResolution(p), 0);
+}
+
+export interface QuoteVectors {
+  mid: number[];
+  bid: number[];
+  ask: number[];
+}
+
+export interface Scenario {
+  side: "mid" | "bid" | "ask";
+  method: DevigMethod;
+  p: number[];
+}
+
+/** Probability vectors for the envelope: bid-, mid- and ask-side inputs under three de-vig methods. */
+export function devigScenarios(q: QuoteVectors): Scenario[] {
+  const out: Scenario[] = [];
+  for (const side of ["mid", "bid", "ask"] as const) {
+    for (const method of ["multiplicative", "power", "shin"] as const) {
+      const p = devig(method, q[side]);
+      if (p !== null) out.push({ side, method, p });
+    }
+  }
+  return out;
+}
+
+export interface Envelope {
+  ptsLo: number;
+  ptsHi: number;
+  shareLo: number;
+  shareHi: number;
+  shareAvailable: boolean;
+}
+
+/** Envelope of a tenor's pts and share across inputs, de-vig methods, diffusion vs linear and the clock interval. */
+export function tenorEnvelope(
+  scenarios: readonly PreparedPartition[],
+  tenorDays: number,
+  clock: ClockEstimate,
+): Envelope {
+  const speeds = clock.tier === "historical-clock" ? [clock.speed, clock.speedLo, clock.speedHi] : [1];
+  let ptsLo = Number.POSITIVE_INFINITY;
+  let ptsHi = Number.NEGATIVE_INFINITY;
+  let shareLo = Number.POSITIVE_INFINITY;
+  let shareHi = Number.NEGATIVE_INFINITY;
+  for (const part of scenarios) {
+    for (const speed of speeds) {
+      for (const kind of ["diffusion", "linear"] as const) {
+        const v = partitionTenorVariance(part, tenorDays, speed, kind);
+        const pts = 100 * Math.sqrt(v);
+        ptsLo = Math.min(ptsLo, pts);
+        ptsHi = Math.max(ptsHi, pts);
+        if (part.budget > 0) {
+          shareLo = Math.min(shareLo, v / part.budget);
+          shareHi = Math.max(shareHi, v / part.budget);
+        }
+      }
+    }
+  }
+  const shareAvailable = Number.isFinite(shareLo);
+  return {
+    ptsLo: Number.isFinite(ptsLo) ? ptsLo : 0,
+    ptsHi: Number.isFinite(ptsHi) ? ptsHi : 0,
+    shareLo: shareAvailable ? shareLo : 0,
+    shareHi: shareAvailable ? shareHi : 0,
+    shareAvailable,
+  };
+}

@@ -1,0 +1,247 @@
+/** Publication tolerances of a composite-of-partition series (field set as in the spec). */
+export interface VolGates {
+  /** minimum depth (USD) on every leg before a quoted arbitrage counts as executable */
+  arbMinDepthUsd: number;
+  /** minimum arbitrage tolerance, probability units */
+  arbToleranceMin: number;
+  /** arbitrage tolerance in price ticks of 0.01 (the larger of the two tolerances applies) */
+  arbToleranceTicks: number;
+  /** a leg with less book depth than this fails */
+  depthFloorUsd: number;
+  /** largest tolerated disagreement between multiplicative and power de-vig on any leg */
+  devigTolerance: number;
+  /** largest tolerated attribution residual, points squared */
+  identityTolerance: number;
+  /** a leg whose move to its bid or ask shifts the headline by more than this (points) fails */
+  impactBudgetPts: number;
+  overroundFlagHi: number;
+  overroundFlagLo: number;
+  /** largest tolerated gap between a published pts^2 and the sum of its legs' pts^2 */
+  pythagoreanTolerancePts2: number;
+  retireAfterDegradedTicks: number;
+  snapshotMaxAgeSeconds: number;
+  snapshotMaxSkewSeconds: number;
+  /** a leg whose (ask - bid) / mid exceeds this fails */
+  spreadToMidMax: number;
+  /** a tick whose failing legs carry more than this share of the variance budget is suspended */
+  suspendFailingBudgetShare: number;
+}
+
+export type VolTargetType = "composite-of-partition";
+
+/** Serializable definition of a volatility series. `legs` and `methodologyVersion` are engine inputs, not part of the spec's series object. */
+export interface VolSeriesDefinition {
+  ticker: string;
+  slug: string;
+  name: string;
+  description: string;
+  category: string;
+  productFamily: string;
+  targetType: VolTargetType;
+  units: "probability points";
+  definitionLine: string;
+  headlineTenorDays: number;
+  tenorsDays: number[];
+  inceptionAt: Date;
+  /** ISO date (YYYY-MM-DD), the backstop settlement date */
+  settlementDate: string | null;
+  listed: boolean;
+  methodologyUrl: string;
+  relatedIndexTickers: string[];
+  gates: VolGates;
+  /** condition ids of the partition's legs, in grid order */
+  legs: string[];
+  methodologyVersion: string;
+}
+
+export type VolStatus = "ok" | "flagged" | "suspended";
+export type PublicationState = "published" | "withheld";
+export type Tier = "budget-implied" | "historical-clock";
+
+export interface TenorValue {
+  pts: number;
+  share: number;
+  share_ci: [number, number] | null;
+  share_meta: { ci_unavailable: boolean; mixture: boolean };
+}
+
+export interface AttributionLeg {
+  delta: number;
+  deltaClock: number;
+  deltaPrice: number;
+  gridOrder: number;
+  label: string;
+  legKey: string;
+}
+
+export interface Attribution {
+  deltaPts: number;
+  deltaPts2: number;
+  gapSeconds: number | null;
+  legs: AttributionLeg[];
+  /** previous tick time, UTC without `Z`, six fractional digits; null on the first tick */
+  prevComputedAt: string | null;
+  reason: string | null;
+  status: "ok" | "identity_breach" | "unavailable";
+  tenorDays: number;
+  units: "points squared";
+  unitsPts: "points";
+}
+
+export interface GateFlag {
+  gate: string;
+  legKey: string | null;
+  publicDetail: string;
+}
+
+export interface Component {
+  leg_key: string;
+  label: string;
+  grid_order: number;
+  condition_id: string;
+  books_used: number;
+  days_to_settlement: number | null;
+  fbv_r_pts: number;
+  gate_flags: string[];
+  /** UTC without `Z`, six fractional digits */
+  observed_at: string | null;
+  p: number;
+  passes_depth: boolean;
+  tenor_pts: Record<string, number>;
+  w: number;
+}
+
+export interface Counterfactual {
+  /** inception anchor, ISO 8601 with microseconds and `Z` */
+  anchorAt: string;
+  anchorFingerprint: string;
+  clockVersion: string;
+  headlinePts: number;
+  rPts: number;
+  tenors: Record<string, { pts: number; share: number }>;
+}
+
+export interface TickLabels {
+  clockHomogeneityDisclosure: string;
+  composition: { leg_keys: string[]; n: number; version: string };
+  devigVersion: string;
+  tier: Record<string, Tier>;
+}
+
+/** Exactly the spec's tick fields, plus compositionVersion (carried into history points). */
+export interface VolTick {
+  seriesId: string;
+  computedAt: Date;
+  headlinePts: number;
+  headlineTenorDays: number;
+  tenors: Record<string, TenorValue>;
+  bandLoPts: number;
+  bandHiPts: number;
+  attrDeltaHeadlinePts: number;
+  attribution: Attribution;
+  budgetW: number;
+  wTilde: number;
+  effectiveN: number;
+  sumRaw: number;
+  fbvRPts: number;
+  fbvRLabel: string;
+  status: VolStatus;
+  publicationState: PublicationState;
+  revision: number;
+  gateFlags: GateFlag[];
+  components: Component[];
+  counterfactual: Counterfactual;
+  labels: TickLabels;
+  clockVersion: string;
+  devigVersion: string;
+  methodologyVersion: string;
+  definitionLine: string;
+  targetType: string;
+  units: string;
+  compositionVersion: string;
+}
+
+export interface VolHistoryPoint {
+  t: Date;
+  headlinePts: number;
+  tenors: Record<string, TenorValue>;
+  tier: Record<string, Tier>;
+  bandLoPts: number;
+  bandHiPts: number;
+  attrDeltaHeadlinePts: number;
+  cfHeadlinePts: number;
+  anchorFingerprint: string;
+  clockHomogeneityDisclosure: string;
+  clockVersion: string;
+  compositionVersion: string;
+  devigVersion: string;
+  methodologyVersion: string;
+  effectiveN: number;
+  fbvRLabel: string;
+  fbvRPts: number;
+  wTilde: number;
+  gateNames: string[];
+  publicationState: PublicationState;
+  revision: number;
+  status: VolStatus;
+  units: string;
+}
+
+/** Frozen at the first tick; the counterfactual recomputes against it and its hash identifies it. */
+export interface InceptionConfig {
+  ticker: string;
+  anchorAt: string;
+  methodologyVersion: string;
+  targetType: string;
+  legs: string[];
+  tenorsDays: number[];
+  headlineTenorDays: number;
+  devigVersion: string;
+  clockVersion: string;
+  gates: VolGates;
+}
+
+/** One UTC day of the realized-variance clock: realized and diffusion-predicted variance. */
+export interface ClockBucket {
+  day: string;
+  realized: number;
+  predicted: number;
+  increments: number;
+}
+
+export interface PrevLeg {
+  conditionId: string;
+  legKey: string;
+  label: string;
+  gridOrder: number;
+  p: number;
+  daysToSettlement: number | null;
+  observedAt: string | null;
+}
+
+/** What the next tick needs from this one: attribution inputs and the clock's last observation. */
+export interface PrevTick {
+  computedAt: string;
+  headlinePts: number;
+  headlineClockSpeed: number;
+  legs: PrevLeg[];
+}
+
+/** JSON-safe state of one volatility series between ticks. */
+export interface VolState {
+  ticker: string;
+  inception: { config: InceptionConfig; fingerprint: string };
+  prev: PrevTick | null;
+  clock: ClockBucket[];
+  composition: { number: number; legKeys: string[] };
+  degradedStreak: number;
+  tickCount: number;
+  retiredAt: string | null;
+  retiredReason: string | null;
+}
+
+export interface VolStepResult {
+  state: VolState;
+  /** null once the series is retired (or when no leg has ever been quoted) */
+  tick: VolTick | null;
+}

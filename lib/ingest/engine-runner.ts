@@ -1,0 +1,353 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { clearReadCache } from "@/lib/data/memo";
+import type { IndexDefinition, IndexState, Snapshot } from "@/lib/engine/types";
+import { stepIndex } from "@/lib/engine/index-level";
+import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
+import type { VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
+import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+export const BACKFILL_DAYS = 120;
+const SNAPSHOT_KEEP_MS = 2 * DAY_MS;
+/** One engine writer at a time, across every instance sharing the database. */
+const ENGINE_LOCK = 7_261_121;
+
+type Tx = Prisma.TransactionClient;
+
+export function floorHour(d: Date): Date {
+  return new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
+}
+
+interface Pending {
+  markets: Map<string, DemoMarketInfo>;
+  snapshots: Prisma.MarketSnapshotCreateManyInput[];
+  levels: Prisma.IndexLevelCreateManyInput[];
+  ticks: Prisma.VolatilityTickCreateManyInput[];
+  reconstitutions: Prisma.ReconstitutionEventCreateManyInput[];
+  compositions: { indexId: string; version: string; effectiveAt: Date; members: { conditionId: string; label: string; targetWeight: string }[] }[];
+}
+
+const emptyPending = (): Pending => ({ markets: new Map(), snapshots: [], levels: [], ticks: [], reconstitutions: [], compositions: [] });
+
+function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickCreateManyInput {
+  const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
+  return {
+    seriesId,
+    computedAt: tick.computedAt,
+    headlinePts: tick.headlinePts,
+    headlineTenorDays: tick.headlineTenorDays,
+    tenors: json(tick.tenors),
+    bandLoPts: tick.bandLoPts,
+    bandHiPts: tick.bandHiPts,
+    attrDeltaHeadlinePts: tick.attrDeltaHeadlinePts,
+    attribution: json(tick.attribution),
+    budgetW: tick.budgetW,
+    wTilde: tick.wTilde,
+    effectiveN: tick.effectiveN,
+    sumRaw: tick.sumRaw,
+    fbvRPts: tick.fbvRPts,
+    fbvRLabel: tick.fbvRLabel,
+    status: tick.status,
+    publicationState: tick.publicationState,
+    revision: tick.revision,
+    gateFlags: json(tick.gateFlags),
+    components: json(tick.components),
+    counterfactual: json(tick.counterfactual),
+    labels: json(tick.labels),
+    clockVersion: tick.clockVersion,
+    devigVersion: tick.devigVersion,
+    methodologyVersion: tick.methodologyVersion,
+    compositionVersion: tick.compositionVersion,
+  };
+}
+
+function snapshotRow(s: Snapshot): Prisma.MarketSnapshotCreateManyInput {
+  return {
+    conditionId: s.conditionId,
+    observedAt: s.observedAt,
+    bestBid: s.bestBid.toString(),
+    bestAsk: s.bestAsk.toString(),
+    mid: s.mid.toString(),
+    depthUsd: s.depthUsd.toFixed(2),
+    resolved: s.resolved,
+    outcome: s.outcome,
+  };
+}
+
+async function createDefinitions(tx: Tx, indices: IndexDefinition[], series: VolSeriesDefinition[]): Promise<void> {
+  for (const d of indices) {
+    await tx.index.create({
+      data: {
+        ticker: d.ticker,
+        name: d.name,
+        description: d.description,
+        theme: d.theme,
+        inceptionAt: d.inceptionAt,
+        maturityType: d.maturityType,
+        methodologyVersion: d.methodologyVersion,
+        stalenessLimitSeconds: d.stalenessLimitSeconds,
+        listed: d.listed,
+      },
+    });
+  }
+  for (const s of series) {
+    await tx.volatilitySeries.create({
+      data: {
+        ticker: s.ticker,
+        slug: s.slug,
+        name: s.name,
+        description: s.description,
+        category: s.category,
+        productFamily: s.productFamily,
+        targetType: s.targetType,
+        units: s.units,
+        definitionLine: s.definitionLine,
+        headlineTenorDays: s.headlineTenorDays,
+        tenorsDays: s.tenorsDays,
+        inceptionAt: s.inceptionAt,
+        settlementDate: s.settlementDate ? new Date(`${s.settlementDate}T00:00:00Z`) : null,
+        listed: s.listed,
+        methodologyUrl: s.methodologyUrl,
+        relatedIndexTickers: s.relatedIndexTickers,
+        gates: JSON.parse(JSON.stringify(s.gates)) as Prisma.InputJsonValue,
+        inceptionConfig: {},
+        legConditionIds: s.legs,
+      },
+    });
+  }
+}
+
+export const flushTiming = { ms: 0 };
+
+async function flush(tx: Tx, p: Pending): Promise<void> {
+  const started = performance.now();
+  try {
+    await flushRows(tx, p);
+  } finally {
+    flushTiming.ms += performance.now() - started;
+  }
+}
+
+async function flushRows(tx: Tx, p: Pending): Promise<void> {
+  if (p.markets.size) {
+    const markets = [...p.markets.values()];
+    await tx.market.createMany({
+      data: markets.map((m) => ({
+        conditionId: m.conditionId,
+        legKey: m.legKey,
+        label: m.label,
+        eventKey: m.eventKey,
+        settlementDate: m.settlementDate,
+        listedAt: m.listedAt,
+        resolvedAt: m.resolvedAt,
+        outcome: m.outcome,
+      })),
+      skipDuplicates: true,
+    });
+    for (const m of markets.filter((x) => x.resolvedAt)) {
+      await tx.market.update({ where: { conditionId: m.conditionId }, data: { resolvedAt: m.resolvedAt, outcome: m.outcome } });
+    }
+  }
+  const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
+  for (const c of chunks(p.snapshots)) await tx.marketSnapshot.createMany({ data: c, skipDuplicates: true });
+  // Bulk rows travel as one JSON parameter each chunk: far cheaper than thousands of bound values.
+  for (const c of chunks(p.levels, 5000)) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt")
+       SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt"
+       FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz)`,
+      JSON.stringify(c),
+    );
+  }
+  for (const c of chunks(p.ticks, 1000)) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO volatility_ticks (${TICK_COLUMNS.map((x) => `"${x[0]}"`).join(", ")})
+       SELECT ${TICK_COLUMNS.map((x) => (x[0] === "seriesId" ? `"seriesId"::uuid` : `"${x[0]}"`)).join(", ")}
+       FROM jsonb_to_recordset($1::jsonb) AS r(${TICK_COLUMNS.map((x) => `"${x[0]}" ${x[1]}`).join(", ")})`,
+      JSON.stringify(c),
+    );
+  }
+  for (const comp of p.compositions) {
+    await tx.composition.create({
+      data: { indexId: comp.indexId, version: comp.version, effectiveAt: comp.effectiveAt, members: { create: comp.members } },
+    });
+  }
+  if (p.reconstitutions.length) await tx.reconstitutionEvent.createMany({ data: p.reconstitutions });
+  Object.assign(p, emptyPending());
+}
+
+const TICK_COLUMNS: Array<[string, string]> = [
+  ["seriesId", "text"],
+  ["computedAt", "timestamptz"],
+  ["headlinePts", "float8"],
+  ["headlineTenorDays", "int"],
+  ["tenors", "jsonb"],
+  ["bandLoPts", "float8"],
+  ["bandHiPts", "float8"],
+  ["attrDeltaHeadlinePts", "float8"],
+  ["attribution", "jsonb"],
+  ["budgetW", "float8"],
+  ["wTilde", "float8"],
+  ["effectiveN", "float8"],
+  ["sumRaw", "float8"],
+  ["fbvRPts", "float8"],
+  ["fbvRLabel", "text"],
+  ["status", "text"],
+  ["publicationState", "text"],
+  ["revision", "int"],
+  ["gateFlags", "jsonb"],
+  ["components", "jsonb"],
+  ["counterfactual", "jsonb"],
+  ["labels", "jsonb"],
+  ["clockVersion", "text"],
+  ["devigVersion", "text"],
+  ["methodologyVersion", "text"],
+  ["compositionVersion", "text"],
+];
+
+export interface CatchUpResult {
+  hours: number;
+  lastTickAt: Date | null;
+  skipped?: "locked";
+}
+
+/**
+ * Computes every hour not yet computed, up to `now`, in one transaction under the engine lock:
+ * on an empty database it seeds the demo market and backfills BACKFILL_DAYS of hourly history.
+ */
+export async function catchUp(prisma: Db, options: { now?: Date; seed: number; baseUrl: string; maxHours?: number }): Promise<CatchUpResult> {
+  const until = floorHour(options.now ?? new Date());
+  const result = await prisma.$transaction(
+    async (tx) => {
+      const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;
+      if (!lock?.ok) return { hours: 0, lastTickAt: null, skipped: "locked" as const };
+      const engine = await tx.engineState.findUnique({ where: { id: 1 } });
+      let market: DemoMarket;
+      if (!engine) {
+        market = createDemoMarket({ seed: options.seed, start: new Date(until.getTime() - BACKFILL_DAYS * DAY_MS), baseUrl: options.baseUrl });
+        await createDefinitions(tx, market.indices, market.volatilitySeries);
+      } else {
+        market = resumeDemoMarket(engine.demoState as unknown as DemoState, { baseUrl: options.baseUrl });
+      }
+      const indexRows = await tx.index.findMany({ select: { id: true, ticker: true, engineState: true } });
+      const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true, engineState: true } });
+      const indexIds = new Map(indexRows.map((r) => [r.ticker, r.id]));
+      const seriesIds = new Map(seriesRows.map((r) => [r.ticker, r.id]));
+      const indexStates = new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null]));
+      const volStates = new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null]));
+      const partial = new Set<string>();
+
+      const pending = emptyPending();
+      const known = new Set<string>();
+      let hours = 0;
+      let last: Date | null = engine?.lastTickAt ?? null;
+      for (;;) {
+        const cursor = market.cursor();
+        const next = cursor ? new Date(cursor.getTime() + HOUR_MS) : market.start;
+        if (next > until || (options.maxHours !== undefined && hours >= options.maxHours)) break;
+        const hour = market.advance();
+        for (const m of hour.universe) {
+          if (known.has(m.conditionId)) continue;
+          known.add(m.conditionId);
+          pending.markets.set(m.conditionId, m);
+        }
+        for (const m of hour.resolvedNow) pending.markets.set(m.conditionId, m);
+        // The demo feed is regenerated from its seed, so only its recent snapshots are kept (for
+        // audits of the current levels); ingested files keep every snapshot.
+        if (until.getTime() - hour.t.getTime() <= SNAPSHOT_KEEP_MS) for (const s of hour.observed) pending.snapshots.push(snapshotRow(s));
+        for (const def of market.indices) {
+          if (hour.t < def.inceptionAt) continue;
+          const indexId = indexIds.get(def.ticker)!;
+          const step = stepIndex(def, indexStates.get(def.ticker) ?? null, hour.t, hour.latest, hour.universe);
+          indexStates.set(def.ticker, step.state);
+          if (step.state.resolvedConstituentCount > 0) partial.add(def.ticker);
+          if (step.level) {
+            const q = step.level.dataQuality;
+            pending.levels.push({
+              indexId,
+              t: step.level.t,
+              level: step.level.indexLevel,
+              revision: 0,
+              stale: step.level.stale,
+              compositionVersion: step.level.compositionVersion,
+              freshMarketsCount: q.freshMarketsCount,
+              staleMarketsCount: q.staleMarketsCount,
+              totalMarketsCount: q.totalMarketsCount,
+              computedAt: step.level.t,
+            });
+          }
+          if (step.composition) pending.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
+          const r = step.reconstitution;
+          if (r) {
+            pending.reconstitutions.push({
+              indexId,
+              completedAt: r.completedAt,
+              addedMarketCount: r.addedMarketCount,
+              removedMarketCount: r.removedMarketCount,
+              fromVersion: r.fromVersion,
+              toVersion: r.toVersion,
+              levelAtLink: r.levelAtLink,
+              oldBasketValue: r.oldBasketValue,
+              newBasketValue: r.newBasketValue,
+              linkFactor: r.linkFactor,
+              detail: JSON.parse(JSON.stringify({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed })) as Prisma.InputJsonValue,
+            });
+          }
+        }
+        const latestById = new Map(hour.latest.map((s) => [s.conditionId, s]));
+        for (const def of market.volatilitySeries) {
+          if (hour.t < def.inceptionAt) continue;
+          const legs = def.legs.map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
+          const step = stepVolatility(def, volStates.get(def.ticker) ?? null, hour.t, legs);
+          volStates.set(def.ticker, step.state);
+          if (step.tick) pending.ticks.push(tickRow(seriesIds.get(def.ticker)!, step.tick));
+        }
+        hours += 1;
+        last = hour.t;
+        if (pending.snapshots.length > 20_000) await flush(tx, pending);
+      }
+      await flush(tx, pending);
+      if (hours === 0) return { hours, lastTickAt: last };
+
+      for (const def of market.indices) {
+        const state = indexStates.get(def.ticker);
+        if (!state) continue;
+        await tx.index.update({
+          where: { ticker: def.ticker },
+          data: {
+            engineState: JSON.parse(JSON.stringify(state)) as Prisma.InputJsonValue,
+            ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : null,
+            resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
+            seriesPartiallyResolved: partial.has(def.ticker),
+          },
+        });
+      }
+      for (const def of market.volatilitySeries) {
+        const state = volStates.get(def.ticker);
+        if (!state) continue;
+        await tx.volatilitySeries.update({
+          where: { ticker: def.ticker },
+          data: {
+            engineState: JSON.parse(JSON.stringify(state)) as Prisma.InputJsonValue,
+            inceptionConfig: JSON.parse(JSON.stringify(state.inception)) as Prisma.InputJsonValue,
+            retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
+          },
+        });
+      }
+      const demoState = JSON.parse(JSON.stringify(market.state())) as Prisma.InputJsonValue;
+      await tx.engineState.upsert({
+        where: { id: 1 },
+        create: { id: 1, lastTickAt: last!, demoSeed: options.seed, demoState },
+        update: { lastTickAt: last!, demoState },
+      });
+      return { hours, lastTickAt: last };
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
+  if (result.hours > 0) clearReadCache();
+  return result;
+}

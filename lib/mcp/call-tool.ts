@@ -1,0 +1,67 @@
+import "server-only";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { errorBody } from "@/lib/api/errors";
+import { meter } from "@/lib/api/metering";
+import { envelope, KeyedRefusal, spendWindows, toApiError } from "@/lib/api/pipeline";
+import { config } from "@/lib/config";
+import type { ResolvedKey } from "@/lib/keys/key-cache";
+import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
+import type { Tool } from "@/lib/mcp/tools";
+import type { LimitDecision } from "@/lib/ratelimit";
+
+/** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
+export interface McpRequestContext {
+  requestId: string;
+  key: ResolvedKey;
+  decision: LimitDecision | null;
+}
+
+/** The usage-view label of a tool: `mcp:<tool_name>`, beside the /v1 route templates. */
+export const meterLabel = (tool: Pick<Tool, "name">) => `mcp:${tool.name}`;
+
+/**
+ * One tool call through the /v1 pipeline: it spends one request from the key's minute and day
+ * windows, runs the endpoint's handler on the arguments as a query string, and is metered. The
+ * result's structuredContent is the API's body: `{data, meta}`, or `{error}` with isError.
+ */
+export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+  let status = 500;
+  try {
+    const decision = await spendWindows(ctx.key);
+    ctx.decision = decision;
+    const payload = await tool.endpoint.handler({
+      requestId: ctx.requestId,
+      key: ctx.key,
+      decision,
+      query: toQuery(args, tool.input.queryNames),
+      params: tool.ticker ? { ticker: tickerArgument(args) } : {},
+    });
+    const body = envelope(payload);
+    const text = tool.render(body as never);
+    status = 200;
+    return {
+      content: [
+        { type: "text", text },
+        // The full body as JSON too, for clients that pass only text content to the model.
+        { type: "text", text: JSON.stringify(body) },
+      ],
+      structuredContent: body,
+    };
+  } catch (caught) {
+    let error = caught;
+    if (caught instanceof KeyedRefusal) {
+      ctx.decision = caught.decision;
+      error = caught.error;
+    }
+    const apiError = toApiError(error, ctx.requestId, meterLabel(tool));
+    status = apiError.status;
+    const { error: e } = errorBody(apiError.code, apiError.message, ctx.requestId, config().baseUrl);
+    return {
+      isError: true,
+      content: [{ type: "text", text: `${e.code}: ${e.message} (requestId ${e.requestId}; see ${e.docsUrl})` }],
+      structuredContent: { error: e },
+    };
+  } finally {
+    meter(ctx.key.id, meterLabel(tool), status);
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { ApiError } from "@/lib/api/errors";
+import { parseQuery } from "@/lib/api/params";
+
+/** How one /v1 query parameter is advertised to MCP clients, as JSON Schema keywords. */
+export interface ParamHint {
+  type: "integer" | "boolean" | "string";
+  description: string;
+  minimum?: number;
+  maximum?: number;
+  enum?: readonly string[];
+  /** Only where the /v1 schema cannot tell (a parameter whose default is applied after parsing). */
+  default?: string | number | boolean;
+}
+
+type QuerySchema = z.ZodObject<Record<string, z.ZodType>>;
+
+export interface ToolInput {
+  /** The tool's input schema, as tools/list publishes it. */
+  schema: z.ZodObject<Record<string, z.ZodType>>;
+  /** The /v1 query parameters, in the schema's order. */
+  queryNames: readonly string[];
+}
+
+/**
+ * Tool arguments for a /v1 query schema: one optional argument per query parameter, plus the
+ * ticker for endpoints with one. Each is advertised with its JSON type and rules but accepted as
+ * any value: validation is not done here (`toQuery` turns the arguments into the query string /v1
+ * would have received and the endpoint parses it with its own schema), so rules, defaults and
+ * errors cannot drift, and a bad argument is the API's invalid_parameter, never a protocol error.
+ */
+export function queryInput<S extends QuerySchema>(
+  schema: S,
+  hints: { [K in keyof S["shape"] & string]: ParamHint },
+  ticker?: string,
+): ToolInput {
+  const defaults = parseQuery(schema, new URLSearchParams()) as Record<string, unknown>;
+  const names = Object.keys(schema.shape);
+  const shape: Record<string, z.ZodType> = {};
+  for (const name of names) {
+    const hint: ParamHint = hints[name as keyof typeof hints];
+    const fallback = hint.default ?? defaults[name];
+    const scalar = typeof fallback === "string" || typeof fallback === "number" || typeof fallback === "boolean";
+    shape[name] = advertised({ ...hint, ...(scalar ? { default: fallback } : {}) });
+  }
+  return inputWith(shape, names, ticker);
+}
+
+/** A tool with no query parameters: only the ticker, or nothing. */
+export function noQueryInput(ticker?: string): ToolInput {
+  return inputWith({}, [], ticker);
+}
+
+function advertised(jsonSchema: Record<string, unknown>): z.ZodType {
+  return z.unknown().optional().meta(jsonSchema);
+}
+
+function inputWith(query: Record<string, z.ZodType>, queryNames: string[], ticker: string | undefined): ToolInput {
+  if (!ticker) return { schema: z.object(query), queryNames };
+  // Listed as required for clients; checked by tickerArgument so a missing one is an API error too.
+  const schema = z.object({ ticker: advertised({ type: "string", description: ticker }), ...query }).meta({ required: ["ticker"] });
+  return { schema, queryNames };
+}
+
+/** The path parameter. Any string goes through, so an unknown ticker is the API's not_found. */
+export function tickerArgument(args: Record<string, unknown>): string {
+  if (typeof args.ticker === "string") return args.ticker;
+  throw new ApiError("invalid_parameter", {
+    message: "Invalid argument 'ticker': a ticker string is required; list_indices and list_volatility give the valid values.",
+  });
+}
+
+/** Tool arguments as the query string /v1 would have received; unknown arguments are ignored, as /v1 ignores them. */
+export function toQuery(args: Record<string, unknown>, names: readonly string[]): URLSearchParams {
+  const query = new URLSearchParams();
+  for (const name of names) {
+    const value = args[name];
+    if (value === undefined || value === null) continue;
+    const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+    query.set(name, text);
+  }
+  return query;
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import { endpoints, type Endpoint } from "@/lib/api/endpoints";
+import { HISTORY_MAX_DAYS, INTERVALS, indexHistoryQuery, parseInterval, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import {
+  renderDownloads,
+  renderIndexHistory,
+  renderIndexLatest,
+  renderIndices,
+  renderQuota,
+  renderReconstitutions,
+  renderVolatilityCatalog,
+  renderVolatilityHistory,
+  renderVolatilityLatest,
+  type Renderer,
+} from "@/lib/mcp/render";
+import { noQueryInput, queryInput, type ToolInput } from "@/lib/mcp/tool-input";
+
+export interface Tool {
+  name: string;
+  title: string;
+  description: string;
+  /** The /v1 endpoint whose handler serves the tool: same validation, data and errors. */
+  endpoint: Endpoint;
+  input: ToolInput;
+  /** True when the tool has a `ticker` argument (the endpoint's path parameter). */
+  ticker: boolean;
+  render: Renderer<never>;
+}
+
+const INDEX_TICKER = "Index ticker, case-insensitive; list_indices gives the valid values.";
+const VOLATILITY_TICKER = "Volatility series ticker, case-insensitive; list_volatility gives the valid values.";
+const TIMESTAMP = "ISO 8601 date or timestamp; UTC when no zone is given.";
+
+function tool<D>(spec: { name: string; title: string; endpoint: Endpoint; input: ToolInput; about?: string; render: Renderer<D> }): Tool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: [spec.endpoint.description, spec.about, `Same data as GET ${spec.endpoint.path}.`].filter(Boolean).join(" "),
+    endpoint: spec.endpoint,
+    input: spec.input,
+    ticker: "ticker" in spec.input.schema.shape,
+    render: spec.render as Renderer<never>,
+  };
+}
+
+/** The MCP tools: one per /v1 endpoint, each served by that endpoint's handler. */
+export const tools: readonly Tool[] = [
+  tool({ name: "list_indices", title: "List indices", endpoint: endpoints.indices, input: noQueryInput(), render: renderIndices }),
+  tool({
+    name: "get_index_latest",
+    title: "Latest index level",
+    endpoint: endpoints.indexLatest,
+    input: noQueryInput(INDEX_TICKER),
+    about: "Levels are exact decimal strings based at 100 on the inception date.",
+    render: renderIndexLatest,
+  }),
+  tool({
+    name: "get_index_history",
+    title: "Index level history",
+    endpoint: endpoints.indexHistory,
+    input: queryInput(
+      indexHistoryQuery,
+      {
+        start: { type: "string", description: `Window start. ${TIMESTAMP} Defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped.` },
+        end: { type: "string", description: `Window end. ${TIMESTAMP} Defaults to now; a future end is clamped to now.` },
+        interval: { type: "string", enum: INTERVALS, default: parseInterval(undefined), description: "Point spacing: 1h or 1d." },
+      },
+      INDEX_TICKER,
+    ),
+    render: renderIndexHistory,
+  }),
+  tool({
+    name: "get_index_reconstitutions",
+    title: "Index reconstitutions",
+    endpoint: endpoints.indexReconstitutions,
+    input: queryInput(reconstitutionsQuery, { limit: { type: "integer", minimum: 1, maximum: 50, description: "Maximum events to return, newest first." } }, INDEX_TICKER),
+    render: renderReconstitutions,
+  }),
+  tool({ name: "list_volatility", title: "List volatility series", endpoint: endpoints.volatility, input: noQueryInput(), render: renderVolatilityCatalog }),
+  tool({
+    name: "get_volatility_latest",
+    title: "Latest volatility value",
+    endpoint: endpoints.volatilityLatest,
+    input: noQueryInput(VOLATILITY_TICKER),
+    about: "Quote a value with its tenor (headlineTenorDays) and the series' definitionLine.",
+    render: renderVolatilityLatest,
+  }),
+  tool({
+    name: "get_volatility_history",
+    title: "Volatility history",
+    endpoint: endpoints.volatilityHistory,
+    input: queryInput(
+      volatilityHistoryQuery,
+      {
+        limit: { type: "integer", minimum: 1, maximum: 5000, description: "Maximum points to return, newest first." },
+        start: { type: "string", description: `Window start. ${TIMESTAMP} Defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped.` },
+        includeGated: { type: "boolean", description: "Also return computations that did not clear the publication gates (diagnostic, not published readings)." },
+      },
+      VOLATILITY_TICKER,
+    ),
+    render: renderVolatilityHistory,
+  }),
+  tool({ name: "get_downloads", title: "Snapshot downloads", endpoint: endpoints.downloads, input: noQueryInput(), render: renderDownloads }),
+  tool({
+    name: "get_quota",
+    title: "Quota and service index",
+    endpoint: endpoints.service,
+    input: noQueryInput(),
+    about: "The key block reports what is left after this call.",
+    render: renderQuota,
+  }),
+];

@@ -1,0 +1,125 @@
+import "server-only";
+import crypto from "node:crypto";
+import { stringify } from "csv-stringify/sync";
+import { iso6 } from "@/lib/api/format";
+import { config } from "@/lib/config";
+import type { Db } from "@/lib/db";
+
+export const SCHEMA_VERSION = "1";
+
+export interface BundleFile {
+  name: string;
+  bytes: number;
+  sha256: string;
+  rows: number;
+}
+
+export interface MonthManifest {
+  month: string;
+  schemaVersion: string;
+  license: string;
+  attribution: string;
+  generatedAt: string;
+  files: BundleFile[];
+}
+
+const pad = (n: number) => String(n).padStart(2, "0");
+export const monthOf = (d: Date) => `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
+const monthStart = (month: string) => new Date(`${month}-01T00:00:00Z`);
+const nextMonth = (month: string) => {
+  const d = monthStart(month);
+  d.setUTCMonth(d.getUTCMonth() + 1);
+  return d;
+};
+
+function csv(header: string[], rows: Array<Array<string | number | boolean | null>>): { content: Buffer; rows: number } {
+  const text = stringify([header, ...rows.map((r) => r.map((v) => (v === null ? "" : v)))], { record_delimiter: "\r\n" });
+  return { content: Buffer.from(text, "utf8"), rows: rows.length };
+}
+
+/** The files of one closed month: levels, membership, weights, chain links, volatility. */
+async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
+  const from = monthStart(month);
+  const to = nextMonth(month);
+  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string }>>`
+    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv
+    FROM index_levels l JOIN indices i ON i.id = l."indexId"
+    WHERE l.t >= ${from} AND l.t < ${to} ORDER BY i.ticker, l.t`;
+  // Point in time: every composition in force at some moment of the month.
+  const compositions = await prisma.$queryRaw<Array<{ ticker: string; version: string; effective: Date; cond: string; label: string; weight: string }>>`
+    SELECT i.ticker, c.version, c."effectiveAt" AS effective, m."conditionId" AS cond, m.label, m."targetWeight"::text AS weight
+    FROM compositions c JOIN indices i ON i.id = c."indexId" JOIN composition_members m ON m."compositionId" = c.id
+    WHERE c."effectiveAt" < ${to} AND NOT EXISTS (
+      SELECT 1 FROM compositions n WHERE n."indexId" = c."indexId" AND n."effectiveAt" > c."effectiveAt" AND n."effectiveAt" <= ${from})
+    ORDER BY i.ticker, c."effectiveAt", m."conditionId"`;
+  const links = await prisma.$queryRaw<
+    Array<{ ticker: string; id: string; at: Date; fromV: string; toV: string; added: number; removed: number; level: string; oldB: string; newB: string; factor: string; detail: { oldLinkFactor?: string; levelAtLinkUnrounded?: string } }>
+  >`
+    SELECT i.ticker, r.id::text AS id, r."completedAt" AS at, r."fromVersion" AS "fromV", r."toVersion" AS "toV", r."addedMarketCount" AS added,
+      r."removedMarketCount" AS removed, r."levelAtLink"::text AS level, r."oldBasketValue"::text AS "oldB", r."newBasketValue"::text AS "newB",
+      r."linkFactor"::text AS factor, r.detail
+    FROM reconstitution_events r JOIN indices i ON i.id = r."indexId"
+    WHERE r."completedAt" >= ${from} AND r."completedAt" < ${to} ORDER BY i.ticker, r."completedAt"`;
+  const ticks = await prisma.$queryRaw<
+    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number }>; mv: string; cv: string }>
+  >`
+    SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
+      v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv
+    FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
+    WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
+
+  return [
+    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv])) },
+    {
+      name: "composition_members.csv",
+      ...csv(["ticker", "composition_version", "effective_at", "condition_id", "label"], compositions.map((c) => [c.ticker, c.version, iso6(c.effective), c.cond, c.label])),
+    },
+    {
+      name: "target_weights.csv",
+      ...csv(["ticker", "composition_version", "condition_id", "target_weight"], compositions.map((c) => [c.ticker, c.version, c.cond, c.weight])),
+    },
+    {
+      name: "chain_links.csv",
+      ...csv(
+        ["ticker", "event_id", "completed_at", "from_version", "to_version", "added_market_count", "removed_market_count", "level_at_link", "level_at_link_unrounded", "old_basket_value", "new_basket_value", "old_link_factor", "new_link_factor"],
+        links.map((l) => [l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.factor]),
+      ),
+    },
+    {
+      name: "volatility_history.csv",
+      ...csv(
+        ["ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "tenor_pts_json"],
+        ticks.map((v) => [v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, JSON.stringify(Object.fromEntries(Object.entries(v.tenors).map(([k, x]) => [k, x.pts])))]),
+      ),
+    },
+  ];
+}
+
+/** Builds the bundle of every closed month since inception that has none yet. Returns the months built. */
+export async function buildMissingBundles(prisma: Db, now = new Date()): Promise<string[]> {
+  const first = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
+  if (!first) return [];
+  const current = monthOf(now);
+  const existing = new Set((await prisma.snapshotBundle.findMany({ select: { month: true } })).map((b) => b.month));
+  const built: string[] = [];
+  const c = config();
+  for (let m = monthOf(first.t); m < current; m = monthOf(nextMonth(m))) {
+    if (existing.has(m)) continue;
+    const files = await monthFiles(prisma, m);
+    const entries: BundleFile[] = files.map((f) => ({ name: f.name, bytes: f.content.length, sha256: crypto.createHash("sha256").update(f.content).digest("hex"), rows: f.rows }));
+    const manifest: MonthManifest = { month: m, schemaVersion: SCHEMA_VERSION, license: c.licenseUrl, attribution: c.ATTRIBUTION, generatedAt: iso6(new Date()), files: entries };
+    await prisma.snapshotBundle.create({
+      data: {
+        month: m,
+        generatedAt: new Date(),
+        manifest: JSON.parse(JSON.stringify(manifest)),
+        files: { create: files.map((f, i) => ({ name: f.name, content: new Uint8Array(f.content), sha256: entries[i]!.sha256, rows: f.rows, bytes: f.content.length })) },
+      },
+    }).catch((error: { code?: string }) => {
+      // another instance built the same month first: bundles are immutable, keep theirs
+      if (error.code !== "P2002") throw error;
+    });
+    built.push(m);
+  }
+  return built;
+}

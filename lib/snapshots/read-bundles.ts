@@ -1,0 +1,42 @@
+import "server-only";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { SCHEMA_VERSION, type MonthManifest } from "@/lib/snapshots/build-bundles";
+
+const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
+const FILE = /^[a-z_]+\.csv$/;
+
+/** The latest manifest: every month with its files, URLs and checksums. */
+export async function latestManifest() {
+  const prisma = await db();
+  const c = config();
+  const bundles = await prisma.snapshotBundle.findMany({ orderBy: { month: "asc" }, select: { month: true, manifest: true } });
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    license: c.licenseUrl,
+    attribution: c.ATTRIBUTION,
+    generatedAt: new Date().toISOString().replace(/\.(\d{3})Z$/, ".$1000Z"),
+    months: bundles.map((b) => {
+      const m = b.manifest as unknown as MonthManifest;
+      return {
+        month: b.month,
+        manifestUrl: `${c.baseUrl}/downloads/${b.month}/manifest.json`,
+        files: m.files.map((f) => ({ ...f, url: `${c.baseUrl}/downloads/${b.month}/${f.name}` })),
+      };
+    }),
+  };
+}
+
+export async function monthManifest(month: string): Promise<MonthManifest | null> {
+  if (!MONTH.test(month)) return null;
+  const prisma = await db();
+  const b = await prisma.snapshotBundle.findUnique({ where: { month }, select: { manifest: true } });
+  return b ? (b.manifest as unknown as MonthManifest) : null;
+}
+
+export async function bundleFile(month: string, name: string): Promise<{ content: Uint8Array; sha256: string } | null> {
+  if (!MONTH.test(month) || !FILE.test(name)) return null;
+  const prisma = await db();
+  const f = await prisma.snapshotFile.findUnique({ where: { month_name: { month, name } }, select: { content: true, sha256: true } });
+  return f ? { content: f.content, sha256: f.sha256 } : null;
+}
