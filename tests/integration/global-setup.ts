@@ -14,7 +14,7 @@ export default async function setup(project: TestProject) {
     if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
     const redisPrefix = `${name}:`;
     const redisUrl = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
-    const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200" };
+    const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200", AUTH_SECRET: `it-secret-${name}` };
     servers.push(await startServer(env));
     servers.push(await startServer(env));
     project.provide("databaseUrl", url);

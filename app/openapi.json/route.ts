@@ -1,0 +1,8 @@
+import { openApiDocument } from "@/lib/api/openapi";
+import { config } from "@/lib/config";
+
+export const dynamic = "force-dynamic";
+
+export function GET() {
+  return Response.json(openApiDocument(config().baseUrl), { headers: { "Cache-Control": "public, max-age=300" } });
+}

@@ -1,0 +1,258 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { ConfirmDialog } from "@/components/portal/confirm-dialog";
+import { SecretReveal } from "@/components/portal/secret-reveal";
+import { StatusBadge } from "@/components/portal/status-badge";
+import { useHydrated } from "@/components/portal/use-hydrated";
+import { formatCount, formatUtc, maskedKey } from "@/lib/portal/format";
+import type { PortalKey } from "@/lib/portal/keys";
+
+type Pending = { kind: "rotate" | "revoke"; key: PortalKey } | null;
+type Revealed = { secret: string; title: string; detail: string } | null;
+
+interface ActionResult {
+  key?: string;
+  summary?: PortalKey;
+  error?: { code: string; message: string };
+}
+
+/** Mint, rotate and revoke through the portal's key routes, with the session's CSRF token. */
+export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf: string; maxActive: number }) {
+  const router = useRouter();
+  // Every action here needs JavaScript: the buttons stay disabled until React runs.
+  const hydrated = useHydrated();
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [revealed, setRevealed] = useState<Revealed>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const active = keys.filter((k) => k.status === "active");
+  const inactive = keys.filter((k) => k.status !== "active");
+
+  async function call(path: string, body: unknown): Promise<ActionResult> {
+    try {
+      const res = await fetch(path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body ?? {}),
+      });
+      const json = (await res.json().catch(() => ({}))) as ActionResult;
+      if (res.status === 401) router.refresh();
+      return res.ok ? json : { error: json.error ?? { code: "error", message: "Something went wrong. Reload the page and try again." } };
+    } catch {
+      return { error: { code: "network", message: "Could not reach the server. Check your connection and try again." } };
+    }
+  }
+
+  async function mint(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy("mint");
+    setError(null);
+    const result = await call("/portal/api/keys", { name });
+    setBusy(null);
+    if (result.error || !result.key || !result.summary) return setError(result.error?.message ?? "The key could not be created.");
+    setName("");
+    setRevealed({
+      secret: result.key,
+      title: `Your new key “${result.summary.name}”`,
+      detail: `Key ${maskedKey(result.summary)} is active now.`,
+    });
+    router.refresh();
+  }
+
+  async function confirm() {
+    if (!pending) return;
+    const { kind, key } = pending;
+    setBusy(kind);
+    setError(null);
+    const result = await call(`/portal/api/keys/${key.id}/${kind}`, {});
+    setBusy(null);
+    setPending(null);
+    if (result.error) return setError(result.error.message);
+    if (kind === "rotate" && result.key && result.summary) {
+      setRevealed({
+        secret: result.key,
+        title: `Your rotated key “${result.summary.name}”`,
+        detail: `${maskedKey(key)} no longer works. Its replacement ${maskedKey(result.summary)} is active now.`,
+      });
+    }
+    router.refresh();
+  }
+
+  return (
+    <div className="space-y-6" data-testid="keys-manager" data-ready={hydrated ? "true" : undefined}>
+      {revealed ? <SecretReveal {...revealed} onDone={() => setRevealed(null)} /> : null}
+
+      <section aria-labelledby="create-key" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="create-key" className="font-semibold text-slate-900">
+            Create a key
+          </h2>
+          <p className="text-sm text-slate-600" data-testid="active-count">
+            {active.length} of {maxActive} active keys
+          </p>
+        </div>
+        <form onSubmit={(e) => void mint(e)} className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-end">
+          <div className="flex-1">
+            <label htmlFor="key-name" className="block text-sm font-medium text-slate-900">
+              Key name <span className="font-normal text-slate-500">(optional)</span>
+            </label>
+            <input
+              id="key-name"
+              name="name"
+              value={name}
+              maxLength={60}
+              onChange={(e) => setName(e.target.value)}
+              placeholder="e.g. production server"
+              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
+            />
+          </div>
+          <button
+            type="submit"
+            disabled={!hydrated || busy !== null}
+            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark disabled:opacity-70"
+          >
+            {busy === "mint" ? "Creating…" : "Create key"}
+          </button>
+        </form>
+        {error ? (
+          <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
+            {error}
+          </p>
+        ) : null}
+      </section>
+
+      {keys.length === 0 ? (
+        <section aria-label="Your API keys" className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
+          <p className="font-medium text-slate-900">No keys yet</p>
+          <p className="mt-1 text-sm text-slate-600">Create your first key above, then call the API with it. Its usage appears here.</p>
+        </section>
+      ) : (
+        <KeysTable title="Your API keys" keys={[...active, ...inactive]} onAction={(kind, key) => setPending({ kind, key })} busy={!hydrated || busy !== null} />
+      )}
+
+      <ConfirmDialog
+        open={pending?.kind === "rotate"}
+        title={`Rotate “${pending?.key.name ?? ""}”?`}
+        confirmLabel="Rotate key"
+        tone="primary"
+        busy={busy === "rotate"}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(null)}
+      >
+        <p>
+          A new secret replaces <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code>. The current secret stops working immediately,
+          for every request that uses it.
+        </p>
+        <p>The new key is shown once. Its limits and your usage history stay with the account.</p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={pending?.kind === "revoke"}
+        title={`Revoke “${pending?.key.name ?? ""}”?`}
+        confirmLabel="Revoke key"
+        tone="danger"
+        busy={busy === "revoke"}
+        onConfirm={() => void confirm()}
+        onCancel={() => setPending(null)}
+      >
+        <p>
+          Every request with <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code> will be refused with{" "}
+          <code className="font-mono">invalid_api_key</code> from now on. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function KeysTable({
+  title,
+  keys,
+  onAction,
+  busy,
+}: {
+  title: string;
+  keys: PortalKey[];
+  onAction: (kind: "rotate" | "revoke", key: PortalKey) => void;
+  busy: boolean;
+}) {
+  return (
+    <section aria-labelledby="keys-heading" className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+      <h2 id="keys-heading" className="border-b border-slate-200 px-5 py-3 font-semibold text-slate-900">
+        {title}
+      </h2>
+      <div className="overflow-x-auto">
+        <table className="min-w-full divide-y divide-slate-200 text-sm">
+          <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
+            <tr>
+              <th scope="col" className="px-5 py-2">Name</th>
+              <th scope="col" className="px-5 py-2">Key</th>
+              <th scope="col" className="px-5 py-2">Status</th>
+              <th scope="col" className="px-5 py-2">Created</th>
+              <th scope="col" className="px-5 py-2">Last used</th>
+              <th scope="col" className="px-5 py-2">Limits</th>
+              <th scope="col" className="px-5 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {keys.map((key) => (
+              <tr key={key.id} data-testid="key-row" data-key-id={key.id} data-status={key.status} className={key.status === "active" ? "" : "text-slate-500"}>
+                <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
+                  {key.name}
+                </th>
+                <td className="px-5 py-3 font-mono whitespace-nowrap" data-testid="key-masked">
+                  {maskedKey(key)}
+                </td>
+                <td className="px-5 py-3">
+                  <StatusBadge status={key.status} />
+                </td>
+                <td className="px-5 py-3 whitespace-nowrap">{formatUtc(key.createdAt)}</td>
+                <td className="px-5 py-3 whitespace-nowrap">{formatUtc(key.lastUsedAt)}</td>
+                <td className="px-5 py-3 whitespace-nowrap">
+                  {formatCount(key.limitMinute)}/min · {formatCount(key.limitDay)}/day
+                </td>
+                <td className="px-5 py-3">
+                  <div className="flex justify-end gap-2 whitespace-nowrap">
+                    <Link
+                      href={`/portal/keys/${key.id}`}
+                      aria-label={`Usage of ${key.name} (${maskedKey(key)})`}
+                      className="rounded-md px-2.5 py-1 font-medium ring-1 ring-slate-300 hover:bg-slate-50"
+                    >
+                      Usage
+                    </Link>
+                    {key.status === "active" ? (
+                      <>
+                        <button
+                          type="button"
+                          disabled={busy}
+                          onClick={() => onAction("rotate", key)}
+                          aria-label={`Rotate ${key.name} (${maskedKey(key)})`}
+                          className="rounded-md px-2.5 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+                        >
+                          Rotate
+                        </button>
+                        <button
+                          type="button"
+                          disabled={busy}
+                          onClick={() => onAction("revoke", key)}
+                          aria-label={`Revoke ${key.name} (${maskedKey(key)})`}
+                          className="rounded-md px-2.5 py-1 font-medium text-rose-700 ring-1 ring-rose-200 hover:bg-rose-50"
+                        >
+                          Revoke
+                        </button>
+                      </>
+                    ) : null}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
