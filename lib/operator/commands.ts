@@ -1,6 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { ingestFile } from "@/lib/ingest/ingest-file";
+import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
@@ -24,6 +26,7 @@ export const commandSchemas = {
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
   "snapshots.build": z.object({}),
+  ingest: z.object({ file: z.string().min(1), text: z.string() }),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -69,6 +72,10 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
+      case "ingest": {
+        const r = await ingestFile(await db(), args.file as string, args.text as string);
+        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n`);
+      }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());
         return ok(months.length ? `built ${months.join(", ")}\n` : "every closed month already has its bundle\n");
@@ -76,6 +83,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
     }
   } catch (error) {
     if (error instanceof KeyError) return fail(error.message);
+    if (error instanceof IngestError) return fail(`refused, nothing stored:\n${error.message}`);
     throw error;
   }
   return fail(`unhandled command ${name}`, 2);
