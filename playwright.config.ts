@@ -5,7 +5,9 @@ import { defineConfig, devices } from "@playwright/test";
 // The browser tests run the product exactly as `npm start` does: the production build, the
 // embedded database (a fresh data directory per run) and the demo market.
 const port = Number(process.env.E2E_PORT || 3210);
-const dataDir = path.join(os.tmpdir(), `pmb-e2e-${process.pid}-${Date.now()}`);
+const dataDir = process.env.E2E_DATA_DIR || path.join(os.tmpdir(), `pmb-e2e-${process.pid}-${Date.now()}`);
+// Exported for e2e/support/mint-key.ts; workers re-read this file and keep the main process's value.
+process.env.E2E_DATA_DIR = dataDir;
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({

@@ -226,3 +226,49 @@ export async function indexReconstitutions(ticker: string, limit: number): Promi
     events: events.map((e) => ({ eventId: e.id, completedAt: iso6(e.completedAt), addedMarketCount: e.addedMarketCount })),
   };
 }
+
+/** The latest level at or before `at` (for changes over a period on the public pages). */
+export async function indexLevelAsOf(ticker: string, at: Date): Promise<{ t: string; indexLevel: string } | null> {
+  const row = await findIndex(ticker);
+  if (!row) return null;
+  return memo(`index-asof:${row.id}:${at.getTime()}`, TTL, async () => {
+    const prisma = await db();
+    const level = await prisma.indexLevel.findFirst({
+      where: { indexId: row.id, t: { lte: at } },
+      orderBy: { t: "desc" },
+      select: { t: true, level: true },
+    });
+    return level ? { t: iso6(level.t), indexLevel: level.level.toFixed(8) } : null;
+  });
+}
+
+export interface ReconstitutionWithVersions extends ReconstitutionEvent {
+  fromVersion: string;
+  toVersion: string;
+}
+
+/** Reconstitution events as on the API, newest first, with the composition versions they link. */
+export async function indexReconstitutionsWithVersions(
+  ticker: string,
+  limit: number,
+): Promise<{ ticker: string; events: ReconstitutionWithVersions[] } | null> {
+  const row = await findIndex(ticker);
+  if (!row) return null;
+  const prisma = await db();
+  const events = await prisma.reconstitutionEvent.findMany({
+    where: { indexId: row.id },
+    orderBy: { completedAt: "desc" },
+    take: limit,
+    select: { id: true, completedAt: true, addedMarketCount: true, fromVersion: true, toVersion: true },
+  });
+  return {
+    ticker: row.ticker,
+    events: events.map((e) => ({
+      eventId: e.id,
+      completedAt: iso6(e.completedAt),
+      addedMarketCount: e.addedMarketCount,
+      fromVersion: e.fromVersion,
+      toVersion: e.toVersion,
+    })),
+  };
+}

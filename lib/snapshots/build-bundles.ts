@@ -113,7 +113,7 @@ export async function buildMissingBundles(prisma: Db, now = new Date()): Promise
         month: m,
         generatedAt: new Date(),
         manifest: JSON.parse(JSON.stringify(manifest)),
-        files: { create: files.map((f, i) => ({ name: f.name, content: new Uint8Array(f.content), sha256: entries[i]!.sha256, rows: f.rows, bytes: f.content.length })) },
+        files: { create: files.map((f, i) => ({ name: f.name, content: f.content.toString("utf8"), sha256: entries[i]!.sha256, rows: f.rows, bytes: f.content.length })) },
       },
     }).catch((error: { code?: string }) => {
       // another instance built the same month first: bundles are immutable, keep theirs

@@ -38,5 +38,5 @@ export async function bundleFile(month: string, name: string): Promise<{ content
   if (!MONTH.test(month) || !FILE.test(name)) return null;
   const prisma = await db();
   const f = await prisma.snapshotFile.findUnique({ where: { month_name: { month, name } }, select: { content: true, sha256: true } });
-  return f ? { content: f.content, sha256: f.sha256 } : null;
+  return f ? { content: new Uint8Array(Buffer.from(f.content, "utf8")), sha256: f.sha256 } : null;
 }

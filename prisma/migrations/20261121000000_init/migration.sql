@@ -260,7 +260,7 @@ CREATE TABLE "snapshot_bundles" (
 CREATE TABLE "snapshot_files" (
     "month" TEXT NOT NULL,
     "name" TEXT NOT NULL,
-    "content" BYTEA NOT NULL,
+    "content" TEXT NOT NULL,
     "sha256" CHAR(64) NOT NULL,
     "rows" INTEGER NOT NULL,
     "bytes" INTEGER NOT NULL,

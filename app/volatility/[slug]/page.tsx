@@ -1,0 +1,381 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound, redirect } from "next/navigation";
+import { TermStructureChart } from "@/components/charts/term-structure-chart";
+import { VolatilityHistoryChart } from "@/components/charts/volatility-history-chart";
+import { ApiCall } from "@/components/site/api-call";
+import { StatusBadge } from "@/components/site/badges";
+import { GateFlags } from "@/components/site/gate-flags";
+import { SegmentedLinks } from "@/components/site/segmented-links";
+import { UtcTime } from "@/components/site/utc-time";
+import { volatilityLatest } from "@/lib/data/volatility";
+import { formatPts, formatShare, tenorText } from "@/lib/site/format";
+import { STATUS_MEANING } from "@/lib/site/gates";
+import { chartHref, parseRange, RANGE_KEYS, RANGES } from "@/lib/site/range";
+import { counterfactualTenor, termStructure } from "@/lib/site/volatility-value";
+import { volatilityPageView, volatilitySlug } from "@/lib/site/volatility-views";
+
+export const dynamic = "force-dynamic";
+
+type Props = {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+};
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const latest = await volatilityLatest((await params).slug);
+  if (!latest) return { title: "Not found" };
+  return { title: `${latest.series.name} (${latest.series.ticker})`, description: latest.series.description };
+}
+
+export default async function VolatilitySeriesPage({ params, searchParams }: Props) {
+  const [{ slug }, query] = await Promise.all([params, searchParams]);
+  const range = parseRange(query.range);
+  const canonical = await volatilitySlug(slug);
+  if (!canonical) notFound();
+  // One address per series: a ticker (or a differently cased slug) redirects to the slug.
+  if (decodeURIComponent(slug) !== canonical) redirect(query.range === undefined ? `/volatility/${canonical}` : chartHref(`/volatility/${canonical}`, { range }));
+  const view = await volatilityPageView(canonical, range);
+  if (!view) notFound();
+  const { series, shown, newest, points } = view;
+
+  const path = `/volatility/${series.slug}`;
+  const tenors = termStructure(shown);
+  const cf = shown.counterfactual;
+  const cfTenor = counterfactualTenor(cf, shown.headlineTenorDays);
+  const fbvTier = shown.labels.tier?.R ?? null;
+  const rangeLabel = `${RANGES[range]} days`;
+
+  return (
+    <article className="space-y-8" data-testid="volatility-page" data-ticker={series.ticker} data-slug={series.slug}>
+      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
+        <Link href="/volatility">Volatility</Link> <span aria-hidden="true">/</span> <span className="font-mono">{series.slug}</span>
+      </nav>
+
+      <header className="space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">{series.name}</h1>
+        <p className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="font-mono text-slate-600">{series.ticker}</span>
+          <StatusBadge status={shown.status} testId="volatility-status" />
+          <span className="text-slate-500">
+            {series.productFamily} · {series.category}
+          </span>
+        </p>
+        <p className="max-w-3xl text-slate-700">{series.description}</p>
+      </header>
+
+      <section aria-labelledby="headline-heading" className="grid gap-4 md:grid-cols-2">
+        <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
+          <h2 id="headline-heading" className="text-sm font-medium text-slate-600">
+            Latest published value
+          </h2>
+          <p
+            className="mt-1 text-3xl font-semibold text-slate-900"
+            data-testid="volatility-headline"
+            data-value={String(shown.headlinePts)}
+            data-tenor-days={shown.headlineTenorDays}
+            data-computed-at={shown.computedAt}
+            data-source={view.source}
+            data-publication-state={view.publicationState}
+          >
+            <span className="font-mono tabular-nums">{formatPts(shown.headlinePts)}</span> pts{" "}
+            <span className="text-xl font-medium text-slate-700">over {tenorText(shown.headlineTenorDays)}</span>
+          </p>
+          <p className="mt-1 text-sm text-slate-600">
+            Exact value <span className="font-mono">{shown.headlinePts}</span> {series.units}; computed <UtcTime value={shown.computedAt} />
+          </p>
+          <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
+            <div>
+              <dt className="text-slate-500">Uncertainty band</dt>
+              <dd className="font-mono tabular-nums" data-testid="volatility-band">
+                {formatPts(shown.bandLoPts)} to {formatPts(shown.bandHiPts)}
+              </dd>
+            </div>
+            <div>
+              <dt className="text-slate-500">Change since previous value</dt>
+              <dd className="font-mono tabular-nums">
+                {shown.attrDeltaHeadlinePts >= 0 ? "+" : ""}
+                {formatPts(shown.attrDeltaHeadlinePts)} pts
+              </dd>
+            </div>
+          </dl>
+        </div>
+        <div className="rounded-lg border border-slate-200 bg-slate-50 p-5">
+          <h2 className="text-sm font-medium text-slate-600">Frozen-inception analytic (counterfactual)</h2>
+          <p className="mt-1 text-3xl font-semibold text-slate-700" data-testid="volatility-counterfactual" data-value={String(cf.headlinePts)} data-tenor-days={cfTenor}>
+            <span className="font-mono tabular-nums">{formatPts(cf.headlinePts)}</span> pts{" "}
+            <span className="text-xl font-medium text-slate-600">over {tenorText(cfTenor)}</span>
+          </p>
+          <p className="mt-2 text-sm text-slate-700">
+            The same value recomputed with the configuration frozen at inception (legs, tenors, de-vig and calendar clock). It
+            equals the live value until the definition, the composition or the clock changes; the gap shows what those changes
+            contribute (<Link href="/docs/methodology#counterfactual">counterfactual</Link>).
+          </p>
+          <p className="mt-2 text-xs break-all text-slate-500">
+            Anchor <span className="font-mono">{cf.anchorFingerprint.slice(0, 16)}</span>
+            {typeof cf.anchorAt === "string" && (
+              <>
+                {" "}
+                set <UtcTime value={cf.anchorAt} />
+              </>
+            )}
+          </p>
+        </div>
+      </section>
+
+      <section aria-labelledby="definition-heading" className="space-y-2">
+        <h2 id="definition-heading" className="text-xl font-semibold">
+          Definition
+        </h2>
+        <blockquote className="border-l-4 border-brand bg-slate-50 px-4 py-3 text-slate-800" data-testid="definition-line">
+          {series.definitionLine}
+        </blockquote>
+        <p className="text-sm text-slate-600">Quote this line with any value you publish. Values are in {series.units}.</p>
+      </section>
+
+      <section aria-labelledby="status-heading" className="space-y-3">
+        <h2 id="status-heading" className="text-xl font-semibold">
+          Status and publication checks
+        </h2>
+        <p className="flex flex-wrap items-center gap-2 text-sm text-slate-700" data-testid="status-meaning">
+          <StatusBadge status={shown.status} />
+          <span>{STATUS_MEANING[shown.status] ?? `Status ${shown.status}.`}</span>
+        </p>
+        <GateFlags flags={shown.gateFlags} testId="gate-flags" />
+        {view.source === "published" && (
+          <div className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-slate-800" data-testid="withheld-notice" role="note">
+            <p className="font-semibold text-rose-800">
+              The newest computation, <UtcTime value={newest.computedAt} />, was withheld ({newest.status}).
+            </p>
+            <p className="mt-1">It did not clear its publication checks, so the value above is the last one that did.</p>
+            <GateFlags flags={newest.gateFlags} testId="withheld-gate-flags" />
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="term-heading" className="space-y-3">
+        <h2 id="term-heading" className="text-xl font-semibold">
+          Term structure
+        </h2>
+        <div className="grid gap-4 md:grid-cols-2">
+          <figure className="rounded-lg border border-slate-200 p-3">
+            <TermStructureChart
+              tenors={tenors.map((t) => ({ tenorDays: t.tenorDays, pts: t.pts, headline: t.headline }))}
+              label={`Points at each tenor: ${tenors.map((t) => `${formatPts(t.pts)} over ${tenorText(t.tenorDays)}`).join(", ")}`}
+            />
+            <figcaption className="mt-1 text-xs text-slate-600">Points at each tenor; the headline tenor in dark blue.</figcaption>
+          </figure>
+          <div className="relative overflow-x-auto rounded-lg border border-slate-200 self-start">
+            <table className="w-full border-collapse text-left text-sm" data-testid="term-table">
+              <caption className="sr-only">Values at each tenor with their share of the remaining uncertainty</caption>
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Tenor
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-semibold">
+                    Points
+                  </th>
+                  <th scope="col" className="px-3 py-2 text-right font-semibold">
+                    Share of budget
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-semibold">
+                    Tier
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {tenors.map((t) => (
+                  <tr key={t.tenorDays} className="border-t border-slate-100" data-tenor-days={t.tenorDays} data-value={String(t.pts)}>
+                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
+                      {tenorText(t.tenorDays)}
+                      {t.headline && <span className="ml-1 text-xs text-brand">headline</span>}
+                    </th>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums">{t.pts}</td>
+                    <td className="px-3 py-2 text-right font-mono tabular-nums" title={t.shareCi ? `interval ${formatShare(t.shareCi[0])} to ${formatShare(t.shareCi[1])}` : "interval unavailable"}>
+                      {formatShare(t.share)}
+                    </td>
+                    <td className="px-3 py-2 whitespace-nowrap">{t.tier ?? "—"}</td>
+                  </tr>
+                ))}
+                <tr className="border-t border-slate-200 bg-slate-50/60">
+                  <th scope="row" className="px-3 py-2 font-normal">
+                    To resolution
+                  </th>
+                  <td className="px-3 py-2 text-right font-mono tabular-nums">{shown.fbvRPts}</td>
+                  <td className="px-3 py-2 text-right font-mono">100.0%</td>
+                  <td className="px-3 py-2 whitespace-nowrap">{fbvTier ?? "—"}</td>
+                </tr>
+              </tbody>
+            </table>
+            <p className="px-3 py-2 text-xs text-slate-600">
+              To resolution: {shown.fbvRLabel}. The share is each tenor&apos;s part of that remaining uncertainty (
+              <Link href="/docs/methodology#tiers">tiers</Link>).
+            </p>
+          </div>
+        </div>
+        {typeof shown.labels.clockHomogeneityDisclosure === "string" && (
+          <p className="max-w-3xl text-sm text-slate-600">{shown.labels.clockHomogeneityDisclosure}</p>
+        )}
+      </section>
+
+      <section aria-labelledby="history-heading" className="space-y-3">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <h2 id="history-heading" className="text-xl font-semibold">
+            History over {tenorText(series.headlineTenorDays)}
+          </h2>
+          <SegmentedLinks
+            label="Range"
+            name="range"
+            current={range}
+            options={RANGE_KEYS.map((r) => ({ key: r, label: r, ariaLabel: `Range: ${RANGES[r]} days`, href: chartHref(path, { range: r }) }))}
+          />
+        </div>
+        <figure
+          className="rounded-lg border border-slate-200 p-3 sm:p-4"
+          data-testid="volatility-figure"
+          data-range={range}
+          data-start={view.requested.start}
+          data-count={points.length}
+        >
+          {points.length > 0 ? (
+            <VolatilityHistoryChart
+              points={points.map((p) => ({
+                t: p.t,
+                headlinePts: p.headlinePts,
+                bandLoPts: p.bandLoPts,
+                bandHiPts: p.bandHiPts,
+                cfHeadlinePts: p.cfHeadlinePts,
+                status: p.status,
+              }))}
+              tenorDays={series.headlineTenorDays}
+              label={`${series.name}: ${points.length} published values over ${tenorText(series.headlineTenorDays)}, last ${rangeLabel}, with the uncertainty band`}
+            />
+          ) : (
+            <p className="flex h-48 items-center justify-center text-sm text-slate-600" data-testid="volatility-chart-empty">
+              No published values in the last {rangeLabel}.
+            </p>
+          )}
+          <figcaption className="mt-2 text-xs text-slate-600">
+            {points.length} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
+            frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology#band">band</Link>).
+          </figcaption>
+          {points.length > 0 && (
+            <details className="mt-3 text-sm">
+              <summary className="cursor-pointer text-slate-700">Values as a table</summary>
+              <div className="relative mt-2 max-h-96 overflow-auto rounded border border-slate-200">
+                <table className="w-full border-collapse text-left text-sm" data-testid="volatility-history-table">
+                  <caption className="sr-only">Published values shown in the chart, in points over {tenorText(series.headlineTenorDays)}</caption>
+                  <thead className="sticky top-0 bg-slate-50">
+                    <tr>
+                      <th scope="col" className="px-3 py-1.5 font-semibold">
+                        Time (UTC)
+                      </th>
+                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
+                        Points
+                      </th>
+                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
+                        Band
+                      </th>
+                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
+                        Frozen-inception
+                      </th>
+                      <th scope="col" className="px-3 py-1.5 font-semibold">
+                        Status
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {points.map((p) => (
+                      <tr key={p.t} className="border-t border-slate-100" data-t={p.t} data-value={String(p.headlinePts)}>
+                        <td className="px-3 py-1">
+                          <UtcTime value={p.t} />
+                        </td>
+                        <td className="px-3 py-1 text-right font-mono tabular-nums">{p.headlinePts}</td>
+                        <td className="px-3 py-1 text-right font-mono whitespace-nowrap tabular-nums">
+                          {p.bandLoPts} to {p.bandHiPts}
+                        </td>
+                        <td className="px-3 py-1 text-right font-mono tabular-nums">{p.cfHeadlinePts ?? "—"}</td>
+                        <td className="px-3 py-1 whitespace-nowrap">
+                          {p.status}
+                          {p.gateNames.length > 0 && <span className="text-slate-500"> ({p.gateNames.join(", ")})</span>}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          )}
+        </figure>
+        <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/volatility-history" />
+      </section>
+
+      <section aria-labelledby="facts-heading" className="space-y-3">
+        <h2 id="facts-heading" className="text-xl font-semibold">
+          About this series
+        </h2>
+        <dl className="grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+          <Fact term="Structure measured">{series.targetType}</Fact>
+          <Fact term="Tenors published">{series.tenorsDays.map(tenorText).join(", ")}</Fact>
+          <Fact term="Headline tenor">{tenorText(series.headlineTenorDays)}</Fact>
+          <Fact term="Inception">
+            <UtcTime value={series.inceptionAt} />
+          </Fact>
+          <Fact term="Settlement backstop">{series.settlementDate ?? "none"}</Fact>
+          <Fact term="Versions">
+            <span className="font-mono text-xs">
+              {shown.methodologyVersion} · {shown.clockVersion} · {shown.devigVersion}
+            </span>
+          </Fact>
+          {series.relatedIndexTickers.length > 0 && (
+            <Fact term="Related indices">
+              {series.relatedIndexTickers.map((t, i) => (
+                <span key={t}>
+                  {i > 0 && ", "}
+                  <Link href={`/indices/${t}`} className="font-mono">
+                    {t}
+                  </Link>
+                </span>
+              ))}
+            </Fact>
+          )}
+          <Fact term="Methodology">
+            <a href={series.methodologyUrl}>Volatility methodology</a>
+          </Fact>
+        </dl>
+        <details className="text-sm">
+          <summary className="cursor-pointer text-slate-700">Publication tolerances in force</summary>
+          <div className="relative mt-2 overflow-x-auto rounded border border-slate-200">
+            <table className="w-full border-collapse text-left text-sm">
+              <caption className="sr-only">Gate tolerances of this series</caption>
+              <tbody>
+                {Object.entries(series.gates).map(([k, v]) => (
+                  <tr key={k} className="border-t border-slate-100 first:border-0">
+                    <th scope="row" className="px-3 py-1 font-mono text-xs font-normal">
+                      {k}
+                    </th>
+                    <td className="px-3 py-1 text-right font-mono tabular-nums">{v}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <p className="mt-1 text-xs text-slate-600">
+            What each check means: <Link href="/docs/methodology#gates">gates</Link>.
+          </p>
+        </details>
+        <ApiCall title="Latest value from the API" command={view.apiCall.latest} docsHref="/docs/api/volatility-latest" />
+      </section>
+    </article>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div>
+      <dt className="text-slate-500">{term}</dt>
+      <dd className="text-slate-900">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+// Axis and tooltip labels, always in UTC so the server and every reader see the same text.
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** `21 Nov` for day ticks, `21 Nov 13:00` when hours matter. */
+export function tickLabel(ms: number, withHour: boolean): string {
+  const d = new Date(ms);
+  const day = `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+  return withHour ? `${day} ${d.toISOString().slice(11, 16)}` : day;
+}
+
+/** `2026-11-21 13:00 UTC`. */
+export function fullLabel(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+/** Parses an API timestamp (microseconds, `Z` optional) to epoch milliseconds. */
+export function toMs(iso: string): number {
+  let s = iso.replace(/(\.\d{3})\d+/, "$1");
+  if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(s)) s += "Z";
+  return Date.parse(s);
+}
+
+/** Whole UTC days or hours between ticks, chosen for the span shown. */
+export function timeTicks(minMs: number, maxMs: number, target = 6): number[] {
+  if (!(maxMs > minMs)) return Number.isFinite(minMs) ? [minMs] : [];
+  const HOUR = 3_600_000;
+  const DAY = 86_400_000;
+  const steps = [HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY];
+  const step = steps.find((s) => (maxMs - minMs) / s <= target) ?? 30 * DAY;
+  const ticks: number[] = [];
+  for (let t = Math.ceil(minMs / step) * step; t <= maxMs; t += step) ticks.push(t);
+  return ticks;
+}

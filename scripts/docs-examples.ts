@@ -1,0 +1,67 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+// `npm run docs:examples`: regenerates content/docs/examples/*.json from the demo market through
+// the real endpoint handlers (an embedded database in a temporary directory), so every example
+// response in the docs is produced by the API's own code, not typed by hand.
+const OUT = path.resolve("content/docs/examples");
+
+async function main() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-docs-examples-"));
+  Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", REDIS_URL: "", PUBLIC_BASE_URL: process.env.DOCS_BASE_URL || "https://api.example.com" });
+  const { db, closeDb } = await import("@/lib/db");
+  const { config } = await import("@/lib/config");
+  const { catchUp } = await import("@/lib/ingest/engine-runner");
+  const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
+  const { endpoints } = await import("@/lib/api/endpoints");
+  const { envelope } = await import("@/lib/api/pipeline");
+  const { keyLimits, limiterStore } = await import("@/lib/api/limiter");
+  const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+  const { verifyKey } = await import("@/lib/keys/verify-key");
+  const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
+  const prisma = await db();
+  await catchUp(prisma, { seed: config().DEMO_SEED, baseUrl: config().baseUrl });
+  await buildMissingBundles(prisma);
+  const { key } = await mintKey(await ensureUser("docs@example.com"));
+  const resolved = (await verifyKey(key))!;
+
+  const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
+    const decision = await limiterStore().consume(resolved.id, keyLimits(resolved), Date.now());
+    const payload = await endpoints[name].handler({ requestId: "req_example", key: resolved, decision, query: new URLSearchParams(query), params });
+    return envelope(payload as { data: unknown; meta?: Record<string, unknown> });
+  };
+  const write = (file: string, value: unknown) => fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);
+
+  const catalog = (await run("indices")) as { data: { indices: Array<{ ticker: string; publicStatus: string }> } };
+  const ticker = catalog.data.indices.find((i) => i.ticker === "PMX-ELEC")?.ticker ?? catalog.data.indices[0]!.ticker;
+  const series = "PMV-FED";
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000).toISOString().slice(0, 10);
+  write("service-index.json", await run("service"));
+  write("indices.json", catalog);
+  write("index-latest.json", await run("indexLatest", { ticker }));
+  write("index-history.json", await run("indexHistory", { ticker }, `start=${weekAgo}&interval=1d`));
+  write("index-history-clamped.json", await run("indexHistory", { ticker }, "start=2020-01-01T00:00:00Z&end=2020-02-01T00:00:00Z"));
+  write("reconstitutions.json", await run("indexReconstitutions", { ticker }, "limit=3"));
+  write("volatility-catalog.json", await run("volatility"));
+  const latest = (await run("volatilityLatest", { ticker: series })) as { data: { tick: { gateFlags: unknown[] } }; meta: unknown };
+  write("volatility-latest.json", latest);
+  write("volatility-history.json", await run("volatilityHistory", { ticker: series }, "limit=3"));
+  write("downloads.json", await run("downloads"));
+  write("meta.json", latest.meta);
+  const flagged = await prisma.volatilityTick.findFirst({ where: { status: "flagged" }, orderBy: { computedAt: "desc" }, select: { gateFlags: true } });
+  write("gate-flags.json", flagged?.gateFlags ?? []);
+  const manifest = await latestManifest();
+  write("manifest-latest.json", manifest);
+  const lastMonth = manifest.months.at(-1);
+  if (lastMonth) write("manifest-month.json", await monthManifest(lastMonth.month));
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(`wrote ${fs.readdirSync(OUT).length} examples to ${path.relative(process.cwd(), OUT)}`);
+  process.exit(0);
+}
+
+main().catch((error: Error) => {
+  console.error(error);
+  process.exit(1);
+});
