@@ -169,6 +169,48 @@ export interface LevelPoint {
 }
 
 /** Levels in [start, end], oldest first; `1d` takes the 00:00 UTC fixing of each day. */
+interface TimedPoint {
+  ms: number;
+  point: LevelPoint;
+}
+
+const SERIES_SPAN_MS = 91 * 86_400_000;
+
+/** Every point of the trailing window, formatted once per TTL; requests slice it. */
+function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<{ from: number; points: TimedPoint[] }> {
+  return memo(`levels:${indexId}:${interval}`, TTL, async () => {
+    const from = Date.now() - SERIES_SPAN_MS;
+    return { from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)) };
+  });
+}
+
+async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, end: Date): Promise<TimedPoint[]> {
+  const prisma = await db();
+  const rows =
+    interval === "1h"
+      ? await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
+          SELECT t, level::text AS level, revision, stale FROM index_levels
+          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t <= ${end} ORDER BY t ASC`
+      : await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
+          SELECT t, level::text AS level, revision, stale FROM index_levels
+          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t <= ${end}
+            AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+          ORDER BY t ASC`;
+  return rows.map((p) => ({ ms: p.t.getTime(), point: { t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale } }));
+}
+
+function lowerBound(points: TimedPoint[], ms: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.ms < ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Levels in [start, end], oldest first; `1d` takes the 00:00 UTC fixing of each day. */
 export async function indexHistory(
   ticker: string,
   window: { start: Date; end: Date; interval: "1h" | "1d" },
@@ -176,28 +218,12 @@ export async function indexHistory(
   const row = await findIndex(ticker);
   if (!row) return null;
   if (window.end < window.start) return { ticker: row.ticker, points: [] };
-  const prisma = await db();
-  const rows =
-    window.interval === "1h"
-      ? await prisma.indexLevel.findMany({
-          where: { indexId: row.id, t: { gte: window.start, lte: window.end } },
-          orderBy: { t: "asc" },
-          select: { t: true, level: true, revision: true, stale: true },
-        })
-      : await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
-          SELECT t, level::text AS level, revision, stale FROM index_levels
-          WHERE "indexId" = ${row.id}::uuid AND t >= ${window.start} AND t <= ${window.end}
-            AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-          ORDER BY t ASC`;
-  return {
-    ticker: row.ticker,
-    points: rows.map((p) => ({
-      t: iso6(p.t),
-      indexLevel: typeof p.level === "string" ? fixed8(p.level) : p.level.toFixed(8),
-      revision: p.revision,
-      stale: p.stale,
-    })),
-  };
+  const recent = await recentLevels(row.id, window.interval);
+  const points =
+    window.start.getTime() >= recent.from
+      ? recent.points.slice(lowerBound(recent.points, window.start.getTime()), lowerBound(recent.points, window.end.getTime() + 1))
+      : await loadLevels(row.id, window.interval, window.start, window.end);
+  return { ticker: row.ticker, points: points.map((p) => p.point) };
 }
 
 function fixed8(s: string): string {

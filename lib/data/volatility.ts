@@ -247,24 +247,64 @@ export async function volatilityLatest(ticker: string): Promise<VolatilityLatest
   });
 }
 
+const historySelect = {
+  computedAt: true,
+  headlinePts: true,
+  headlineTenorDays: true,
+  tenors: true,
+  bandLoPts: true,
+  bandHiPts: true,
+  attrDeltaHeadlinePts: true,
+  effectiveN: true,
+  fbvRPts: true,
+  fbvRLabel: true,
+  wTilde: true,
+  status: true,
+  publicationState: true,
+  revision: true,
+  gateFlags: true,
+  counterfactual: true,
+  labels: true,
+  clockVersion: true,
+  devigVersion: true,
+  methodologyVersion: true,
+  compositionVersion: true,
+} as const;
+
+const HISTORY_SPAN_MS = 91 * 86_400_000;
+
+/** The trailing window's points, newest first, formatted once per TTL (no per-leg panel loaded). */
+function recentPoints(seriesId: string): Promise<{ from: number; points: Array<{ ms: number; point: HistoryPoint }> }> {
+  return memo(`vol-history:${seriesId}`, TTL, async () => {
+    const from = Date.now() - HISTORY_SPAN_MS;
+    return { from, points: await loadPoints(seriesId, new Date(from)) };
+  });
+}
+
+async function loadPoints(seriesId: string, start: Date) {
+  const prisma = await db();
+  const rows = await prisma.volatilityTick.findMany({ where: { seriesId, computedAt: { gte: start } }, orderBy: { computedAt: "desc" }, select: historySelect });
+  return rows.map((r) => ({ ms: r.computedAt.getTime(), point: toPoint(r as TickRow) }));
+}
+
 export async function volatilityHistory(
   ticker: string,
   query: { start: Date; end: Date; limit: number; includeGated: boolean },
 ): Promise<{ series: SeriesDefinition; points: HistoryPoint[] } | null> {
   const series = await findSeries(ticker);
   if (!series) return null;
-  const prisma = await db();
-  const rows = await prisma.volatilityTick.findMany({
-    where: {
-      seriesId: series.id,
-      computedAt: { gte: query.start, lte: query.end },
-      ...(query.includeGated ? {} : { publicationState: "published" }),
-    },
-    orderBy: { computedAt: "desc" },
-    take: query.limit,
-    select: tickSelect,
-  });
-  return { series: definition(series), points: rows.map(toPoint) };
+  const recent = await recentPoints(series.id);
+  const source = query.start.getTime() >= recent.from ? recent.points : await loadPoints(series.id, query.start);
+  const startMs = query.start.getTime();
+  const endMs = query.end.getTime();
+  const points: HistoryPoint[] = [];
+  for (const p of source) {
+    if (points.length >= query.limit || p.ms < startMs) break;
+    if (p.ms > endMs) continue;
+    if (!query.includeGated && p.point.publicationState !== "published") continue;
+    points.push(p.point);
+  }
+  return { series: definition(series), points };
 }
 
 /** Series for the public pages, by slug (listed only). */
