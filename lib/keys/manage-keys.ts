@@ -31,7 +31,8 @@ export interface KeySummary {
   replacesId: string | null;
 }
 
-const summary = {
+/** The columns an owner may see of a key; never the hash. */
+export const KEY_SUMMARY_SELECT = {
   id: true,
   name: true,
   prefix: true,
@@ -79,7 +80,7 @@ export async function mintKey(userId: string, options: MintOptions = {}): Promis
         limitMinute: options.limitMinute ?? null,
         limitDay: options.limitDay ?? null,
       },
-      select: summary,
+      select: KEY_SUMMARY_SELECT,
     });
   });
   return { key: fresh.key, summary: row };
@@ -90,7 +91,7 @@ export async function rotateKey(keyId: string, userId: string | null): Promise<{
   const prisma = await db();
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { ...summary, userId: true } });
+    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { ...KEY_SUMMARY_SELECT, userId: true } });
     if (!old) throw new KeyError("not_found", "No such key on this account.");
     await lockAccount(tx, old.userId);
     const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "rotated", revokedAt: new Date() } });
@@ -106,7 +107,7 @@ export async function rotateKey(keyId: string, userId: string | null): Promise<{
         limitDay: old.limitDay,
         replacesId: old.id,
       },
-      select: summary,
+      select: KEY_SUMMARY_SELECT,
     });
   });
   await invalidateKeys();
@@ -121,7 +122,7 @@ export async function revokeKey(keyId: string, userId: string | null): Promise<K
     if (!old) throw new KeyError("not_found", "No such key on this account.");
     const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "revoked", revokedAt: new Date() } });
     if (updated.count !== 1) throw new KeyError("not_active", "This key is not active.");
-    return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: summary });
+    return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SUMMARY_SELECT });
   });
   await invalidateKeys();
   return row;
@@ -129,7 +130,7 @@ export async function revokeKey(keyId: string, userId: string | null): Promise<K
 
 export async function listKeys(userId: string): Promise<KeySummary[]> {
   const prisma = await db();
-  return prisma.apiKey.findMany({ where: { userId }, select: summary, orderBy: { createdAt: "desc" } });
+  return prisma.apiKey.findMany({ where: { userId }, select: KEY_SUMMARY_SELECT, orderBy: { createdAt: "desc" } });
 }
 
 /** Finds a key's id from the key itself (operator CLI). */

@@ -1,7 +1,7 @@
 import "server-only";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { db } from "@/lib/db";
-import type { KeySummary } from "@/lib/keys/manage-keys";
+import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -48,19 +48,7 @@ export async function ownedKey(keyId: unknown, userId: string): Promise<PortalKe
   const prisma = await db();
   const row = await prisma.apiKey.findFirst({
     where: { id: keyId, userId },
-    select: {
-      id: true,
-      name: true,
-      prefix: true,
-      lastFour: true,
-      status: true,
-      createdAt: true,
-      lastUsedAt: true,
-      revokedAt: true,
-      limitMinute: true,
-      limitDay: true,
-      replacesId: true,
-    },
+    select: KEY_SUMMARY_SELECT,
   });
   return row ? toPortalKey(row) : null;
 }
