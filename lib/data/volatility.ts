@@ -30,7 +30,8 @@ const seriesSelect = {
 
 type SeriesRow = Prisma.VolatilitySeriesGetPayload<{ select: typeof seriesSelect }>;
 
-const tickSelect = {
+/** What a history point needs: no per-leg panel, no attribution. */
+const historySelect = {
   computedAt: true,
   headlinePts: true,
   headlineTenorDays: true,
@@ -38,18 +39,14 @@ const tickSelect = {
   bandLoPts: true,
   bandHiPts: true,
   attrDeltaHeadlinePts: true,
-  attribution: true,
-  budgetW: true,
-  wTilde: true,
   effectiveN: true,
-  sumRaw: true,
   fbvRPts: true,
   fbvRLabel: true,
+  wTilde: true,
   status: true,
   publicationState: true,
   revision: true,
   gateFlags: true,
-  components: true,
   counterfactual: true,
   labels: true,
   clockVersion: true,
@@ -58,7 +55,17 @@ const tickSelect = {
   compositionVersion: true,
 } as const;
 
+/** A full tick: the history columns plus the panel and attribution. */
+const tickSelect = {
+  ...historySelect,
+  attribution: true,
+  budgetW: true,
+  sumRaw: true,
+  components: true,
+} as const;
+
 type TickRow = Prisma.VolatilityTickGetPayload<{ select: typeof tickSelect }>;
+type HistoryRow = Prisma.VolatilityTickGetPayload<{ select: typeof historySelect }>;
 
 export interface SeriesDefinition {
   ticker: string;
@@ -137,7 +144,7 @@ function toTick(series: SeriesRow, t: TickRow) {
   };
 }
 
-function toPoint(t: TickRow) {
+function toPoint(t: HistoryRow) {
   const labels = t.labels as { clockHomogeneityDisclosure?: string; tier?: Record<string, string> };
   const cf = t.counterfactual as { headlinePts?: number; anchorFingerprint?: string };
   const flags = t.gateFlags as Array<{ gate: string }>;
@@ -247,29 +254,6 @@ export async function volatilityLatest(ticker: string): Promise<VolatilityLatest
   });
 }
 
-const historySelect = {
-  computedAt: true,
-  headlinePts: true,
-  headlineTenorDays: true,
-  tenors: true,
-  bandLoPts: true,
-  bandHiPts: true,
-  attrDeltaHeadlinePts: true,
-  effectiveN: true,
-  fbvRPts: true,
-  fbvRLabel: true,
-  wTilde: true,
-  status: true,
-  publicationState: true,
-  revision: true,
-  gateFlags: true,
-  counterfactual: true,
-  labels: true,
-  clockVersion: true,
-  devigVersion: true,
-  methodologyVersion: true,
-  compositionVersion: true,
-} as const;
 
 const HISTORY_SPAN_MS = 91 * 86_400_000;
 
@@ -284,7 +268,7 @@ function recentPoints(seriesId: string): Promise<{ from: number; points: Array<{
 async function loadPoints(seriesId: string, start: Date) {
   const prisma = await db();
   const rows = await prisma.volatilityTick.findMany({ where: { seriesId, computedAt: { gte: start } }, orderBy: { computedAt: "desc" }, select: historySelect });
-  return rows.map((r) => ({ ms: r.computedAt.getTime(), point: toPoint(r as TickRow) }));
+  return rows.map((r) => ({ ms: r.computedAt.getTime(), point: toPoint(r) }));
 }
 
 export async function volatilityHistory(
