@@ -1,11 +1,12 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
-import type { IndexDefinition, IndexState, Snapshot } from "@/lib/engine/types";
-import { stepIndex } from "@/lib/engine/index-level";
-import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
-import type { VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
+import type { IndexDefinition, Snapshot } from "@/lib/engine/types";
+import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
+import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
+import { computeHour, loadCatalog, loadStates, saveStates, type CompositionRow } from "@/lib/ingest/engine-hour";
+import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const HOUR_MS = 3_600_000;
@@ -13,7 +14,7 @@ const DAY_MS = 86_400_000;
 export const BACKFILL_DAYS = 120;
 const SNAPSHOT_KEEP_MS = 2 * DAY_MS;
 /** One engine writer at a time, across every instance sharing the database. */
-const ENGINE_LOCK = 7_261_121;
+export const ENGINE_LOCK = 7_261_121;
 
 type Tx = Prisma.TransactionClient;
 
@@ -27,42 +28,10 @@ interface Pending {
   levels: Prisma.IndexLevelCreateManyInput[];
   ticks: Prisma.VolatilityTickCreateManyInput[];
   reconstitutions: Prisma.ReconstitutionEventCreateManyInput[];
-  compositions: { indexId: string; version: string; effectiveAt: Date; members: { conditionId: string; label: string; targetWeight: string }[] }[];
+  compositions: CompositionRow[];
 }
 
 const emptyPending = (): Pending => ({ markets: new Map(), snapshots: [], levels: [], ticks: [], reconstitutions: [], compositions: [] });
-
-function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickCreateManyInput {
-  const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
-  return {
-    seriesId,
-    computedAt: tick.computedAt,
-    headlinePts: tick.headlinePts,
-    headlineTenorDays: tick.headlineTenorDays,
-    tenors: json(tick.tenors),
-    bandLoPts: tick.bandLoPts,
-    bandHiPts: tick.bandHiPts,
-    attrDeltaHeadlinePts: tick.attrDeltaHeadlinePts,
-    attribution: json(tick.attribution),
-    budgetW: tick.budgetW,
-    wTilde: tick.wTilde,
-    effectiveN: tick.effectiveN,
-    sumRaw: tick.sumRaw,
-    fbvRPts: tick.fbvRPts,
-    fbvRLabel: tick.fbvRLabel,
-    status: tick.status,
-    publicationState: tick.publicationState,
-    revision: tick.revision,
-    gateFlags: json(tick.gateFlags),
-    components: json(tick.components),
-    counterfactual: json(tick.counterfactual),
-    labels: json(tick.labels),
-    clockVersion: tick.clockVersion,
-    devigVersion: tick.devigVersion,
-    methodologyVersion: tick.methodologyVersion,
-    compositionVersion: tick.compositionVersion,
-  };
-}
 
 function snapshotRow(s: Snapshot): Prisma.MarketSnapshotCreateManyInput {
   return {
@@ -151,10 +120,19 @@ async function flushRows(tx: Tx, p: Pending): Promise<void> {
       await tx.market.update({ where: { conditionId: m.conditionId }, data: { resolvedAt: m.resolvedAt, outcome: m.outcome } });
     }
   }
-  const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
   for (const c of chunks(p.snapshots)) await tx.marketSnapshot.createMany({ data: c, skipDuplicates: true });
-  // Bulk rows travel as one JSON parameter each chunk: far cheaper than thousands of bound values.
-  for (const c of chunks(p.levels, 5000)) {
+  await insertLevels(tx, p.levels);
+  await insertTicks(tx, p.ticks);
+  await insertCompositions(tx, p.compositions);
+  if (p.reconstitutions.length) await tx.reconstitutionEvent.createMany({ data: p.reconstitutions });
+  Object.assign(p, emptyPending());
+}
+
+const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
+
+// Bulk rows travel as one JSON parameter each chunk: far cheaper than thousands of bound values.
+export async function insertLevels(tx: Tx, levels: Prisma.IndexLevelCreateManyInput[]): Promise<void> {
+  for (const c of chunks(levels, 5000)) {
     await tx.$executeRawUnsafe(
       `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt")
        SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt"
@@ -163,7 +141,10 @@ async function flushRows(tx: Tx, p: Pending): Promise<void> {
       JSON.stringify(c),
     );
   }
-  for (const c of chunks(p.ticks, 1000)) {
+}
+
+export async function insertTicks(tx: Tx, ticks: Prisma.VolatilityTickCreateManyInput[]): Promise<void> {
+  for (const c of chunks(ticks, 1000)) {
     await tx.$executeRawUnsafe(
       `INSERT INTO volatility_ticks (${TICK_COLUMNS.map((x) => `"${x[0]}"`).join(", ")})
        SELECT ${TICK_COLUMNS.map((x) => (x[0] === "seriesId" ? `"seriesId"::uuid` : `"${x[0]}"`)).join(", ")}
@@ -171,13 +152,14 @@ async function flushRows(tx: Tx, p: Pending): Promise<void> {
       JSON.stringify(c),
     );
   }
-  for (const comp of p.compositions) {
+}
+
+export async function insertCompositions(tx: Tx, compositions: CompositionRow[]): Promise<void> {
+  for (const comp of compositions) {
     await tx.composition.create({
       data: { indexId: comp.indexId, version: comp.version, effectiveAt: comp.effectiveAt, members: { create: comp.members } },
     });
   }
-  if (p.reconstitutions.length) await tx.reconstitutionEvent.createMany({ data: p.reconstitutions });
-  Object.assign(p, emptyPending());
 }
 
 const TICK_COLUMNS: Array<[string, string]> = [
@@ -219,7 +201,10 @@ export interface CatchUpResult {
  * Computes every hour not yet computed, up to `now`, in one transaction under the engine lock:
  * on an empty database it seeds the demo market and backfills BACKFILL_DAYS of hourly history.
  */
-export async function catchUp(prisma: Db, options: { now?: Date; seed: number; baseUrl: string; maxHours?: number }): Promise<CatchUpResult> {
+export async function catchUp(
+  prisma: Db,
+  options: { now?: Date; seed: number; baseUrl: string; maxHours?: number; backfillDays?: number; start?: Date },
+): Promise<CatchUpResult> {
   const until = floorHour(options.now ?? new Date());
   const result = await prisma.$transaction(
     async (tx) => {
@@ -228,20 +213,18 @@ export async function catchUp(prisma: Db, options: { now?: Date; seed: number; b
       const engine = await tx.engineState.findUnique({ where: { id: 1 } });
       let market: DemoMarket;
       if (!engine) {
-        market = createDemoMarket({ seed: options.seed, start: new Date(until.getTime() - BACKFILL_DAYS * DAY_MS), baseUrl: options.baseUrl });
+        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * DAY_MS), baseUrl: options.baseUrl });
         await createDefinitions(tx, market.indices, market.volatilitySeries);
       } else {
         market = resumeDemoMarket(engine.demoState as unknown as DemoState, { baseUrl: options.baseUrl });
       }
-      const indexRows = await tx.index.findMany({ select: { id: true, ticker: true, engineState: true } });
-      const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true, engineState: true } });
-      const indexIds = new Map(indexRows.map((r) => [r.ticker, r.id]));
-      const seriesIds = new Map(seriesRows.map((r) => [r.ticker, r.id]));
-      const indexStates = new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null]));
-      const volStates = new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null]));
-      const partial = new Set<string>();
+      const catalog = await loadCatalog(tx, market);
+      const states = await loadStates(tx);
+      const firstHour = market.cursor() ? new Date((market.cursor() as Date).getTime() + HOUR_MS) : market.start;
+      const overlay = await loadOverlay(tx, firstHour, until);
 
       const pending = emptyPending();
+      const checkpoints: CheckpointRow[] = [];
       const known = new Set<string>();
       let hours = 0;
       let last: Date | null = engine?.lastTickAt ?? null;
@@ -259,85 +242,20 @@ export async function catchUp(prisma: Db, options: { now?: Date; seed: number; b
         // The demo feed is regenerated from its seed, so only its recent snapshots are kept (for
         // audits of the current levels); ingested files keep every snapshot.
         if (until.getTime() - hour.t.getTime() <= SNAPSHOT_KEEP_MS) for (const s of hour.observed) pending.snapshots.push(snapshotRow(s));
-        for (const def of market.indices) {
-          if (hour.t < def.inceptionAt) continue;
-          const indexId = indexIds.get(def.ticker)!;
-          const step = stepIndex(def, indexStates.get(def.ticker) ?? null, hour.t, hour.latest, hour.universe);
-          indexStates.set(def.ticker, step.state);
-          if (step.state.resolvedConstituentCount > 0) partial.add(def.ticker);
-          if (step.level) {
-            const q = step.level.dataQuality;
-            pending.levels.push({
-              indexId,
-              t: step.level.t,
-              level: step.level.indexLevel,
-              revision: 0,
-              stale: step.level.stale,
-              compositionVersion: step.level.compositionVersion,
-              freshMarketsCount: q.freshMarketsCount,
-              staleMarketsCount: q.staleMarketsCount,
-              totalMarketsCount: q.totalMarketsCount,
-              computedAt: step.level.t,
-            });
-          }
-          if (step.composition) pending.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
-          const r = step.reconstitution;
-          if (r) {
-            pending.reconstitutions.push({
-              indexId,
-              completedAt: r.completedAt,
-              addedMarketCount: r.addedMarketCount,
-              removedMarketCount: r.removedMarketCount,
-              fromVersion: r.fromVersion,
-              toVersion: r.toVersion,
-              levelAtLink: r.levelAtLink,
-              oldBasketValue: r.oldBasketValue,
-              newBasketValue: r.newBasketValue,
-              linkFactor: r.linkFactor,
-              detail: JSON.parse(JSON.stringify({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed })) as Prisma.InputJsonValue,
-            });
-          }
-        }
-        const latestById = new Map(hour.latest.map((s) => [s.conditionId, s]));
-        for (const def of market.volatilitySeries) {
-          if (hour.t < def.inceptionAt) continue;
-          const legs = def.legs.map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
-          const step = stepVolatility(def, volStates.get(def.ticker) ?? null, hour.t, legs);
-          volStates.set(def.ticker, step.state);
-          if (step.tick) pending.ticks.push(tickRow(seriesIds.get(def.ticker)!, step.tick));
-        }
+        const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+        pending.levels.push(...out.levels);
+        pending.ticks.push(...out.ticks);
+        pending.compositions.push(...out.compositions);
+        pending.reconstitutions.push(...out.reconstitutions);
+        if (isCheckpointHour(hour.t, until)) checkpoints.push(checkpointOf(hour.t, market.state(), states));
         hours += 1;
         last = hour.t;
         if (pending.snapshots.length > 20_000) await flush(tx, pending);
       }
       await flush(tx, pending);
       if (hours === 0) return { hours, lastTickAt: last };
-
-      for (const def of market.indices) {
-        const state = indexStates.get(def.ticker);
-        if (!state) continue;
-        await tx.index.update({
-          where: { ticker: def.ticker },
-          data: {
-            engineState: JSON.parse(JSON.stringify(state)) as Prisma.InputJsonValue,
-            ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : null,
-            resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
-            seriesPartiallyResolved: partial.has(def.ticker),
-          },
-        });
-      }
-      for (const def of market.volatilitySeries) {
-        const state = volStates.get(def.ticker);
-        if (!state) continue;
-        await tx.volatilitySeries.update({
-          where: { ticker: def.ticker },
-          data: {
-            engineState: JSON.parse(JSON.stringify(state)) as Prisma.InputJsonValue,
-            inceptionConfig: JSON.parse(JSON.stringify(state.inception)) as Prisma.InputJsonValue,
-            retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
-          },
-        });
-      }
+      await writeCheckpoints(tx, checkpoints, last!);
+      await saveStates(tx, catalog, states);
       const demoState = JSON.parse(JSON.stringify(market.state())) as Prisma.InputJsonValue;
       await tx.engineState.upsert({
         where: { id: 1 },

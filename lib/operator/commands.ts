@@ -1,11 +1,19 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { config } from "@/lib/config";
 import { ingestFile } from "@/lib/ingest/ingest-file";
+import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
+
+/** One line on what the engine did with the file. */
+function describeRestatement(r: RestateResult): string {
+  if (r.fromHour === null) return "nothing published was affected (new snapshots feed the next tick)";
+  return `recomputed ${r.hours} hours from ${r.fromHour.toISOString()}: ${r.levelsRestated} index levels and ${r.ticksRestated} volatility values restated, ${r.added} added, ${r.linksRewritten} chain links rewritten`;
+}
 
 /** What an operator command prints and how it exits; the same whether run in-process or via the server. */
 export interface CommandResult {
@@ -73,8 +81,8 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
       case "ingest": {
-        const r = await ingestFile(await db(), args.file as string, args.text as string);
-        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n`);
+        const r = await ingestFile(await db(), args.file as string, args.text as string, { baseUrl: config().baseUrl });
+        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated)}\n`);
       }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());

@@ -37,7 +37,7 @@ function csv(header: string[], rows: Array<Array<string | number | boolean | nul
   return { content: Buffer.from(text, "utf8"), rows: rows.length };
 }
 
-/** The files of one closed month: levels, membership, weights, chain links, volatility. */
+/** The files of one closed month: levels, membership, weights, chain links, volatility, restatements. */
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
   const to = nextMonth(month);
@@ -53,7 +53,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       SELECT 1 FROM compositions n WHERE n."indexId" = c."indexId" AND n."effectiveAt" > c."effectiveAt" AND n."effectiveAt" <= ${from})
     ORDER BY i.ticker, c."effectiveAt", m."conditionId"`;
   const links = await prisma.$queryRaw<
-    Array<{ ticker: string; id: string; at: Date; fromV: string; toV: string; added: number; removed: number; level: string; oldB: string; newB: string; factor: string; detail: { oldLinkFactor?: string; levelAtLinkUnrounded?: string } }>
+    Array<{ ticker: string; id: string; at: Date; fromV: string; toV: string; added: number; removed: number; level: string; oldB: string; newB: string; factor: string; detail: { oldLinkFactor?: string; levelAtLinkUnrounded?: string; marketsIn?: unknown[]; marketsOut?: unknown[]; pricesUsed?: unknown[] } }>
   >`
     SELECT i.ticker, r.id::text AS id, r."completedAt" AS at, r."fromVersion" AS "fromV", r."toVersion" AS "toV", r."addedMarketCount" AS added,
       r."removedMarketCount" AS removed, r."levelAtLink"::text AS level, r."oldBasketValue"::text AS "oldB", r."newBasketValue"::text AS "newB",
@@ -67,6 +67,8 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv
     FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
     WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
+  // Corrections made during the month, with the value each one superseded (the restatement policy).
+  const restatements = await prisma.restatement.findMany({ where: { restatedAt: { gte: from, lt: to } }, orderBy: [{ restatedAt: "asc" }, { kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
 
   return [
     { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv])) },
@@ -81,8 +83,11 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     {
       name: "chain_links.csv",
       ...csv(
-        ["ticker", "event_id", "completed_at", "from_version", "to_version", "added_market_count", "removed_market_count", "level_at_link", "level_at_link_unrounded", "old_basket_value", "new_basket_value", "old_link_factor", "new_link_factor"],
-        links.map((l) => [l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.factor]),
+        ["ticker", "event_id", "completed_at", "from_version", "to_version", "added_market_count", "removed_market_count", "level_at_link", "level_at_link_unrounded", "old_basket_value", "new_basket_value", "old_link_factor", "new_link_factor", "markets_out_json", "markets_in_json", "prices_used_json"],
+        links.map((l) => [
+          l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.factor,
+          JSON.stringify(l.detail?.marketsOut ?? []), JSON.stringify(l.detail?.marketsIn ?? []), JSON.stringify(l.detail?.pricesUsed ?? []),
+        ]),
       ),
     },
     {
@@ -90,6 +95,13 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       ...csv(
         ["ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "tenor_pts_json"],
         ticks.map((v) => [v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, JSON.stringify(Object.fromEntries(Object.entries(v.tenors).map(([k, x]) => [k, x.pts])))]),
+      ),
+    },
+    {
+      name: "restatements.csv",
+      ...csv(
+        ["restated_at", "kind", "ticker", "t", "revision", "previous_value", "value"],
+        restatements.map((r) => [iso6(r.restatedAt), r.kind, r.ticker, iso6(r.t), r.revision, r.previous, r.value]),
       ),
     },
   ];

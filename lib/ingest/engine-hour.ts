@@ -1,0 +1,176 @@
+import type { IndexDefinition, IndexState, MarketInfo, Snapshot } from "@/lib/engine/types";
+import { stepIndex } from "@/lib/engine/index-level";
+import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
+import type { VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { DemoMarket } from "@/lib/ingest/demo-market";
+
+/** Everything the engine keeps between hours, per index and per series (by ticker). */
+export interface EngineStates {
+  indices: Map<string, IndexState | null>;
+  series: Map<string, VolState | null>;
+}
+
+export interface CompositionRow {
+  indexId: string;
+  version: string;
+  effectiveAt: Date;
+  members: { conditionId: string; label: string; targetWeight: string }[];
+}
+
+/** What one hour produced, as database rows. */
+export interface HourOutput {
+  levels: Prisma.IndexLevelCreateManyInput[];
+  ticks: Prisma.VolatilityTickCreateManyInput[];
+  compositions: CompositionRow[];
+  reconstitutions: Prisma.ReconstitutionEventCreateManyInput[];
+}
+
+export interface EngineCatalog {
+  indices: readonly IndexDefinition[];
+  series: readonly VolSeriesDefinition[];
+  indexIds: ReadonlyMap<string, string>;
+  seriesIds: ReadonlyMap<string, string>;
+}
+
+const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
+
+export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickCreateManyInput {
+  return {
+    seriesId,
+    computedAt: tick.computedAt,
+    headlinePts: tick.headlinePts,
+    headlineTenorDays: tick.headlineTenorDays,
+    tenors: json(tick.tenors),
+    bandLoPts: tick.bandLoPts,
+    bandHiPts: tick.bandHiPts,
+    attrDeltaHeadlinePts: tick.attrDeltaHeadlinePts,
+    attribution: json(tick.attribution),
+    budgetW: tick.budgetW,
+    wTilde: tick.wTilde,
+    effectiveN: tick.effectiveN,
+    sumRaw: tick.sumRaw,
+    fbvRPts: tick.fbvRPts,
+    fbvRLabel: tick.fbvRLabel,
+    status: tick.status,
+    publicationState: tick.publicationState,
+    revision: tick.revision,
+    gateFlags: json(tick.gateFlags),
+    components: json(tick.components),
+    counterfactual: json(tick.counterfactual),
+    labels: json(tick.labels),
+    clockVersion: tick.clockVersion,
+    devigVersion: tick.devigVersion,
+    methodologyVersion: tick.methodologyVersion,
+    compositionVersion: tick.compositionVersion,
+  };
+}
+
+/**
+ * Computes one hour for every index and series of the catalog from the engine's input at t
+ * (the latest snapshot per market, feed and ingested files merged) and advances `states`.
+ */
+export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Date, latest: readonly Snapshot[], universe: readonly MarketInfo[]): HourOutput {
+  const out: HourOutput = { levels: [], ticks: [], compositions: [], reconstitutions: [] };
+  for (const def of catalog.indices) {
+    if (t < def.inceptionAt) continue;
+    const indexId = catalog.indexIds.get(def.ticker);
+    if (indexId === undefined) throw new Error(`index ${def.ticker} has no row`);
+    const step = stepIndex(def, states.indices.get(def.ticker) ?? null, t, latest, universe);
+    states.indices.set(def.ticker, step.state);
+    if (step.level) {
+      const q = step.level.dataQuality;
+      out.levels.push({
+        indexId,
+        t: step.level.t,
+        level: step.level.indexLevel,
+        revision: 0,
+        stale: step.level.stale,
+        compositionVersion: step.level.compositionVersion,
+        freshMarketsCount: q.freshMarketsCount,
+        staleMarketsCount: q.staleMarketsCount,
+        totalMarketsCount: q.totalMarketsCount,
+        computedAt: step.level.t,
+      });
+    }
+    if (step.composition) out.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
+    const r = step.reconstitution;
+    if (r) {
+      out.reconstitutions.push({
+        indexId,
+        completedAt: r.completedAt,
+        addedMarketCount: r.addedMarketCount,
+        removedMarketCount: r.removedMarketCount,
+        fromVersion: r.fromVersion,
+        toVersion: r.toVersion,
+        levelAtLink: r.levelAtLink,
+        oldBasketValue: r.oldBasketValue,
+        newBasketValue: r.newBasketValue,
+        linkFactor: r.linkFactor,
+        detail: json({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed }),
+      });
+    }
+  }
+  const latestById = new Map(latest.map((s) => [s.conditionId, s]));
+  for (const def of catalog.series) {
+    if (t < def.inceptionAt) continue;
+    const seriesId = catalog.seriesIds.get(def.ticker);
+    if (seriesId === undefined) throw new Error(`series ${def.ticker} has no row`);
+    const legs = def.legs.map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
+    const step = stepVolatility(def, states.series.get(def.ticker) ?? null, t, legs);
+    states.series.set(def.ticker, step.state);
+    if (step.tick) out.ticks.push(tickRow(seriesId, step.tick));
+  }
+  return out;
+}
+
+/** The engine's catalog: the feed's definitions with their rows' ids. */
+export async function loadCatalog(tx: Prisma.TransactionClient, market: DemoMarket): Promise<EngineCatalog> {
+  const indexRows = await tx.index.findMany({ select: { id: true, ticker: true } });
+  const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true } });
+  return {
+    indices: market.indices,
+    series: market.volatilitySeries,
+    indexIds: new Map(indexRows.map((r) => [r.ticker, r.id])),
+    seriesIds: new Map(seriesRows.map((r) => [r.ticker, r.id])),
+  };
+}
+
+/** The engines' states after the newest computed hour, as stored on the index and series rows. */
+export async function loadStates(tx: Prisma.TransactionClient): Promise<EngineStates> {
+  const indexRows = await tx.index.findMany({ select: { ticker: true, engineState: true } });
+  const seriesRows = await tx.volatilitySeries.findMany({ select: { ticker: true, engineState: true } });
+  return {
+    indices: new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null])),
+    series: new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null])),
+  };
+}
+
+/** Writes the engines' final states to their index and series rows. */
+export async function saveStates(tx: Prisma.TransactionClient, catalog: EngineCatalog, states: EngineStates): Promise<void> {
+  for (const def of catalog.indices) {
+    const state = states.indices.get(def.ticker);
+    if (!state) continue;
+    await tx.index.update({
+      where: { ticker: def.ticker },
+      data: {
+        engineState: json(state),
+        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : null,
+        resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
+        seriesPartiallyResolved: state.resolvedConstituentCount > 0,
+      },
+    });
+  }
+  for (const def of catalog.series) {
+    const state = states.series.get(def.ticker);
+    if (!state) continue;
+    await tx.volatilitySeries.update({
+      where: { ticker: def.ticker },
+      data: {
+        engineState: json(state),
+        inceptionConfig: json(state.inception),
+        retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
+      },
+    });
+  }
+}

@@ -1,0 +1,268 @@
+import "server-only";
+import Decimal from "decimal.js";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { checkpointBefore, checkpointOf, isCheckpointHour, nextHour, RESTATEMENT_LOOKBACK_DAYS, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
+import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoState } from "@/lib/ingest/demo-market";
+import { computeHour, loadCatalog, saveStates, type CompositionRow, type EngineStates } from "@/lib/ingest/engine-hour";
+import { floorHour, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
+import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+
+type Tx = Prisma.TransactionClient;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
+
+/** The methodology page's materiality thresholds: a published value moves by more than this, or it stays. */
+export const LEVEL_MATERIALITY = new Decimal("0.01");
+export const VOLATILITY_MATERIALITY_PTS = 0.1;
+
+export interface RestateResult {
+  /** first hour recomputed, null when nothing published was affected */
+  fromHour: Date | null;
+  hours: number;
+  levelsRestated: number;
+  ticksRestated: number;
+  /** values that did not exist before (an index or series that now publishes at that hour) */
+  added: number;
+  /** reconstitution links and compositions rewritten with the corrected arithmetic */
+  linksRewritten: number;
+}
+
+export const NOTHING_RESTATED: RestateResult = { fromHour: null, hours: 0, levelsRestated: 0, ticksRestated: 0, added: 0, linksRewritten: 0 };
+
+const ceilHour = (t: Date) => new Date(Math.ceil(t.getTime() / HOUR_MS) * HOUR_MS);
+const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
+
+type StoredTick = {
+  headlinePts: number;
+  bandLoPts: number;
+  bandHiPts: number;
+  fbvRPts: number;
+  status: string;
+  publicationState: string;
+  tenors: Prisma.JsonValue;
+  revision: number;
+};
+
+function pts(tenors: unknown): Map<string, number> {
+  const out = new Map<string, number>();
+  if (tenors && typeof tenors === "object") for (const [k, v] of Object.entries(tenors as Record<string, { pts?: unknown }>)) if (typeof v?.pts === "number") out.set(k, v.pts);
+  return out;
+}
+
+/** A volatility value is restated when its gating changed or any of its points moved by more than the threshold. */
+export function tickIsMaterial(stored: StoredTick, next: Prisma.VolatilityTickCreateManyInput): boolean {
+  if (stored.status !== next.status || stored.publicationState !== next.publicationState) return true;
+  const moved = (a: number, b: number) => Math.abs(a - b) > VOLATILITY_MATERIALITY_PTS;
+  if (moved(stored.headlinePts, next.headlinePts) || moved(stored.bandLoPts, next.bandLoPts) || moved(stored.bandHiPts, next.bandHiPts) || moved(stored.fbvRPts, next.fbvRPts)) return true;
+  const a = pts(stored.tenors);
+  const b = pts(next.tenors);
+  for (const k of new Set([...a.keys(), ...b.keys()])) {
+    const x = a.get(k);
+    const y = b.get(k);
+    if (x === undefined || y === undefined || moved(x, y)) return true;
+  }
+  return false;
+}
+
+export function levelIsMaterial(stored: Prisma.Decimal | string, next: string): boolean {
+  return new Decimal(stored.toString()).minus(next).abs().greaterThan(LEVEL_MATERIALITY);
+}
+
+/**
+ * Recomputes every hour from the first one a corrected or late snapshot can affect up to the
+ * newest computed hour, from the last checkpoint before it, with ingested snapshots laid over the
+ * feed. A published value that moves by more than the materiality threshold within the look-back
+ * is replaced with its `revision` incremented; smaller moves are corrected going forward only
+ * (the engine's states carry the corrected inputs). Runs inside the caller's transaction, which
+ * must hold the engine lock.
+ */
+export async function restate(tx: Tx, earliest: Date, options: { now: Date; baseUrl: string }): Promise<RestateResult> {
+  const engine = await tx.engineState.findUnique({ where: { id: 1 } });
+  if (!engine?.demoState) return NOTHING_RESTATED;
+  const last = engine.lastTickAt;
+  const lookback = new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * DAY_MS);
+  const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
+  if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
+
+  const demo = engine.demoState as unknown as DemoState;
+  const checkpoint = await checkpointBefore(tx, from);
+  let market: DemoMarket;
+  let states: EngineStates;
+  if (checkpoint) {
+    market = resumeDemoMarket(checkpoint.demo, { baseUrl: options.baseUrl });
+    states = checkpoint.states;
+  } else {
+    market = createDemoMarket({ seed: demo.seed, start: new Date(demo.start), baseUrl: options.baseUrl });
+    states = { indices: new Map(), series: new Map() };
+  }
+  const catalog = await loadCatalog(tx, market);
+  const firstHour = checkpoint ? nextHour(checkpoint.t) : market.start;
+  const overlay = await loadOverlay(tx, firstHour, last);
+
+  const storedLevels = new Map(
+    (
+      await tx.indexLevel.findMany({
+        where: { t: { gte: from } },
+        select: { indexId: true, t: true, level: true, revision: true, stale: true, compositionVersion: true, computedAt: true },
+      })
+    ).map((l) => [key(l.indexId, l.t), l]),
+  );
+  const storedTicks = new Map(
+    (
+      await tx.volatilityTick.findMany({
+        where: { computedAt: { gte: from } },
+        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+      })
+    ).map((x) => [key(x.seriesId, x.computedAt), x]),
+  );
+
+  const result: RestateResult = { ...NOTHING_RESTATED, fromHour: from };
+  const restatedLevels: Prisma.IndexLevelCreateManyInput[] = [];
+  const newLevels: Prisma.IndexLevelCreateManyInput[] = [];
+  const restatedTicks: Prisma.VolatilityTickCreateManyInput[] = [];
+  const newTicks: Prisma.VolatilityTickCreateManyInput[] = [];
+  const compositions: CompositionRow[] = [];
+  const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
+  const checkpoints: CheckpointRow[] = [];
+  const computedAt = options.now;
+  const records: Prisma.RestatementCreateManyInput[] = [];
+  const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
+
+  for (let t = firstHour; t <= last; t = nextHour(t)) {
+    const hour = market.advance();
+    const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+    if (hour.t < from) continue;
+    result.hours += 1;
+    if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, market.state(), states));
+    for (const level of out.levels) {
+      const stored = storedLevels.get(key(level.indexId, level.t as Date));
+      if (!stored) newLevels.push(level);
+      else if (levelIsMaterial(stored.level, level.level as string)) {
+        restatedLevels.push({ ...level, revision: stored.revision + 1, computedAt });
+        records.push({
+          restatedAt: computedAt,
+          kind: "index_level",
+          ticker: tickerOf.get(level.indexId) ?? level.indexId,
+          t: level.t,
+          revision: stored.revision + 1,
+          previous: stored.level.toString(),
+          value: level.level as string,
+          detail: { revision: stored.revision, stale: stored.stale, compositionVersion: stored.compositionVersion, computedAt: stored.computedAt.toISOString() },
+        });
+      }
+    }
+    for (const tick of out.ticks) {
+      const stored = storedTicks.get(key(tick.seriesId, tick.computedAt as Date));
+      if (!stored) newTicks.push(tick);
+      else if (tickIsMaterial(stored, tick)) {
+        restatedTicks.push({ ...tick, revision: stored.revision + 1 });
+        records.push({
+          restatedAt: computedAt,
+          kind: "volatility",
+          ticker: tickerOf.get(tick.seriesId) ?? tick.seriesId,
+          t: tick.computedAt,
+          revision: stored.revision + 1,
+          previous: String(stored.headlinePts),
+          value: String(tick.headlinePts),
+          detail: { revision: stored.revision, status: stored.status, publicationState: stored.publicationState, bandLoPts: stored.bandLoPts, bandHiPts: stored.bandHiPts, fbvRPts: stored.fbvRPts, tenors: stored.tenors ?? {} },
+        });
+      }
+    }
+    compositions.push(...out.compositions);
+    links.push(...out.reconstitutions);
+  }
+
+  if (restatedLevels.length) {
+    await tx.$executeRawUnsafe(
+      `UPDATE index_levels l SET level = r.level, revision = r.revision, stale = r.stale, "compositionVersion" = r."compositionVersion",
+         "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount", "totalMarketsCount" = r."totalMarketsCount", "computedAt" = r."computedAt"
+       FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz)
+       WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
+      JSON.stringify(restatedLevels),
+    );
+  }
+  if (restatedTicks.length) {
+    await tx.$executeRawUnsafe(
+      `DELETE FROM volatility_ticks v USING jsonb_to_recordset($1::jsonb) AS r("seriesId" text, "computedAt" timestamptz)
+       WHERE v."seriesId" = r."seriesId"::uuid AND v."computedAt" = r."computedAt"`,
+      JSON.stringify(restatedTicks.map((x) => ({ seriesId: x.seriesId, computedAt: x.computedAt }))),
+    );
+    await insertTicks(tx, restatedTicks);
+  }
+  if (records.length) await tx.restatement.createMany({ data: records });
+  await insertLevels(tx, newLevels);
+  await insertTicks(tx, newTicks);
+  result.linksRewritten = await rewriteLinks(tx, from, compositions, links);
+  await writeCheckpoints(tx, checkpoints, last);
+  await saveStates(tx, catalog, states);
+  result.levelsRestated = restatedLevels.length;
+  result.ticksRestated = restatedTicks.length;
+  result.added = newLevels.length + newTicks.length;
+  return result;
+}
+
+const same = (a: Prisma.Decimal | string | number, b: Prisma.Decimal | string | number) => new Decimal(a.toString()).equals(b.toString());
+
+/** Brings the stored compositions and chain links from `from` on in line with the recomputation. */
+async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], links: Prisma.ReconstitutionEventCreateManyInput[]): Promise<number> {
+  let rewritten = 0;
+  const storedComps = await tx.composition.findMany({ where: { effectiveAt: { gte: from } }, include: { members: true } });
+  const nextComps = new Map(compositions.map((c) => [`${c.indexId}|${c.version}`, c]));
+  for (const s of storedComps) {
+    const n = nextComps.get(`${s.indexId}|${s.version}`);
+    const unchanged =
+      n !== undefined &&
+      n.effectiveAt.getTime() === s.effectiveAt.getTime() &&
+      n.members.length === s.members.length &&
+      n.members.every((m) => s.members.some((x) => x.conditionId === m.conditionId && same(x.targetWeight, m.targetWeight)));
+    if (unchanged) nextComps.delete(`${s.indexId}|${s.version}`);
+    else {
+      await tx.composition.delete({ where: { id: s.id } });
+      rewritten += 1;
+    }
+  }
+  await insertCompositions(tx, [...nextComps.values()]);
+  rewritten += nextComps.size;
+
+  const storedLinks = await tx.reconstitutionEvent.findMany({ where: { completedAt: { gte: from } } });
+  const nextLinks = new Map(links.map((l) => [key(l.indexId, l.completedAt as Date), l]));
+  for (const s of storedLinks) {
+    const n = nextLinks.get(key(s.indexId, s.completedAt));
+    if (n === undefined) {
+      await tx.reconstitutionEvent.delete({ where: { id: s.id } });
+      rewritten += 1;
+      continue;
+    }
+    nextLinks.delete(key(s.indexId, s.completedAt));
+    const unchanged =
+      n.fromVersion === s.fromVersion &&
+      n.toVersion === s.toVersion &&
+      n.addedMarketCount === s.addedMarketCount &&
+      n.removedMarketCount === s.removedMarketCount &&
+      same(s.levelAtLink, n.levelAtLink as string) &&
+      same(s.oldBasketValue, n.oldBasketValue as string) &&
+      same(s.newBasketValue, n.newBasketValue as string) &&
+      same(s.linkFactor, n.linkFactor as string);
+    if (!unchanged) {
+      await tx.reconstitutionEvent.update({
+        where: { id: s.id },
+        data: {
+          addedMarketCount: n.addedMarketCount,
+          removedMarketCount: n.removedMarketCount,
+          fromVersion: n.fromVersion,
+          toVersion: n.toVersion,
+          levelAtLink: n.levelAtLink,
+          oldBasketValue: n.oldBasketValue,
+          newBasketValue: n.newBasketValue,
+          linkFactor: n.linkFactor,
+          detail: n.detail,
+        },
+      });
+      rewritten += 1;
+    }
+  }
+  if (nextLinks.size) await tx.reconstitutionEvent.createMany({ data: [...nextLinks.values()] });
+  return rewritten + nextLinks.size;
+}
