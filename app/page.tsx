@@ -51,33 +51,17 @@ export default async function HomePage() {
         </div>
       </section>
 
-      <section aria-labelledby="indices-heading" className="space-y-3">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="indices-heading" className="text-2xl font-semibold tracking-tight">
-            Indices
-          </h2>
-          <Link href="/indices" className="text-sm">
-            Changes and status
-          </Link>
-        </div>
+      <CatalogSection id="indices-heading" title="Indices" href="/indices" more="Changes and status">
         <IndexTable rows={indices} compact />
-      </section>
+      </CatalogSection>
 
-      <section aria-labelledby="volatility-heading" className="space-y-3">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="volatility-heading" className="text-2xl font-semibold tracking-tight">
-            Volatility
-          </h2>
-          <Link href="/volatility" className="text-sm">
-            All series
-          </Link>
-        </div>
+      <CatalogSection id="volatility-heading" title="Volatility" href="/volatility" more="All series">
         {volatility.length === 0 ? (
           <p className="text-sm text-slate-600">No volatility series has a published value yet.</p>
         ) : (
           <VolatilityTable series={volatility} compact />
         )}
-      </section>
+      </CatalogSection>
 
       <section aria-labelledby="use-heading" className="space-y-3">
         <h2 id="use-heading" className="text-2xl font-semibold tracking-tight">
@@ -105,5 +89,22 @@ export default async function HomePage() {
         </ul>
       </section>
     </div>
+  );
+}
+
+/** A compact catalog on the home page, with a link to the full one. */
+function CatalogSection({ id, title, href, more, children }: { id: string; title: string; href: string; more: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={id} className="text-2xl font-semibold tracking-tight">
+          {title}
+        </h2>
+        <Link href={href} className="text-sm">
+          {more}
+        </Link>
+      </div>
+      {children}
+    </section>
   );
 }

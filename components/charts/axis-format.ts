@@ -1,5 +1,7 @@
 // Axis and tooltip labels, always in UTC so the server and every reader see the same text.
 
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 
 /** `21 Nov` for day ticks, `21 Nov 13:00` when hours matter. */
@@ -25,11 +27,27 @@ export function toMs(iso: string): number {
 /** Whole UTC days or hours between ticks, chosen for the span shown. */
 export function timeTicks(minMs: number, maxMs: number, target = 6): number[] {
   if (!(maxMs > minMs)) return Number.isFinite(minMs) ? [minMs] : [];
-  const HOUR = 3_600_000;
-  const DAY = 86_400_000;
   const steps = [HOUR, 3 * HOUR, 6 * HOUR, 12 * HOUR, DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY];
   const step = steps.find((s) => (maxMs - minMs) / s <= target) ?? 30 * DAY;
   const ticks: number[] = [];
   for (let t = Math.ceil(minMs / step) * step; t <= maxMs; t += step) ticks.push(t);
   return ticks;
+}
+
+export interface TimeWindow {
+  first: number;
+  last: number;
+  ticks: number[];
+  /** tick labels carry the hour */
+  withHour: boolean;
+}
+
+/** The time axis over rows in time order (`x` in epoch milliseconds). */
+export function timeWindow(rows: ReadonlyArray<{ x: number }>, { hourly = false }: { hourly?: boolean } = {}): TimeWindow {
+  const first = rows[0]?.x ?? 0;
+  const last = rows[rows.length - 1]?.x ?? 0;
+  const ticks = timeTicks(first, last);
+  // Hours matter over three days or less, and for hourly rows whose ticks fall between midnights.
+  const withHour = last - first <= 3 * DAY || (hourly && ticks.some((t) => t % DAY !== 0));
+  return { first, last, ticks, withHour };
 }

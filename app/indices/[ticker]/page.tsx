@@ -5,11 +5,16 @@ import { LevelChart } from "@/components/charts/level-chart";
 import { ApiCall } from "@/components/site/api-call";
 import { StaleBadge, StatusBadge } from "@/components/site/badges";
 import { Change } from "@/components/site/change";
+import { ChartValuesTable } from "@/components/site/chart-values-table";
+import { DataTable, STICKY_HEAD } from "@/components/site/data-table";
+import { DetailHeader } from "@/components/site/detail-header";
+import { Fact } from "@/components/site/fact";
+import { RangeLinks } from "@/components/site/range-links";
 import { SegmentedLinks } from "@/components/site/segmented-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { indexLatest } from "@/lib/data/indices";
 import { indexPageView } from "@/lib/site/index-views";
-import { chartHref, INTERVAL_KEYS, parseIntervalParam, parseRange, RANGE_KEYS, RANGES } from "@/lib/site/range";
+import { chartHref, INTERVAL_KEYS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
 
 export const dynamic = "force-dynamic";
 
@@ -44,19 +49,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
 
   return (
     <article className="space-y-8" data-testid="index-page" data-ticker={latest.ticker}>
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href="/indices">Indices</Link> <span aria-hidden="true">/</span> <span className="font-mono">{latest.ticker}</span>
-      </nav>
-
-      <header className="space-y-2">
-        <h1 className="text-3xl font-semibold tracking-tight">{latest.name}</h1>
-        <p className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-mono text-slate-600">{latest.ticker}</span>
-          <StatusBadge status={latest.publicStatus} testId="index-status" />
-          {latest.stale && <StaleBadge />}
-          <span className="text-slate-500">{latest.maturityType}</span>
-        </p>
-      </header>
+      <DetailHeader catalog={{ href: "/indices", label: "Indices" }} crumb={latest.ticker} name={latest.name} ticker={latest.ticker}>
+        <StatusBadge status={latest.publicStatus} testId="index-status" />
+        {latest.stale && <StaleBadge />}
+        <span className="text-slate-500">{latest.maturityType}</span>
+      </DetailHeader>
 
       <section aria-labelledby="latest-heading" className="grid gap-4 md:grid-cols-3">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm md:col-span-1">
@@ -126,12 +123,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
             Level history
           </h2>
           <div className="flex flex-wrap gap-3">
-            <SegmentedLinks
-              label="Range"
-              name="range"
-              current={range}
-              options={RANGE_KEYS.map((r) => ({ key: r, label: r, ariaLabel: `Range: ${RANGES[r]} days`, href: chartHref(path, { range: r, interval }) }))}
-            />
+            <RangeLinks path={path} current={range} interval={interval} />
             <SegmentedLinks
               label="Interval"
               name="interval"
@@ -179,42 +171,21 @@ export default async function IndexPage({ params, searchParams }: Props) {
             )}
           </figcaption>
           {points.length > 0 && (
-            <details className="mt-3 text-sm">
-              <summary className="cursor-pointer text-slate-700">Levels as a table</summary>
-              <div className="relative mt-2 max-h-96 overflow-auto rounded border border-slate-200">
-                <table className="w-full border-collapse text-left text-sm" data-testid="level-table">
-                  <caption className="sr-only">Index levels shown in the chart</caption>
-                  <thead className="sticky top-0 bg-slate-50">
-                    <tr>
-                      <th scope="col" className="px-3 py-1.5 font-semibold">
-                        Time (UTC)
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-                        Level
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 font-semibold">
-                        Stale
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-                        Revision
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {points.map((p) => (
-                      <tr key={p.t} className="border-t border-slate-100" data-t={p.t} data-value={p.indexLevel}>
-                        <td className="px-3 py-1">
-                          <UtcTime value={p.t} />
-                        </td>
-                        <td className="px-3 py-1 text-right font-mono tabular-nums">{p.indexLevel}</td>
-                        <td className="px-3 py-1">{p.stale ? "yes" : "no"}</td>
-                        <td className="px-3 py-1 text-right">{p.revision}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </details>
+            <ChartValuesTable
+              summary="Levels as a table"
+              caption="Index levels shown in the chart"
+              testId="level-table"
+              columns={[{ label: "Level", numeric: true }, { label: "Stale" }, { label: "Revision", numeric: true }]}
+              points={points}
+              value={(p) => p.indexLevel}
+              cells={(p) => (
+                <>
+                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.indexLevel}</td>
+                  <td className="px-3 py-1">{p.stale ? "yes" : "no"}</td>
+                  <td className="px-3 py-1 text-right">{p.revision}</td>
+                </>
+              )}
+            />
           )}
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/index-history" />
@@ -235,41 +206,26 @@ export default async function IndexPage({ params, searchParams }: Props) {
             No reconstitutions since inception: the index still holds composition {latest.compositionVersion}.
           </p>
         ) : (
-          <div className="relative max-h-[28rem] overflow-auto rounded-lg border border-slate-200">
-            <table className="w-full border-collapse text-left text-sm" data-testid="recon-table">
-              <caption className="sr-only">Reconstitution events, newest first</caption>
-              <thead className="sticky top-0 bg-slate-50">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-semibold">
-                    Took effect
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-semibold">
-                    Composition
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-semibold">
-                    Markets added
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-semibold">
-                    Event id
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {reconstitutions.map((e) => (
-                  <tr key={e.eventId} className="border-t border-slate-100" data-testid="recon-row" data-event-id={e.eventId}>
-                    <td className="px-3 py-2">
-                      <UtcTime value={e.completedAt} />
-                    </td>
-                    <td className="px-3 py-2 font-mono whitespace-nowrap">
-                      {e.fromVersion} <span aria-label="to">→</span> {e.toVersion}
-                    </td>
-                    <td className="px-3 py-2 text-right">{e.addedMarketCount}</td>
-                    <td className="px-3 py-2 font-mono text-xs text-slate-500">{e.eventId}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            caption="Reconstitution events, newest first"
+            columns={[{ label: "Took effect" }, { label: "Composition" }, { label: "Markets added", numeric: true }, { label: "Event id" }]}
+            testId="recon-table"
+            frameClassName="relative max-h-[28rem] overflow-auto rounded-lg border border-slate-200"
+            headClassName={STICKY_HEAD}
+          >
+            {reconstitutions.map((e) => (
+              <tr key={e.eventId} className="border-t border-slate-100" data-testid="recon-row" data-event-id={e.eventId}>
+                <td className="px-3 py-2">
+                  <UtcTime value={e.completedAt} />
+                </td>
+                <td className="px-3 py-2 font-mono whitespace-nowrap">
+                  {e.fromVersion} <span aria-label="to">→</span> {e.toVersion}
+                </td>
+                <td className="px-3 py-2 text-right">{e.addedMarketCount}</td>
+                <td className="px-3 py-2 font-mono text-xs text-slate-500">{e.eventId}</td>
+              </tr>
+            ))}
+          </DataTable>
         )}
         <ApiCall title="Reconstitutions from the API" command={view.apiCall.reconstitutions} docsHref="/docs/api/reconstitutions" />
       </section>
@@ -281,14 +237,5 @@ export default async function IndexPage({ params, searchParams }: Props) {
         <ApiCall title="Latest level" command={view.apiCall.latest} docsHref="/docs/api/index-latest" />
       </section>
     </article>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-slate-500">{term}</dt>
-      <dd className="text-slate-900">{children}</dd>
-    </div>
   );
 }

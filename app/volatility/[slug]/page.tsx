@@ -5,13 +5,17 @@ import { TermStructureChart } from "@/components/charts/term-structure-chart";
 import { VolatilityHistoryChart } from "@/components/charts/volatility-history-chart";
 import { ApiCall } from "@/components/site/api-call";
 import { StatusBadge } from "@/components/site/badges";
+import { ChartValuesTable } from "@/components/site/chart-values-table";
+import { DataTable } from "@/components/site/data-table";
+import { DetailHeader } from "@/components/site/detail-header";
+import { Fact } from "@/components/site/fact";
 import { GateFlags } from "@/components/site/gate-flags";
-import { SegmentedLinks } from "@/components/site/segmented-links";
+import { RangeLinks } from "@/components/site/range-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { volatilityLatest } from "@/lib/data/volatility";
 import { formatPts, formatShare, tenorText } from "@/lib/site/format";
 import { STATUS_MEANING } from "@/lib/site/gates";
-import { chartHref, parseRange, RANGE_KEYS, RANGES } from "@/lib/site/range";
+import { chartHref, parseRange, RANGES } from "@/lib/site/range";
 import { counterfactualTenor, termStructure } from "@/lib/site/volatility-value";
 import { volatilityPageView, volatilitySlug } from "@/lib/site/volatility-views";
 
@@ -48,21 +52,18 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
 
   return (
     <article className="space-y-8" data-testid="volatility-page" data-ticker={series.ticker} data-slug={series.slug}>
-      <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href="/volatility">Volatility</Link> <span aria-hidden="true">/</span> <span className="font-mono">{series.slug}</span>
-      </nav>
-
-      <header className="space-y-2">
-        <h1 className="text-3xl font-semibold tracking-tight">{series.name}</h1>
-        <p className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="font-mono text-slate-600">{series.ticker}</span>
-          <StatusBadge status={shown.status} testId="volatility-status" />
-          <span className="text-slate-500">
-            {series.productFamily} · {series.category}
-          </span>
-        </p>
-        <p className="max-w-3xl text-slate-700">{series.description}</p>
-      </header>
+      <DetailHeader
+        catalog={{ href: "/volatility", label: "Volatility" }}
+        crumb={series.slug}
+        name={series.name}
+        ticker={series.ticker}
+        description={series.description}
+      >
+        <StatusBadge status={shown.status} testId="volatility-status" />
+        <span className="text-slate-500">
+          {series.productFamily} · {series.category}
+        </span>
+      </DetailHeader>
 
       <section aria-labelledby="headline-heading" className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
@@ -165,54 +166,40 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             />
             <figcaption className="mt-1 text-xs text-slate-600">Points at each tenor; the headline tenor in dark blue.</figcaption>
           </figure>
-          <div className="relative overflow-x-auto rounded-lg border border-slate-200 self-start">
-            <table className="w-full border-collapse text-left text-sm" data-testid="term-table">
-              <caption className="sr-only">Values at each tenor with their share of the remaining uncertainty</caption>
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className="px-3 py-2 font-semibold">
-                    Tenor
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-semibold">
-                    Points
-                  </th>
-                  <th scope="col" className="px-3 py-2 text-right font-semibold">
-                    Share of budget
-                  </th>
-                  <th scope="col" className="px-3 py-2 font-semibold">
-                    Tier
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tenors.map((t) => (
-                  <tr key={t.tenorDays} className="border-t border-slate-100" data-tenor-days={t.tenorDays} data-value={String(t.pts)}>
-                    <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
-                      {tenorText(t.tenorDays)}
-                      {t.headline && <span className="ml-1 text-xs text-brand">headline</span>}
-                    </th>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums">{t.pts}</td>
-                    <td className="px-3 py-2 text-right font-mono tabular-nums" title={t.shareCi ? `interval ${formatShare(t.shareCi[0])} to ${formatShare(t.shareCi[1])}` : "interval unavailable"}>
-                      {formatShare(t.share)}
-                    </td>
-                    <td className="px-3 py-2 whitespace-nowrap">{t.tier ?? "—"}</td>
-                  </tr>
-                ))}
-                <tr className="border-t border-slate-200 bg-slate-50/60">
-                  <th scope="row" className="px-3 py-2 font-normal">
-                    To resolution
-                  </th>
-                  <td className="px-3 py-2 text-right font-mono tabular-nums">{shown.fbvRPts}</td>
-                  <td className="px-3 py-2 text-right font-mono">100.0%</td>
-                  <td className="px-3 py-2 whitespace-nowrap">{fbvTier ?? "—"}</td>
-                </tr>
-              </tbody>
-            </table>
-            <p className="px-3 py-2 text-xs text-slate-600">
-              To resolution: {shown.fbvRLabel}. The share is each tenor&apos;s part of that remaining uncertainty (
-              <Link href="/docs/methodology#tiers">tiers</Link>).
-            </p>
-          </div>
+          <DataTable
+            caption="Values at each tenor with their share of the remaining uncertainty"
+            columns={[{ label: "Tenor" }, { label: "Points", numeric: true }, { label: "Share of budget", numeric: true }, { label: "Tier" }]}
+            testId="term-table"
+            frameClassName="relative overflow-x-auto rounded-lg border border-slate-200 self-start"
+            footer={
+              <p className="px-3 py-2 text-xs text-slate-600">
+                To resolution: {shown.fbvRLabel}. The share is each tenor&apos;s part of that remaining uncertainty (
+                <Link href="/docs/methodology#tiers">tiers</Link>).
+              </p>
+            }
+          >
+            {tenors.map((t) => (
+              <tr key={t.tenorDays} className="border-t border-slate-100" data-tenor-days={t.tenorDays} data-value={String(t.pts)}>
+                <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
+                  {tenorText(t.tenorDays)}
+                  {t.headline && <span className="ml-1 text-xs text-brand">headline</span>}
+                </th>
+                <td className="px-3 py-2 text-right font-mono tabular-nums">{t.pts}</td>
+                <td className="px-3 py-2 text-right font-mono tabular-nums" title={t.shareCi ? `interval ${formatShare(t.shareCi[0])} to ${formatShare(t.shareCi[1])}` : "interval unavailable"}>
+                  {formatShare(t.share)}
+                </td>
+                <td className="px-3 py-2 whitespace-nowrap">{t.tier ?? "—"}</td>
+              </tr>
+            ))}
+            <tr className="border-t border-slate-200 bg-slate-50/60">
+              <th scope="row" className="px-3 py-2 font-normal">
+                To resolution
+              </th>
+              <td className="px-3 py-2 text-right font-mono tabular-nums">{shown.fbvRPts}</td>
+              <td className="px-3 py-2 text-right font-mono">100.0%</td>
+              <td className="px-3 py-2 whitespace-nowrap">{fbvTier ?? "—"}</td>
+            </tr>
+          </DataTable>
         </div>
         {typeof shown.labels.clockHomogeneityDisclosure === "string" && (
           <p className="max-w-3xl text-sm text-slate-600">{shown.labels.clockHomogeneityDisclosure}</p>
@@ -224,12 +211,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           <h2 id="history-heading" className="text-xl font-semibold">
             History over {tenorText(series.headlineTenorDays)}
           </h2>
-          <SegmentedLinks
-            label="Range"
-            name="range"
-            current={range}
-            options={RANGE_KEYS.map((r) => ({ key: r, label: r, ariaLabel: `Range: ${RANGES[r]} days`, href: chartHref(path, { range: r }) }))}
-          />
+          <RangeLinks path={path} current={range} />
         </div>
         <figure
           className="rounded-lg border border-slate-200 p-3 sm:p-4"
@@ -261,51 +243,27 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology#band">band</Link>).
           </figcaption>
           {points.length > 0 && (
-            <details className="mt-3 text-sm">
-              <summary className="cursor-pointer text-slate-700">Values as a table</summary>
-              <div className="relative mt-2 max-h-96 overflow-auto rounded border border-slate-200">
-                <table className="w-full border-collapse text-left text-sm" data-testid="volatility-history-table">
-                  <caption className="sr-only">Published values shown in the chart, in points over {tenorText(series.headlineTenorDays)}</caption>
-                  <thead className="sticky top-0 bg-slate-50">
-                    <tr>
-                      <th scope="col" className="px-3 py-1.5 font-semibold">
-                        Time (UTC)
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-                        Points
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-                        Band
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 text-right font-semibold">
-                        Frozen-inception
-                      </th>
-                      <th scope="col" className="px-3 py-1.5 font-semibold">
-                        Status
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {points.map((p) => (
-                      <tr key={p.t} className="border-t border-slate-100" data-t={p.t} data-value={String(p.headlinePts)}>
-                        <td className="px-3 py-1">
-                          <UtcTime value={p.t} />
-                        </td>
-                        <td className="px-3 py-1 text-right font-mono tabular-nums">{p.headlinePts}</td>
-                        <td className="px-3 py-1 text-right font-mono whitespace-nowrap tabular-nums">
-                          {p.bandLoPts} to {p.bandHiPts}
-                        </td>
-                        <td className="px-3 py-1 text-right font-mono tabular-nums">{p.cfHeadlinePts ?? "—"}</td>
-                        <td className="px-3 py-1 whitespace-nowrap">
-                          {p.status}
-                          {p.gateNames.length > 0 && <span className="text-slate-500"> ({p.gateNames.join(", ")})</span>}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            </details>
+            <ChartValuesTable
+              summary="Values as a table"
+              caption={<>Published values shown in the chart, in points over {tenorText(series.headlineTenorDays)}</>}
+              testId="volatility-history-table"
+              columns={[{ label: "Points", numeric: true }, { label: "Band", numeric: true }, { label: "Frozen-inception", numeric: true }, { label: "Status" }]}
+              points={points}
+              value={(p) => String(p.headlinePts)}
+              cells={(p) => (
+                <>
+                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.headlinePts}</td>
+                  <td className="px-3 py-1 text-right font-mono whitespace-nowrap tabular-nums">
+                    {p.bandLoPts} to {p.bandHiPts}
+                  </td>
+                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.cfHeadlinePts ?? "—"}</td>
+                  <td className="px-3 py-1 whitespace-nowrap">
+                    {p.status}
+                    {p.gateNames.length > 0 && <span className="text-slate-500"> ({p.gateNames.join(", ")})</span>}
+                  </td>
+                </>
+              )}
+            />
           )}
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/volatility-history" />
@@ -346,21 +304,16 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         </dl>
         <details className="text-sm">
           <summary className="cursor-pointer text-slate-700">Publication tolerances in force</summary>
-          <div className="relative mt-2 overflow-x-auto rounded border border-slate-200">
-            <table className="w-full border-collapse text-left text-sm">
-              <caption className="sr-only">Gate tolerances of this series</caption>
-              <tbody>
-                {Object.entries(series.gates).map(([k, v]) => (
-                  <tr key={k} className="border-t border-slate-100 first:border-0">
-                    <th scope="row" className="px-3 py-1 font-mono text-xs font-normal">
-                      {k}
-                    </th>
-                    <td className="px-3 py-1 text-right font-mono tabular-nums">{v}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable caption="Gate tolerances of this series" frameClassName="relative mt-2 overflow-x-auto rounded border border-slate-200">
+            {Object.entries(series.gates).map(([k, v]) => (
+              <tr key={k} className="border-t border-slate-100 first:border-0">
+                <th scope="row" className="px-3 py-1 font-mono text-xs font-normal">
+                  {k}
+                </th>
+                <td className="px-3 py-1 text-right font-mono tabular-nums">{v}</td>
+              </tr>
+            ))}
+          </DataTable>
           <p className="mt-1 text-xs text-slate-600">
             What each check means: <Link href="/docs/methodology#gates">gates</Link>.
           </p>
@@ -368,14 +321,5 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         <ApiCall title="Latest value from the API" command={view.apiCall.latest} docsHref="/docs/api/volatility-latest" />
       </section>
     </article>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-slate-500">{term}</dt>
-      <dd className="text-slate-900">{children}</dd>
-    </div>
   );
 }

@@ -1,0 +1,15 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+
+/** The first cell of a catalog row: the name linking to its page, the ticker below it. */
+export function CatalogNameCell({ href, name, ticker, children }: { href: string; name: string; ticker: string; children?: ReactNode }) {
+  return (
+    <td className="min-w-44 px-3 py-2">
+      <Link href={href} className="font-medium">
+        {name}
+      </Link>
+      <div className="font-mono text-xs text-slate-500">{ticker}</div>
+      {children}
+    </td>
+  );
+}
