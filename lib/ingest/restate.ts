@@ -128,6 +128,9 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
   const computedAt = options.now;
   const records: Prisma.RestatementCreateManyInput[] = [];
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
+  /** Keeps the superseded value beside the corrected one; `detail.revision` is the superseded revision. */
+  const record = (kind: "index_level" | "volatility", ownerId: string, t: Date, previous: string, value: string, detail: Prisma.InputJsonObject & { revision: number }) =>
+    records.push({ restatedAt: computedAt, kind, ticker: tickerOf.get(ownerId) ?? ownerId, t, revision: detail.revision + 1, previous, value, detail });
 
   for (let t = firstHour; t <= last; t = nextHour(t)) {
     const hour = market.advance();
@@ -140,15 +143,11 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
       if (!stored) newLevels.push(level);
       else if (levelIsMaterial(stored.level, level.level as string)) {
         restatedLevels.push({ ...level, revision: stored.revision + 1, computedAt });
-        records.push({
-          restatedAt: computedAt,
-          kind: "index_level",
-          ticker: tickerOf.get(level.indexId) ?? level.indexId,
-          t: level.t,
-          revision: stored.revision + 1,
-          previous: stored.level.toString(),
-          value: level.level as string,
-          detail: { revision: stored.revision, stale: stored.stale, compositionVersion: stored.compositionVersion, computedAt: stored.computedAt.toISOString() },
+        record("index_level", level.indexId, level.t as Date, stored.level.toString(), level.level as string, {
+          revision: stored.revision,
+          stale: stored.stale,
+          compositionVersion: stored.compositionVersion,
+          computedAt: stored.computedAt.toISOString(),
         });
       }
     }
@@ -157,15 +156,14 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
       if (!stored) newTicks.push(tick);
       else if (tickIsMaterial(stored, tick)) {
         restatedTicks.push({ ...tick, revision: stored.revision + 1 });
-        records.push({
-          restatedAt: computedAt,
-          kind: "volatility",
-          ticker: tickerOf.get(tick.seriesId) ?? tick.seriesId,
-          t: tick.computedAt,
-          revision: stored.revision + 1,
-          previous: String(stored.headlinePts),
-          value: String(tick.headlinePts),
-          detail: { revision: stored.revision, status: stored.status, publicationState: stored.publicationState, bandLoPts: stored.bandLoPts, bandHiPts: stored.bandHiPts, fbvRPts: stored.fbvRPts, tenors: stored.tenors ?? {} },
+        record("volatility", tick.seriesId, tick.computedAt as Date, String(stored.headlinePts), String(tick.headlinePts), {
+          revision: stored.revision,
+          status: stored.status,
+          publicationState: stored.publicationState,
+          bandLoPts: stored.bandLoPts,
+          bandHiPts: stored.bandHiPts,
+          fbvRPts: stored.fbvRPts,
+          tenors: stored.tenors ?? {},
         });
       }
     }
