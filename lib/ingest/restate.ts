@@ -201,7 +201,9 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
   return result;
 }
 
-const same = (a: Prisma.Decimal | string | number, b: Prisma.Decimal | string | number) => new Decimal(a.toString()).equals(b.toString());
+/** Equal at the column's scale: the stored side was rounded by NUMERIC(p, scale), half away from zero. */
+const same = (stored: Prisma.Decimal, next: Prisma.Decimal | string | number, scale: number) =>
+  new Decimal(stored.toString()).equals(new Decimal(next.toString()).toDecimalPlaces(scale, Decimal.ROUND_HALF_UP));
 
 /** Brings the stored compositions and chain links from `from` on in line with the recomputation. */
 async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], links: Prisma.ReconstitutionEventCreateManyInput[]): Promise<number> {
@@ -214,7 +216,7 @@ async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], 
       n !== undefined &&
       n.effectiveAt.getTime() === s.effectiveAt.getTime() &&
       n.members.length === s.members.length &&
-      n.members.every((m) => s.members.some((x) => x.conditionId === m.conditionId && same(x.targetWeight, m.targetWeight)));
+      n.members.every((m) => s.members.some((x) => x.conditionId === m.conditionId && same(x.targetWeight, m.targetWeight, 12)));
     if (unchanged) nextComps.delete(`${s.indexId}|${s.version}`);
     else {
       await tx.composition.delete({ where: { id: s.id } });
@@ -239,10 +241,10 @@ async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], 
       n.toVersion === s.toVersion &&
       n.addedMarketCount === s.addedMarketCount &&
       n.removedMarketCount === s.removedMarketCount &&
-      same(s.levelAtLink, n.levelAtLink as string) &&
-      same(s.oldBasketValue, n.oldBasketValue as string) &&
-      same(s.newBasketValue, n.newBasketValue as string) &&
-      same(s.linkFactor, n.linkFactor as string);
+      same(s.levelAtLink, n.levelAtLink as string, 8) &&
+      same(s.oldBasketValue, n.oldBasketValue as string, 18) &&
+      same(s.newBasketValue, n.newBasketValue as string, 18) &&
+      same(s.linkFactor, n.linkFactor as string, 18);
     if (!unchanged) {
       await tx.reconstitutionEvent.update({
         where: { id: s.id },

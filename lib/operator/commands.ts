@@ -10,8 +10,9 @@ import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
-function describeRestatement(r: RestateResult): string {
-  if (r.fromHour === null) return "nothing published was affected (new snapshots feed the next tick)";
+function describeRestatement(r: RestateResult, changed: number): string {
+  if (changed === 0) return "nothing changed";
+  if (r.fromHour === null) return "no computed hour was affected: the new snapshots feed the next tick";
   return `recomputed ${r.hours} hours from ${r.fromHour.toISOString()}: ${r.levelsRestated} index levels and ${r.ticksRestated} volatility values restated, ${r.added} added, ${r.linksRewritten} chain links rewritten`;
 }
 
@@ -82,7 +83,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
       case "ingest": {
         const r = await ingestFile(await db(), args.file as string, args.text as string, { baseUrl: config().baseUrl });
-        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated)}\n`);
+        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
       }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());

@@ -211,8 +211,15 @@ describe("ingested snapshots drive the engine", () => {
     await catchUp(c.prisma, { now: NOW, seed: SEED, baseUrl: BASE, start: new Date(NOW.getTime() - 3 * 86_400_000) });
     const engine = await c.prisma.engineState.findUniqueOrThrow({ where: { id: 1 } });
     const t = new Date(engine.lastTickAt.getTime() - 5 * HOUR);
-    const { constituent, indexId } = await targetsAt(c.prisma, t);
+    const { constituent, indexId, leg } = await targetsAt(c.prisma, t);
     const before = await levelsOf(c.prisma, indexId);
+    const links = await c.prisma.reconstitutionEvent.findMany({ orderBy: { id: "asc" } });
+
+    // a partition leg no index holds: volatility only, not a digit of any index or chain link moves
+    const legOnly = await ingestFile(c.prisma, "leg.jsonl", corrected(leg, 0.2, "leg"), { now: NOW, baseUrl: BASE });
+    expect(legOnly.restated).toMatchObject({ levelsRestated: 0, linksRewritten: 0, added: 0 });
+    expect(legOnly.restated.ticksRestated).toBeGreaterThan(0);
+    expect(await c.prisma.reconstitutionEvent.findMany({ orderBy: { id: "asc" } })).toEqual(links);
 
     const tiny = await ingestFile(c.prisma, "tiny.jsonl", corrected(constituent, 0.00000001, "constituent"), { now: NOW, baseUrl: BASE });
     expect(tiny.revised).toBe(1);
