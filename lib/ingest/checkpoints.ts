@@ -18,27 +18,33 @@ export function isCheckpointHour(t: Date, lastHour: Date): boolean {
   return t.getTime() % DAY_MS === 0 && lastHour.getTime() - t.getTime() <= KEEP_MS;
 }
 
-const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
-
+/** States as JSON text: stringified once, stored as jsonb without a trip through Prisma's JSON values. */
 export interface CheckpointRow {
   t: Date;
-  demoState: Prisma.InputJsonValue;
-  indexStates: Prisma.InputJsonValue;
-  volStates: Prisma.InputJsonValue;
+  demoState: string;
+  indexStates: string;
+  volStates: string;
 }
 
-/** A JSON copy of the states after hour t (taken at once: the engine mutates nothing it returned, but the demo does). */
+/** A JSON copy of the states after hour t, taken at once (the demo generator mutates its state in place). */
 export function checkpointOf(t: Date, demo: DemoState, states: EngineStates): CheckpointRow {
   return {
     t,
-    demoState: json(demo),
-    indexStates: json(Object.fromEntries(states.indices)),
-    volStates: json(Object.fromEntries(states.series)),
+    demoState: JSON.stringify(demo),
+    indexStates: JSON.stringify(Object.fromEntries(states.indices)),
+    volStates: JSON.stringify(Object.fromEntries(states.series)),
   };
 }
 
 export async function writeCheckpoints(tx: Tx, rows: CheckpointRow[], lastHour: Date): Promise<void> {
-  for (const row of rows) await tx.engineCheckpoint.upsert({ where: { t: row.t }, create: row, update: row });
+  if (rows.length) {
+    await tx.$executeRawUnsafe(
+      `INSERT INTO engine_checkpoints (t, "demoState", "indexStates", "volStates")
+       SELECT r.t, r."demoState", r."indexStates", r."volStates" FROM jsonb_to_recordset($1::jsonb) AS r(t timestamptz, "demoState" jsonb, "indexStates" jsonb, "volStates" jsonb)
+       ON CONFLICT (t) DO UPDATE SET "demoState" = EXCLUDED."demoState", "indexStates" = EXCLUDED."indexStates", "volStates" = EXCLUDED."volStates", "createdAt" = now()`,
+      `[${rows.map((r) => `{"t":${JSON.stringify(r.t.toISOString())},"demoState":${r.demoState},"indexStates":${r.indexStates},"volStates":${r.volStates}}`).join(",")}]`,
+    );
+  }
   await tx.engineCheckpoint.deleteMany({ where: { t: { lt: new Date(lastHour.getTime() - KEEP_MS) } } });
 }
 
