@@ -1,5 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { createDatabase, dropDatabase, uniqueName } from "../tests/integration/support/pg";
@@ -7,19 +10,82 @@ import { startServer } from "../tests/integration/support/server";
 
 // `npm run bench`: the production build against a fresh PostgreSQL database with the demo
 // market and Redis, many keys so limits never trip. Prints figures; it is not a test.
+// The load generator is wrk when /usr/bin/wrk exists (a separate native process), else
+// autocannon inside this process. BENCH_PIN=1 pins the server to CPU 0 and wrk to CPU 1.
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
+const WRK = "/usr/bin/wrk";
+const TASKSET = "/usr/bin/taskset";
+const useWrk = fs.existsSync(WRK);
+const pin = process.env.BENCH_PIN === "1" && useWrk && fs.existsSync(TASKSET);
 
-async function load(url: string, keys: string[]) {
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  total: number;
+  /** Server process CPU time per request (user + system), when /proc is readable. */
+  cpuMs: number | null;
+}
+
+/** utime + stime of a process in ms (Linux /proc), or null. */
+function cpuTimeMs(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+function wrkScript(keys: string[]): string {
+  const file = path.join(os.tmpdir(), `pmb-bench-${process.pid}.lua`);
+  fs.writeFileSync(
+    file,
+    `local keys = {${keys.map((k) => JSON.stringify(k)).join(",")}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format(nil, nil, { ["Authorization"] = "Bearer " .. keys[(i % #keys) + 1] })
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format("\\nBENCH {\\"total\\":%d,\\"us\\":%d,\\"p50\\":%d,\\"p99\\":%d,\\"status\\":%d,\\"socket\\":%d}\\n",
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), e.status, e.connect + e.read + e.write + e.timeout))
+end
+`,
+  );
+  return file;
+}
+
+async function runWrk(url: string, script: string, connections: number, seconds: number): Promise<Omit<Figures, "cpuMs">> {
+  const threads = pin || connections < 2 ? 1 : 2;
+  const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "-s", script, url];
+  const [cmd, argv] = pin ? [TASKSET, ["-c", "1", WRK, ...args]] : [WRK, args];
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
+  });
+  const line = out.split("\n").find((l) => l.startsWith("BENCH "));
+  if (!line) throw new Error(`wrk printed no summary:\n${out}`);
+  const r = JSON.parse(line.slice(6)) as { total: number; us: number; p50: number; p99: number; status: number; socket: number };
+  return { rps: r.total / (r.us / 1e6), p50: r.p50 / 1000, p99: r.p99 / 1000, non2xx: r.status + r.socket, total: r.total };
+}
+
+async function runAutocannon(url: string, keys: string[], connections: number, seconds: number): Promise<Omit<Figures, "cpuMs">> {
   let i = 0;
   const result = await autocannon({
     url,
-    connections: CONNECTIONS,
-    duration: SECONDS,
+    connections,
+    duration: seconds,
     requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}` } }) }],
   });
-  const non2xx = result.non2xx;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx, total: result.requests.total };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, total: result.requests.total };
 }
 
 async function fcp(url: string, runs = 5): Promise<number[]> {
@@ -47,6 +113,9 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
+const isoSeconds = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
+const loadAverage = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 
 async function main() {
   const build = spawnSync(process.execPath, ["-e", "import('./scripts/lib/build.mjs').then(m => m.ensureBuild())"], { stdio: "inherit" });
@@ -58,7 +127,9 @@ async function main() {
   const prefix = `${name}:`;
   const env = { DATABASE_URL: url, REDIS_URL: "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
   const server = await startServer(env, 600_000);
+  let script: string | null = null;
   try {
+    if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
     Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: env.REDIS_URL, REDIS_PREFIX: prefix });
     const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
     const keys: string[] = [];
@@ -66,33 +137,79 @@ async function main() {
       const user = await ensureUser(`bench-${i}-${randomUUID()}@example.com`);
       keys.push((await mintKey(user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
     }
+    if (useWrk) script = wrkScript(keys);
+    const wrkScriptFile = script;
+    const load = async (target: string, connections: number, seconds = SECONDS): Promise<Figures> => {
+      const before = cpuTimeMs(server.process.pid);
+      const r = wrkScriptFile ? await runWrk(target, wrkScriptFile, connections, seconds) : await runAutocannon(target, keys, connections, seconds);
+      const after = cpuTimeMs(server.process.pid);
+      return { ...r, cpuMs: before !== null && after !== null && r.total > 0 ? (after - before) / r.total : null };
+    };
     const catalog = await (await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i: { publicStatus: string }) => i.publicStatus === "active").ticker as string;
     const series = vol.data.series[0].ticker as string;
-    const targets: Array<[string, string]> = [
-      ["bare handler (floor)", "/bench-floor"],
-      ["index latest", `/v1/indices/${index}/latest`],
-      ["index history 90d 1h", `/v1/indices/${index}/history?interval=1h`],
-      ["volatility latest", `/v1/volatility/${series}/latest`],
-      ["volatility history 5000", `/v1/volatility/${series}/history?limit=5000`],
+    // 90 days of hourly levels: start and end spanning the trailing window (start 10 minutes
+    // inside it, so the window is not clamped while the bench runs).
+    const now = Date.now();
+    const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
+    const targets: Array<{ label: string; path: string; single?: boolean }> = [
+      { label: "bare handler (floor)", path: "/bench-floor" },
+      { label: "index latest", path: `/v1/indices/${index}/latest` },
+      { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
+      { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
+      { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
     ];
-    console.log(`\nload: ${CONNECTIONS} connections, ${SECONDS} s each, ${keys.length} keys, PostgreSQL + Redis, production build`);
-    console.log("endpoint".padEnd(28), "req/s".padStart(8), "p50 ms".padStart(8), "p99 ms".padStart(8), "non-2xx".padStart(8));
-    const figures: Record<string, { rps: number; p50: number; p99: number }> = {};
-    for (const [label, path] of targets) {
-      await load(`${server.baseUrl}${path}`, keys.slice(0, 4)); // warm-up is not counted
-      const r = await load(`${server.baseUrl}${path}`, keys);
-      figures[label] = r;
-      console.log(label.padEnd(28), r.rps.toFixed(0).padStart(8), String(r.p50).padStart(8), String(r.p99).padStart(8), String(r.non2xx).padStart(8));
+    const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
+    console.log(`\ngenerator: ${generator}`);
+    console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
+    console.log(
+      "endpoint".padEnd(28),
+      "conns".padStart(5),
+      "req/s".padStart(8),
+      "p50 ms".padStart(8),
+      "p99 ms".padStart(8),
+      "non-2xx".padStart(8),
+      "CPU ms/req".padStart(11),
+    );
+    const figures: Record<string, Figures> = {};
+    const single: Record<string, Figures> = {};
+    const row = (label: string, c: number, r: Figures) =>
+      console.log(
+        label.padEnd(28),
+        String(c).padStart(5),
+        r.rps.toFixed(0).padStart(8),
+        ms(r.p50).padStart(8),
+        ms(r.p99).padStart(8),
+        String(r.non2xx).padStart(8),
+        (r.cpuMs === null ? "-" : r.cpuMs.toFixed(2)).padStart(11),
+      );
+    for (const t of targets) {
+      const target = `${server.baseUrl}${t.path}`;
+      await load(target, CONNECTIONS, 3); // warm-up is not counted
+      const r = await load(target, CONNECTIONS);
+      figures[t.label] = r;
+      row(t.label, CONNECTIONS, r);
+      if (t.single) {
+        const s = await load(target, 1);
+        single[t.label] = s;
+        row(`${t.label} (1 conn)`, 1, s);
+      }
     }
     const floor = figures["bare handler (floor)"]!.rps;
-    console.log("\ntargets:");
-    for (const l of ["index latest", "volatility latest"]) console.log(`  ${l}: ${((figures[l]!.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${figures[l]!.p99} ms (target < 50)`);
-    console.log(`  index history 90d 1h: p50 ${figures["index history 90d 1h"]!.p50} ms (target < 30)`);
+    console.log(`\ntargets (load average now ${loadAverage()}):`);
+    for (const l of ["index latest", "volatility latest"]) {
+      console.log(`  ${l}: ${((figures[l]!.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${ms(figures[l]!.p99)} ms at ${CONNECTIONS} connections (target < 50)`);
+    }
+    const h = "index history 90d 1h";
+    console.log(`  ${h}: p50 ${ms(figures[h]!.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(figures[h]!.p99)} ms (target p50 < 30)`);
+    console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(single[h]!.p50)} ms, p99 ${ms(single[h]!.p99)} ms (target p50 < 30)`);
+    const v = "volatility history 5000";
+    console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(single[v]!.p50)} ms`);
     const paints = await fcp(`${server.baseUrl}/indices/${index}`);
     console.log(`  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`);
   } finally {
+    if (script) fs.rmSync(script, { force: true });
     await server.stop();
     await dropDatabase(name);
     process.exit(0);

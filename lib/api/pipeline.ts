@@ -4,6 +4,7 @@ import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { corsHeaders, originAllowed, preflightHeaders } from "@/lib/api/cors";
 import { iso6 } from "@/lib/api/format";
+import { jsonBody } from "@/lib/api/json-body";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
@@ -83,6 +84,11 @@ export function presentedKey(headers: Headers): string {
 
 function json(body: unknown, status: number, headers: Record<string, string>): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+}
+
+/** A success body, reusing the serialized JSON of frozen read-model values (lib/api/json-body.ts). */
+function success(body: unknown, headers: Record<string, string>): Response {
+  return new Response(jsonBody(body), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
 }
 
 /** Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows. */
@@ -190,10 +196,7 @@ export function apiRoute(endpoint: string, handler: RawHandler) {
           headers: { ...base, ...rateLimitHeaders(keyed.decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers },
         });
       }
-      return json(envelope(payload), status, {
-        ...base,
-        ...rateLimitHeaders(keyed.decision),
-      });
+      return success(envelope(payload), { ...base, ...rateLimitHeaders(keyed.decision) });
     } catch (caught) {
       let error: unknown = caught;
       if (caught instanceof KeyedRefusal) {

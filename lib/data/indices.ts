@@ -102,7 +102,7 @@ export function listIndices(): Promise<{ count: number; indices: IndexCatalogEnt
         };
       }),
     );
-    return { count: indices.length, indices };
+    return Object.freeze({ count: indices.length, indices });
   });
 }
 
@@ -134,7 +134,7 @@ export async function indexLatest(ticker: string): Promise<IndexLatest | null> {
     const level = await latestLevel(row.id);
     if (!level) return null;
     const total = level.totalMarketsCount;
-    return {
+    return Object.freeze({
       ticker: row.ticker,
       name: row.name,
       indexLevel: level.level.toFixed(8),
@@ -157,7 +157,7 @@ export async function indexLatest(ticker: string): Promise<IndexLatest | null> {
         staleMarketsCount: level.staleMarketsCount,
         totalMarketsCount: total,
       },
-    };
+    });
   });
 }
 
@@ -168,20 +168,42 @@ export interface LevelPoint {
   stale: boolean;
 }
 
-/** Levels in [start, end], oldest first; `1d` takes the 00:00 UTC fixing of each day. */
+/** A formatted level and its time, for the binary search over the window. */
 interface TimedPoint {
   ms: number;
   point: LevelPoint;
 }
 
 const SERIES_SPAN_MS = 91 * 86_400_000;
+const SLICES_KEPT = 16;
+
+interface RecentLevels {
+  from: number;
+  points: TimedPoint[];
+  /** Served slices by bounds, frozen: the same request window gets the same array (and JSON). */
+  slices: Map<string, LevelPoint[]>;
+}
 
 /** Every point of the trailing window, formatted once per TTL; requests slice it. */
-function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<{ from: number; points: TimedPoint[] }> {
+function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLevels> {
   return memo(`levels:${indexId}:${interval}`, TTL, async () => {
     const from = Date.now() - SERIES_SPAN_MS;
-    return { from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)) };
+    return { from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() };
   });
+}
+
+function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint[] {
+  const lo = lowerBound(recent.points, startMs);
+  const hi = lowerBound(recent.points, endMs + 1);
+  const key = `${lo}:${hi}`;
+  let points = recent.slices.get(key);
+  if (!points) {
+    points = recent.points.slice(lo, hi).map((p) => p.point);
+    Object.freeze(points);
+    if (recent.slices.size >= SLICES_KEPT) recent.slices.delete(recent.slices.keys().next().value as string);
+    recent.slices.set(key, points);
+  }
+  return points;
 }
 
 async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, end: Date): Promise<TimedPoint[]> {
@@ -196,7 +218,7 @@ async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, e
           WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t <= ${end}
             AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           ORDER BY t ASC`;
-  return rows.map((p) => ({ ms: p.t.getTime(), point: { t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale } }));
+  return rows.map((p) => ({ ms: p.t.getTime(), point: Object.freeze({ t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale }) }));
 }
 
 function lowerBound(points: TimedPoint[], ms: number): number {
@@ -221,9 +243,9 @@ export async function indexHistory(
   const recent = await recentLevels(row.id, window.interval);
   const points =
     window.start.getTime() >= recent.from
-      ? recent.points.slice(lowerBound(recent.points, window.start.getTime()), lowerBound(recent.points, window.end.getTime() + 1))
-      : await loadLevels(row.id, window.interval, window.start, window.end);
-  return { ticker: row.ticker, points: points.map((p) => p.point) };
+      ? slice(recent, window.start.getTime(), window.end.getTime())
+      : (await loadLevels(row.id, window.interval, window.start, window.end)).map((p) => p.point);
+  return { ticker: row.ticker, points };
 }
 
 function fixed8(s: string): string {

@@ -87,7 +87,19 @@ export interface SeriesDefinition {
   gates: Record<string, number>;
 }
 
+const definitions = new WeakMap<SeriesRow, SeriesDefinition>();
+
+/** The public definition of a (memoized) series row, built once per row and frozen. */
 function definition(row: SeriesRow): SeriesDefinition {
+  let def = definitions.get(row);
+  if (!def) {
+    def = Object.freeze(toDefinition(row));
+    definitions.set(row, def);
+  }
+  return def;
+}
+
+function toDefinition(row: SeriesRow): SeriesDefinition {
   return {
     ticker: row.ticker,
     slug: row.slug,
@@ -219,7 +231,7 @@ export function listVolatility(): Promise<{ count: number; series: VolatilityCat
         headlineTenorDays: tick.headlineTenorDays,
       });
     }
-    return { count: entries.length, series: entries };
+    return Object.freeze({ count: entries.length, series: entries });
   });
 }
 
@@ -245,30 +257,68 @@ export async function volatilityLatest(ticker: string): Promise<VolatilityLatest
             orderBy: { computedAt: "desc" },
             select: tickSelect,
           });
-    return {
+    return Object.freeze({
       series: definition(series),
       tick: toTick(series, newest),
       publicationState: newest.publicationState,
       published: published ? toTick(series, published) : null,
-    };
+    });
   });
 }
 
 
 const HISTORY_SPAN_MS = 91 * 86_400_000;
+const SELECTIONS_KEPT = 16;
+
+interface TimedPoint {
+  ms: number;
+  point: HistoryPoint;
+}
+
+interface RecentPoints {
+  from: number;
+  /** Newest first. */
+  points: TimedPoint[];
+  /** Served selections by bounds and filters, frozen: the same request gets the same array (and JSON). */
+  selections: Map<string, HistoryPoint[]>;
+}
 
 /** The trailing window's points, newest first, formatted once per TTL (no per-leg panel loaded). */
-function recentPoints(seriesId: string): Promise<{ from: number; points: Array<{ ms: number; point: HistoryPoint }> }> {
+function recentPoints(seriesId: string): Promise<RecentPoints> {
   return memo(`vol-history:${seriesId}`, TTL, async () => {
     const from = Date.now() - HISTORY_SPAN_MS;
-    return { from, points: await loadPoints(seriesId, new Date(from)) };
+    return { from, points: await loadPoints(seriesId, new Date(from)), selections: new Map() };
   });
 }
 
-async function loadPoints(seriesId: string, start: Date) {
+async function loadPoints(seriesId: string, start: Date): Promise<TimedPoint[]> {
   const prisma = await db();
   const rows = await prisma.volatilityTick.findMany({ where: { seriesId, computedAt: { gte: start } }, orderBy: { computedAt: "desc" }, select: historySelect });
-  return rows.map((r) => ({ ms: r.computedAt.getTime(), point: toPoint(r) }));
+  return rows.map((r) => ({ ms: r.computedAt.getTime(), point: Object.freeze(toPoint(r)) }));
+}
+
+/** First position in a newest-first list whose time is at or before `ms`. */
+function firstAtOrBefore(points: TimedPoint[], ms: number): number {
+  let lo = 0;
+  let hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid]!.ms > ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Points in [startMs, endMs], newest first, at most `limit`, gated ones only when asked. */
+function select(source: TimedPoint[], startMs: number, endMs: number, limit: number, includeGated: boolean): HistoryPoint[] {
+  const points: HistoryPoint[] = [];
+  for (let i = firstAtOrBefore(source, endMs); i < source.length && points.length < limit; i++) {
+    const p = source[i]!;
+    if (p.ms < startMs) break;
+    if (!includeGated && p.point.publicationState !== "published") continue;
+    points.push(p.point);
+  }
+  return points;
 }
 
 export async function volatilityHistory(
@@ -277,16 +327,20 @@ export async function volatilityHistory(
 ): Promise<{ series: SeriesDefinition; points: HistoryPoint[] } | null> {
   const series = await findSeries(ticker);
   if (!series) return null;
-  const recent = await recentPoints(series.id);
-  const source = query.start.getTime() >= recent.from ? recent.points : await loadPoints(series.id, query.start);
   const startMs = query.start.getTime();
   const endMs = query.end.getTime();
-  const points: HistoryPoint[] = [];
-  for (const p of source) {
-    if (points.length >= query.limit || p.ms < startMs) break;
-    if (p.ms > endMs) continue;
-    if (!query.includeGated && p.point.publicationState !== "published") continue;
-    points.push(p.point);
+  const recent = await recentPoints(series.id);
+  if (startMs < recent.from) {
+    return { series: definition(series), points: select(await loadPoints(series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
+  }
+  // Bounds as positions: every request between the same two ticks selects the same points.
+  const key = `${firstAtOrBefore(recent.points, endMs)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
+  let points = recent.selections.get(key);
+  if (!points) {
+    points = select(recent.points, startMs, endMs, query.limit, query.includeGated);
+    Object.freeze(points);
+    if (recent.selections.size >= SELECTIONS_KEPT) recent.selections.delete(recent.selections.keys().next().value as string);
+    recent.selections.set(key, points);
   }
   return { series: definition(series), points };
 }

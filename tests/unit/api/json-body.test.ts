@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { jsonBody, jsonText } from "@/lib/api/json-body";
+
+const points = Object.freeze([Object.freeze({ t: "2026-11-21T13:00:00.000000Z", indexLevel: "101.25000000", revision: 0, stale: false })]);
+
+describe("jsonText is JSON.stringify byte for byte", () => {
+  const cases: Array<[string, unknown]> = [
+    ["an envelope with a frozen history", { data: { ticker: "PMX-A", interval: "1h", count: 1, points }, meta: { generatedAt: "x", clamped: false } }],
+    ["a frozen data object", { data: Object.freeze({ a: 1, b: [1, 2], c: null }), meta: {} }],
+    ["undefined, function and symbol members are left out", { data: { a: undefined, b: () => 1, c: Symbol("s"), d: 1 }, meta: { e: undefined } }],
+    ["undefined inside arrays becomes null", { data: [undefined, 1, () => 2], meta: {} }],
+    ["dates and toJSON", { data: { at: new Date(Date.UTC(2026, 10, 21)), own: { toJSON: () => "custom" } }, meta: {} }],
+    ["numbers that JSON has no form for", { data: { nan: Number.NaN, inf: Number.POSITIVE_INFINITY, neg: -0 }, meta: {} }],
+    ["keys that need escaping and integer-like keys", { data: { 'a"b': "\u2028", 2: "two", 1: "one" }, meta: {} }],
+    ["a null-prototype object", { data: Object.assign(Object.create(null) as object, { x: 1 }), meta: {} }],
+    ["deep nesting", { data: { a: { b: { c: { d: { e: [1, { f: 2 }] } } } } }, meta: {} }],
+    ["primitives", "text"],
+    ["null", null],
+  ];
+  it.each(cases)("%s", (_name, value) => {
+    expect(jsonText(value)).toBe(JSON.stringify(value));
+  });
+});
+
+describe("a frozen value's text is computed once and reused", () => {
+  it("serializes a frozen object once across responses", () => {
+    let reads = 0;
+    const data = Object.freeze(
+      Object.defineProperty({}, "level", {
+        enumerable: true,
+        get: () => {
+          reads += 1;
+          return "100.00000000";
+        },
+      }),
+    );
+    const first = jsonText({ data, meta: { generatedAt: "a" } });
+    const second = jsonText({ data, meta: { generatedAt: "b" } });
+    expect(first).toBe('{"data":{"level":"100.00000000"},"meta":{"generatedAt":"a"}}');
+    expect(second).toBe('{"data":{"level":"100.00000000"},"meta":{"generatedAt":"b"}}');
+    expect(reads).toBe(1);
+  });
+
+  it("serializes an unfrozen object on every call", () => {
+    let reads = 0;
+    const data = Object.defineProperty({}, "level", { enumerable: true, get: () => String(++reads) });
+    expect(jsonText({ data })).toBe('{"data":{"level":"1"}}');
+    expect(jsonText({ data })).toBe('{"data":{"level":"2"}}');
+  });
+});
+
+async function read(body: string | ReadableStream<Uint8Array>): Promise<Buffer> {
+  if (typeof body === "string") return Buffer.from(body);
+  return Buffer.from(await new Response(body).arrayBuffer());
+}
+
+const history = (n: number) =>
+  Object.freeze(Array.from({ length: n }, (_, i) => Object.freeze({ t: new Date(Date.UTC(2026, 7, 1) + i * 3_600_000).toISOString(), indexLevel: `${100 + i / 7}`, revision: 0, stale: i % 5 === 0 })));
+
+describe("jsonBody is the same JSON, streamed around reused bytes", () => {
+  const large = history(3000);
+  const cases: Array<[string, unknown, "string" | "stream"]> = [
+    ["a small body stays one string", { data: { a: 1 }, meta: { generatedAt: "x" } }, "string"],
+    ["a small frozen value stays one string", { data: Object.freeze({ a: 1 }), meta: {} }, "string"],
+    ["a frozen history between per-request members", { data: { ticker: "PMX-A", interval: "1h", count: large.length, points: large }, meta: { generatedAt: new Date().toISOString() } }, "stream"],
+    ["a frozen data object with non-ASCII meta", { data: large, meta: { generatedAt: "é ü — non-ASCII" } }, "stream"],
+    ["an unfrozen large member beside a frozen one", { data: { points: large, unfrozen: history(3000).slice() }, meta: {} }, "stream"],
+  ];
+  it.each(cases)("%s", async (_name, value, kind) => {
+    const body = jsonBody(value);
+    expect(typeof body === "string" ? "string" : "stream").toBe(kind);
+    expect((await read(body)).toString("utf8")).toBe(JSON.stringify(value));
+  });
+
+  it("the reused bytes survive being sent many times", async () => {
+    const value = { data: { points: large }, meta: { generatedAt: "a" } };
+    for (let i = 0; i < 3; i++) expect((await read(jsonBody(value))).toString("utf8")).toBe(JSON.stringify(value));
+  });
+});
