@@ -35,7 +35,7 @@ describe("snapshot bundles under /downloads", () => {
     const manifest = await call(new URL(month.manifestUrl).pathname, { key });
     expect(manifest.body.month).toBe(month.month);
     const names = manifest.body.files.map((f: { name: string }) => f.name).sort();
-    expect(names).toEqual(["chain_links.csv", "composition_members.csv", "index_levels.csv", "target_weights.csv", "volatility_history.csv"]);
+    expect(names).toEqual(["chain_links.csv", "composition_members.csv", "index_levels.csv", "restatements.csv", "target_weights.csv", "volatility_history.csv"]);
     for (const f of manifest.body.files as Array<{ name: string; bytes: number; sha256: string; rows: number }>) {
       const { res, bytes } = await fetchRaw(`/downloads/${month.month}/${f.name}`, key);
       expect(res.status).toBe(200);
