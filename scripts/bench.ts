@@ -30,10 +30,15 @@ interface Figures {
 }
 
 /** utime + stime of a process in ms (Linux /proc), or null. */
+/** CPU time of the server process and its live children (cluster workers), in ms. */
 function cpuTimeMs(pid: number | undefined): number | null {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const own = (p: number | string) => {
+      const fields = fs.readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1]!.split(" ");
+      return Number(fields[11]) + Number(fields[12]);
+    };
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    const ticks = own(pid!) + children.reduce((sum, c) => sum + own(c), 0);
     return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
   } catch {
     return null;
@@ -145,7 +150,12 @@ async function main() {
       const after = cpuTimeMs(server.process.pid);
       return { ...r, cpuMs: before !== null && after !== null && r.total > 0 ? (after - before) / r.total : null };
     };
-    const catalog = await (await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
+    // With WEB_CONCURRENCY > 1 one worker backfills while another already answers: wait for data.
+    let catalog = await (await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
+    for (let waited = 0; !catalog.data.indices.some((i: { publicStatus: string }) => i.publicStatus === "active") && waited < 600; waited++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      catalog = await (await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
+    }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i: { publicStatus: string }) => i.publicStatus === "active").ticker as string;
     const series = vol.data.series[0].ticker as string;
@@ -160,8 +170,9 @@ async function main() {
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
     ];
+    const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    console.log(`\ngenerator: ${generator}`);
+    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process"}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(
       "endpoint".padEnd(28),
@@ -212,11 +223,10 @@ async function main() {
     if (script) fs.rmSync(script, { force: true });
     await server.stop();
     await dropDatabase(name);
-    process.exit(0);
   }
 }
 
-main().catch((error: Error) => {
+main().then(() => process.exit(0)).catch((error: Error) => {
   console.error(`bench: ${error.stack ?? error.message}`);
   process.exit(1);
 });

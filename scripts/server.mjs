@@ -1,6 +1,11 @@
 #!/usr/bin/env node
 // The production server: Next.js behind a plain Node HTTP server, so the client address the
 // API throttles on comes from the socket (`x-pmb-peer`), never from a header the client sent.
+//
+// WEB_CONCURRENCY=N (N > 1) runs N such servers as a node:cluster sharing the port, one per core.
+// They are separate instances exactly as several machines would be, so it needs what several
+// instances need: DATABASE_URL (PGlite is one process's database) and REDIS_URL (shared limits).
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
@@ -9,46 +14,84 @@ import next from "next";
 const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
+const workers = Number(process.env.WEB_CONCURRENCY || 1);
 
-const app = next({ dev: false, dir, hostname, port });
-const handle = app.getRequestHandler();
-await app.prepare();
-
-const server = http.createServer((req, res) => {
-  req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
-  if (!decodablePath(req.url ?? "/")) return badPath(req, res);
-  void handle(req, res);
-});
-
-function decodablePath(url) {
-  try {
-    decodeURIComponent(url.split("?")[0]);
-    return true;
-  } catch {
-    return false;
+if (workers > 1 && cluster.isPrimary) {
+  if (!Number.isInteger(workers) || workers > 64) {
+    console.error(`WEB_CONCURRENCY must be a whole number from 1 to 64, got ${process.env.WEB_CONCURRENCY}`);
+    process.exit(2);
   }
-}
-
-// A path that is not valid percent-encoding never reaches the router (which would fail on it).
-function badPath(req, res) {
-  const requestId = crypto.randomUUID();
-  const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
-  const body = { error: { code: "error", message: "The request path is not valid percent-encoding.", docsUrl: `${base}/docs/limits`, requestId } };
-  res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store" });
-  res.end(JSON.stringify(body));
-}
-server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () => {
-  console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
-});
-
-// Stop accepting, let the app flush usage and close the database, then exit.
-for (const signal of ["SIGTERM", "SIGINT"]) {
-  process.once(signal, () => {
-    server.close();
-    server.closeIdleConnections?.();
-    const shutdown = globalThis.__pmbRunShutdown;
-    Promise.resolve(typeof shutdown === "function" ? shutdown() : undefined).finally(() => process.exit(0));
-    setTimeout(() => process.exit(0), 10_000).unref();
+  if (!process.env.DATABASE_URL || !process.env.REDIS_URL) {
+    console.error("WEB_CONCURRENCY > 1 needs DATABASE_URL and REDIS_URL: the instances share the database and the rate-limit windows");
+    process.exit(2);
+  }
+  let stopping = false;
+  let ready = 0;
+  const fork = () => cluster.fork().on("message", (m) => {
+    if (m === "ready" && ++ready === workers) console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (${workers} workers)`);
   });
+  for (let i = 0; i < workers; i++) fork();
+  cluster.on("exit", (worker, code) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      return;
+    }
+    console.error(`worker ${worker.process.pid} exited (${code}); starting another`);
+    fork();
+  });
+  for (const signal of ["SIGTERM", "SIGINT"]) {
+    process.once(signal, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+      setTimeout(() => process.exit(0), 12_000).unref();
+    });
+  }
+} else {
+  await serve();
+}
+
+async function serve() {
+  const app = next({ dev: false, dir, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+
+  const server = http.createServer((req, res) => {
+    req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
+    if (!decodablePath(req.url ?? "/")) return badPath(req, res);
+    void handle(req, res);
+  });
+
+  function decodablePath(url) {
+    try {
+      decodeURIComponent(url.split("?")[0]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // A path that is not valid percent-encoding never reaches the router (which would fail on it).
+  function badPath(req, res) {
+    const requestId = crypto.randomUUID();
+    const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
+    const body = { error: { code: "error", message: "The request path is not valid percent-encoding.", docsUrl: `${base}/docs/limits`, requestId } };
+    res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store" });
+    res.end(JSON.stringify(body));
+  }
+  server.keepAliveTimeout = 65_000;
+  server.listen(port, hostname, () => {
+    if (cluster.isWorker) process.send?.("ready");
+    else console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+  });
+
+  // Stop accepting, let the app flush usage and close the database, then exit.
+  for (const signal of ["SIGTERM", "SIGINT"]) {
+    process.once(signal, () => {
+      server.close();
+      server.closeIdleConnections?.();
+      const shutdown = globalThis.__pmbRunShutdown;
+      Promise.resolve(typeof shutdown === "function" ? shutdown() : undefined).finally(() => process.exit(0));
+      setTimeout(() => process.exit(0), 10_000).unref();
+    });
+  }
 }

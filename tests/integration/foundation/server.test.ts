@@ -1,6 +1,8 @@
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { describe, expect, inject, it } from "vitest";
-import { freePort } from "../support/server";
+import { newKey } from "../support/api";
+import { freePort, startServer } from "../support/server";
 
 describe("/healthz", () => {
   it("answers 200 with database reachability and server version on every instance", async () => {
@@ -54,4 +56,41 @@ describe("npm start", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("127.0.0.1:1");
   });
+});
+
+describe("WEB_CONCURRENCY", () => {
+  it("refuses several workers without a shared database and Redis", () => {
+    const r = spawnSync(process.execPath, ["scripts/server.mjs"], {
+      env: { ...process.env, NODE_ENV: "production", PORT: "1", WEB_CONCURRENCY: "2", DATABASE_URL: inject("databaseUrl"), REDIS_URL: "" },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("WEB_CONCURRENCY > 1 needs DATABASE_URL and REDIS_URL");
+  });
+
+  it("runs that many instances on one port, each serving keyed requests, and stops them all on SIGTERM", async () => {
+    const server = await startServer({
+      DATABASE_URL: inject("databaseUrl"),
+      REDIS_URL: inject("redisUrl"),
+      REDIS_PREFIX: inject("redisPrefix"),
+      WEB_CONCURRENCY: "2",
+      DEMO_MARKET: "1",
+      ENGINE_SCHEDULER: "0",
+    });
+    const pid = server.process.pid!;
+    try {
+      const workers = () => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      for (let i = 0; i < 240 && !server.output().includes("(2 workers)"); i++) await new Promise((r) => setTimeout(r, 250));
+      expect(server.output()).toContain("(2 workers)");
+      expect(workers()).toHaveLength(2);
+      const { key } = await newKey();
+      for (let i = 0; i < 6; i++) {
+        const res = await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
+        expect(res.status).toBe(200);
+      }
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  }, 180_000);
 });
