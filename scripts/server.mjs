@@ -15,6 +15,7 @@ const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
 const workers = Number(process.env.WEB_CONCURRENCY || 1);
+const address = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 
 if (workers > 1 && cluster.isPrimary) {
   if (!Number.isInteger(workers) || workers > 64) {
@@ -28,7 +29,7 @@ if (workers > 1 && cluster.isPrimary) {
   let stopping = false;
   let ready = 0;
   const fork = () => cluster.fork().on("message", (m) => {
-    if (m === "ready" && ++ready === workers) console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port} (${workers} workers)`);
+    if (m === "ready" && ++ready === workers) console.log(`ready on ${address} (${workers} workers)`);
   });
   for (let i = 0; i < workers; i++) fork();
   cluster.on("exit", (worker, code) => {
@@ -81,7 +82,7 @@ async function serve() {
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => {
     if (cluster.isWorker) process.send?.("ready");
-    else console.log(`ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);
+    else console.log(`ready on ${address}`);
   });
 
   // Stop accepting, let the app flush usage and close the database, then exit.

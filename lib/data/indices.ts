@@ -1,7 +1,7 @@
 import "server-only";
 import { iso6, isoOrNull } from "@/lib/api/format";
 import { db } from "@/lib/db";
-import { memo } from "@/lib/data/memo";
+import { keptFrozen, memo } from "@/lib/data/memo";
 
 const TTL = 2000;
 export const BASE_LEVEL = "100.00000000";
@@ -175,7 +175,6 @@ interface TimedPoint {
 }
 
 const SERIES_SPAN_MS = 91 * 86_400_000;
-const SLICES_KEPT = 16;
 
 interface RecentLevels {
   from: number;
@@ -195,15 +194,7 @@ function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLev
 function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint[] {
   const lo = lowerBound(recent.points, startMs);
   const hi = lowerBound(recent.points, endMs + 1);
-  const key = `${lo}:${hi}`;
-  let points = recent.slices.get(key);
-  if (!points) {
-    points = recent.points.slice(lo, hi).map((p) => p.point);
-    Object.freeze(points);
-    if (recent.slices.size >= SLICES_KEPT) recent.slices.delete(recent.slices.keys().next().value as string);
-    recent.slices.set(key, points);
-  }
-  return points;
+  return keptFrozen(recent.slices, `${lo}:${hi}`, () => recent.points.slice(lo, hi).map((p) => p.point));
 }
 
 async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, end: Date): Promise<TimedPoint[]> {
@@ -260,19 +251,8 @@ export interface ReconstitutionEvent {
 }
 
 export async function indexReconstitutions(ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
-  const row = await findIndex(ticker);
-  if (!row) return null;
-  const prisma = await db();
-  const events = await prisma.reconstitutionEvent.findMany({
-    where: { indexId: row.id },
-    orderBy: { completedAt: "desc" },
-    take: limit,
-    select: { id: true, completedAt: true, addedMarketCount: true },
-  });
-  return {
-    ticker: row.ticker,
-    events: events.map((e) => ({ eventId: e.id, completedAt: iso6(e.completedAt), addedMarketCount: e.addedMarketCount })),
-  };
+  const result = await indexReconstitutionsWithVersions(ticker, limit);
+  return result && { ticker: result.ticker, events: result.events.map(({ eventId, completedAt, addedMarketCount }) => ({ eventId, completedAt, addedMarketCount })) };
 }
 
 /** The latest level at or before `at` (for changes over a period on the public pages). */

@@ -16,3 +16,18 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
 export function clearReadCache(): void {
   store.clear();
 }
+
+/**
+ * A frozen value kept by key in a small map that lives inside a memoized window: requests for
+ * the same selection get the same (frozen) object, so its JSON is built once (lib/api/json-body.ts).
+ * The oldest selection is dropped past `max`.
+ */
+export function keptFrozen<T extends object>(kept: Map<string, T>, key: string, make: () => T, max = 16): T {
+  let value = kept.get(key);
+  if (!value) {
+    value = Object.freeze(make());
+    if (kept.size >= max) kept.delete(kept.keys().next().value as string);
+    kept.set(key, value);
+  }
+  return value;
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { iso6, iso6NoZ } from "@/lib/api/format";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
-import { memo } from "@/lib/data/memo";
+import { keptFrozen, memo } from "@/lib/data/memo";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const TTL = 2000;
@@ -268,7 +268,6 @@ export async function volatilityLatest(ticker: string): Promise<VolatilityLatest
 
 
 const HISTORY_SPAN_MS = 91 * 86_400_000;
-const SELECTIONS_KEPT = 16;
 
 interface TimedPoint {
   ms: number;
@@ -335,13 +334,7 @@ export async function volatilityHistory(
   }
   // Bounds as positions: every request between the same two ticks selects the same points.
   const key = `${firstAtOrBefore(recent.points, endMs)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
-  let points = recent.selections.get(key);
-  if (!points) {
-    points = select(recent.points, startMs, endMs, query.limit, query.includeGated);
-    Object.freeze(points);
-    if (recent.selections.size >= SELECTIONS_KEPT) recent.selections.delete(recent.selections.keys().next().value as string);
-    recent.selections.set(key, points);
-  }
+  const points = keptFrozen(recent.selections, key, () => select(recent.points, startMs, endMs, query.limit, query.includeGated));
   return { series: definition(series), points };
 }
 

@@ -14,3 +14,9 @@ export function isoDate(date: Date): string {
 
 export const MS_PER_HOUR = 3_600_000;
 export const MS_PER_DAY = 86_400_000;
+
+/** The start of the hour containing t (UTC). */
+export const floorHour = (t: Date): Date => new Date(Math.floor(t.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+/** The first whole hour at or after t. */
+export const ceilHour = (t: Date): Date => new Date(Math.ceil(t.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+export const nextHour = (t: Date): Date => new Date(t.getTime() + MS_PER_HOUR);

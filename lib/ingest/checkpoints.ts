@@ -1,3 +1,4 @@
+import { MS_PER_DAY } from "@/lib/engine/time-format";
 import type { IndexState } from "@/lib/engine/types";
 import type { VolState } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -6,16 +7,14 @@ import type { EngineStates } from "@/lib/ingest/engine-hour";
 
 type Tx = Prisma.TransactionClient;
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 /** Restatements reach back this far (the methodology page's look-back). */
 export const RESTATEMENT_LOOKBACK_DAYS = 30;
 /** Checkpoints are kept a little longer than the look-back, so its first hour has one before it. */
-const KEEP_MS = (RESTATEMENT_LOOKBACK_DAYS + 2) * DAY_MS;
+const KEEP_MS = (RESTATEMENT_LOOKBACK_DAYS + 2) * MS_PER_DAY;
 
 /** A checkpoint is taken after every hour at 00:00 UTC within the kept span. */
 export function isCheckpointHour(t: Date, lastHour: Date): boolean {
-  return t.getTime() % DAY_MS === 0 && lastHour.getTime() - t.getTime() <= KEEP_MS;
+  return t.getTime() % MS_PER_DAY === 0 && lastHour.getTime() - t.getTime() <= KEEP_MS;
 }
 
 /** States as JSON text: stringified once, stored as jsonb without a trip through Prisma's JSON values. */
@@ -67,5 +66,3 @@ export async function checkpointBefore(tx: Tx, before: Date): Promise<Checkpoint
     },
   };
 }
-
-export const nextHour = (t: Date) => new Date(t.getTime() + HOUR_MS);

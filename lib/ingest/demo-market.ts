@@ -1,6 +1,6 @@
 import Decimal from "decimal.js";
 import { normCdf, normInv } from "@/lib/engine/volatility/normal";
-import { MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
+import { floorHour, MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { IndexDefinition, MarketInfo, Snapshot } from "@/lib/engine/types";
 import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
 import {
@@ -445,7 +445,7 @@ function build(state: DemoState, baseUrl: string): DemoMarket {
 
 /** A deterministic demo market: the same seed and start always give the same feed. */
 export function createDemoMarket(options: DemoOptions): DemoMarket {
-  const start = new Date(Math.floor(options.start.getTime() / MS_PER_HOUR) * MS_PER_HOUR);
+  const start = floorHour(options.start);
   return build(initialDemoState(options.seed, start), options.baseUrl ?? "http://localhost:3000");
 }
 

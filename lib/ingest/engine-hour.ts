@@ -124,25 +124,24 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
   return out;
 }
 
-/** The engine's catalog: the feed's definitions with their rows' ids. */
-export async function loadCatalog(tx: Prisma.TransactionClient, market: DemoMarket): Promise<EngineCatalog> {
-  const indexRows = await tx.index.findMany({ select: { id: true, ticker: true } });
-  const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true } });
+/**
+ * The engine's catalog (the feed's definitions with their rows' ids) and the states after the
+ * newest computed hour, as stored on the index and series rows: one read of each table.
+ */
+export async function loadEngine(tx: Prisma.TransactionClient, market: DemoMarket): Promise<{ catalog: EngineCatalog; states: EngineStates }> {
+  const indexRows = await tx.index.findMany({ select: { id: true, ticker: true, engineState: true } });
+  const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true, engineState: true } });
   return {
-    indices: market.indices,
-    series: market.volatilitySeries,
-    indexIds: new Map(indexRows.map((r) => [r.ticker, r.id])),
-    seriesIds: new Map(seriesRows.map((r) => [r.ticker, r.id])),
-  };
-}
-
-/** The engines' states after the newest computed hour, as stored on the index and series rows. */
-export async function loadStates(tx: Prisma.TransactionClient): Promise<EngineStates> {
-  const indexRows = await tx.index.findMany({ select: { ticker: true, engineState: true } });
-  const seriesRows = await tx.volatilitySeries.findMany({ select: { ticker: true, engineState: true } });
-  return {
-    indices: new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null])),
-    series: new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null])),
+    catalog: {
+      indices: market.indices,
+      series: market.volatilitySeries,
+      indexIds: new Map(indexRows.map((r) => [r.ticker, r.id])),
+      seriesIds: new Map(seriesRows.map((r) => [r.ticker, r.id])),
+    },
+    states: {
+      indices: new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null])),
+      series: new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null])),
+    },
   };
 }
 

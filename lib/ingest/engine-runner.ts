@@ -1,26 +1,22 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
+import { floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import type { IndexDefinition, Snapshot } from "@/lib/engine/types";
 import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
-import { computeHour, loadCatalog, loadStates, saveStates, type CompositionRow } from "@/lib/ingest/engine-hour";
+import { computeHour, loadEngine, saveStates, type CompositionRow } from "@/lib/ingest/engine-hour";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 export const BACKFILL_DAYS = 120;
-const SNAPSHOT_KEEP_MS = 2 * DAY_MS;
+const SNAPSHOT_KEEP_MS = 2 * MS_PER_DAY;
 /** One engine writer at a time, across every instance sharing the database. */
 export const ENGINE_LOCK = 7_261_121;
 
 type Tx = Prisma.TransactionClient;
 
-export function floorHour(d: Date): Date {
-  return new Date(Math.floor(d.getTime() / HOUR_MS) * HOUR_MS);
-}
 
 interface Pending {
   markets: Map<string, DemoMarketInfo>;
@@ -191,6 +187,12 @@ const TICK_COLUMNS: Array<[string, string]> = [
   ["compositionVersion", "text"],
 ];
 
+/** The hour the feed generates next. */
+function nextHourOf(market: DemoMarket): Date {
+  const cursor = market.cursor();
+  return cursor ? nextHour(cursor) : market.start;
+}
+
 export interface CatchUpResult {
   hours: number;
   lastTickAt: Date | null;
@@ -213,15 +215,13 @@ export async function catchUp(
       const engine = await tx.engineState.findUnique({ where: { id: 1 } });
       let market: DemoMarket;
       if (!engine) {
-        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * DAY_MS), baseUrl: options.baseUrl });
+        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY), baseUrl: options.baseUrl });
         await createDefinitions(tx, market.indices, market.volatilitySeries);
       } else {
         market = resumeDemoMarket(engine.demoState as unknown as DemoState, { baseUrl: options.baseUrl });
       }
-      const catalog = await loadCatalog(tx, market);
-      const states = await loadStates(tx);
-      const firstHour = market.cursor() ? new Date((market.cursor() as Date).getTime() + HOUR_MS) : market.start;
-      const overlay = await loadOverlay(tx, firstHour, until);
+      const { catalog, states } = await loadEngine(tx, market);
+      const overlay = await loadOverlay(tx, nextHourOf(market), until);
 
       const pending = emptyPending();
       const checkpoints: CheckpointRow[] = [];
@@ -229,9 +229,7 @@ export async function catchUp(
       let hours = 0;
       let last: Date | null = engine?.lastTickAt ?? null;
       for (;;) {
-        const cursor = market.cursor();
-        const next = cursor ? new Date(cursor.getTime() + HOUR_MS) : market.start;
-        if (next > until || (options.maxHours !== undefined && hours >= options.maxHours)) break;
+        if (nextHourOf(market) > until || (options.maxHours !== undefined && hours >= options.maxHours)) break;
         const hour = market.advance();
         for (const m of hour.universe) {
           if (known.has(m.conditionId)) continue;

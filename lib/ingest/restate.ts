@@ -1,16 +1,15 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { checkpointBefore, checkpointOf, isCheckpointHour, nextHour, RESTATEMENT_LOOKBACK_DAYS, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
+import { checkpointBefore, checkpointOf, isCheckpointHour, RESTATEMENT_LOOKBACK_DAYS, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoState } from "@/lib/ingest/demo-market";
-import { computeHour, loadCatalog, saveStates, type CompositionRow, type EngineStates } from "@/lib/ingest/engine-hour";
-import { floorHour, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
+import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineStates } from "@/lib/ingest/engine-hour";
+import { ceilHour, floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
+import { insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 
 type Tx = Prisma.TransactionClient;
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
 
 /** The methodology page's materiality thresholds: a published value moves by more than this, or it stays. */
 export const LEVEL_MATERIALITY = new Decimal("0.01");
@@ -30,7 +29,6 @@ export interface RestateResult {
 
 export const NOTHING_RESTATED: RestateResult = { fromHour: null, hours: 0, levelsRestated: 0, ticksRestated: 0, added: 0, linksRewritten: 0 };
 
-const ceilHour = (t: Date) => new Date(Math.ceil(t.getTime() / HOUR_MS) * HOUR_MS);
 const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
 
 type StoredTick = {
@@ -81,7 +79,7 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
   const engine = await tx.engineState.findUnique({ where: { id: 1 } });
   if (!engine?.demoState) return NOTHING_RESTATED;
   const last = engine.lastTickAt;
-  const lookback = new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * DAY_MS);
+  const lookback = new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * MS_PER_DAY);
   const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
   if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
 
@@ -96,7 +94,7 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
     market = createDemoMarket({ seed: demo.seed, start: new Date(demo.start), baseUrl: options.baseUrl });
     states = { indices: new Map(), series: new Map() };
   }
-  const catalog = await loadCatalog(tx, market);
+  const { catalog } = await loadEngine(tx, market);
   const firstHour = checkpoint ? nextHour(checkpoint.t) : market.start;
   const overlay = await loadOverlay(tx, firstHour, last);
 
