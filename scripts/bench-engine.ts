@@ -16,7 +16,7 @@ async function main() {
   const t0 = performance.now();
   const prisma = await db();
   const opened = performance.now();
-  const r = await catchUp(prisma, { seed: config().DEMO_SEED, baseUrl: config().baseUrl });
+  const r = await catchUp(prisma, { seed: config().DEMO_SEED });
   const done = performance.now();
   clearInterval(sampler);
   const counts = {

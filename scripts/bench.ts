@@ -165,6 +165,7 @@ async function main() {
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
     const targets: Array<{ label: string; path: string; single?: boolean }> = [
       { label: "bare handler (floor)", path: "/bench-floor" },
+      { label: "bare handler, Next router", path: "/bench-floor-next" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
@@ -209,6 +210,7 @@ async function main() {
     }
     const floor = figures["bare handler (floor)"]!.rps;
     console.log(`\ntargets (load average now ${loadAverage()}):`);
+    console.log(`  the floor is the bare handler as /v1 is served, without Next's router; through the router it answers ${((figures["bare handler, Next router"]!.rps / floor) * 100).toFixed(0)}% as many requests`);
     for (const l of ["index latest", "volatility latest"]) {
       console.log(`  ${l}: ${((figures[l]!.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${ms(figures[l]!.p99)} ms at ${CONNECTIONS} connections (target < 50)`);
     }

@@ -21,7 +21,7 @@ async function main() {
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
   const prisma = await db();
-  await catchUp(prisma, { seed: config().DEMO_SEED, baseUrl: config().baseUrl });
+  await catchUp(prisma, { seed: config().DEMO_SEED });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
   const resolved = (await verifyKey(key))!;

@@ -10,11 +10,14 @@ import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
+import { directRoutes } from "./direct-routes.mjs";
 
 const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
 const workers = Number(process.env.WEB_CONCURRENCY || 1);
+// Paths whose route handlers are served without Next's router: the API, and the benchmark's floor.
+const DIRECT_PREFIXES = ["/v1", "/bench-floor"];
 const address = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 
 if (workers > 1 && cluster.isPrimary) {
@@ -55,11 +58,21 @@ async function serve() {
   const app = next({ dev: false, dir, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
+  // The API's route handlers, called without Next's router (scripts/direct-routes.mjs).
+  const direct = process.env.PMB_DIRECT_ROUTES === "0" ? null : directRoutes({ dir, prefixes: DIRECT_PREFIXES });
 
   const server = http.createServer((req, res) => {
     req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
     if (!decodablePath(req.url ?? "/")) return badPath(req, res);
-    void handle(req, res);
+    if (!direct) return void handle(req, res);
+    direct(req, res).then(
+      (answered) => answered || handle(req, res),
+      (error) => {
+        console.error(`direct route ${req.method} ${req.url?.split("?")[0]}: ${error?.stack ?? error}`);
+        if (!res.headersSent) handle(req, res);
+        else res.destroy();
+      },
+    );
   });
 
   function decodablePath(url) {

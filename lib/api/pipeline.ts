@@ -9,7 +9,7 @@ import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
-import type { ResolvedKey } from "@/lib/keys/key-cache";
+import { syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, type LimitDecision } from "@/lib/ratelimit";
 
@@ -91,19 +91,25 @@ function success(body: unknown, headers: Record<string, string>): Response {
   return new Response(jsonBody(body), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
 }
 
-/** Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows. */
+/**
+ * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
+ * The revocation epoch is read while the throttle decides (two Redis round trips in a row, not
+ * three); the key itself is only looked up once the address is admitted.
+ */
 export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
+  const synced = syncEpoch();
+  synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
   await admitAddressOnly(headers);
-  const key = await authenticate(headers);
+  const key = await authenticate(headers, synced);
   const decision = await spendWindows(key);
   void requestId;
   return { key, decision };
 }
 
 /** The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool call). */
-export async function authenticate(headers: Headers): Promise<ResolvedKey> {
+export async function authenticate(headers: Headers, synced?: Promise<void>): Promise<ResolvedKey> {
   const presented = presentedKey(headers);
-  const key = await verifyKey(presented);
+  const key = await verifyKey(presented, synced);
   if (!key) {
     throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   }

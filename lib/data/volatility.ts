@@ -1,5 +1,6 @@
 import "server-only";
 import { iso6, iso6NoZ } from "@/lib/api/format";
+import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
 import { keptFrozen, memo } from "@/lib/data/memo";
@@ -115,10 +116,15 @@ function toDefinition(row: SeriesRow): SeriesDefinition {
     inceptionAt: iso6(row.inceptionAt),
     settlementDate: row.settlementDate ? row.settlementDate.toISOString().slice(0, 10) : null,
     listed: row.listed,
-    methodologyUrl: row.methodologyUrl,
+    methodologyUrl: siteUrl(row.methodologyUrl),
     relatedIndexTickers: row.relatedIndexTickers,
     gates: row.gates as Record<string, number>,
   };
+}
+
+/** A stored path on this site (the demo's methodology link) is served against the public base URL. */
+function siteUrl(stored: string): string {
+  return stored.startsWith("/") ? `${config().baseUrl}${stored}` : stored;
 }
 
 export type Tick = ReturnType<typeof toTick>;

@@ -510,7 +510,7 @@ export function indexDefinitions(start: Date): IndexDefinition[] {
   ];
 }
 
-export function volatilityDefinitions(seed: number, start: Date, baseUrl: string): VolSeriesDefinition[] {
+export function volatilityDefinitions(seed: number, start: Date): VolSeriesDefinition[] {
   return PARTITIONS.map((spec) => {
     const settlement = midnightAfter(start, spec.settleDay);
     const gates: VolGates = {
@@ -532,7 +532,8 @@ export function volatilityDefinitions(seed: number, start: Date, baseUrl: string
       inceptionAt: start,
       settlementDate: isoDate(settlement),
       listed: spec.series.listed,
-      methodologyUrl: `${baseUrl}/docs/methodology#volatility`,
+      // A path on this site: the read model serves it against the public base URL of the day.
+      methodologyUrl: "/docs/methodology#volatility",
       relatedIndexTickers: spec.series.related,
       gates,
       legs: spec.legs.map((leg) => conditionIdOf(seed, partitionLegKey(spec.eventKey, leg.legKey))),

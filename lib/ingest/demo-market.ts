@@ -61,8 +61,6 @@ export interface DemoMarket {
 export interface DemoOptions {
   seed: number;
   start: Date;
-  /** absolute base of the site, used for methodology links */
-  baseUrl?: string;
 }
 
 /** Markets leave the feed this long after they resolve. */
@@ -408,13 +406,13 @@ export function describeHour(state: DemoState): DemoHour {
   return { t, observed, latest, universe, listedNow, resolvedNow };
 }
 
-function build(state: DemoState, baseUrl: string): DemoMarket {
+function build(state: DemoState): DemoMarket {
   const seed = state.seed;
   const start = new Date(state.start);
   let working = structuredClone(state);
   let current: DemoHour | null = null;
   const indices = indexDefinitions(start);
-  const volatilitySeries = volatilityDefinitions(seed, start, baseUrl);
+  const volatilitySeries = volatilityDefinitions(seed, start);
   const hourIndex = (t: Date) => Math.floor((t.getTime() - start.getTime()) / MS_PER_HOUR);
   const market: DemoMarket = {
     seed,
@@ -446,11 +444,11 @@ function build(state: DemoState, baseUrl: string): DemoMarket {
 /** A deterministic demo market: the same seed and start always give the same feed. */
 export function createDemoMarket(options: DemoOptions): DemoMarket {
   const start = floorHour(options.start);
-  return build(initialDemoState(options.seed, start), options.baseUrl ?? "http://localhost:3000");
+  return build(initialDemoState(options.seed, start));
 }
 
 /** Continues a demo market from a persisted state (e.g. after a server restart). */
-export function resumeDemoMarket(state: DemoState, options: { baseUrl?: string } = {}): DemoMarket {
+export function resumeDemoMarket(state: DemoState): DemoMarket {
   if (state.version !== 1) throw new RangeError(`unsupported demo state version ${String(state.version)}`);
-  return build(state, options.baseUrl ?? "http://localhost:3000");
+  return build(state);
 }

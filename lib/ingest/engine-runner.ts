@@ -205,7 +205,7 @@ export interface CatchUpResult {
  */
 export async function catchUp(
   prisma: Db,
-  options: { now?: Date; seed: number; baseUrl: string; maxHours?: number; backfillDays?: number; start?: Date },
+  options: { now?: Date; seed: number; maxHours?: number; backfillDays?: number; start?: Date },
 ): Promise<CatchUpResult> {
   const until = floorHour(options.now ?? new Date());
   const result = await prisma.$transaction(
@@ -215,10 +215,10 @@ export async function catchUp(
       const engine = await tx.engineState.findUnique({ where: { id: 1 } });
       let market: DemoMarket;
       if (!engine) {
-        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY), baseUrl: options.baseUrl });
+        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY) });
         await createDefinitions(tx, market.indices, market.volatilitySeries);
       } else {
-        market = resumeDemoMarket(engine.demoState as unknown as DemoState, { baseUrl: options.baseUrl });
+        market = resumeDemoMarket(engine.demoState as unknown as DemoState);
       }
       const { catalog, states } = await loadEngine(tx, market);
       const overlay = await loadOverlay(tx, nextHourOf(market), until);

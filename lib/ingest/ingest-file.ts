@@ -22,7 +22,7 @@ export interface IngestResult {
  * other values) is stored with revision + 1, and published values it moves beyond the materiality
  * threshold are restated. Unknown markets and time going backwards refuse the whole file.
  */
-export async function ingestFile(prisma: Db, file: string, text: string, options: { now?: Date; baseUrl: string }): Promise<IngestResult> {
+export async function ingestFile(prisma: Db, file: string, text: string, options: { now?: Date } = {}): Promise<IngestResult> {
   const name = path.basename(file);
   const rows = readSnapshots(name, text);
   const result = await prisma.$transaction(
@@ -79,7 +79,7 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         }
         if (earliest === null || r.observedAt < earliest) earliest = r.observedAt;
       }
-      const restated = earliest === null ? NOTHING_RESTATED : await restate(tx, earliest, { now: options.now ?? new Date(), baseUrl: options.baseUrl });
+      const restated = earliest === null ? NOTHING_RESTATED : await restate(tx, earliest, { now: options.now ?? new Date() });
       return { ...result, restated };
     },
     { timeout: 600_000, maxWait: 60_000 },

@@ -75,7 +75,7 @@ export function levelIsMaterial(stored: Prisma.Decimal | string, next: string): 
  * (the engine's states carry the corrected inputs). Runs inside the caller's transaction, which
  * must hold the engine lock.
  */
-export async function restate(tx: Tx, earliest: Date, options: { now: Date; baseUrl: string }): Promise<RestateResult> {
+export async function restate(tx: Tx, earliest: Date, options: { now: Date }): Promise<RestateResult> {
   const engine = await tx.engineState.findUnique({ where: { id: 1 } });
   if (!engine?.demoState) return NOTHING_RESTATED;
   const last = engine.lastTickAt;
@@ -88,10 +88,10 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date; base
   let market: DemoMarket;
   let states: EngineStates;
   if (checkpoint) {
-    market = resumeDemoMarket(checkpoint.demo, { baseUrl: options.baseUrl });
+    market = resumeDemoMarket(checkpoint.demo);
     states = checkpoint.states;
   } else {
-    market = createDemoMarket({ seed: demo.seed, start: new Date(demo.start), baseUrl: options.baseUrl });
+    market = createDemoMarket({ seed: demo.seed, start: new Date(demo.start) });
     states = { indices: new Map(), series: new Map() };
   }
   const { catalog } = await loadEngine(tx, market);

@@ -18,7 +18,7 @@ export function startScheduler(): void {
   const run = async () => {
     try {
       const prisma = await db();
-      const r = await catchUp(prisma, { seed: c.DEMO_SEED, baseUrl: c.baseUrl });
+      const r = await catchUp(prisma, { seed: c.DEMO_SEED });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
       const months = await buildMissingBundles(prisma);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);

@@ -34,7 +34,7 @@ const EPOCH = () => redisKey("keys:epoch");
  * with the rate limiter) and drops the whole cache when it moved. Without Redis there is one
  * instance, and the revoking call clears this cache directly.
  */
-async function syncEpoch(): Promise<void> {
+export async function syncEpoch(): Promise<void> {
   const client = redis();
   if (!client) return;
   const epoch = (await client.get(EPOCH())) ?? "0";
@@ -44,8 +44,9 @@ async function syncEpoch(): Promise<void> {
   }
 }
 
-export async function cachedKey(hash: string): Promise<Entry | undefined> {
-  await syncEpoch();
+/** The cached entry for a key hash; `synced` is an epoch read already under way for this request. */
+export async function cachedKey(hash: string, synced?: Promise<void>): Promise<Entry | undefined> {
+  await (synced ?? syncEpoch());
   const entry = state.entries.get(hash);
   if (!entry) return undefined;
   if (entry.expires < Date.now()) {

@@ -3,11 +3,14 @@ import { db } from "@/lib/db";
 import { cachedKey, rememberKey, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
 
-/** Resolves a presented key to its active key row, or null. Cached; revocation-aware. */
-export async function verifyKey(presented: string): Promise<ResolvedKey | null> {
+/**
+ * Resolves a presented key to its active key row, or null. Cached; revocation-aware.
+ * `synced`: the revocation-epoch read (syncEpoch), when the caller started it earlier.
+ */
+export async function verifyKey(presented: string, synced?: Promise<void>): Promise<ResolvedKey | null> {
   if (!looksLikeKey(presented)) return null;
   const hash = hashKey(presented);
-  const hit = await cachedKey(hash);
+  const hit = await cachedKey(hash, synced);
   if (hit) return hit.key;
   const prisma = await db();
   const row = await prisma.apiKey.findUnique({

@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { config } from "@/lib/config";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
@@ -82,7 +81,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
       case "ingest": {
-        const r = await ingestFile(await db(), args.file as string, args.text as string, { baseUrl: config().baseUrl });
+        const r = await ingestFile(await db(), args.file as string, args.text as string);
         return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
       }
       case "snapshots.build": {

@@ -22,7 +22,7 @@ export async function boot(): Promise<void> {
   if (c.demoMarket) {
     try {
       const started = Date.now();
-      const r = await catchUp(await db(), { seed: c.DEMO_SEED, baseUrl: c.baseUrl });
+      const r = await catchUp(await db(), { seed: c.DEMO_SEED });
       if (r.hours) console.log(`[engine] demo market: computed ${r.hours} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       const months = await buildMissingBundles(await db());
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRunEnvironment, call, expectError, newKey } from "../support/api";
+import { applyRunEnvironment, baseUrl, call, expectError, newKey } from "../support/api";
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const TS_NO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -205,6 +205,15 @@ describe("GET /v1/volatility", () => {
       expect(Number.isInteger(s.headlineTenorDays)).toBe(true);
       expect(s.units).toBe("probability points");
       expect(s.targetType).toBe("composite-of-partition");
+    }
+  });
+
+  it("the methodology link is on the answering instance's public base URL, whichever instance seeded the catalog", async () => {
+    for (const instance of [0, 1]) {
+      const res = await call("/v1/volatility", { key, instance });
+      for (const s of res.body.data.series) expect(s.methodologyUrl).toBe(`${baseUrl(instance)}/docs/methodology#volatility`);
+      const latest = await call(`/v1/volatility/${res.body.data.series[0].ticker}/latest`, { key, instance });
+      expect(latest.body.data.series.methodologyUrl).toBe(`${baseUrl(instance)}/docs/methodology#volatility`);
     }
   });
 

@@ -16,7 +16,6 @@ import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 // hour not yet computed feeds that hour's tick. Each scenario has its own database.
 
 const SEED = 424242;
-const BASE = "http://localhost:3000";
 const NOW = new Date("2026-10-15T12:20:00Z");
 const START = new Date("2026-10-09T12:00:00Z");
 const HOUR = 3_600_000;
@@ -105,7 +104,7 @@ describe("ingested snapshots drive the engine", () => {
 
   beforeAll(async () => {
     [a, b] = [await freshDb("pmb_restate_a"), await freshDb("pmb_restate_b")];
-    await catchUp(a.prisma, { now: NOW, seed: SEED, baseUrl: BASE, start: START });
+    await catchUp(a.prisma, { now: NOW, seed: SEED, start: START });
     const engine = await a.prisma.engineState.findUniqueOrThrow({ where: { id: 1 } });
     t0 = new Date(engine.lastTickAt.getTime() - 30 * HOUR);
     const { constituent, leg } = await targetsAt(a.prisma, t0);
@@ -114,7 +113,7 @@ describe("ingested snapshots drive the engine", () => {
 
   it("restates from the corrected hour exactly what a computation with the corrected input from inception gives", async () => {
     const before = await levelsOf(a.prisma);
-    const result = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW, baseUrl: BASE });
+    const result = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW });
     expect(result).toMatchObject({ inserted: 0, revised: 2, unchanged: 0 });
     expect(result.restated.fromHour?.toISOString()).toBe(t0.toISOString());
     expect(result.restated.levelsRestated).toBeGreaterThan(0);
@@ -125,11 +124,11 @@ describe("ingested snapshots drive the engine", () => {
 
     // B: the same market computed up to the hour before t0, the corrected snapshots ingested
     // ahead of time (they feed the next tick), then computed on to now.
-    await catchUp(b.prisma, { now: new Date(t0.getTime() - HOUR), seed: SEED, baseUrl: BASE, start: START });
-    const early = await ingestFile(b.prisma, "fix.jsonl", file, { now: NOW, baseUrl: BASE });
+    await catchUp(b.prisma, { now: new Date(t0.getTime() - HOUR), seed: SEED, start: START });
+    const early = await ingestFile(b.prisma, "fix.jsonl", file, { now: NOW });
     expect(early).toMatchObject({ inserted: 2, revised: 0 });
     expect(early.restated.fromHour).toBeNull();
-    await catchUp(b.prisma, { now: NOW, seed: SEED, baseUrl: BASE });
+    await catchUp(b.prisma, { now: NOW, seed: SEED });
 
     const [levelsA, levelsB] = [await levelsOf(a.prisma), await levelsOf(b.prisma)];
     expect(levelsA.length).toBe(levelsB.length);
@@ -200,7 +199,7 @@ describe("ingested snapshots drive the engine", () => {
     expect(csvFile.content.split("\r\n")[0]).toBe("restated_at,kind,ticker,t,revision,previous_value,value");
 
     // the same file again changes nothing
-    const again = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW, baseUrl: BASE });
+    const again = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW });
     expect(again).toMatchObject({ inserted: 0, revised: 0, unchanged: 2 });
     expect(again.restated.fromHour).toBeNull();
     expect(await levelsOf(a.prisma)).toEqual(levelsA);
@@ -208,7 +207,7 @@ describe("ingested snapshots drive the engine", () => {
 
   it("leaves published values alone below the materiality threshold and beyond the look-back", async () => {
     const c = await freshDb("pmb_restate_c");
-    await catchUp(c.prisma, { now: NOW, seed: SEED, baseUrl: BASE, start: new Date(NOW.getTime() - 3 * 86_400_000) });
+    await catchUp(c.prisma, { now: NOW, seed: SEED, start: new Date(NOW.getTime() - 3 * 86_400_000) });
     const engine = await c.prisma.engineState.findUniqueOrThrow({ where: { id: 1 } });
     const t = new Date(engine.lastTickAt.getTime() - 5 * HOUR);
     const { constituent, indexId, leg } = await targetsAt(c.prisma, t);
@@ -216,18 +215,18 @@ describe("ingested snapshots drive the engine", () => {
     const links = await c.prisma.reconstitutionEvent.findMany({ orderBy: { id: "asc" } });
 
     // a partition leg no index holds: volatility only, not a digit of any index or chain link moves
-    const legOnly = await ingestFile(c.prisma, "leg.jsonl", corrected(leg, 0.2, "leg"), { now: NOW, baseUrl: BASE });
+    const legOnly = await ingestFile(c.prisma, "leg.jsonl", corrected(leg, 0.2, "leg"), { now: NOW });
     expect(legOnly.restated).toMatchObject({ levelsRestated: 0, linksRewritten: 0, added: 0 });
     expect(legOnly.restated.ticksRestated).toBeGreaterThan(0);
     expect(await c.prisma.reconstitutionEvent.findMany({ orderBy: { id: "asc" } })).toEqual(links);
 
-    const tiny = await ingestFile(c.prisma, "tiny.jsonl", corrected(constituent, 0.00000001, "constituent"), { now: NOW, baseUrl: BASE });
+    const tiny = await ingestFile(c.prisma, "tiny.jsonl", corrected(constituent, 0.00000001, "constituent"), { now: NOW });
     expect(tiny.revised).toBe(1);
     expect(tiny.restated.hours).toBeGreaterThan(0);
     expect(tiny.restated.levelsRestated).toBe(0);
     expect(await levelsOf(c.prisma, indexId)).toEqual(before);
 
-    const late = await ingestFile(c.prisma, "late.jsonl", corrected(constituent, 0.3, "constituent"), { now: new Date(NOW.getTime() + 31 * 86_400_000), baseUrl: BASE });
+    const late = await ingestFile(c.prisma, "late.jsonl", corrected(constituent, 0.3, "constituent"), { now: new Date(NOW.getTime() + 31 * 86_400_000) });
     expect(late.revised).toBe(1);
     expect(late.restated.fromHour, "older than the 30-day look-back: corrected going forward only").toBeNull();
     expect(await levelsOf(c.prisma, indexId)).toEqual(before);
