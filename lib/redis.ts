@@ -9,7 +9,7 @@ export function redis(): Redis | null {
   const url = config().REDIS_URL;
   if (!url) return null;
   if (!holder.client) {
-    const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000, lazyConnect: false });
+    const client = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: true, connectTimeout: 2000, lazyConnect: false, enableAutoPipelining: true });
     client.on("error", (error) => console.error(`[redis] ${error.message}`));
     holder.client = client;
     onShutdown(async () => {

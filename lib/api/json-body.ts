@@ -16,8 +16,11 @@ type Part = string | Cached;
 const cache = new WeakMap<object, Cached>();
 const encoder = new TextEncoder();
 
-/** Below this many characters of reused JSON a body is one string. */
-const REUSE_THRESHOLD = 1024;
+/**
+ * Below this many characters a body is one string: joining a few KB of cached text costs less
+ * than a stream of parts (a latest value, a catalog); a long history is streamed, not copied.
+ */
+const STREAM_THRESHOLD = 64 * 1024;
 
 /** The body as text: exactly `JSON.stringify(value)` for JSON data. */
 export function jsonText(value: unknown): string {
@@ -31,7 +34,9 @@ function textOf(parts: Part[]): string {
 /** The body for a Response: one string when nothing large is reused, else a stream of the reused bytes between per-request pieces. */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
   const parts = jsonParts(value);
-  if (!parts.some((p) => typeof p !== "string" && p.text.length >= REUSE_THRESHOLD)) return textOf(parts);
+  let length = 0;
+  for (const p of parts) length += typeof p === "string" ? p.length : p.text.length;
+  if (length < STREAM_THRESHOLD) return textOf(parts);
   return streamOf(parts.map((p) => (typeof p === "string" ? encoder.encode(p) : bytesOf(p))));
 }
 

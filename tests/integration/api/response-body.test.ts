@@ -74,7 +74,7 @@ describe("a success body is JSON.stringify's text of the envelope, whatever part
 });
 
 describe("compressed responses decode to the same JSON", () => {
-  it.each([0, 1, 4])("path %i with Accept-Encoding: gzip", async (i) => {
+  it.each([1, 4, 5])("path %i with Accept-Encoding: gzip", async (i) => {
     const path = paths()[i]!;
     const plain = await get(path);
     const gz = await rawGzip(path);
@@ -83,6 +83,19 @@ describe("compressed responses decode to the same JSON", () => {
     const decoded = JSON.parse(gunzipSync(gz.body).toString("utf8"));
     expect(stable(decoded.data)).toEqual(stable(plain.json.data));
     expect(Object.keys(decoded.meta)).toEqual(Object.keys(plain.json.meta));
+  });
+});
+
+describe("small bodies are not compressed", () => {
+  it("a latest value under 1 KB is sent as is, with its Content-Length, to a client accepting gzip", async () => {
+    const path = paths()[0]!;
+    const plain = await get(path);
+    expect(Number(plain.res.headers.get("content-length"))).toBe(Buffer.byteLength(plain.text));
+    expect(Buffer.byteLength(plain.text)).toBeLessThan(1024);
+    const gz = await rawGzip(path);
+    expect(gz.encoding).toBeNull();
+    expect(gz.vary ?? "").toContain("Accept-Encoding");
+    expect(Object.keys(JSON.parse(gz.body.toString("utf8")))).toEqual(["data", "meta"]);
   });
 });
 

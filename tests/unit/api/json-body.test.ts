@@ -62,6 +62,7 @@ describe("jsonBody is the same JSON, streamed around reused bytes", () => {
   const cases: Array<[string, unknown, "string" | "stream"]> = [
     ["a small body stays one string", { data: { a: 1 }, meta: { generatedAt: "x" } }, "string"],
     ["a small frozen value stays one string", { data: Object.freeze({ a: 1 }), meta: {} }, "string"],
+    ["a frozen value of a few KB (a latest value) stays one string", { data: history(40), meta: { generatedAt: "x" } }, "string"],
     ["a frozen history between per-request members", { data: { ticker: "PMX-A", interval: "1h", count: large.length, points: large }, meta: { generatedAt: new Date().toISOString() } }, "stream"],
     ["a frozen data object with non-ASCII meta", { data: large, meta: { generatedAt: "é ü — non-ASCII" } }, "stream"],
     ["an unfrozen large member beside a frozen one", { data: { points: large, unfrozen: history(3000).slice() }, meta: {} }, "stream"],
