@@ -9,9 +9,10 @@ import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
-import { syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import { peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
-import { throttle, type LimitDecision } from "@/lib/ratelimit";
+import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
 
 export interface KeyedContext {
   requestId: string;
@@ -93,17 +94,42 @@ function success(body: unknown, headers: Record<string, string>): Response {
 
 /**
  * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
- * The revocation epoch is read while the throttle decides (two Redis round trips in a row, not
- * three); the key itself is only looked up once the address is admitted.
+ *
+ * A key this instance has resolved before takes one Redis round trip: the address throttle and
+ * the key's windows run as one atomic script (the key's windows only when the address is
+ * admitted), with the revocation-epoch read sent beside it. The answer still waits for that read:
+ * when the epoch moved the key is resolved again, and a key that no longer resolves is refused
+ * (the slot its dead log took is never read again). Any other key is looked up only once the
+ * address is admitted, so a flood of unknown keys is throttled before it reaches the database.
  */
 export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
+  void requestId;
   const synced = syncEpoch();
   synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
+  const hinted = knownKey(headers);
+  if (hinted) {
+    const both = await throttleThenConsume(limiterStore(), clientAddress(headers), hinted.id, keyLimits(hinted), Date.now(), {
+      limit: config().IP_LIMIT_MINUTE,
+    });
+    if (!both.address.allowed) throw addressRefusal(both.address);
+    const key = await authenticate(headers, synced);
+    const same = key.id === hinted.id && key.limitMinute === hinted.limitMinute && key.limitDay === hinted.limitDay;
+    return { key, decision: same && both.key ? admitted(key, both.key) : await spendWindows(key) };
+  }
   await admitAddressOnly(headers);
   const key = await authenticate(headers, synced);
-  const decision = await spendWindows(key);
-  void requestId;
-  return { key, decision };
+  return { key, decision: await spendWindows(key) };
+}
+
+/** The presented key as this instance last resolved it, or null (unknown, absent or malformed). */
+function knownKey(headers: Headers): ResolvedKey | null {
+  let presented: string;
+  try {
+    presented = presentedKey(headers);
+  } catch {
+    return null;
+  }
+  return looksLikeKey(presented) ? peekKey(hashKey(presented)) : null;
 }
 
 /** The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool call). */
@@ -118,7 +144,11 @@ export async function authenticate(headers: Headers, synced?: Promise<void>): Pr
 
 /** Spends one request from both of the key's windows; a refusal is a KeyedRefusal. */
 export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
-  const decision = await limiterStore().consume(key.id, keyLimits(key), Date.now());
+  return admitted(key, await limiterStore().consume(key.id, keyLimits(key), Date.now()));
+}
+
+/** The decision when it admitted; a refusal becomes a KeyedRefusal (rate_limited or daily_limit_reached). */
+function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
   if (!decision.allowed) {
     const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
     const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
@@ -229,10 +259,12 @@ export function apiRoute(endpoint: string, handler: RawHandler) {
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddressOnly(headers: Headers): Promise<void> {
   const address = await throttle(limiterStore(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
-  if (!address.allowed) {
-    throw new ApiError("ip_rate_limited", {
-      message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }),
-      headers: { "Retry-After": String(address.retryAfter ?? 1) },
-    });
-  }
+  if (!address.allowed) throw addressRefusal(address);
+}
+
+function addressRefusal(address: ThrottleDecision): ApiError {
+  return new ApiError("ip_rate_limited", {
+    message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }),
+    headers: { "Retry-After": String(address.retryAfter ?? 1) },
+  });
 }

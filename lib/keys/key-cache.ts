@@ -56,6 +56,16 @@ export async function cachedKey(hash: string, synced?: Promise<void>): Promise<E
   return entry;
 }
 
+/**
+ * The entry this instance holds for a key hash, without reading the revocation epoch: a hint
+ * that lets a request start spending before the epoch read returns. Never an answer by itself:
+ * the request is decided by `cachedKey` once the epoch is known.
+ */
+export function peekKey(hash: string): ResolvedKey | null {
+  const entry = state.entries.get(hash);
+  return entry && entry.expires >= Date.now() ? entry.key : null;
+}
+
 export function rememberKey(hash: string, key: ResolvedKey | null): void {
   if (state.entries.size >= MAX_ENTRIES) {
     const oldest = state.entries.keys().next();

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type Redis from "ioredis";
 import { checkWindows, withKeyMethods } from "./sliding-log";
-import { SLIDING_LOG_LUA } from "./sliding-log-script";
+import { CHAINED_LOG_LUA, SLIDING_LOG_LUA } from "./sliding-log-script";
 import type { LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types";
 
 export interface RedisStoreOptions {
@@ -17,18 +17,32 @@ export interface RedisStoreOptions {
   clock?: "redis" | "caller";
 }
 
-const SCRIPT_SHA = createHash("sha1").update(SLIDING_LOG_LUA).digest("hex");
+interface Script {
+  lua: string;
+  sha: string;
+}
 
-function parseReply(reply: unknown, windows: number): LogOutcome {
-  const bad = new Error("sliding log: unexpected reply from Redis script");
-  if (!Array.isArray(reply) || reply.length !== 2 + 2 * windows) throw bad;
-  const nums = reply.map((v: unknown) => (typeof v === "number" ? v : Number.NaN));
-  if (nums.some((v) => !Number.isFinite(v))) throw bad;
+const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") });
+const SLIDING_LOG = script(SLIDING_LOG_LUA);
+const CHAINED_LOG = script(CHAINED_LOG_LUA);
+
+const badReply = () => new Error("sliding log: unexpected reply from Redis script");
+
+/** Reads one log's { allowed, count, resetMs, ... } from `nums` at `at`. */
+function readOutcome(nums: number[], at: number, nowMs: number, windows: number): LogOutcome {
+  if (nums.length < at + 1 + 2 * windows) throw badReply();
   const out: WindowCount[] = [];
   for (let i = 0; i < windows; i++) {
-    out.push({ count: nums[2 + 2 * i] ?? 0, resetMs: nums[3 + 2 * i] ?? 0 });
+    out.push({ count: nums[at + 1 + 2 * i] ?? 0, resetMs: nums[at + 2 + 2 * i] ?? 0 });
   }
-  return { nowMs: nums[0] ?? 0, allowed: nums[1] === 1, windows: out };
+  return { nowMs, allowed: nums[at] === 1, windows: out };
+}
+
+function numbers(reply: unknown): number[] {
+  if (!Array.isArray(reply)) throw badReply();
+  const nums = reply.map((v: unknown) => (typeof v === "number" ? v : Number.NaN));
+  if (nums.some((v) => !Number.isFinite(v))) throw badReply();
+  return nums;
 }
 
 /**
@@ -39,27 +53,42 @@ function parseReply(reply: unknown, windows: number): LogOutcome {
 export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}): RateLimitStore {
   const prefix = options.prefix ?? "rl:";
   const useCallerClock = options.clock === "caller";
+  const clock = (nowMs: number) => (useCallerClock ? String(Math.floor(nowMs)) : "");
+  const pairs = (windows: readonly LogWindow[]) => windows.flatMap((w) => [String(w.ms), String(w.limit)]);
+
+  async function evaluate(s: Script, keys: string[], args: string[]): Promise<number[]> {
+    try {
+      return numbers(await redis.evalsha(s.sha, keys.length, ...keys, ...args));
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
+      return numbers(await redis.eval(s.lua, keys.length, ...keys, ...args));
+    }
+  }
 
   async function run(key: string, windows: readonly LogWindow[], nowMs: number, record: boolean) {
     checkWindows(windows);
-    const args = [
-      useCallerClock ? String(Math.floor(nowMs)) : "",
-      randomUUID(),
-      record ? "1" : "0",
-      ...windows.flatMap((w) => [String(w.ms), String(w.limit)]),
-    ];
-    let reply: unknown;
-    try {
-      reply = await redis.evalsha(SCRIPT_SHA, 1, prefix + key, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      reply = await redis.eval(SLIDING_LOG_LUA, 1, prefix + key, ...args);
-    }
-    return parseReply(reply, windows.length);
+    const nums = await evaluate(SLIDING_LOG, [prefix + key], [clock(nowMs), randomUUID(), record ? "1" : "0", ...pairs(windows)]);
+    if (nums.length !== 2 + 2 * windows.length) throw badReply();
+    return readOutcome(nums, 1, nums[0] ?? 0, windows.length);
   }
 
   return withKeyMethods({
     hit: (key, windows, nowMs) => run(key, windows, nowMs, true),
     look: (key, windows, nowMs) => run(key, windows, nowMs, false),
+    async hitThen(first, second, nowMs) {
+      checkWindows(first.windows);
+      checkWindows(second.windows);
+      const args = [clock(nowMs), randomUUID(), String(first.windows.length), ...pairs(first.windows), ...pairs(second.windows)];
+      const nums = await evaluate(CHAINED_LOG, [prefix + first.key, prefix + second.key], args);
+      const now = nums[0] ?? 0;
+      const a = readOutcome(nums, 1, now, first.windows.length);
+      const at = 2 + 2 * first.windows.length;
+      if (!a.allowed) {
+        if (nums.length !== at + 1 || nums[at] !== -1) throw badReply();
+        return [a, null];
+      }
+      if (nums.length !== at + 1 + 2 * second.windows.length) throw badReply();
+      return [a, readOutcome(nums, at, now, second.windows.length)];
+    },
   });
 }

@@ -1,5 +1,5 @@
-import { ADDRESS_NAMESPACE, MINUTE_MS, resetSeconds, secondsUntil } from "./sliding-log";
-import type { RateLimitStore, ThrottleDecision } from "./types";
+import { ADDRESS_NAMESPACE, KEY_NAMESPACE, MINUTE_MS, keyWindows, resetSeconds, secondsUntil, toDecision } from "./sliding-log";
+import type { KeyLimits, LimitDecision, LogOutcome, RateLimitStore, ThrottleDecision } from "./types";
 
 /** 10 x the free per-key minute rate (DESIGN.md section 2). */
 export const ADDRESS_LIMIT_PER_MINUTE = 600;
@@ -7,6 +7,23 @@ export const ADDRESS_LIMIT_PER_MINUTE = 600;
 export interface ThrottleOptions {
   limit?: number;
   windowMs?: number;
+}
+
+function addressWindow(options: ThrottleOptions) {
+  return { ms: options.windowMs ?? MINUTE_MS, limit: options.limit ?? ADDRESS_LIMIT_PER_MINUTE };
+}
+
+function throttleDecision(outcome: LogOutcome, limit: number): ThrottleDecision {
+  const counted = outcome.windows[0];
+  if (!counted) throw new Error("throttle: store returned no window");
+  const reset = resetSeconds(counted.resetMs);
+  return {
+    allowed: outcome.allowed,
+    limit,
+    remaining: Math.max(0, limit - counted.count),
+    reset,
+    retryAfter: outcome.allowed ? null : secondsUntil(reset, outcome.nowMs),
+  };
 }
 
 /**
@@ -20,17 +37,28 @@ export async function throttle(
   nowMs: number,
   options: ThrottleOptions = {},
 ): Promise<ThrottleDecision> {
-  const limit = options.limit ?? ADDRESS_LIMIT_PER_MINUTE;
-  const window = { ms: options.windowMs ?? MINUTE_MS, limit };
-  const outcome = await store.hit(ADDRESS_NAMESPACE + address, [window], nowMs);
-  const counted = outcome.windows[0];
-  if (!counted) throw new Error("throttle: store returned no window");
-  const reset = resetSeconds(counted.resetMs);
-  return {
-    allowed: outcome.allowed,
-    limit,
-    remaining: Math.max(0, limit - counted.count),
-    reset,
-    retryAfter: outcome.allowed ? null : secondsUntil(reset, outcome.nowMs),
-  };
+  const window = addressWindow(options);
+  return throttleDecision(await store.hit(ADDRESS_NAMESPACE + address, [window], nowMs), window.limit);
+}
+
+/**
+ * The address throttle and, only when it admits, the key's windows, in one atomic step of the
+ * store (one Redis round trip): what `throttle` then `consume` decide, at one instant. `key` is
+ * null when the address was refused; the key's windows were then not touched.
+ */
+export async function throttleThenConsume(
+  store: RateLimitStore,
+  address: string,
+  keyId: string,
+  limits: KeyLimits,
+  nowMs: number,
+  options: ThrottleOptions = {},
+): Promise<{ address: ThrottleDecision; key: LimitDecision | null }> {
+  const window = addressWindow(options);
+  const [a, k] = await store.hitThen(
+    { key: ADDRESS_NAMESPACE + address, windows: [window] },
+    { key: KEY_NAMESPACE + keyId, windows: keyWindows(limits) },
+    nowMs,
+  );
+  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null };
 }

@@ -59,10 +59,21 @@ export interface KeyLimits {
   day: number;
 }
 
-/** A sliding-log store. `hit`/`look` are the primitives; `consume`/`peek` are the per-key view. */
+/** One log and its windows. */
+export interface LogRequest {
+  key: string;
+  windows: readonly LogWindow[];
+}
+
+/** A sliding-log store. `hit`/`look`/`hitThen` are the primitives; `consume`/`peek` are the per-key view. */
 export interface RateLimitStore {
   /** Atomically: admit and record iff every window has room; a refused request is not recorded. */
   hit(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
+  /**
+   * Atomically: `hit` the first log and, only when it admitted, the second at the same instant
+   * (one round trip in the Redis store). The second outcome is null when the first refused.
+   */
+  hitThen(first: LogRequest, second: LogRequest, nowMs: number): Promise<[LogOutcome, LogOutcome | null]>;
   /** The same counts without recording anything (`allowed` = whether a request now would pass). */
   look(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
   /** Per-key minute + day windows; namespaced apart from the address throttle. */

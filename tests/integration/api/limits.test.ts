@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, expectError, expectRateHeaders, newKey } from "../support/api";
+import { applyRunEnvironment, call, expectError, expectRateHeaders, newKey } from "../support/api";
 
 describe("per-key minute window", () => {
   it("refuses the request after the limit with rate_limited, exact Retry-After and all headers", async () => {
@@ -51,6 +51,24 @@ describe("GET /v1 is the authoritative quota report", () => {
     expect(second.body.data.key).toMatchObject({ remainingMinute: 7, remainingDay: 47 });
     expect(second.headers.get("x-ratelimit-remaining")).toBe("7");
     expect(second.body.data.limits).toEqual({ requestsPerMinute: 60, requestsPerDay: 2000, historyMaxDays: 90, intervals: ["1h", "1d"] });
+  });
+});
+
+describe("a known key is counted once per request", () => {
+  it("also when another key's revocation moved the revocation epoch between its requests", async () => {
+    // A key the instance has resolved before is spent in the same step as the address throttle;
+    // a moved epoch makes the instance resolve it again, and the request must still count once.
+    const { key } = await newKey({ limitMinute: 100, limitDay: 1000 });
+    const other = await newKey();
+    const remaining = async () => Number((await call("/v1/indices", { key, instance: 0 })).headers.get("x-ratelimit-remaining-day"));
+    const first = await remaining();
+    expect(await remaining()).toBe(first - 1);
+    applyRunEnvironment();
+    const { revokeKey } = await import("@/lib/keys/manage-keys");
+    await revokeKey(other.id, other.userId);
+    expect(await remaining()).toBe(first - 2);
+    expect(await remaining()).toBe(first - 3);
+    expectError(await call("/v1/indices", { key: other.key, instance: 0 }), 401, "invalid_api_key");
   });
 });
 
