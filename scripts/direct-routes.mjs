@@ -8,14 +8,18 @@
 // - paths outside the given prefixes, or matching a redirect, rewrite or the proxy (middleware);
 // - paths that are not plain (percent-encoding, empty or dot segments, a trailing slash);
 // - methods with a body, methods the route does not export, and requests Request cannot hold.
-// Responses get next.config's headers for the path and the same compression Next applies.
+// Responses get next.config's headers for the path, and compression as Next applies it, except
+// that gzip bodies are assembled from segments compressed once each (scripts/gzip-segments.mjs).
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import compression from "compression";
+import { acceptsGzip, available as segmentedGzip, gzipSegments } from "./gzip-segments.mjs";
 
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~!$&'()*+,;=:@-][A-Za-z0-9._~!$&'()*+,;=:@-]*)+$/;
 const BODILESS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Bodies from this size on are compressed for clients that accept it (the compression package's default). */
+const COMPRESS_AT = 1024;
 
 /**
  * The dispatcher for the app routes under `prefixes`, read from the build in `dir`/.next.
@@ -132,6 +136,12 @@ export function directRoutes({ dir, prefixes }) {
       res.destroy();
       return;
     }
+    if (segmentedGzip && length >= COMPRESS_AT && req.method !== "HEAD" && acceptsGzip(req.headers["accept-encoding"])) {
+      const type = response.headers.get("content-type") ?? "";
+      if (response.status === 200 && !response.headers.has("content-encoding") && /^(application\/json|text\/)/.test(type)) {
+        return sendGzip(res, response, rules, gzipSegments(chunks));
+      }
+    }
     return new Promise((resolve) => {
       compress(req, res, () => {
         for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
@@ -149,6 +159,26 @@ export function directRoutes({ dir, prefixes }) {
       });
     });
   }
+}
+
+/** Headers as `send` sets them, then the gzip member of the body's segments (scripts/gzip-segments.mjs). */
+function sendGzip(res, response, rules, parts) {
+  return new Promise((resolve) => {
+    for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
+    res.statusCode = response.status;
+    for (const [key, value] of response.headers) if (key !== "set-cookie" && key !== "content-length") res.setHeader(key, value);
+    const cookies = response.headers.getSetCookie();
+    if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+    const vary = String(res.getHeader("vary") ?? "");
+    if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+    res.setHeader("content-encoding", "gzip");
+    res.setHeader("content-length", parts.reduce((n, p) => n + p.length, 0));
+    res.on("close", resolve);
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.end();
+    res.uncork();
+  });
 }
 
 /** The route's parameters in regex group order: `[name]`, `[...name]` and `[[...name]]` segments. */

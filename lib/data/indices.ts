@@ -1,7 +1,7 @@
 import "server-only";
 import { iso6, isoOrNull } from "@/lib/api/format";
 import { db } from "@/lib/db";
-import { keptFrozen, memo } from "@/lib/data/memo";
+import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
 
 const TTL = 2000;
 export const BASE_LEVEL = "100.00000000";
@@ -185,10 +185,20 @@ interface RecentLevels {
 
 /** Every point of the trailing window, formatted once per TTL; requests slice it. */
 function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLevels> {
-  return memo(`levels:${indexId}:${interval}`, TTL, async () => {
-    const from = Date.now() - SERIES_SPAN_MS;
-    return { from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() };
-  });
+  const from = Date.now() - SERIES_SPAN_MS;
+  return versionedMemo(
+    `levels:${indexId}:${interval}`,
+    TTL,
+    async () => {
+      // Any insert, update or delete of a level in the window changes a row's xmin or the count.
+      const prisma = await db();
+      const [v] = await prisma.$queryRaw<Array<{ version: string }>>`
+        SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' || coalesce(max(t)::text, '') AS version
+        FROM index_levels WHERE "indexId" = ${indexId}::uuid AND t >= ${new Date(from)}`;
+      return v?.version ?? "";
+    },
+    async () => ({ from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() }),
+  );
 }
 
 function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint[] {

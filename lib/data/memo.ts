@@ -13,6 +13,28 @@ export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Pro
   return value;
 }
 
+const versions = ((globalThis as { __pmbReadVersions?: Map<string, { version: string; value: unknown }> }).__pmbReadVersions ??= new Map());
+
+/**
+ * `memo`, for a large value that rarely changes (a 90-day window): when the TTL ends only
+ * `version()` runs, a small query, and the value is loaded again only when the version moved.
+ * The same objects then serve across refreshes, and with them the JSON and compressed bytes
+ * built for them (lib/api/json-body.ts, scripts/gzip-segments.mjs), instead of all of it being
+ * rebuilt, on the request path, every TTL.
+ */
+export function versionedMemo<T>(key: string, ttlMs: number, version: () => Promise<string>, load: () => Promise<T>): Promise<T> {
+  return memo(key, ttlMs, async () => {
+    const current = await version();
+    const kept = versions.get(key);
+    if (kept && kept.version === current) return kept.value as T;
+    const value = await load();
+    versions.delete(key);
+    versions.set(key, { version: current, value });
+    if (versions.size > 500) versions.delete(versions.keys().next().value as string);
+    return value;
+  });
+}
+
 export function clearReadCache(): void {
   store.clear();
 }

@@ -3,7 +3,7 @@ import { iso6, iso6NoZ } from "@/lib/api/format";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
-import { keptFrozen, memo } from "@/lib/data/memo";
+import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const TTL = 2000;
@@ -290,10 +290,20 @@ interface RecentPoints {
 
 /** The trailing window's points, newest first, formatted once per TTL (no per-leg panel loaded). */
 function recentPoints(seriesId: string): Promise<RecentPoints> {
-  return memo(`vol-history:${seriesId}`, TTL, async () => {
-    const from = Date.now() - HISTORY_SPAN_MS;
-    return { from, points: await loadPoints(seriesId, new Date(from)), selections: new Map() };
-  });
+  const from = Date.now() - HISTORY_SPAN_MS;
+  return versionedMemo(
+    `vol-history:${seriesId}`,
+    TTL,
+    async () => {
+      // Any insert, update or delete of a tick in the window changes a row's xmin or the count.
+      const prisma = await db();
+      const [v] = await prisma.$queryRaw<Array<{ version: string }>>`
+        SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' || coalesce(max("computedAt")::text, '') AS version
+        FROM volatility_ticks WHERE "seriesId" = ${seriesId}::uuid AND "computedAt" >= ${new Date(from)}`;
+      return v?.version ?? "";
+    },
+    async () => ({ from, points: await loadPoints(seriesId, new Date(from)), selections: new Map() }),
+  );
 }
 
 async function loadPoints(seriesId: string, start: Date): Promise<TimedPoint[]> {

@@ -128,4 +128,20 @@ describe("a reused body follows the data", () => {
     }
     await waitFor(original.level.toFixed(8));
   });
+
+  it("while nothing changed, the read models serve the same frozen window after their cache's lifetime", async () => {
+    // Only a version query runs when the 2-second cache ends; the window, and the JSON and gzip
+    // built for it, are kept (lib/data/memo.ts versionedMemo).
+    applyRunEnvironment();
+    const { indexHistory } = await import("@/lib/data/indices");
+    const { volatilityHistory } = await import("@/lib/data/volatility");
+    const now = new Date();
+    const window = { start: new Date(now.getTime() - 10 * 86_400_000), end: now };
+    const levels = await indexHistory(index, { ...window, interval: "1h" });
+    const ticks = await volatilityHistory(series, { ...window, limit: 5000, includeGated: false });
+    await new Promise((r) => setTimeout(r, 2_300));
+    expect((await indexHistory(index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
+    expect((await volatilityHistory(series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
+    expect(Object.isFrozen(levels!.points)).toBe(true);
+  });
 });
