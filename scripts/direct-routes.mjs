@@ -13,6 +13,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { finished } from "node:stream";
 import compression from "compression";
 import { acceptsGzip, available as segmentedGzip, gzipSegments } from "./gzip-segments.mjs";
 
@@ -139,41 +140,44 @@ export function directRoutes({ dir, prefixes }) {
     if (segmentedGzip && length >= COMPRESS_AT && req.method !== "HEAD" && acceptsGzip(req.headers["accept-encoding"])) {
       const type = response.headers.get("content-type") ?? "";
       if (response.status === 200 && !response.headers.has("content-encoding") && /^(application\/json|text\/)/.test(type)) {
-        return sendGzip(res, response, rules, gzipSegments(chunks));
+        const parts = gzipSegments(chunks);
+        return write(res, () => {
+          setHeaders(res, response, rules);
+          const vary = String(res.getHeader("vary") ?? "");
+          if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+          res.setHeader("content-encoding", "gzip");
+          res.setHeader("content-length", parts.reduce((n, p) => n + p.length, 0));
+          return parts;
+        });
       }
     }
     return new Promise((resolve) => {
       compress(req, res, () => {
-        for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
-        res.statusCode = response.status;
-        for (const [key, value] of response.headers) if (key !== "set-cookie") res.setHeader(key, value);
-        const cookies = response.headers.getSetCookie();
-        if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-        const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
-        if (!bodiless && !response.headers.has("content-encoding") && !response.headers.has("content-length")) res.setHeader("content-length", length);
-        res.on("close", resolve);
-        res.cork();
-        for (const chunk of chunks) res.write(chunk);
-        res.end();
-        res.uncork();
+        write(res, () => {
+          setHeaders(res, response, rules);
+          const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
+          if (!bodiless) res.setHeader("content-length", length); // the bytes written below, whatever the handler said
+          return chunks;
+        }).then(resolve);
       });
     });
   }
 }
 
-/** Headers as `send` sets them, then the gzip member of the body's segments (scripts/gzip-segments.mjs). */
-function sendGzip(res, response, rules, parts) {
+/** next.config's headers for the path, then the response's status and headers. */
+function setHeaders(res, response, rules) {
+  for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
+  res.statusCode = response.status;
+  for (const [key, value] of response.headers) if (key !== "set-cookie" && key !== "content-length") res.setHeader(key, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+}
+
+/** Sets the head (`head` returns the body's parts) and writes head and body in one corked write. */
+function write(res, head) {
   return new Promise((resolve) => {
-    for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
-    res.statusCode = response.status;
-    for (const [key, value] of response.headers) if (key !== "set-cookie" && key !== "content-length") res.setHeader(key, value);
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) res.setHeader("set-cookie", cookies);
-    const vary = String(res.getHeader("vary") ?? "");
-    if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
-    res.setHeader("content-encoding", "gzip");
-    res.setHeader("content-length", parts.reduce((n, p) => n + p.length, 0));
-    res.on("close", resolve);
+    const parts = head();
+    finished(res, () => resolve()); // also when the client is already gone
     res.cork();
     for (const part of parts) res.write(part);
     res.end();
