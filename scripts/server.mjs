@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The production server: Next.js behind a plain Node HTTP server, so the client address the
-// API throttles on comes from the socket (`x-pmb-peer`), never from a header the client sent.
+// API throttles on comes from the socket (`x-pmb-peer`), never from a header the client sent,
+// and so /v1 is answered by its route handlers without Next's router (direct-routes.mjs).
 //
 // WEB_CONCURRENCY=N (N > 1) runs N such servers as a node:cluster sharing the port, one per core.
 // They are separate instances exactly as several machines would be, so it needs what several
@@ -59,7 +60,12 @@ async function serve() {
   const handle = app.getRequestHandler();
   await app.prepare();
   // The API's route handlers, called without Next's router (scripts/direct-routes.mjs).
-  const direct = process.env.PMB_DIRECT_ROUTES === "0" ? null : directRoutes({ dir, prefixes: DIRECT_PREFIXES });
+  let direct = null;
+  try {
+    direct = process.env.PMB_DIRECT_ROUTES === "0" ? null : directRoutes({ dir, prefixes: DIRECT_PREFIXES });
+  } catch (error) {
+    console.error(`direct routes are off, Next's router serves /v1: ${error?.message ?? error}`);
+  }
 
   const server = http.createServer((req, res) => {
     req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
