@@ -11,12 +11,13 @@ import { startServer } from "../tests/integration/support/server";
 // `npm run bench`: the production build against a fresh PostgreSQL database with the demo
 // market and Redis, many keys so limits never trip. Prints figures; it is not a test.
 // The load generator is wrk when /usr/bin/wrk exists (a separate native process), else
-// autocannon inside this process. BENCH_PIN=1 pins the server to CPU 0 and wrk to CPU 1.
+// autocannon inside this process (BENCH_GENERATOR=autocannon chooses it). BENCH_PIN=1 pins the
+// server to CPU 0 and wrk to CPU 1.
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
-const useWrk = fs.existsSync(WRK);
+const useWrk = process.env.BENCH_GENERATOR !== "autocannon" && fs.existsSync(WRK);
 const pin = process.env.BENCH_PIN === "1" && useWrk && fs.existsSync(TASKSET);
 
 interface Figures {
