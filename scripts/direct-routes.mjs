@@ -19,6 +19,8 @@ import { acceptsGzip, available as segmentedGzip, gzipSegments } from "./gzip-se
 
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~!$&'()*+,;=:@-][A-Za-z0-9._~!$&'()*+,;=:@-]*)+$/;
 const BODILESS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** A Host header that is a host and port, nothing that could move the path or query of the URL. */
+const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** Bodies from this size on are compressed for clients that accept it (the compression package's default). */
 const COMPRESS_AT = 1024;
 
@@ -98,7 +100,8 @@ export function directRoutes({ dir, prefixes }) {
     if (!handler) return false;
     let request;
     try {
-      request = new Request(`http://${req.headers.host || "localhost"}${url}`, { method: req.method, headers: requestHeaders(req) });
+      const host = HOST.test(req.headers.host ?? "") ? req.headers.host : "localhost";
+      request = new Request(`http://${host}${url}`, { method: req.method, headers: requestHeaders(req) });
     } catch {
       return false; // a Host or header value fetch's Request refuses: Next answers it
     }

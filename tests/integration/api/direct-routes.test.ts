@@ -131,6 +131,15 @@ describe("the direct dispatcher answers /v1 exactly as Next's router does", () =
     }
   });
 
+  it("a Host header cannot change the path or query the handler reads", async () => {
+    for (const host of ["x?interval=1d#", "x/v1/indices/NOPE/latest?", "x#"]) {
+      const res = await raw(baseUrl(), `/v1/indices/${index}/history?interval=1h`, { headers: { ...auth(), Host: host } });
+      expect(res.status).toBe(200);
+      const body = JSON.parse(res.body.toString("utf8"));
+      expect(body.data).toMatchObject({ ticker: index, interval: "1h" });
+    }
+  });
+
   it("the default server serves /v1 without Next's router; PMB_DIRECT_ROUTES=0 routes it through Next", async () => {
     // Next's router adds its React Server Components Vary tokens to every response it sends.
     const direct = await raw(baseUrl(), "/v1/indices", { headers: auth() });
