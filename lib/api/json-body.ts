@@ -2,8 +2,8 @@
 // inside it is serialized and UTF-8 encoded once and its bytes reused: read models freeze what
 // they share between requests (immutable per data version), so a 90-day history is not
 // serialized again for every response, while `meta` (generatedAt, window) stays per request.
-// (No cached gzip: Next 16 drops Content-Encoding from a route handler's Response and compresses
-// the body itself when the client accepts it, see next/dist/server/send-response.js.)
+// The reused bytes keep their identity through the Response's stream, so the production server
+// compresses each of them once for gzip clients (scripts/gzip-segments.mjs).
 
 /** A frozen value's JSON and its UTF-8 bytes, each computed on first use. */
 interface Cached {
@@ -31,7 +31,7 @@ function textOf(parts: Part[]): string {
   return parts.map((p) => (typeof p === "string" ? p : p.text)).join("");
 }
 
-/** The body for a Response: one string when nothing large is reused, else a stream of the reused bytes between per-request pieces. */
+/** The body for a Response: one string below STREAM_THRESHOLD, else a stream of the reused bytes between per-request pieces. */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
   const parts = jsonParts(value);
   let length = 0;

@@ -2,6 +2,7 @@ import "server-only";
 import { iso6, isoOrNull } from "@/lib/api/format";
 import { db } from "@/lib/db";
 import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
+import { windowVersion } from "@/lib/data/window-version";
 
 const TTL = 2000;
 export const BASE_LEVEL = "100.00000000";
@@ -189,14 +190,7 @@ function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLev
   return versionedMemo(
     `levels:${indexId}:${interval}`,
     TTL,
-    async () => {
-      // Any insert, update or delete of a level in the window changes a row's xmin or the count.
-      const prisma = await db();
-      const [v] = await prisma.$queryRaw<Array<{ version: string }>>`
-        SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' || coalesce(max(t)::text, '') AS version
-        FROM index_levels WHERE "indexId" = ${indexId}::uuid AND t >= ${new Date(from)}`;
-      return v?.version ?? "";
-    },
+    () => windowVersion("index_levels", indexId, new Date(from)),
     async () => ({ from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() }),
   );
 }

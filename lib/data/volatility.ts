@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
 import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
+import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 const TTL = 2000;
@@ -294,14 +295,7 @@ function recentPoints(seriesId: string): Promise<RecentPoints> {
   return versionedMemo(
     `vol-history:${seriesId}`,
     TTL,
-    async () => {
-      // Any insert, update or delete of a tick in the window changes a row's xmin or the count.
-      const prisma = await db();
-      const [v] = await prisma.$queryRaw<Array<{ version: string }>>`
-        SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' || coalesce(max("computedAt")::text, '') AS version
-        FROM volatility_ticks WHERE "seriesId" = ${seriesId}::uuid AND "computedAt" >= ${new Date(from)}`;
-      return v?.version ?? "";
-    },
+    () => windowVersion("volatility_ticks", seriesId, new Date(from)),
     async () => ({ from, points: await loadPoints(seriesId, new Date(from)), selections: new Map() }),
   );
 }
