@@ -12,7 +12,9 @@ import { startServer } from "../tests/integration/support/server";
 // market and Redis, many keys so limits never trip. Prints figures; it is not a test.
 // The load generator is wrk when /usr/bin/wrk exists (a separate native process), else
 // autocannon inside this process (BENCH_GENERATOR=autocannon chooses it). BENCH_PIN=1 pins the
-// server to CPU 0 and wrk to CPU 1.
+// server to CPU 0 and wrk to CPU 1. BENCH_ONLY=latest,gzip runs only the rows whose label
+// contains one of those words (the floor row always runs: the targets are relative to it).
+// BENCH_SECONDS sets the length of each measured run (8 s by default).
 const CONNECTIONS = 32;
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
@@ -28,6 +30,17 @@ interface Figures {
   total: number;
   /** Server process CPU time per request (user + system), when /proc is readable. */
   cpuMs: number | null;
+  /** Redis server CPU time per request (INFO cpu), when Redis answers. */
+  redisMs: number | null;
+}
+
+/** used_cpu_user + used_cpu_sys of the Redis server, in ms, or null. */
+function redisCpuMs(): number | null {
+  const out = spawnSync("redis-cli", ["-h", "127.0.0.1", "-p", "6379", "INFO", "cpu"], { encoding: "utf8" });
+  if (out.status !== 0) return null;
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, "m").exec(out.stdout)?.[1] ?? NaN);
+  const total = (field("used_cpu_user") + field("used_cpu_sys")) * 1000;
+  return Number.isFinite(total) ? total : null;
 }
 
 /** utime + stime of a process in ms (Linux /proc), or null. */
@@ -66,7 +79,7 @@ end
   return file;
 }
 
-async function runWrk(url: string, script: string, connections: number, seconds: number): Promise<Omit<Figures, "cpuMs">> {
+async function runWrk(url: string, script: string, connections: number, seconds: number): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   const threads = pin || connections < 2 ? 1 : 2;
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "-s", script, url];
   const [cmd, argv] = pin ? [TASKSET, ["-c", "1", WRK, ...args]] : [WRK, args];
@@ -83,7 +96,7 @@ async function runWrk(url: string, script: string, connections: number, seconds:
   return { rps: r.total / (r.us / 1e6), p50: r.p50 / 1000, p99: r.p99 / 1000, non2xx: r.status + r.socket, total: r.total };
 }
 
-async function runAutocannon(url: string, keys: string[], connections: number, seconds: number, gzip: boolean): Promise<Omit<Figures, "cpuMs">> {
+async function runAutocannon(url: string, keys: string[], connections: number, seconds: number, gzip: boolean): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   let i = 0;
   const result = await autocannon({
     url,
@@ -132,7 +145,10 @@ async function main() {
   if (migrate.status !== 0) throw new Error(migrate.stderr);
   const prefix = `${name}:`;
   const env = { DATABASE_URL: url, REDIS_URL: "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
-  const server = await startServer(env, 600_000);
+  // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
+  // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
+  const profile = process.env.BENCH_PROFILE;
+  const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
   let script: string | null = null;
   let gzipScript: string | null = null;
   try {
@@ -150,9 +166,12 @@ async function main() {
     const load = async (target: string, connections: number, seconds = SECONDS, gzip = false): Promise<Figures> => {
       const wrkScriptFile = scripts ? (gzip ? scripts.gzip : scripts.plain) : null;
       const before = cpuTimeMs(server.process.pid);
+      const redisBefore = redisCpuMs();
       const r = wrkScriptFile ? await runWrk(target, wrkScriptFile, connections, seconds) : await runAutocannon(target, keys, connections, seconds, gzip);
       const after = cpuTimeMs(server.process.pid);
-      return { ...r, cpuMs: before !== null && after !== null && r.total > 0 ? (after - before) / r.total : null };
+      const redisAfter = redisCpuMs();
+      const perRequest = (a: number | null, b: number | null) => (a !== null && b !== null && r.total > 0 ? (b - a) / r.total : null);
+      return { ...r, cpuMs: perRequest(before, after), redisMs: perRequest(redisBefore, redisAfter) };
     };
     // With WEB_CONCURRENCY > 1 one worker backfills while another already answers: wait for data.
     let catalog = await (await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
@@ -186,6 +205,11 @@ async function main() {
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
+    const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
+    if (only.length > 0) {
+      const keep = targets.filter((t) => t.label === "bare handler (floor)" || only.some((w) => t.label.includes(w)));
+      targets.splice(0, targets.length, ...keep);
+    }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
     console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process"}`);
@@ -198,6 +222,7 @@ async function main() {
       "p99 ms".padStart(8),
       "non-2xx".padStart(8),
       "CPU ms/req".padStart(11),
+      "Redis ms/req".padStart(13),
     );
     const figures: Record<string, Figures> = {};
     const single: Record<string, Figures> = {};
@@ -210,6 +235,7 @@ async function main() {
         ms(r.p99).padStart(8),
         String(r.non2xx).padStart(8),
         (r.cpuMs === null ? "-" : r.cpuMs.toFixed(2)).padStart(11),
+        (r.redisMs === null ? "-" : r.redisMs.toFixed(3)).padStart(13),
       );
     for (const t of targets) {
       const target = `${server.baseUrl}${t.path}`;
@@ -225,19 +251,28 @@ async function main() {
     }
     const floor = figures["bare handler (floor)"]!.rps;
     console.log(`\ntargets (load average now ${loadAverage()}):`);
-    console.log(`  the floor is the bare handler as /v1 is served, without Next's router; through the router it answers ${((figures["bare handler, Next router"]!.rps / floor) * 100).toFixed(0)}% as many requests`);
+    const router = figures["bare handler, Next router"];
+    if (router) console.log(`  the floor is the bare handler as /v1 is served, without Next's router; through the router it answers ${((router.rps / floor) * 100).toFixed(0)}% as many requests`);
     for (const l of ["index latest", "volatility latest"]) {
-      console.log(`  ${l}: ${((figures[l]!.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${ms(figures[l]!.p99)} ms at ${CONNECTIONS} connections (target < 50)`);
+      const f = figures[l];
+      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50)`);
     }
     const h = "index history 90d 1h";
-    console.log(`  ${h}: p50 ${ms(figures[h]!.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(figures[h]!.p99)} ms (target p50 < 30)`);
-    console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(single[h]!.p50)} ms, p99 ${ms(single[h]!.p99)} ms (target p50 < 30)`);
+    const hist = figures[h];
+    const histSingle = single[h];
+    if (hist && histSingle) {
+      console.log(`  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`);
+      console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`);
+    }
     const v = "volatility history 5000";
-    console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(single[v]!.p50)} ms`);
+    const volSingle = single[v];
+    if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
     const over = Object.entries(figures).filter(([l, f]) => !l.includes("Next router") && f.p99 >= 50);
-    console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
-    const paints = await fcp(`${server.baseUrl}/indices/${index}`);
-    console.log(`  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`);
+    console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
+    if (only.length === 0) {
+      const paints = await fcp(`${server.baseUrl}/indices/${index}`);
+      console.log(`  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`);
+    }
   } finally {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });

@@ -9,7 +9,7 @@ import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
-import { peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import { applyEpoch, epochKey, peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
@@ -95,47 +95,68 @@ function success(body: unknown, headers: Record<string, string>): Response {
 /**
  * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
  *
- * A key this instance has resolved before takes one Redis round trip: the address throttle and
- * the key's windows run as one atomic script (the key's windows only when the address is
- * admitted), with the revocation-epoch read sent beside it. The answer still waits for that read:
- * when the epoch moved the key is resolved again, and a key that no longer resolves is refused
- * (the slot its dead log took is never read again). Any other key is looked up only once the
- * address is admitted, so a flood of unknown keys is throttled before it reaches the database.
+ * A key this instance has resolved before takes one Redis round trip: the address throttle, the
+ * key's windows (only when the address is admitted) and the read of the revocation epoch run as
+ * one atomic script. The answer still honours the epoch: when it moved the key is resolved
+ * again, and a key that no longer resolves is refused (the slot its dead log took is never read
+ * again). Any other key is looked up only once the address is admitted, so a flood of unknown
+ * keys is throttled before it reaches the database.
  */
 export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
   void requestId;
-  const synced = syncEpoch();
-  synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
   const hinted = knownKey(headers);
   if (hinted) {
-    const both = await throttleThenConsume(limiterStore(), clientAddress(headers), hinted.id, keyLimits(hinted), Date.now(), {
-      limit: config().IP_LIMIT_MINUTE,
-    });
+    const epoch = epochKey();
+    const both = await throttleThenConsume(
+      limiterStore(),
+      clientAddress(headers),
+      hinted.key.id,
+      keyLimits(hinted.key),
+      Date.now(),
+      { limit: config().IP_LIMIT_MINUTE },
+      epoch ?? undefined,
+    );
     if (!both.address.allowed) throw addressRefusal(both.address);
-    const key = await authenticate(headers, synced);
-    const same = key.id === hinted.id && key.limitMinute === hinted.limitMinute && key.limitDay === hinted.limitDay;
+    if (epoch) applyEpoch(both.read);
+    const key = await authenticate(headers, epoch ? Promise.resolve() : syncEpoch(), hinted);
+    const same = key.id === hinted.key.id && key.limitMinute === hinted.key.limitMinute && key.limitDay === hinted.key.limitDay;
     return { key, decision: same && both.key ? admitted(key, both.key) : await spendWindows(key) };
   }
+  const synced = syncEpoch();
+  synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
   await admitAddressOnly(headers);
   const key = await authenticate(headers, synced);
   return { key, decision: await spendWindows(key) };
 }
 
+interface KnownKey {
+  presented: string;
+  hash: string;
+  key: ResolvedKey;
+}
+
 /** The presented key as this instance last resolved it, or null (unknown, absent or malformed). */
-function knownKey(headers: Headers): ResolvedKey | null {
+function knownKey(headers: Headers): KnownKey | null {
   let presented: string;
   try {
     presented = presentedKey(headers);
   } catch {
     return null;
   }
-  return looksLikeKey(presented) ? peekKey(hashKey(presented)) : null;
+  if (!looksLikeKey(presented)) return null;
+  const hash = hashKey(presented);
+  const key = peekKey(hash);
+  return key ? { presented, hash, key } : null;
 }
 
-/** The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool call). */
-export async function authenticate(headers: Headers, synced?: Promise<void>): Promise<ResolvedKey> {
-  const presented = presentedKey(headers);
-  const key = await verifyKey(presented, synced);
+/**
+ * The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool
+ * call). `synced` is the revocation-epoch read already made for this request; `known` the key
+ * as already read from the headers and hashed.
+ */
+export async function authenticate(headers: Headers, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
+  const presented = known?.presented ?? presentedKey(headers);
+  const key = await verifyKey(presented, synced, known?.hash);
   if (!key) {
     throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   }

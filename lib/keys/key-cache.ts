@@ -37,7 +37,20 @@ const EPOCH = () => redisKey("keys:epoch");
 export async function syncEpoch(): Promise<void> {
   const client = redis();
   if (!client) return;
-  const epoch = (await client.get(EPOCH())) ?? "0";
+  applyEpoch(await client.get(EPOCH()));
+}
+
+/**
+ * The Redis key of the shared epoch, for a caller that reads it inside another atomic step (the
+ * rate-limit script); null without Redis, where there is no epoch to read.
+ */
+export function epochKey(): string | null {
+  return redis() ? EPOCH() : null;
+}
+
+/** Takes an epoch value read from Redis (null: never bumped); drops the cache when it moved. */
+export function applyEpoch(value: string | null): void {
+  const epoch = value ?? "0";
   if (epoch !== state.epoch) {
     state.entries.clear();
     state.epoch = epoch;

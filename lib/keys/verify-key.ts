@@ -5,11 +5,12 @@ import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
 
 /**
  * Resolves a presented key to its active key row, or null. Cached; revocation-aware.
- * `synced`: the revocation-epoch read (syncEpoch), when the caller started it earlier.
+ * `synced`: the revocation-epoch read (syncEpoch), when the caller started it earlier;
+ * `hashed`: hashKey(presented), when the caller has it already.
  */
-export async function verifyKey(presented: string, synced?: Promise<void>): Promise<ResolvedKey | null> {
+export async function verifyKey(presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
   if (!looksLikeKey(presented)) return null;
-  const hash = hashKey(presented);
+  const hash = hashed ?? hashKey(presented);
   const hit = await cachedKey(hash, synced);
   if (hit) return hit.key;
   const prisma = await db();

@@ -104,7 +104,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async hitThen(first, second, nowMs) {
       checkWindows(second.windows);
       const a = run(first.key, first.windows, nowMs, true);
-      return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null];
+      return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null, null];
     },
     async close() {
       logs.clear();

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type Redis from "ioredis";
 import { checkWindows, withKeyMethods } from "./sliding-log";
 import { CHAINED_LOG_LUA, SLIDING_LOG_LUA } from "./sliding-log-script";
@@ -28,6 +28,15 @@ const CHAINED_LOG = script(CHAINED_LOG_LUA);
 
 const badReply = () => new Error("sliding log: unexpected reply from Redis script");
 
+/**
+ * A log entry's member suffix, unique across every instance and request: this process's random
+ * tag and a counter (the script prefixes the admission ms). Short, because a day log holds one
+ * member per admitted request.
+ */
+const PROCESS_TAG = randomBytes(9).toString("base64url");
+let sequence = 0;
+const memberId = () => PROCESS_TAG + (sequence++).toString(36);
+
 /** Reads one log's { allowed, count, resetMs, ... } from `nums` at `at`. */
 function readOutcome(nums: number[], at: number, nowMs: number, windows: number): LogOutcome {
   if (nums.length < at + 1 + 2 * windows) throw badReply();
@@ -56,18 +65,18 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
   const clock = (nowMs: number) => (useCallerClock ? String(Math.floor(nowMs)) : "");
   const pairs = (windows: readonly LogWindow[]) => windows.flatMap((w) => [String(w.ms), String(w.limit)]);
 
-  async function evaluate(s: Script, keys: string[], args: string[]): Promise<number[]> {
+  async function evaluate(s: Script, keys: string[], args: string[]): Promise<unknown> {
     try {
-      return numbers(await redis.evalsha(s.sha, keys.length, ...keys, ...args));
+      return await redis.evalsha(s.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return numbers(await redis.eval(s.lua, keys.length, ...keys, ...args));
+      return redis.eval(s.lua, keys.length, ...keys, ...args);
     }
   }
 
   async function run(key: string, windows: readonly LogWindow[], nowMs: number, record: boolean) {
     checkWindows(windows);
-    const nums = await evaluate(SLIDING_LOG, [prefix + key], [clock(nowMs), randomUUID(), record ? "1" : "0", ...pairs(windows)]);
+    const nums = numbers(await evaluate(SLIDING_LOG, [prefix + key], [clock(nowMs), memberId(), record ? "1" : "0", ...pairs(windows)]));
     if (nums.length !== 2 + 2 * windows.length) throw badReply();
     return readOutcome(nums, 1, nums[0] ?? 0, windows.length);
   }
@@ -75,20 +84,30 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
   return withKeyMethods({
     hit: (key, windows, nowMs) => run(key, windows, nowMs, true),
     look: (key, windows, nowMs) => run(key, windows, nowMs, false),
-    async hitThen(first, second, nowMs) {
+    async hitThen(first, second, nowMs, alsoRead) {
       checkWindows(first.windows);
       checkWindows(second.windows);
-      const args = [clock(nowMs), randomUUID(), String(first.windows.length), ...pairs(first.windows), ...pairs(second.windows)];
-      const nums = await evaluate(CHAINED_LOG, [prefix + first.key, prefix + second.key], args);
+      const args = [clock(nowMs), memberId(), String(first.windows.length), ...pairs(first.windows), ...pairs(second.windows)];
+      const keys = [prefix + first.key, prefix + second.key];
+      if (alsoRead !== undefined) keys.push(alsoRead);
+      const reply = await evaluate(CHAINED_LOG, keys, args);
+      let read: string | null = null;
+      if (alsoRead !== undefined) {
+        if (!Array.isArray(reply)) throw badReply();
+        const value: unknown = reply.pop();
+        if (typeof value !== "string") throw badReply();
+        read = value === "" ? null : value;
+      }
+      const nums = numbers(reply);
       const now = nums[0] ?? 0;
       const a = readOutcome(nums, 1, now, first.windows.length);
       const at = 2 + 2 * first.windows.length;
       if (!a.allowed) {
         if (nums.length !== at + 1 || nums[at] !== -1) throw badReply();
-        return [a, null];
+        return [a, null, read];
       }
       if (nums.length !== at + 1 + 2 * second.windows.length) throw badReply();
-      return [a, readOutcome(nums, at, now, second.windows.length)];
+      return [a, readOutcome(nums, at, now, second.windows.length), read];
     },
   });
 }

@@ -44,7 +44,8 @@ export async function throttle(
 /**
  * The address throttle and, only when it admits, the key's windows, in one atomic step of the
  * store (one Redis round trip): what `throttle` then `consume` decide, at one instant. `key` is
- * null when the address was refused; the key's windows were then not touched.
+ * null when the address was refused; the key's windows were then not touched. `alsoRead` is
+ * read in the same step (RateLimitStore.hitThen); `read` is its value.
  */
 export async function throttleThenConsume(
   store: RateLimitStore,
@@ -53,12 +54,14 @@ export async function throttleThenConsume(
   limits: KeyLimits,
   nowMs: number,
   options: ThrottleOptions = {},
-): Promise<{ address: ThrottleDecision; key: LimitDecision | null }> {
+  alsoRead?: string,
+): Promise<{ address: ThrottleDecision; key: LimitDecision | null; read: string | null }> {
   const window = addressWindow(options);
-  const [a, k] = await store.hitThen(
+  const [a, k, read] = await store.hitThen(
     { key: ADDRESS_NAMESPACE + address, windows: [window] },
     { key: KEY_NAMESPACE + keyId, windows: keyWindows(limits) },
     nowMs,
+    alsoRead,
   );
-  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null };
+  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null, read };
 }

@@ -67,6 +67,33 @@ describe("redis store with the server clock", () => {
     expect(new Set(decisions.filter((d) => !d.allowed).map((d) => d.resetMinute)).size).toBe(1);
   });
 
+  test("hitThen reads a further key in the same step: its value, null when unset, also on a refusal", async () => {
+    const store = createRedisStore(a, { prefix: PREFIX });
+    const shared = `${PREFIX}epoch-${randomUUID()}`;
+    const first = { key: `addr-${randomUUID()}`, windows: [{ ms: MINUTE_MS, limit: 1 }] };
+    const second = { key: `key-${randomUUID()}`, windows: [{ ms: MINUTE_MS, limit: 5 }] };
+    const [, unsetKey, unset] = await store.hitThen(first, second, Date.now(), shared);
+    expect(unsetKey).toMatchObject({ allowed: true });
+    expect(unset).toBeNull();
+    await b.set(shared, "7");
+    const [refused, untouched, read] = await store.hitThen(first, second, Date.now(), shared);
+    expect(refused.allowed).toBe(false);
+    expect(untouched).toBeNull();
+    expect(read).toBe("7");
+    // Without a further key the reply has no third value.
+    expect((await store.hitThen(first, second, Date.now()))[2]).toBeNull();
+  });
+
+  test("log members are short and unique per request (the admission ms, a process tag, a counter)", async () => {
+    const store = createRedisStore(a, { prefix: PREFIX });
+    const key = `members-${randomUUID()}`;
+    const now = Date.now();
+    for (let i = 0; i < 3; i++) await store.hit(key, [{ ms: MINUTE_MS, limit: 10 }], now);
+    const members = await a.zrange(`${PREFIX}${key}`, "0", "-1");
+    expect(new Set(members).size).toBe(3);
+    for (const m of members) expect(m.length).toBeLessThanOrEqual(40);
+  });
+
   test("a log expires after the longest window and refusals store nothing", async () => {
     const store = createRedisStore(a, { prefix: PREFIX });
     const key = `ttl-${randomUUID()}`;

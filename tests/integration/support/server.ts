@@ -21,11 +21,11 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built production server (`next start`) with the given environment. */
-export async function startServer(env: Record<string, string>, timeoutMs = 180_000, healthyStatus = 200): Promise<RunningServer> {
+export async function startServer(env: Record<string, string>, timeoutMs = 180_000, healthyStatus = 200, nodeArgs: string[] = []): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = "";
-  const child = spawn(process.execPath, ["scripts/server.mjs"], {
+  const child = spawn(process.execPath, [...nodeArgs, "scripts/server.mjs"], {
     env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: baseUrl, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
