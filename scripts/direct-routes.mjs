@@ -10,6 +10,8 @@
 // - methods with a body, methods the route does not export, and requests Request cannot hold.
 // Responses get next.config's headers for the path, and compression as Next applies it, except
 // that gzip bodies are assembled from segments compressed once each (scripts/gzip-segments.mjs).
+// The /v1 pipeline sees the Request's DIRECT_HANDOFF mark and hands its status, headers and body
+// parts over as they are (lib/api/direct-handoff.ts); any other Response is read as a Response.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -23,6 +25,8 @@ const BODILESS = new Set(["GET", "HEAD", "OPTIONS"]);
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 /** Bodies from this size on are compressed for clients that accept it (the compression package's default). */
 const COMPRESS_AT = 1024;
+/** Shared with lib/api/direct-handoff.ts through the global symbol registry. */
+const DIRECT_HANDOFF = Symbol.for("pmb.direct-handoff");
 
 /**
  * The dispatcher for the app routes under `prefixes`, read from the build in `dir`/.next.
@@ -102,6 +106,7 @@ export function directRoutes({ dir, prefixes }) {
     try {
       const host = HOST.test(req.headers.host ?? "") ? req.headers.host : "localhost";
       request = new Request(`http://${host}${url}`, { method: req.method, headers: requestHeaders(req) });
+      request[DIRECT_HANDOFF] = true;
     } catch {
       return false; // a Host or header value fetch's Request refuses: Next answers it
     }
@@ -119,46 +124,44 @@ export function directRoutes({ dir, prefixes }) {
       console.error(`[${route.page}] ${error?.stack ?? String(error)}`);
       response = new Response(null, { status: 500 });
     }
-    await send(req, res, response, rules);
+    const handoff = response?.[DIRECT_HANDOFF];
+    if (handoff) await send(req, res, handedOver(handoff), rules);
+    else await send(req, res, await fromResponse(res, response), rules);
     return true;
   };
 
-  async function send(req, res, response, rules) {
-    // The body's parts are already in memory (reused JSON bytes between per-request pieces):
-    // collected, they go out with a Content-Length in one corked write with the headers.
-    const chunks = [];
-    let length = 0;
-    try {
-      if (response.body) {
-        for await (const chunk of response.body) {
-          chunks.push(chunk);
-          length += chunk.byteLength;
-        }
-      }
-    } catch (error) {
-      console.error(`direct route body: ${error?.stack ?? String(error)}`);
-      res.destroy();
-      return;
-    }
+  async function send(req, res, out, rules) {
+    if (!out) return;
+    const { status, chunks, length } = out;
     if (segmentedGzip && length >= COMPRESS_AT && req.method !== "HEAD" && acceptsGzip(req.headers["accept-encoding"])) {
-      const type = response.headers.get("content-type") ?? "";
-      if (response.status === 200 && !response.headers.has("content-encoding") && /^(application\/json|text\/)/.test(type)) {
-        const parts = gzipSegments(chunks);
+      const type = out.header("content-type") ?? "";
+      if (status === 200 && out.header("content-encoding") === null && /^(application\/json|text\/)/.test(type)) {
+        const parts = gzipSegments(chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c)));
         return write(res, () => {
-          setHeaders(res, response, rules);
-          const vary = String(res.getHeader("vary") ?? "");
-          if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+          setHeaders(res, out, rules);
+          varyOnEncoding(res);
           res.setHeader("content-encoding", "gzip");
           res.setHeader("content-length", parts.reduce((n, p) => n + p.length, 0));
           return parts;
         });
       }
     }
+    const type = out.header("content-type");
+    if (length < COMPRESS_AT && length > 0 && (type === null || /^application\/json\s*(;|$)/i.test(type))) {
+      // What the compression package does with a body under its threshold, without wrapping the
+      // response: Vary for a compressible type it may transform, the body as it is.
+      return write(res, () => {
+        setHeaders(res, out, rules);
+        if (type !== null && !/(?:^|,)\s*?no-transform\s*?(?:,|$)/.test(String(res.getHeader("cache-control") ?? ""))) varyOnEncoding(res);
+        res.setHeader("content-length", length);
+        return chunks;
+      });
+    }
     return new Promise((resolve) => {
       compress(req, res, () => {
         write(res, () => {
-          setHeaders(res, response, rules);
-          const bodiless = response.status === 204 || response.status === 304 || response.status < 200;
+          setHeaders(res, out, rules);
+          const bodiless = status === 204 || status === 304 || status < 200;
           if (!bodiless) res.setHeader("content-length", length); // the bytes written below, whatever the handler said
           return chunks;
         }).then(resolve);
@@ -167,13 +170,73 @@ export function directRoutes({ dir, prefixes }) {
   }
 }
 
-/** next.config's headers for the path, then the response's status and headers. */
-function setHeaders(res, response, rules) {
+/**
+ * A route's answer as the writer takes it: status, body chunks and their length, a header lookup
+ * and `setHeaders(res)`. From a Response, the body stream is read to the end (its parts are
+ * already in memory: reused JSON bytes between per-request pieces); null when that failed and
+ * the connection was dropped.
+ */
+async function fromResponse(res, response) {
+  const chunks = [];
+  let length = 0;
+  try {
+    if (response.body) {
+      for await (const chunk of response.body) {
+        chunks.push(chunk);
+        length += chunk.byteLength;
+      }
+    }
+  } catch (error) {
+    console.error(`direct route body: ${error?.stack ?? String(error)}`);
+    res.destroy();
+    return null;
+  }
+  return {
+    status: response.status,
+    chunks,
+    length,
+    header: (name) => response.headers.get(name),
+    setHeaders(res) {
+      for (const [key, value] of response.headers) if (key !== "set-cookie" && key !== "content-length") res.setHeader(key, value);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+    },
+  };
+}
+
+/** The same from the pipeline's handoff: headers as it set them, the body text or parts as they are. */
+function handedOver({ status, headers, body }) {
+  const chunks = typeof body === "string" ? [body] : body;
+  let length = 0;
+  for (const chunk of chunks) length += typeof chunk === "string" ? Buffer.byteLength(chunk, "utf8") : chunk.byteLength;
+  return {
+    status,
+    chunks,
+    length,
+    header(name) {
+      for (const key in headers) if (key.toLowerCase() === name) return headers[key];
+      return null;
+    },
+    setHeaders(res) {
+      for (const key in headers) {
+        const lower = key.toLowerCase();
+        if (lower !== "set-cookie" && lower !== "content-length") res.setHeader(key, headers[key]);
+      }
+    },
+  };
+}
+
+/** Adds Accept-Encoding to Vary unless it is there. */
+function varyOnEncoding(res) {
+  const vary = String(res.getHeader("vary") ?? "");
+  if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+}
+
+/** next.config's headers for the path, then the answer's status and headers. */
+function setHeaders(res, out, rules) {
   for (const rule of rules) for (const { key, value } of rule.headers) res.setHeader(key, value);
-  res.statusCode = response.status;
-  for (const [key, value] of response.headers) if (key !== "set-cookie" && key !== "content-length") res.setHeader(key, value);
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader("set-cookie", cookies);
+  res.statusCode = out.status;
+  out.setHeaders(res);
 }
 
 /** Sets the head (`head` returns the body's parts) and writes head and body in one corked write. */

@@ -33,11 +33,17 @@ function textOf(parts: Part[]): string {
 
 /** The body for a Response: one string below STREAM_THRESHOLD, else a stream of the reused bytes between per-request pieces. */
 export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
+  const chunks = jsonChunks(value);
+  return typeof chunks === "string" ? chunks : streamOf(chunks);
+}
+
+/** The same body as one string below STREAM_THRESHOLD, else the reused bytes between per-request pieces. */
+export function jsonChunks(value: unknown): string | Uint8Array[] {
   const parts = jsonParts(value);
   let length = 0;
   for (const p of parts) length += typeof p === "string" ? p.length : p.text.length;
   if (length < STREAM_THRESHOLD) return textOf(parts);
-  return streamOf(parts.map((p) => (typeof p === "string" ? encoder.encode(p) : bytesOf(p))));
+  return parts.map((p) => (typeof p === "string" ? encoder.encode(p) : bytesOf(p)));
 }
 
 function jsonParts(value: unknown, depth = 3, out: Part[] = []): Part[] {

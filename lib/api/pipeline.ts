@@ -4,7 +4,8 @@ import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { corsHeaders, originAllowed, preflightHeaders } from "@/lib/api/cors";
 import { iso6 } from "@/lib/api/format";
-import { jsonBody } from "@/lib/api/json-body";
+import { handoffResponse, wantsHandoff } from "@/lib/api/direct-handoff";
+import { jsonBody, jsonChunks } from "@/lib/api/json-body";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
@@ -83,13 +84,14 @@ export function presentedKey(headers: Headers): string {
   return key;
 }
 
-function json(body: unknown, status: number, headers: Record<string, string>): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
-}
-
-/** A success body, reusing the serialized JSON of frozen read-model values (lib/api/json-body.ts). */
-function success(body: unknown, headers: Record<string, string>): Response {
-  return new Response(jsonBody(body), { status: 200, headers: { "Content-Type": "application/json; charset=utf-8", ...headers } });
+/**
+ * A JSON response, reusing the serialized JSON of frozen read-model values (lib/api/json-body.ts);
+ * for the direct dispatcher its parts are handed over as they are (lib/api/direct-handoff.ts).
+ */
+function json(request: Request, body: unknown, status: number, headers: Record<string, string>): Response {
+  const all = { "Content-Type": "application/json; charset=utf-8", ...headers };
+  if (wantsHandoff(request)) return handoffResponse({ status, headers: all, body: jsonChunks(body) });
+  return new Response(jsonBody(body), { status, headers: all });
 }
 
 /**
@@ -253,7 +255,7 @@ export function apiRoute(endpoint: string, handler: RawHandler) {
           headers: { ...base, ...rateLimitHeaders(keyed.decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers },
         });
       }
-      return success(envelope(payload), { ...base, ...rateLimitHeaders(keyed.decision) });
+      return json(request, envelope(payload), status, { ...base, ...rateLimitHeaders(keyed.decision) });
     } catch (caught) {
       let error: unknown = caught;
       if (caught instanceof KeyedRefusal) {
@@ -269,7 +271,7 @@ export function apiRoute(endpoint: string, handler: RawHandler) {
         ...(apiError.code === "invalid_api_key" ? { "WWW-Authenticate": 'Bearer realm="api"' } : {}),
         ...apiError.headers,
       };
-      return json(errorBody(apiError.code, apiError.message, requestId, baseUrl), status, headers);
+      return json(request, errorBody(apiError.code, apiError.message, requestId, baseUrl), status, headers);
     } finally {
       if (keyed) meter(keyed.key.id, endpoint, status);
     }

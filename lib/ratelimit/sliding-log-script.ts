@@ -26,10 +26,15 @@ local function hitlog(key, member, record, windows)
     if windows[i][1] > span then span = windows[i][1] end
   end
   redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - span))
+  -- What is left is the longest window: its count is the log's size, its entries by rank.
   local counts = {}
   local allowed = true
   for i = 1, #windows do
-    counts[i] = redis.call('ZCOUNT', key, string.format('(%d', now - windows[i][1]), '+inf')
+    if windows[i][1] == span then
+      counts[i] = redis.call('ZCARD', key)
+    else
+      counts[i] = redis.call('ZCOUNT', key, string.format('(%d', now - windows[i][1]), '+inf')
+    end
     if counts[i] >= windows[i][2] then allowed = false end
   end
   if allowed and record then
@@ -42,7 +47,12 @@ local function hitlog(key, member, record, windows)
     local ms = windows[i][1]
     local skip = counts[i] - windows[i][2]
     if skip < 0 then skip = 0 end
-    local hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
+    local hit
+    if ms == span then
+      hit = redis.call('ZRANGE', key, skip, skip, 'WITHSCORES')
+    else
+      hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
+    end
     local reset = now + ms
     if hit[2] then reset = tonumber(hit[2]) + ms end
     out[#out + 1] = counts[i]

@@ -106,6 +106,8 @@ const cases = (): Array<[string, string, { method?: string; headers?: Record<str
   ["CORS preflight", "/v1/indices", { method: "OPTIONS", headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "GET" } }],
   ["CORS request", "/v1/indices", { headers: { ...auth(), Origin: "http://localhost:5173" } }],
   ["gzip", `/v1/indices/${index}/history?interval=1h`, { headers: { ...auth(), "Accept-Encoding": "gzip" } }],
+  ["gzip, a body of one string", "/v1/indices", { headers: { ...auth(), "Accept-Encoding": "gzip" } }],
+  ["a long body in reused parts, uncompressed", `/v1/volatility/${series}/history?limit=5000`, { headers: auth() }],
   ["trailing slash (redirected)", "/v1/indices/", { headers: auth() }],
   ["percent-encoded path", `/v1/indices/${encodeURIComponent(index).replace(/^P/, "%50")}/latest`, { headers: auth() }],
   ["dot segment", "/v1/indices/./latest", { headers: auth() }],
