@@ -278,6 +278,8 @@ async function main() {
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     await server.stop();
     await dropDatabase(name);
+    // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
+    spawnSync("sh", ["-c", `redis-cli -h 127.0.0.1 -p 6379 --scan --pattern '${prefix}*' | xargs -r -n 1000 redis-cli -h 127.0.0.1 -p 6379 del`], { stdio: "ignore" });
   }
 }
 
