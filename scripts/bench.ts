@@ -6,6 +6,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { createDatabase, dropDatabase, uniqueName } from "../tests/integration/support/pg";
+import { deleteRedisPrefix } from "../tests/integration/support/redis";
 import { startServer } from "../tests/integration/support/server";
 
 // `npm run bench`: the production build against a fresh PostgreSQL database with the demo
@@ -279,7 +280,7 @@ async function main() {
     await server.stop();
     await dropDatabase(name);
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
-    spawnSync("sh", ["-c", `redis-cli -h 127.0.0.1 -p 6379 --scan --pattern '${prefix}*' | xargs -r -n 1000 redis-cli -h 127.0.0.1 -p 6379 del`], { stdio: "ignore" });
+    await deleteRedisPrefix(env.REDIS_URL, prefix);
   }
 }
 

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { createDatabase, dropDatabase, uniqueName } from "./support/pg";
+import { deleteRedisPrefix } from "./support/redis";
 import { startServer, type RunningServer } from "./support/server";
 
 // One fresh PostgreSQL database per run, migrated with the Prisma CLI exactly as `npm start`
@@ -29,6 +30,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await dropDatabase(name);
+    await deleteRedisPrefix(process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", `${name}:`).catch(() => undefined);
   };
 }
 
