@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -132,6 +132,24 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
   return out;
 }
 
+/**
+ * A node:http server in its own process answering every request with `url`'s body size in
+ * bytes from one Buffer: the cost of moving that many bytes on this machine, nothing else.
+ */
+async function bareServer(url: string, key: string) {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, "accept-encoding": "identity" } });
+  const bytes = (await res.arrayBuffer()).byteLength;
+  const code = `const body = Buffer.alloc(${bytes}, 32);
+require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body); })
+  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
+    child.once("exit", (c) => reject(new Error(`bare server exited with ${c}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const isoSeconds = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
@@ -152,6 +170,7 @@ async function main() {
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
   let script: string | null = null;
   let gzipScript: string | null = null;
+  let bareProcess: ChildProcess | null = null;
   try {
     if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
     Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: env.REDIS_URL, REDIS_PREFIX: prefix });
@@ -164,12 +183,12 @@ async function main() {
     const scripts = useWrk ? { plain: wrkScript(keys, false), gzip: wrkScript(keys, true) } : null;
     script = scripts?.plain ?? null;
     gzipScript = scripts?.gzip ?? null;
-    const load = async (target: string, connections: number, seconds = SECONDS, gzip = false): Promise<Figures> => {
+    const load = async (target: string, connections: number, seconds = SECONDS, gzip = false, pid = server.process.pid): Promise<Figures> => {
       const wrkScriptFile = scripts ? (gzip ? scripts.gzip : scripts.plain) : null;
-      const before = cpuTimeMs(server.process.pid);
+      const before = cpuTimeMs(pid);
       const redisBefore = redisCpuMs();
       const r = wrkScriptFile ? await runWrk(target, wrkScriptFile, connections, seconds) : await runAutocannon(target, keys, connections, seconds, gzip);
-      const after = cpuTimeMs(server.process.pid);
+      const after = cpuTimeMs(pid);
       const redisAfter = redisCpuMs();
       const perRequest = (a: number | null, b: number | null) => (a !== null && b !== null && r.total > 0 ? (b - a) / r.total : null);
       return { ...r, cpuMs: perRequest(before, after), redisMs: perRequest(redisBefore, redisAfter) };
@@ -195,13 +214,16 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: boolean }> = [
       { label: "bare handler (floor)", path: "/bench-floor" },
       { label: "bare handler, Next router", path: "/bench-floor-next" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
+      // The machine's own floor for a body that size: node:http sending the same number of bytes
+      // from one Buffer, no framework, no key, no Redis.
+      { label: "bare node:http, 5000's bytes", path: "/", bare: true },
       // What browsers and most HTTP libraries send: the body compressed, its reused part once.
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
@@ -238,14 +260,17 @@ async function main() {
         (r.cpuMs === null ? "-" : r.cpuMs.toFixed(2)).padStart(11),
         (r.redisMs === null ? "-" : r.redisMs.toFixed(3)).padStart(13),
       );
+    const bare = targets.some((t) => t.bare) ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
+    bareProcess = bare?.process ?? null;
     for (const t of targets) {
-      const target = `${server.baseUrl}${t.path}`;
-      await load(target, CONNECTIONS, 3, t.gzip); // warm-up is not counted
-      const r = await load(target, CONNECTIONS, SECONDS, t.gzip);
+      const target = t.bare && bare ? bare.url : `${server.baseUrl}${t.path}`;
+      const pid = t.bare && bare ? bare.process.pid : server.process.pid;
+      await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
+      const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
       figures[t.label] = r;
       row(t.label, CONNECTIONS, r);
       if (t.single) {
-        const s = await load(target, 1, SECONDS, t.gzip);
+        const s = await load(target, 1, SECONDS, t.gzip, pid);
         single[t.label] = s;
         row(`${t.label} (1 conn)`, 1, s);
       }
@@ -268,7 +293,11 @@ async function main() {
     const v = "volatility history 5000";
     const volSingle = single[v];
     if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
-    const over = Object.entries(figures).filter(([l, f]) => !l.includes("Next router") && f.p99 >= 50);
+    const bareRow = figures["bare node:http, 5000's bytes"];
+    if (figures[v] && bareRow) {
+      console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
+    }
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
@@ -277,6 +306,7 @@ async function main() {
   } finally {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
+    bareProcess?.kill();
     await server.stop();
     await dropDatabase(name);
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
