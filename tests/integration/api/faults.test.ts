@@ -1,6 +1,7 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRateHeaders, newKey, applyRunEnvironment } from "../support/api";
-import { startServer, type RunningServer } from "../support/server";
+import { freePort, startServer, type RunningServer } from "../support/server";
 import { inject } from "vitest";
 
 describe("per-address throttle (ip_rate_limited)", () => {
@@ -62,4 +63,63 @@ describe("database down", () => {
       await down.stop();
     }
   });
+});
+
+describe("Redis down", () => {
+  // A Redis of this test's own, so stopping it touches nothing else of the run.
+  async function startRedis(port: number): Promise<ChildProcess> {
+    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+    await new Promise<void>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (d: Buffer) => {
+        out += d.toString();
+        if (/Ready to accept connections/.test(out)) resolve();
+      });
+      child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+    });
+    return child;
+  }
+  const stopRedis = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGKILL"))));
+
+  it("a keyed request answers unavailable (503, Retry-After) while Redis is gone, and is served again once it is back", async () => {
+    applyRunEnvironment();
+    const port = await freePort();
+    let redis = await startRedis(port);
+    const server = await startServer({
+      DATABASE_URL: inject("databaseUrl"),
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      REDIS_PREFIX: `${inject("redisPrefix")}redis-down:`,
+      DEMO_MARKET: "0",
+      ENGINE_SCHEDULER: "0",
+    });
+    try {
+      const { key } = await newKey();
+      const get = () => fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
+      expect((await get()).status).toBe(200);
+      expect((await get()).status).toBe(200); // a key the instance knows: the one-script path
+
+      await stopRedis(redis);
+      for (const res of [await get(), await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: "Bearer svc_live_unknown" } })]) {
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(res.headers.get("x-request-id")).toBeTruthy();
+        const body = await res.json();
+        expect(body.error.code).toBe("unavailable");
+        expect(JSON.stringify(body)).not.toMatch(/ECONNREFUSED|Connection is closed|at .*\.js/);
+      }
+
+      redis = await startRedis(port);
+      let status = 0;
+      for (let i = 0; i < 60 && status !== 200; i++) {
+        const res = await get();
+        status = res.status;
+        if (status === 200) expectRateHeaders(res, true);
+        else await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(status).toBe(200);
+    } finally {
+      await server.stop();
+      await stopRedis(redis);
+    }
+  }, 60_000);
 });
