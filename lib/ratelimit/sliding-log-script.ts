@@ -63,7 +63,7 @@ end
 `;
 
 /**
- * One log. KEYS[1] = log key. ARGV = nowMs ("" = use Redis TIME), request id, "1" record /
+ * One log. KEYS[1] = log key. ARGV = nowMs ("" = use Redis TIME), a unique member id, "1" record /
  * "0" look, then (windowMs, limit) pairs. Returns { nowMs, allowed, count_1, resetMs_1, ... }.
  */
 export const SLIDING_LOG_LUA = `${PRELUDE}
@@ -76,7 +76,7 @@ return out
  * Two logs in a chain: the first is hit; only when it admitted is the second hit, at the same
  * instant (the address throttle, then the key's windows). KEYS = first, second and, optionally,
  * a third key that is only read (GET), in the same atomic step. ARGV = nowMs ("" = Redis TIME),
- * request id, n = the number of the first log's windows, then its n (windowMs, limit) pairs,
+ * a unique member id, n = the number of the first log's windows, then its n (windowMs, limit) pairs,
  * then the second's pairs. Returns { nowMs, first's reply..., then the second's reply, or -1
  * when the first refused }, then, when a third key was given, its value ('' when it is unset).
  */
