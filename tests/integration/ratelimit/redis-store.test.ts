@@ -3,6 +3,7 @@ import Redis from "ioredis";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createRedisStore, DAY_MS, MINUTE_MS } from "@/lib/ratelimit";
 import { runStoreSuite } from "../../unit/ratelimit/store-suite";
+import { deleteRedisPrefix } from "../support/redis";
 
 // Two connections stand in for two app instances; every key of this run lives under PREFIX.
 const url = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
@@ -18,12 +19,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  let cursor = "0";
-  do {
-    const [next, keys] = await a.scan(cursor, "MATCH", `${PREFIX}*`, "COUNT", 1000);
-    if (keys.length > 0) await a.del(...keys);
-    cursor = next;
-  } while (cursor !== "0");
+  await deleteRedisPrefix(url, PREFIX);
   await Promise.all([a.quit(), b.quit()]);
 });
 
