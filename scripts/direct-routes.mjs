@@ -133,9 +133,9 @@ export function directRoutes({ dir, prefixes }) {
   async function send(req, res, out, rules) {
     if (!out) return;
     const { status, chunks, length } = out;
+    const type = out.header("content-type");
     if (segmentedGzip && length >= COMPRESS_AT && req.method !== "HEAD" && acceptsGzip(req.headers["accept-encoding"])) {
-      const type = out.header("content-type") ?? "";
-      if (status === 200 && out.header("content-encoding") === null && /^(application\/json|text\/)/.test(type)) {
+      if (status === 200 && out.header("content-encoding") === null && /^(application\/json|text\/)/.test(type ?? "")) {
         const parts = gzipSegments(chunks.map((c) => (typeof c === "string" ? Buffer.from(c, "utf8") : c)));
         return write(res, () => {
           setHeaders(res, out, rules);
@@ -146,7 +146,6 @@ export function directRoutes({ dir, prefixes }) {
         });
       }
     }
-    const type = out.header("content-type");
     if (length < COMPRESS_AT && length > 0 && (type === null || /^application\/json\s*(;|$)/i.test(type))) {
       // What the compression package does with a body under its threshold, without wrapping the
       // response: Vary for a compressible type it may transform, the body as it is.

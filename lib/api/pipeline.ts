@@ -119,8 +119,8 @@ export async function admit(headers: Headers, requestId: string): Promise<{ key:
       epoch ?? undefined,
     );
     if (!both.address.allowed) throw addressRefusal(both.address);
-    if (epoch) applyEpoch(both.read);
-    const key = await authenticate(headers, epoch ? Promise.resolve() : syncEpoch(), hinted);
+    if (epoch) applyEpoch(both.read); // without Redis there is no epoch: nothing to sync
+    const key = await authenticate(headers, Promise.resolve(), hinted);
     const same = key.id === hinted.key.id && key.limitMinute === hinted.key.limitMinute && key.limitDay === hinted.key.limitDay;
     return { key, decision: same && both.key ? admitted(key, both.key) : await spendWindows(key) };
   }
