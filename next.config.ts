@@ -1,12 +1,6 @@
 import createMDX from "@next/mdx";
 import type { NextConfig } from "next";
-
-const securityHeaders = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-  { key: "X-Frame-Options", value: "DENY" },
-  { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=()" },
-];
+import { SECURITY_HEADERS } from "./lib/api/security-headers";
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -14,7 +8,7 @@ const nextConfig: NextConfig = {
   // PGlite loads its wasm and data files from its own package directory at run time.
   serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "nodemailer"],
   async headers() {
-    return [{ source: "/:path*", headers: securityHeaders }];
+    return [{ source: "/:path*", headers: [...SECURITY_HEADERS] }];
   },
 };
 

@@ -8,6 +8,11 @@ const bool = z
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Read by scripts/server.mjs before the app loads (and validated here when it does).
+  HOST: z.string().min(1).default("0.0.0.0"),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  // 0: /v1 goes through Next's router instead of the node:http adapter (lib/api/node-adapter.ts).
+  PMB_DIRECT_ROUTES: bool.default(true),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATA_DIR: z.string().default(".data"),
   REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
@@ -32,6 +37,8 @@ const schema = z.object({
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
+  // Refuse localhost origins outside production too (CORS tests of the production rule).
+  PMB_STRICT_CORS: bool.default(false),
   BENCH_FLOOR: bool.default(false),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),

@@ -1,24 +1,38 @@
 #!/usr/bin/env node
+// @ts-check
 // The production server: Next.js behind a plain Node HTTP server, so the client address the
 // API throttles on comes from the socket (`x-pmb-peer`), never from a header the client sent,
-// and so /v1 is answered by its route handlers without Next's router (direct-routes.mjs).
+// and so /v1 is answered by the node:http adapter of lib/api without Next's router.
+//
+// Every request first meets the front (lib/api/node-adapter.ts), which instrumentation.ts
+// publishes on a global symbol when Next loads the app: it answers bad paths, unknown methods,
+// non-canonical paths and requests Node cannot parse in the API's error shape, and /v1 itself;
+// the rest goes to Next. Until the front is published (the first moments of a start) requests wait.
 //
 // WEB_CONCURRENCY=N (N > 1) runs N such servers as a node:cluster sharing the port, one per core.
 // They are separate instances exactly as several machines would be, so it needs what several
 // instances need: DATABASE_URL (PGlite is one process's database) and REDIS_URL (shared limits).
 import cluster from "node:cluster";
-import crypto from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
-import { directRoutes } from "./direct-routes.mjs";
+
+/**
+ * @typedef {{ createFront(o: { direct: boolean }): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+ *   clientError(error: Error, socket: import("node:stream").Duplex): void;
+ *   connectRequest(req: http.IncomingMessage, socket: import("node:stream").Duplex): void }} HttpFront
+ */
+
+const FRONT = Symbol.for("pmb.http-front");
+const FRONT_READY = Symbol.for("pmb.http-front.ready");
 
 const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+// These four are also in lib/config.ts's schema (which validates them when the app loads);
+// the server needs them before the app exists.
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
 const workers = Number(process.env.WEB_CONCURRENCY || 1);
-// Paths whose route handlers are served without Next's router: the API, and the benchmark's floor.
-const DIRECT_PREFIXES = ["/v1", "/bench-floor"];
+const direct = process.env.PMB_DIRECT_ROUTES !== "0";
 const address = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 
 if (workers > 1 && cluster.isPrimary) {
@@ -32,9 +46,10 @@ if (workers > 1 && cluster.isPrimary) {
   }
   let stopping = false;
   let ready = 0;
-  const fork = () => cluster.fork().on("message", (m) => {
-    if (m === "ready" && ++ready === workers) console.log(`ready on ${address} (${workers} workers)`);
-  });
+  const fork = () =>
+    cluster.fork().on("message", (m) => {
+      if (m === "ready" && ++ready === workers) console.log(`ready on ${address} (${workers} workers)`);
+    });
   for (let i = 0; i < workers; i++) fork();
   cluster.on("exit", (worker, code) => {
     if (stopping) {
@@ -59,59 +74,88 @@ async function serve() {
   const app = next({ dev: false, dir, hostname, port });
   const handle = app.getRequestHandler();
   await app.prepare();
-  // The API's route handlers, called without Next's router (scripts/direct-routes.mjs).
-  let direct = null;
-  try {
-    direct = process.env.PMB_DIRECT_ROUTES === "0" ? null : directRoutes({ dir, prefixes: DIRECT_PREFIXES });
-  } catch (error) {
-    console.error(`direct routes are off, Next's router serves /v1: ${error?.message ?? error}`);
-  }
 
-  const server = http.createServer((req, res) => {
+  const g = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis));
+  /** @type {Promise<void>} */
+  const published = new Promise((resolve) => {
+    if (g[FRONT]) resolve();
+    else g[FRONT_READY] = resolve;
+  });
+  /** @type {HttpFront | null} */
+  let httpFront = null;
+  /** @type {((req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>) | null} */
+  let front = null;
+  // Should the app never publish it (a broken build), Next serves everything after a minute.
+  const giveUp = new Promise((resolve) => setTimeout(resolve, 60_000).unref());
+  giveUp.then(() => {
+    if (!front) console.error("the node:http front was not published: Next's router serves every request");
+  });
+  published.then(() => {
+    httpFront = /** @type {HttpFront} */ (g[FRONT]);
+    front = httpFront.createFront({ direct });
+  });
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
+  const toNext = (req, res) => void handle(req, res);
+
+  const server = http.createServer(async (req, res) => {
     req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
-    if (!decodablePath(req.url ?? "/")) return badPath(req, res);
-    if (!direct) return void handle(req, res);
-    direct(req, res).then(
-      (answered) => answered || handle(req, res),
+    if (!front) await Promise.race([published, giveUp]);
+    if (!front) return toNext(req, res);
+    front(req, res).then(
+      (answered) => answered || toNext(req, res),
       (error) => {
-        console.error(`direct route ${req.method} ${req.url?.split("?")[0]}: ${error?.stack ?? error}`);
-        if (!res.headersSent) handle(req, res);
-        else res.destroy();
+        // The pipeline maps its own failures; this is a fault in writing the answer.
+        console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${error?.message ?? error}`);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end();
+        } else res.destroy();
       },
     );
   });
-
-  function decodablePath(url) {
-    try {
-      decodeURIComponent(url.split("?")[0]);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  // A path that is not valid percent-encoding never reaches the router (which would fail on it).
-  function badPath(req, res) {
-    const requestId = crypto.randomUUID();
-    const base = (process.env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, "");
-    const body = { error: { code: "error", message: "The request path is not valid percent-encoding.", docsUrl: `${base}/docs/limits`, requestId } };
-    res.writeHead(400, { "Content-Type": "application/json; charset=utf-8", "X-Request-Id": requestId, "Cache-Control": "no-store" });
-    res.end(JSON.stringify(body));
-  }
+  server.on("clientError", (error, socket) => {
+    if (httpFront) httpFront.clientError(error, socket);
+    else socket.destroy();
+  });
+  server.on("connect", (req, socket) => {
+    if (httpFront) httpFront.connectRequest(req, socket);
+    else socket.destroy();
+  });
   server.keepAliveTimeout = 65_000;
   server.listen(port, hostname, () => {
     if (cluster.isWorker) process.send?.("ready");
     else console.log(`ready on ${address}`);
   });
+  warmUp(handle);
 
   // Stop accepting, let the app flush usage and close the database, then exit.
   for (const signal of ["SIGTERM", "SIGINT"]) {
     process.once(signal, () => {
       server.close();
       server.closeIdleConnections?.();
-      const shutdown = globalThis.__pmbRunShutdown;
+      const shutdown = /** @type {{ __pmbRunShutdown?: () => Promise<void> }} */ (globalThis).__pmbRunShutdown;
       Promise.resolve(typeof shutdown === "function" ? shutdown() : undefined).finally(() => process.exit(0));
       setTimeout(() => process.exit(0), 10_000).unref();
     });
   }
+}
+
+/**
+ * Next loads the app (and runs instrumentation.ts, which publishes the front) on the first request
+ * it handles. One request to /healthz through a private loopback listener of this process starts
+ * that now, whichever worker of a cluster the public port would have given it to.
+ * @param {(req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>} handle
+ */
+function warmUp(handle) {
+  const private_ = http.createServer((req, res) => void handle(req, res));
+  private_.listen(0, "127.0.0.1", () => {
+    const where = private_.address();
+    const port = where && typeof where === "object" ? where.port : 0;
+    const req = http.get({ host: "127.0.0.1", port, path: "/healthz" }, (res) => {
+      res.resume();
+      res.on("end", () => private_.close());
+    });
+    req.on("error", () => private_.close());
+  });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError, errorMessage } from "@/lib/api/errors";
-import { iso6 } from "@/lib/api/format";
+import { iso6 } from "@/lib/time-format";
 import {
   HISTORY_MAX_DAYS,
   INTERVALS,
@@ -11,7 +11,7 @@ import {
   volatilityHistoryQuery,
 } from "@/lib/api/params";
 import type { Handler, Payload } from "@/lib/api/pipeline";
-import { resolveWindow } from "@/lib/api/window";
+import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
 import { downloadsPointer } from "@/lib/data/downloads";
 import { indexHistory, indexLatest, indexReconstitutions, listIndices } from "@/lib/data/indices";

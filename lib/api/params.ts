@@ -1,5 +1,8 @@
 import { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api/errors";
+import { HISTORY_MAX_DAYS } from "@/lib/data/window";
+
+export { HISTORY_MAX_DAYS };
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -16,7 +19,9 @@ export function parseTimestamp(raw: string): Date | null {
   const d = new Date(ms);
   // Date.parse rolls 2026-02-31 over to March; refuse dates that do not exist.
   const [y, m, day] = s.slice(0, 10).split("-").map(Number);
-  const check = new Date(Date.UTC(y!, m! - 1, day!));
+  // (setUTCFullYear, not Date.UTC: Date.UTC maps the years 0 to 99 to 1900 to 1999.)
+  const check = new Date(0);
+  check.setUTCFullYear(y!, m! - 1, day!);
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== m! - 1 || check.getUTCDate() !== day) return null;
   return d;
 }
@@ -61,7 +66,6 @@ const bool = (name: string) =>
       return z.NEVER;
     });
 
-export const HISTORY_MAX_DAYS = 90;
 export const INTERVALS = ["1h", "1d"] as const;
 
 export const indexHistoryQuery = z.object({

@@ -1,19 +1,19 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
+import { ApiError, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
-import { corsHeaders, originAllowed, preflightHeaders } from "@/lib/api/cors";
-import { iso6 } from "@/lib/api/format";
-import { handoffResponse, wantsHandoff } from "@/lib/api/direct-handoff";
-import { jsonBody, jsonChunks } from "@/lib/api/json-body";
+import { preflightHeaders } from "@/lib/api/cors";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
+import { fromWebRequest, toResponse, type ApiRequest, type ApiResult } from "@/lib/api/result";
+import { jsonResult, KeyedRefusal, rateLimitHeaders, shell, type ShellContext, type Surface } from "@/lib/api/shell";
 import { config } from "@/lib/config";
-import { isUnavailableError } from "@/lib/db";
 import { applyEpoch, epochKey, peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
+import { iso6 } from "@/lib/time-format";
+
+export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/shell";
 
 export interface KeyedContext {
   requestId: string;
@@ -38,21 +38,6 @@ export type Handler = (ctx: KeyedContext) => Promise<Payload>;
 export type RawHandler = (ctx: KeyedContext) => Promise<Payload | RawPayload>;
 
 const ALLOW = "GET";
-
-/** The six X-RateLimit-* headers, and the IETF draft RateLimit-Policy / RateLimit beside them. */
-export function rateLimitHeaders(d: LimitDecision, nowMs = Date.now()): Record<string, string> {
-  const now = Math.floor(nowMs / 1000);
-  return {
-    "X-RateLimit-Limit": String(d.limitMinute),
-    "X-RateLimit-Remaining": String(d.remainingMinute),
-    "X-RateLimit-Limit-Day": String(d.limitDay),
-    "X-RateLimit-Remaining-Day": String(d.remainingDay),
-    "X-RateLimit-Reset": String(d.resetMinute),
-    "X-RateLimit-Reset-Day": String(d.resetDay),
-    "RateLimit-Policy": `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`,
-    RateLimit: `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`,
-  };
-}
 
 export function commonMeta(): Record<string, unknown> {
   const c = config();
@@ -82,16 +67,6 @@ export function presentedKey(headers: Headers): string {
   const key = bearer ?? header;
   if (!key) throw new ApiError("invalid_api_key");
   return key;
-}
-
-/**
- * A JSON response, reusing the serialized JSON of frozen read-model values (lib/api/json-body.ts);
- * for the direct dispatcher its parts are handed over as they are (lib/api/direct-handoff.ts).
- */
-function json(request: Request, body: unknown, status: number, headers: Record<string, string>): Response {
-  const all = { "Content-Type": "application/json; charset=utf-8", ...headers };
-  if (wantsHandoff(request)) return handoffResponse({ status, headers: all, body: jsonChunks(body) });
-  return new Response(jsonBody(body), { status, headers: all });
 }
 
 /**
@@ -187,98 +162,6 @@ function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
   return decision;
 }
 
-/** A refusal after the key resolved: it carries the rate-limit headers and is metered. */
-export class KeyedRefusal extends Error {
-  constructor(
-    readonly error: ApiError,
-    readonly key: ResolvedKey,
-    readonly decision: LimitDecision,
-  ) {
-    super(error.message);
-  }
-}
-
-/** Maps any failure to the one error shape; unknown faults are logged, never echoed. */
-export function toApiError(error: unknown, requestId: string, where: string): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isUnavailableError(error)) {
-    return new ApiError("unavailable", { headers: { "Retry-After": "5" } });
-  }
-  console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);
-  return new ApiError("internal_error");
-}
-
-function routeParams(raw: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>)) out[k] = Array.isArray(v) ? v.join("/") : String(v);
-  return out;
-}
-
-/**
- * The /v1 pipeline: X-Request-Id -> CORS -> address throttle -> method -> key -> key windows
- * -> handler (which validates its parameters) -> envelope, headers and metering.
- */
-export function apiRoute(endpoint: string, handler: RawHandler) {
-  const run = async (request: Request, context: { params?: Promise<unknown> }): Promise<Response> => {
-    const requestId = randomUUID();
-    const origin = request.headers.get("origin");
-    const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", ...corsHeaders(origin) };
-    const baseUrl = config().baseUrl;
-    let keyed: { key: ResolvedKey; decision: LimitDecision } | null = null;
-    let status = 500;
-    try {
-      if (request.method === "OPTIONS" && origin && originAllowed(origin) && request.headers.get("access-control-request-method")) {
-        status = 204;
-        return new Response(null, { status, headers: { "X-Request-Id": requestId, ...preflightHeaders(origin) } });
-      }
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        await admitAddressOnly(request.headers);
-        throw new ApiError("method_not_allowed", {
-          message: errorMessage("method_not_allowed", { method: request.method, allow: ALLOW }),
-          headers: { Allow: ALLOW },
-        });
-      }
-      keyed = await admit(request.headers, requestId);
-      const url = new URL(request.url);
-      const payload = await handler({
-        requestId,
-        key: keyed.key,
-        decision: keyed.decision,
-        query: url.searchParams,
-        params: routeParams(await context.params),
-      });
-      status = 200;
-      if ("raw" in payload) {
-        const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
-        return new Response(body, {
-          status,
-          headers: { ...base, ...rateLimitHeaders(keyed.decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers },
-        });
-      }
-      return json(request, envelope(payload), status, { ...base, ...rateLimitHeaders(keyed.decision) });
-    } catch (caught) {
-      let error: unknown = caught;
-      if (caught instanceof KeyedRefusal) {
-        keyed = { key: caught.key, decision: caught.decision };
-        error = caught.error;
-      }
-      const apiError = toApiError(error, requestId, endpoint);
-      status = apiError.status;
-      const authed = keyed && apiError.code !== "invalid_api_key" && apiError.code !== "ip_rate_limited";
-      const headers = {
-        ...base,
-        ...(authed && keyed ? rateLimitHeaders(keyed.decision) : {}),
-        ...(apiError.code === "invalid_api_key" ? { "WWW-Authenticate": 'Bearer realm="api"' } : {}),
-        ...apiError.headers,
-      };
-      return json(request, errorBody(apiError.code, apiError.message, requestId, baseUrl), status, headers);
-    } finally {
-      if (keyed) meter(keyed.key.id, endpoint, status);
-    }
-  };
-  return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
-}
-
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddressOnly(headers: Headers): Promise<void> {
   const address = await throttle(limiterStore(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
@@ -291,3 +174,81 @@ function addressRefusal(address: ThrottleDecision): ApiError {
     headers: { "Retry-After": String(address.retryAfter ?? 1) },
   });
 }
+
+/** The /v1 surface: GET (and HEAD), the API's preflight, usage metered under `label`. */
+function v1Surface(label: string, methods: readonly string[] | null): Surface {
+  return {
+    label,
+    methods,
+    allow: ALLOW,
+    preflight: preflightHeaders,
+    throttle: admitAddressOnly,
+    done: (keyed, status) => meter(keyed.key.id, label, status),
+  };
+}
+
+const V1_METHODS = ["GET", "HEAD"] as const;
+
+/**
+ * A /v1 endpoint's answer, whatever the transport: X-Request-Id -> CORS -> method (address
+ * throttle first) -> address throttle, key and key windows -> handler (which validates its
+ * parameters) -> envelope, headers and metering.
+ */
+export function answerEndpoint(endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
+  return shell(request, v1Surface(endpoint, V1_METHODS), async (ctx) => {
+    const keyed = (ctx.keyed = await admit(request.headers, ctx.requestId));
+    const payload = await handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
+    const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };
+    if ("raw" in payload) {
+      return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: rawBody(payload.raw.body) };
+    }
+    return jsonResult(envelope(payload), 200, headers);
+  });
+}
+
+function rawBody(body: Uint8Array | string): string | Uint8Array[] {
+  return typeof body === "string" ? body : [body];
+}
+
+/** The label unknown /v1 paths are metered under when a key was presented. */
+export const UNKNOWN_ENDPOINT = "/v1/*";
+
+/**
+ * A path under /v1 that is no endpoint: 404 in the spec's shape, for any method. The request
+ * counts toward the address throttle like every other; when it presents a key, the key is
+ * resolved and charged as for an endpoint, and the answer carries its rate-limit headers.
+ */
+export function answerUnknown(request: ApiRequest): Promise<ApiResult> {
+  return shell(request, v1Surface(UNKNOWN_ENDPOINT, null), async (ctx) => {
+    if (request.headers.has("authorization") || request.headers.has("x-api-key")) ctx.keyed = await admit(request.headers, ctx.requestId);
+    else await admitAddressOnly(request.headers);
+    throw new ApiError("not_found", { message: "No such endpoint. GET /v1 lists the endpoints." });
+  });
+}
+
+function routeParams(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>)) out[k] = Array.isArray(v) ? v.join("/") : String(v);
+  return out;
+}
+
+type WebHandler = (request: Request, context: { params?: Promise<unknown> }) => Promise<Response>;
+type RouteExports = Record<"GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS", WebHandler>;
+
+function everyMethod(run: WebHandler): RouteExports {
+  return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
+}
+
+/** The web adapter of an endpoint: the exports of its app/v1 route file. */
+export function apiRoute(endpoint: string, handler: RawHandler): RouteExports {
+  return everyMethod(async (request, context) =>
+    toResponse(await answerEndpoint(endpoint, handler, fromWebRequest(request, routeParams(await context.params)))),
+  );
+}
+
+/** The web adapter of unknown /v1 paths (app/v1/[...rest]). */
+export function unknownRoute(): RouteExports {
+  return everyMethod(async (request) => toResponse(await answerUnknown(fromWebRequest(request))));
+}
+
+export type { ShellContext };

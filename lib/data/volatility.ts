@@ -1,5 +1,5 @@
 import "server-only";
-import { iso6, iso6NoZ } from "@/lib/api/format";
+import { iso6, iso6NoZ } from "@/lib/time-format";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
@@ -196,14 +196,18 @@ function toPoint(t: HistoryRow) {
 
 export type HistoryPoint = ReturnType<typeof toPoint>;
 
+/** How a series is named: the API's paths take a ticker; the public pages also take the slug. */
+export type SeriesLookup = "ticker" | "tickerOrSlug";
+
 /** A listed series with at least one published tick, or null (the two are indistinguishable). */
-async function findSeries(ticker: string): Promise<SeriesRow | null> {
+async function findSeries(ticker: string, lookup: SeriesLookup = "ticker"): Promise<SeriesRow | null> {
   const t = normalizeTicker(ticker);
   if (!t) return null;
-  return memo(`series:${t}`, TTL, async () => {
+  return memo(`series:${lookup}:${t}`, TTL, async () => {
     const prisma = await db();
+    const named = lookup === "ticker" ? [{ ticker: t }] : [{ ticker: t }, { slug: t.toLowerCase() }];
     const row = await prisma.volatilitySeries.findFirst({
-      where: { OR: [{ ticker: t }, { slug: t.toLowerCase() }], listed: true, ticks: { some: { publicationState: "published" } } },
+      where: { OR: named, listed: true, ticks: { some: { publicationState: "published" } } },
       select: seriesSelect,
     });
     return row;
@@ -249,8 +253,9 @@ export interface VolatilityLatest {
   published: Tick | null;
 }
 
-export async function volatilityLatest(ticker: string): Promise<VolatilityLatest | null> {
-  const series = await findSeries(ticker);
+/** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
+export async function volatilityLatest(ticker: string, lookup: SeriesLookup = "ticker"): Promise<VolatilityLatest | null> {
+  const series = await findSeries(ticker, lookup);
   if (!series) return null;
   return memo(`vol-latest:${series.id}`, TTL, async () => {
     const prisma = await db();
@@ -350,6 +355,6 @@ export async function volatilityHistory(
 
 /** Series for the public pages, by slug (listed only). */
 export async function seriesSlugToTicker(slug: string): Promise<string | null> {
-  const s = await findSeries(slug);
+  const s = await findSeries(slug, "tickerOrSlug");
   return s?.ticker ?? null;
 }

@@ -1,10 +1,9 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { corsHeaders, originAllowed } from "@/lib/api/cors";
-import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
-import { admitAddressOnly, authenticate, rateLimitHeaders, toApiError } from "@/lib/api/pipeline";
-import { config } from "@/lib/config";
+import { ApiError } from "@/lib/api/errors";
+import { admitAddressOnly, authenticate, rateLimitHeaders } from "@/lib/api/pipeline";
+import { fromWebRequest, toResponse, type ApiResult } from "@/lib/api/result";
+import { shell, type Surface } from "@/lib/api/shell";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
 import type { McpRequestContext } from "@/lib/mcp/call-tool";
 import { createMcpServer } from "@/lib/mcp/create-server";
@@ -12,6 +11,8 @@ import { createMcpServer } from "@/lib/mcp/create-server";
 /** Stateless Streamable HTTP: JSON-RPC over POST; no SSE stream on GET and no session to DELETE. */
 const ALLOW = "POST";
 export const MCP_ENDPOINT = "/mcp";
+/** The largest JSON-RPC body read (the MCP SDK's own default limit). */
+const MAX_BODY = 4 * 1024 * 1024;
 
 /** Query parameter names clients use for credentials (compared lower-case, without `-` and `_`). */
 const CREDENTIAL_PARAMS = new Set(["key", "apikey", "xapikey", "token", "accesstoken", "authorization", "bearer", "secret"]);
@@ -24,71 +25,88 @@ export function keyInUrl(url: URL): boolean {
   return false;
 }
 
-function preflightHeaders(origin: string): Record<string, string> {
-  return {
+const surface: Surface = {
+  label: MCP_ENDPOINT,
+  methods: [ALLOW],
+  allow: ALLOW,
+  preflight: (origin) => ({
     "Access-Control-Allow-Origin": origin,
     "Access-Control-Allow-Methods": "POST, OPTIONS",
     "Access-Control-Allow-Headers": "Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version",
     "Access-Control-Max-Age": "600",
     Vary: "Origin",
+  }),
+  refuseForeignOrigin: {
+    message:
+      "This Origin may not call the MCP endpoint. Connect from an MCP client or a server; browsers are served on the operator's own origins only.",
+  },
+  throttle: admitAddressOnly,
+};
+
+/** A JSON-RPC error answered before the transport (the shape the SDK's transport uses). */
+function jsonRpcError(status: number, code: number, message: string, base: Record<string, string>): ApiResult {
+  return {
+    status,
+    headers: { ...base, "Content-Type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
   };
 }
 
 /**
- * The MCP endpoint: X-Request-Id -> Origin (a present Origin that is not ours is 403, as the MCP
- * transport requires against DNS rebinding) -> address throttle -> method -> key (never from the
- * URL) -> a fresh server and transport. Every message needs a valid key; only tools/call spends
- * from the key's windows and is metered, one request per call (see call-tool.ts).
+ * The body as JSON, or a JSON-RPC error: unparseable (-32700), too large, or an empty batch,
+ * which JSON-RPC 2.0 answers with one Invalid Request (-32600).
  */
-export function mcpRoute() {
-  const run = async (request: Request): Promise<Response> => {
-    const requestId = randomUUID();
-    const origin = request.headers.get("origin");
-    const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store", ...corsHeaders(origin) };
-    try {
-      if (origin !== null && !originAllowed(origin)) {
-        throw new ApiError("error", {
-          status: 403,
-          message: "This Origin may not call the MCP endpoint. Connect from an MCP client or a server; browsers are served on the operator's own origins only.",
-        });
-      }
-      if (request.method === "OPTIONS" && origin && request.headers.get("access-control-request-method")) {
-        return new Response(null, { status: 204, headers: { "X-Request-Id": requestId, ...preflightHeaders(origin) } });
-      }
-      await admitAddressOnly(request.headers);
-      if (request.method !== ALLOW) {
-        throw new ApiError("method_not_allowed", {
-          message: errorMessage("method_not_allowed", { method: request.method, allow: ALLOW }),
-          headers: { Allow: ALLOW },
-        });
-      }
-      if (keyInUrl(new URL(request.url))) {
-        throw new ApiError("invalid_api_key", {
-          message:
-            "API keys are not accepted in the URL. Send the key as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'; a key that was put in a URL may have been logged, so rotate it.",
-        });
-      }
-      const ctx: McpRequestContext = { requestId, key: await authenticate(request.headers), decision: null };
-      const server = createMcpServer(ctx);
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-      await server.connect(transport);
-      try {
-        const response = await transport.handleRequest(request);
-        const headers = new Headers(response.headers);
-        for (const [name, value] of Object.entries({ ...base, ...(ctx.decision ? rateLimitHeaders(ctx.decision) : {}) })) headers.set(name, value);
-        return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-      } finally {
-        await server.close();
-      }
-    } catch (caught) {
-      const apiError = toApiError(caught, requestId, MCP_ENDPOINT);
-      const headers = {
-        ...base,
-        ...(apiError.code === "invalid_api_key" ? { "WWW-Authenticate": 'Bearer realm="api"' } : {}),
-        ...apiError.headers,
-      };
-      return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status: apiError.status, headers });
+async function readMessage(request: Request, base: Record<string, string>): Promise<{ parsed: unknown } | ApiResult> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds ${MAX_BODY} bytes`, base);
+  const text = await request.text();
+  if (text.length > MAX_BODY) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds ${MAX_BODY} bytes`, base);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return jsonRpcError(400, -32700, "Parse error: Invalid JSON", base);
+  }
+  if (Array.isArray(parsed) && parsed.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch", base);
+  return { parsed };
+}
+
+/**
+ * The MCP endpoint, in the request shell (lib/api/shell.ts): X-Request-Id -> Origin (a present
+ * Origin that is not ours is 403, as the MCP transport requires against DNS rebinding) ->
+ * preflight -> method -> address throttle -> key (never from the URL) -> a fresh server and
+ * transport. Every message needs a valid key; only tools/call spends from the key's windows and
+ * is metered, one request per call (see call-tool.ts).
+ */
+export function answerMcp(request: Request): Promise<ApiResult> {
+  return shell(fromWebRequest(request), surface, async ({ requestId, base }) => {
+    await admitAddressOnly(request.headers);
+    if (keyInUrl(new URL(request.url))) {
+      throw new ApiError("invalid_api_key", {
+        message:
+          "API keys are not accepted in the URL. Send the key as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'; a key that was put in a URL may have been logged, so rotate it.",
+      });
     }
-  };
+    const ctx: McpRequestContext = { requestId, key: await authenticate(request.headers), decision: null };
+    const message = await readMessage(request, base);
+    if (!("parsed" in message)) return message;
+    const server = createMcpServer(ctx);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      const response = await transport.handleRequest(request, { parsedBody: message.parsed });
+      const headers: Record<string, string> = {};
+      for (const [name, value] of response.headers) headers[name] = value;
+      Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision) : {});
+      const body = response.body ? await response.text() : null;
+      return { status: response.status, headers, body };
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+export function mcpRoute() {
+  const run = async (request: Request): Promise<Response> => toResponse(await answerMcp(request));
   return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { resolveWindow } from "@/lib/api/window";
+import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
 import {
   indexHistory,

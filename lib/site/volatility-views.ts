@@ -1,5 +1,5 @@
 import "server-only";
-import { resolveWindow } from "@/lib/api/window";
+import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
 import { listVolatility, volatilityHistory, volatilityLatest, type HistoryPoint, type SeriesDefinition, type Tick, type VolatilityCatalogEntry } from "@/lib/data/volatility";
 import { curlCommand } from "@/lib/site/api-call";
@@ -36,7 +36,7 @@ export interface VolatilityPageView {
 
 /** Everything /volatility/[slug] shows, or null when the API would answer 404 for it. */
 export async function volatilityPageView(slugOrTicker: string, range: RangeKey, now = new Date()): Promise<VolatilityPageView | null> {
-  const latest = await volatilityLatest(slugOrTicker);
+  const latest = await volatilityLatest(slugOrTicker, "tickerOrSlug");
   if (!latest) return null;
   const ticker = latest.series.ticker;
   const req = rangeRequest(now, range);
@@ -65,6 +65,6 @@ export async function volatilityPageView(slugOrTicker: string, range: RangeKey, 
 
 /** The canonical slug for a slug or ticker typed in a URL, or null when not on the public surface. */
 export async function volatilitySlug(slugOrTicker: string): Promise<string | null> {
-  const latest = await volatilityLatest(slugOrTicker);
+  const latest = await volatilityLatest(slugOrTicker, "tickerOrSlug");
   return latest?.series.slug ?? null;
 }

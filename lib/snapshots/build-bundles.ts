@@ -1,7 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { stringify } from "csv-stringify/sync";
-import { iso6 } from "@/lib/api/format";
+import { iso6 } from "@/lib/time-format";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 

@@ -27,7 +27,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const latest = await volatilityLatest((await params).slug);
+  const latest = await volatilityLatest((await params).slug, "tickerOrSlug");
   if (!latest) return { title: "Not found" };
   return { title: `${latest.series.name} (${latest.series.ticker})`, description: latest.series.description };
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, available, crc32Combine, gzipSegments } from "../../../scripts/gzip-segments.mjs";
+import { acceptsGzip, available, crc32Combine, gzipSegments } from "@/lib/api/compression";
 
-// The production server compresses a reused segment once (scripts/gzip-segments.mjs); whatever
+// The production server compresses a reused segment once (lib/api/compression.ts); whatever
 // the segments, the result must be one gzip member every decoder reads as the concatenation.
 
 const text = (s: string) => new TextEncoder().encode(s);

@@ -1,8 +1,9 @@
-import { ApiError, errorMessage } from "@/lib/api/errors";
-import { isoSeconds } from "@/lib/api/format";
-import { HISTORY_MAX_DAYS } from "@/lib/api/params";
+import { isoSeconds } from "@/lib/time-format";
 
 const DAY_MS = 86_400_000;
+
+/** How far back the history endpoints serve (`historyMaxDays`). */
+export const HISTORY_MAX_DAYS = 90;
 
 export interface Window {
   start: Date;
@@ -13,19 +14,26 @@ export interface Window {
   empty: boolean;
 }
 
+/** `start` is not before the (clamped) `end`: the one window that cannot be served. */
+export class InvalidWindowError extends Error {
+  constructor(
+    readonly start: Date,
+    readonly end: Date,
+  ) {
+    super(`start ${isoSeconds(start)} is not before end ${isoSeconds(end)}`);
+    this.name = "InvalidWindowError";
+  }
+}
+
 /**
  * The served window of a history request: start defaults to (and is clamped up to) now - 90
- * days; end defaults to (and is clamped down to) now; start not before end is `invalid_window`,
- * with a future end reported as the current time.
+ * days; end defaults to (and is clamped down to) now; start not before end throws
+ * InvalidWindowError, with a future end reported as the current time.
  */
 export function resolveWindow(now: Date, start?: Date, end?: Date): Window {
   const floor = new Date(now.getTime() - HISTORY_MAX_DAYS * DAY_MS);
   const effectiveEnd = end && end < now ? end : now;
-  if (start && start >= effectiveEnd) {
-    throw new ApiError("invalid_window", {
-      message: errorMessage("invalid_window", { start: isoSeconds(start), end: isoSeconds(effectiveEnd) }),
-    });
-  }
+  if (start && start >= effectiveEnd) throw new InvalidWindowError(start, effectiveEnd);
   const clamped = !!start && start < floor;
   const effectiveStart = start && start > floor ? start : floor;
   return { start: effectiveStart, end: effectiveEnd, clamped, empty: effectiveEnd < floor };

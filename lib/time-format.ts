@@ -1,3 +1,4 @@
+// Timestamps as the API and the CSV bundles write them; no dependency on any layer.
 /** ISO 8601 UTC with microseconds and Z: `2026-11-21T13:00:00.000000Z`. */
 export function iso6(date: Date): string {
   return `${date.toISOString().slice(0, 23)}000Z`;

@@ -1,0 +1,246 @@
+import "server-only";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { encodeBody } from "@/lib/api/compression";
+import { endpoints, type Endpoint } from "@/lib/api/endpoints";
+import { ApiError } from "@/lib/api/errors";
+import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
+import type { ApiRequest, ApiResult } from "@/lib/api/result";
+import { SECURITY_HEADERS } from "@/lib/api/security-headers";
+import { errorResult, methodNotAllowed, newRequestId } from "@/lib/api/shell";
+
+// The node:http adapter: the production server (scripts/server.mjs) hands every request to
+// `front` first. It answers what the server itself must answer whatever the route (a path
+// that is not valid percent-encoding, a method no route takes, a path that is not canonical,
+// a request Node could not parse) and, with direct routes on, every path under /v1, routed by
+// the path templates of lib/api/endpoints.ts and answered by the same pipeline as the route
+// files (lib/api/pipeline.ts). Everything else goes to Next. It reads nothing of Next's.
+
+interface Route {
+  endpoint: Endpoint;
+  /** Literal segments, or the name of a path parameter. */
+  segments: Array<string | { param: string }>;
+}
+
+const ROUTES: Route[] = Object.values(endpoints as Record<string, Endpoint>).map((endpoint) => ({
+  endpoint,
+  segments: endpoint.path
+    .split("/")
+    .slice(1)
+    .map((s) => {
+      const m = /^\{(\w+)\}$/.exec(s);
+      return m ? { param: m[1]! } : s;
+    }),
+}));
+
+/** Methods some route of the service takes; any other is refused before routing. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** The endpoint and parameters for a path's decoded segments ("v1" first), or null. */
+export function matchRoute(segments: readonly string[]): { endpoint: Endpoint; params: Record<string, string> } | null {
+  for (const route of ROUTES) {
+    if (route.segments.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < segments.length && ok; i++) {
+      const want = route.segments[i]!;
+      const got = segments[i]!;
+      if (typeof want === "string") ok = want === got;
+      else if (got === "") ok = false;
+      else params[want.param] = got;
+    }
+    if (ok) return { endpoint: route.endpoint, params };
+  }
+  return null;
+}
+
+/** `/v1` or a path under it. */
+export function underV1(path: string): boolean {
+  return path === "/v1" || path.startsWith("/v1/");
+}
+
+/**
+ * The canonical form of a path that is not: repeated slashes collapsed and a trailing slash
+ * dropped; null when the path is canonical already.
+ */
+export function canonicalPath(path: string): string | null {
+  if (!path.includes("//") && (path.length === 1 || !path.endsWith("/"))) return null;
+  const collapsed = path.replace(/\/{2,}/g, "/");
+  const trimmed = collapsed.length > 1 ? collapsed.replace(/\/+$/, "") : collapsed;
+  return trimmed || "/";
+}
+
+/** Decoded segments with `.` and `..` resolved; null when a segment is not valid percent-encoding. */
+export function pathSegments(path: string): string[] | null {
+  const out: string[] = [];
+  for (const raw of path.split("/").slice(1)) {
+    let segment: string;
+    try {
+      segment = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (segment === ".") continue;
+    if (segment === "..") out.pop();
+    else out.push(segment);
+  }
+  return out;
+}
+
+/** The Allow header for a method no route takes, by the path's surface. */
+function allowFor(path: string): string {
+  if (underV1(path)) return "GET";
+  if (path === "/mcp") return "POST";
+  if (path.startsWith("/api/")) return "GET, POST";
+  return "GET, HEAD";
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  // Set by the server from the socket after the client's headers were read (scripts/server.mjs).
+  headers.set("x-pmb-peer", String(req.headers["x-pmb-peer"] ?? ""));
+  return headers;
+}
+
+/** The result on the wire: security headers, the result's headers, the body encoded for the client. */
+export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult): Promise<void> {
+  const head = req.method === "HEAD";
+  const contentType = Object.entries(result.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1];
+  const encoded = encodeBody(result.body, contentType, head ? undefined : req.headers["accept-encoding"]);
+  res.statusCode = result.status;
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  for (const key in result.headers) {
+    const lower = key.toLowerCase();
+    if (lower !== "content-length" && lower !== "set-cookie") res.setHeader(key, result.headers[key]!);
+  }
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    if (key === "Vary") {
+      const vary = String(res.getHeader("vary") ?? "");
+      if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, ${value}` : value);
+    } else res.setHeader(key, value);
+  }
+  const bodiless = result.status === 204 || result.status === 304;
+  if (!bodiless) res.setHeader("Content-Length", encoded.length);
+  return new Promise((resolve) => {
+    res.once("close", resolve);
+    res.once("finish", resolve);
+    res.cork();
+    if (!head && !bodiless) for (const part of encoded.parts) res.write(part);
+    res.end();
+    res.uncork();
+  });
+}
+
+function redirectResult(location: string): ApiResult {
+  return { status: 308, headers: { Location: location, "X-Request-Id": newRequestId(), "Cache-Control": "no-store" }, body: null };
+}
+
+function badRequest(message: string): ApiResult {
+  return errorResult(new ApiError("error", { status: 400, message }), newRequestId());
+}
+
+export interface FrontOptions {
+  /** Serve /v1 here (true) or leave it to Next's router (false: PMB_DIRECT_ROUTES=0). */
+  direct: boolean;
+}
+
+/**
+ * What the server calls for every request: resolves true when it answered, false when Next
+ * should (the response untouched).
+ */
+export function createFront({ direct }: FrontOptions) {
+  return async function front(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    const segments = pathSegments(path);
+    if (!segments || !path.startsWith("/")) {
+      await writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
+      return true;
+    }
+    const canonical = canonicalPath(path);
+    if (canonical !== null) {
+      await writeResult(req, res, redirectResult(canonical + (q === -1 ? "" : url.slice(q))));
+      return true;
+    }
+    const method = req.method ?? "GET";
+    const v1 = direct && segments[0] === "v1" && underV1(path);
+    if (!v1 && !KNOWN_METHODS.has(method)) {
+      await writeResult(req, res, errorResult(methodNotAllowed(method, allowFor(path)), newRequestId()));
+      return true;
+    }
+    if (!v1) return false;
+    let request: ApiRequest;
+    try {
+      request = { method, headers: headersOf(req), query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
+    } catch {
+      await writeResult(req, res, badRequest("A request header could not be read."));
+      return true;
+    }
+    const match = matchRoute(segments);
+    const result = match
+      ? await answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params })
+      : await answerUnknown(request);
+    await writeResult(req, res, result);
+    return true;
+  };
+}
+
+/**
+ * The answer to a request Node could not parse (a malformed request line, raw bytes in the
+ * path, headers over the size limit): the spec's error shape with a request id, then close.
+ */
+export function clientError(error: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  let result: ApiResult;
+  let reason = "Bad Request";
+  if (error.code === "HPE_HEADER_OVERFLOW") {
+    reason = "Request Header Fields Too Large";
+    result = errorResult(new ApiError("error", { status: 431, message: "The request headers are too large." }), newRequestId());
+  } else if (error.code === "HPE_INVALID_METHOD") {
+    // A method Node's parser does not know (FOO): no route takes it.
+    const line = /^(\S{1,32}) (\S+)/.exec(error.rawPacket?.subarray(0, 2048).toString("latin1") ?? "");
+    reason = "Method Not Allowed";
+    result = errorResult(methodNotAllowed(line?.[1] ?? "?", allowFor(line?.[2]?.split("?")[0] ?? "/")), newRequestId());
+  } else {
+    result = errorResult(new ApiError("error", { status: 400, message: "The request could not be read as HTTP." }), newRequestId());
+  }
+  socket.end(rawHttp(result, reason));
+}
+
+/** A CONNECT request (Node hands it over outside the request event): 405, then close. */
+export function connectRequest(req: IncomingMessage, socket: Duplex): void {
+  const result = errorResult(methodNotAllowed("CONNECT", allowFor(req.url ?? "/")), newRequestId());
+  socket.end(rawHttp(result, "Method Not Allowed"));
+}
+
+function rawHttp(result: ApiResult, reason: string): string {
+  const body = typeof result.body === "string" ? result.body : "";
+  const lines = [`HTTP/1.1 ${result.status} ${reason}`];
+  for (const { key, value } of SECURITY_HEADERS) lines.push(`${key}: ${value}`);
+  for (const [key, value] of Object.entries(result.headers)) lines.push(`${key}: ${value}`);
+  lines.push(`Content-Length: ${Buffer.byteLength(body, "utf8")}`, "Connection: close", "", body);
+  return lines.join("\r\n");
+}
+
+/** What instrumentation.ts publishes for scripts/server.mjs (the symbol is in the global registry). */
+export const FRONT = Symbol.for("pmb.http-front");
+
+export interface HttpFront {
+  createFront: typeof createFront;
+  clientError: typeof clientError;
+  connectRequest: typeof connectRequest;
+}
+
+export function publishFront(): void {
+  const front: HttpFront = { createFront, clientError, connectRequest };
+  const g = globalThis as Record<symbol, unknown>;
+  g[FRONT] = front;
+  const ready = g[Symbol.for("pmb.http-front.ready")];
+  if (typeof ready === "function") ready();
+}

@@ -1,0 +1,49 @@
+/**
+ * What lib/api answers a request with, whatever carries it: status, headers in order, and the
+ * body as text or as parts (reused JSON bytes between per-request pieces, lib/api/json-body.ts).
+ * Two adapters write it: `toResponse` for route handlers and MCP (a web Response), and
+ * lib/api/node-adapter.ts for the production server (node:http).
+ */
+export interface ApiResult {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array[] | null;
+}
+
+/** The request as lib/api reads it, from either transport. */
+export interface ApiRequest {
+  method: string;
+  headers: Headers;
+  query: URLSearchParams;
+  /** Path parameters, e.g. `{ ticker }`. */
+  params: Record<string, string>;
+}
+
+/** A web Response carrying the result; a body in parts is streamed as it is, not copied. */
+export function toResponse(result: ApiResult): Response {
+  const { status, headers, body } = result;
+  if (body === null || typeof body === "string") return new Response(body, { status, headers });
+  let i = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const chunk = body[i++];
+      if (chunk) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+  return new Response(stream, { status, headers });
+}
+
+/** The body's length in bytes. */
+export function bodyLength(body: ApiResult["body"]): number {
+  if (body === null) return 0;
+  if (typeof body === "string") return Buffer.byteLength(body, "utf8");
+  let n = 0;
+  for (const part of body) n += part.byteLength;
+  return n;
+}
+
+/** A request read from a web Request (route handlers, MCP). */
+export function fromWebRequest(request: Request, params: Record<string, string> = {}): ApiRequest {
+  return { method: request.method, headers: request.headers, query: new URL(request.url).searchParams, params };
+}

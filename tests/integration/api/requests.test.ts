@@ -1,0 +1,196 @@
+import http from "node:http";
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { RATE_HEADERS, baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
+import { uniqueName } from "../support/pg";
+import { startServer, type RunningServer } from "../support/server";
+
+// Odd requests (issue 17, "Requests"): whatever produced the answer, it carries X-Request-Id
+// and, for errors, the spec's JSON error shape; the server never logs a stack trace for one.
+// A server of this file's own (a low address throttle, its own Redis prefix, its log read).
+
+let server: RunningServer;
+
+beforeAll(async () => {
+  server = await startServer({
+    DATABASE_URL: inject("databaseUrl"),
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: `${uniqueName("it_requests")}:`,
+    DEMO_MARKET: "1",
+    ENGINE_SCHEDULER: "0",
+    AUTH_SECRET: "it-requests-secret-0123456789",
+    IP_LIMIT_MINUTE: "40",
+  });
+}, 200_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Wire {
+  status: number;
+  head: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Bytes written to the server as they are (what no HTTP client would send), the answer as read. */
+function rawRequest(bytes: Buffer | string): Promise<Wire> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(server.port, "127.0.0.1");
+    const chunks: Buffer[] = [];
+    socket.on("data", (c) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("latin1");
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      const [statusLine = "", ...lines] = head.split("\r\n");
+      const headers: Record<string, string> = {};
+      for (const line of lines) {
+        const i = line.indexOf(":");
+        headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
+      }
+      resolve({ status: Number(statusLine.split(" ")[1] ?? 0), head, headers, body: rest.join("\r\n\r\n") });
+    });
+    socket.write(bytes);
+    // One request per connection: the server answers and the test closes its side.
+    setTimeout(() => socket.end(), 300);
+  });
+}
+
+/** A GET from a given local address (the server throttles by the socket's peer address). */
+function getFrom(localAddress: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get({ host: "127.0.0.1", port: server.port, path, localAddress, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on("error", reject);
+  });
+}
+
+function expectJsonError(res: Wire, status: number, code: string): void {
+  expect(res.status, res.head).toBe(status);
+  expect(res.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  const body = JSON.parse(res.body);
+  expect(Object.keys(body)).toEqual(["error"]);
+  expect(body.error.code).toBe(code);
+  expect(body.error.requestId).toBe(res.headers["x-request-id"]);
+}
+
+const stackTraces = () => server.output().split("\n").filter((l) => /^\s+at\s/.test(l));
+
+describe("methods no route takes", () => {
+  const paths = ["/v1", "/v1/indices", "/v1/indices/X/latest", "/v1/volatility/X/history", "/v1/downloads", "/mcp", "/downloads", "/healthz", "/portal"];
+
+  it.each(paths)("TRACE %s answers method_not_allowed with Allow and X-Request-Id, and logs nothing", async (path) => {
+    // fetch refuses to send TRACE; the wire does not.
+    const wire = await rawRequest(`TRACE ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 405, "method_not_allowed");
+    expect(wire.headers.allow).toBe(path.startsWith("/v1") ? "GET" : path === "/mcp" ? "POST" : "GET, HEAD");
+    expect(stackTraces()).toEqual([]);
+  });
+
+  it.each(["FOO", "PROPFIND"])("%s answers method_not_allowed in the JSON shape", async (method) => {
+    const wire = await rawRequest(`${method} /v1/indices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 405, "method_not_allowed");
+    expect(wire.headers.allow).toBe("GET");
+  });
+});
+
+describe("requests Node cannot parse", () => {
+  it("raw non-ASCII bytes in the path: 400 in the JSON shape with X-Request-Id", async () => {
+    const wire = await rawRequest(Buffer.concat([Buffer.from("GET /v1/"), Buffer.from([0xff, 0xfe, 0x01]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")]));
+    expectJsonError(wire, 400, "error");
+  });
+
+  it("oversized headers: 431 in the JSON shape with X-Request-Id", async () => {
+    const wire = await rawRequest(`GET /v1 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expectJsonError(wire, 431, "error");
+  });
+
+  it("no stack trace was logged for any of them", () => {
+    expect(stackTraces()).toEqual([]);
+  });
+});
+
+describe("paths that are not canonical", () => {
+  it.each([
+    ["//v1/indices", "/v1/indices"],
+    ["/v1/indices/", "/v1/indices"],
+    ["/v1/indices//latest", "/v1/indices/latest"],
+    ["/downloads/", "/downloads"],
+    ["/v1/indices/?x=1", "/v1/indices?x=1"],
+  ])("%s is a 308 to %s carrying X-Request-Id", async (path, location) => {
+    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(wire.status).toBe(308);
+    expect(wire.headers.location).toBe(location);
+    expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("unknown /v1 paths", () => {
+  it("with a valid key: 404 with the six X-RateLimit-* headers, and the request is counted", async () => {
+    const { key } = await newKey({ limitMinute: 50 });
+    const first = await fetch(`${server.baseUrl}/v1/nothing/here`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(first.status).toBe(404);
+    for (const h of RATE_HEADERS) expect(first.headers.has(h), h).toBe(true);
+    const second = await fetch(`${server.baseUrl}/v1/nothing`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+  });
+
+  it("count toward the per-address throttle", async () => {
+    // From an address of its own (127.0.0.2), so no other test shares its budget.
+    const statuses: number[] = [];
+    for (let i = 0; i < 45; i++) statuses.push((await getFrom("127.0.0.2", `/v1/nothing/${i}`)).status);
+    expect(statuses.slice(0, 40).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(40).every((s) => s === 429)).toBe(true);
+    const res = await getFrom("127.0.0.2", "/v1/nothing");
+    expect(JSON.parse(res.body).error.code).toBe("ip_rate_limited");
+    expect(res.headers["x-request-id"]).toBeTruthy();
+  });
+});
+
+describe("on the shared instances", () => {
+  it("an ancient start is clamped, not rejected", async () => {
+    const { key } = await newKey();
+    const catalog = await call("/v1/indices", { key });
+    const ticker = catalog.body.data.indices[0].ticker;
+    for (const start of ["0001-01-01T00:00:00Z", "0050-01-01", "0099-12-31T23:59:59Z"]) {
+      const res = await call(`/v1/indices/${ticker}/history?start=${start}`, { key });
+      expect(res.status, start).toBe(200);
+      expect(res.body.meta.clamped).toBe(true);
+    }
+    const series = (await call("/v1/volatility", { key })).body.data.series[0].ticker;
+    const res = await call(`/v1/volatility/${series}/history?start=0001-01-01T00:00:00Z&limit=1`, { key });
+    expect(res.status).toBe(200);
+    expect(res.body.meta.clamped).toBe(true);
+  });
+
+  it("the volatility path takes a ticker, not a slug", async () => {
+    const { key } = await newKey();
+    const entry = (await call("/v1/volatility", { key })).body.data.series[0];
+    expect(entry.slug).toBeTruthy();
+    expect(entry.slug.toUpperCase()).not.toBe(entry.ticker);
+    expect((await call(`/v1/volatility/${entry.ticker}/latest`, { key })).status).toBe(200);
+    for (const path of [`/v1/volatility/${entry.slug}/latest`, `/v1/volatility/${entry.slug}/history`]) {
+      const res = await call(path, { key });
+      expectError(res, 404, "not_found");
+      expectRateHeaders(res, true);
+    }
+  });
+
+  it("an empty JSON-RPC batch to /mcp is one Invalid Request error", async () => {
+    const { key } = await newKey();
+    const answer = await fetch(`${baseUrl()}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: "[]",
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } });
+  });
+});
