@@ -7,6 +7,7 @@ import {
   indexHistoryQuery,
   parseInterval,
   parseQuery,
+  rangeOf,
   reconstitutionsQuery,
   volatilityHistoryQuery,
 } from "@/lib/api/params";
@@ -87,7 +88,7 @@ export const endpoints = {
   },
   indexReconstitutions: {
     path: "/v1/indices/{ticker}/reconstitutions",
-    description: "Reconstitution events, newest first (limit 1 to 50, default 20).",
+    description: `Reconstitution events, newest first (${rangeOf(reconstitutionsQuery, "limit")}).`,
     handler: async ({ params, query }) => {
       const { limit } = parseQuery(reconstitutionsQuery, query);
       const result = (await indexReconstitutions(ticker(params), limit)) ?? notFound(ticker(params));
@@ -106,7 +107,7 @@ export const endpoints = {
   },
   volatilityHistory: {
     path: "/v1/volatility/{ticker}/history",
-    description: "Volatility history, newest first (limit 1 to 5000, default 500; includeGated=true adds withheld computations).",
+    description: `Volatility history, newest first (${rangeOf(volatilityHistoryQuery, "limit")}; includeGated=true adds withheld computations).`,
     handler: async ({ params, query }) => {
       const q = parseQuery(volatilityHistoryQuery, query);
       const window = resolveWindow(new Date(), q.start);

@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { EndpointName } from "@/lib/api/endpoints";
 import { ERRORS, ERROR_CODES, docsUrl } from "@/lib/api/errors";
-import { indexHistoryQuery, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import { indexHistoryQuery, queryParams, type QuerySchema, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
 import { errorResponse, responses } from "@/lib/api/schemas";
 
 // The OpenAPI 3.1 document, generated from the endpoint table's schemas and the error table.
 
-const PATHS: Record<EndpointName, { path: string; summary: string; query?: z.ZodObject; ticker?: boolean; errors: string[] }> = {
+const PATHS: Record<EndpointName, { path: string; summary: string; query?: QuerySchema; ticker?: boolean; errors: string[] }> = {
   service: { path: "/v1", summary: "Service index and quota report", errors: [] },
   indices: { path: "/v1/indices", summary: "Index catalog", errors: [] },
   indexLatest: { path: "/v1/indices/{ticker}/latest", summary: "Latest index level", ticker: true, errors: ["not_found"] },
@@ -24,19 +24,6 @@ const PATHS: Record<EndpointName, { path: string; summary: string; query?: z.Zod
   downloads: { path: "/v1/downloads", summary: "Snapshot bundle pointer", errors: [] },
 };
 
-const PARAM_DOCS: Record<string, { schema: Record<string, unknown>; description: string }> = {
-  start: { schema: { type: "string", format: "date-time" }, description: "ISO 8601; defaults to the start of the trailing 90-day window; older starts are clamped" },
-  end: { schema: { type: "string", format: "date-time" }, description: "ISO 8601; defaults to now; a future end is clamped to now" },
-  interval: { schema: { type: "string", enum: ["1h", "1d"], default: "1d" }, description: "1h or 1d" },
-  limit: { schema: { type: "integer" }, description: "maximum items" },
-  includeGated: { schema: { type: "string", enum: ["true", "false"], default: "false" }, description: "include computations withheld by the publication gates" },
-};
-
-const LIMITS: Record<string, { minimum: number; maximum: number; default: number }> = {
-  "/v1/indices/{ticker}/reconstitutions": { minimum: 1, maximum: 50, default: 20 },
-  "/v1/volatility/{ticker}/history": { minimum: 1, maximum: 5000, default: 500 },
-};
-
 const COMMON_ERRORS = ["invalid_api_key", "ip_rate_limited", "rate_limited", "daily_limit_reached", "method_not_allowed", "internal_error", "unavailable"];
 
 export function openApiDocument(baseUrl: string) {
@@ -47,10 +34,9 @@ export function openApiDocument(baseUrl: string) {
   for (const [name, spec] of Object.entries(PATHS) as Array<[EndpointName, (typeof PATHS)[EndpointName]]>) {
     const parameters: unknown[] = [];
     if (spec.ticker) parameters.push({ name: "ticker", in: "path", required: true, schema: { type: "string" }, description: "case-insensitive" });
-    for (const key of Object.keys(spec.query?.shape ?? {})) {
-      const doc = PARAM_DOCS[key]!;
-      const limits = key === "limit" ? LIMITS[spec.path] : undefined;
-      parameters.push({ name: key, in: "query", required: false, schema: { ...doc.schema, ...limits }, description: doc.description });
+    // Every query parameter as declared once on its schema (lib/api/params.ts).
+    for (const { name: param, description, ...schema } of spec.query ? queryParams(spec.query) : []) {
+      parameters.push({ name: param, in: "query", required: false, schema, description });
     }
     const errorCodes = [...COMMON_ERRORS, ...spec.errors];
     const byStatus = new Map<number, string[]>();

@@ -26,7 +26,25 @@ export function parseTimestamp(raw: string): Date | null {
   return d;
 }
 
-const timestamp = (name: string) =>
+/**
+ * How a query parameter is advertised, declared once on its zod schema (`.meta`): the OpenAPI
+ * parameters, the MCP tools' input schemas, the endpoint descriptions and the docs' tables all
+ * read it from here (`queryParams`).
+ */
+export interface ParamMeta {
+  /** JSON type of the value as a client sends it. */
+  type: "string" | "integer" | "boolean";
+  format?: "date-time";
+  enum?: readonly string[];
+  minimum?: number;
+  maximum?: number;
+  default?: string | number | boolean;
+  description: string;
+}
+
+const TIMESTAMP_RULE = "ISO 8601 date or timestamp; UTC when no zone is given";
+
+const timestamp = (name: string, description: string) =>
   z
     .string()
     .optional()
@@ -39,9 +57,9 @@ const timestamp = (name: string) =>
       }
       return d;
     })
-    .describe(`${name}: ISO 8601 timestamp`);
+    .meta({ type: "string", format: "date-time", description: `${TIMESTAMP_RULE}. ${description}` } satisfies ParamMeta);
 
-const intInRange = (name: string, min: number, max: number, fallback: number) =>
+const intInRange = (name: string, min: number, max: number, fallback: number, what: string) =>
   z
     .string()
     .optional()
@@ -52,9 +70,10 @@ const intInRange = (name: string, min: number, max: number, fallback: number) =>
         return z.NEVER;
       }
       return Number(raw);
-    });
+    })
+    .meta({ type: "integer", minimum: min, maximum: max, default: fallback, description: `${what} (${min} to ${max}, default ${fallback}).` } satisfies ParamMeta);
 
-const bool = (name: string) =>
+const bool = (name: string, description: string) =>
   z
     .string()
     .optional()
@@ -64,23 +83,48 @@ const bool = (name: string) =>
       if (raw === "false") return false;
       ctx.addIssue({ code: "custom", message: `${name}: must be true or false` });
       return z.NEVER;
-    });
+    })
+    .meta({ type: "boolean", default: false, description } satisfies ParamMeta);
 
 export const INTERVALS = ["1h", "1d"] as const;
 
+const START_RULE = `Window start; defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped, never rejected.`;
+
 export const indexHistoryQuery = z.object({
-  start: timestamp("start"),
-  end: timestamp("end"),
-  interval: z.string().optional(),
+  start: timestamp("start", START_RULE),
+  end: timestamp("end", "Window end; defaults to now; a future end is clamped to now."),
+  // Parsed by parseInterval (its own error code, invalid_interval).
+  interval: z
+    .string()
+    .optional()
+    .meta({ type: "string", enum: INTERVALS, default: "1d", description: "Point spacing: 1h or 1d (default 1d)." } satisfies ParamMeta),
 });
 
-export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20) });
+export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20, "Maximum events to return, newest first") });
 
 export const volatilityHistoryQuery = z.object({
-  limit: intInRange("limit", 1, 5000, 500),
-  start: timestamp("start"),
-  includeGated: bool("includeGated"),
+  limit: intInRange("limit", 1, 5000, 500, "Maximum points to return, newest first"),
+  start: timestamp("start", START_RULE),
+  includeGated: bool("includeGated", "Also return computations withheld by the publication gates (diagnostic, not published readings)."),
 });
+
+export type QuerySchema = z.ZodObject<Record<string, z.ZodType>>;
+
+/** A query schema's parameters as declared, in order. */
+export function queryParams(schema: QuerySchema): Array<{ name: string } & ParamMeta> {
+  return Object.entries(schema.shape).map(([name, field]) => {
+    const meta = field.meta() as ParamMeta | undefined;
+    if (!meta) throw new Error(`query parameter ${name} has no ParamMeta`);
+    return { name, ...meta };
+  });
+}
+
+/** "limit 1 to 50, default 20": a parameter's range, for endpoint descriptions. */
+export function rangeOf(schema: QuerySchema, name: string): string {
+  const p = queryParams(schema).find((q) => q.name === name);
+  if (!p || p.minimum === undefined) throw new Error(`no range for ${name}`);
+  return `${name} ${p.minimum} to ${p.maximum}, default ${String(p.default)}`;
+}
 
 /** Parses the query with a schema; unknown parameters are ignored, repeated ones take the first value. */
 export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams | Record<string, unknown>): z.output<S> {

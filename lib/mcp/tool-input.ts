@@ -1,19 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { parseQuery } from "@/lib/api/params";
-
-/** How one /v1 query parameter is advertised to MCP clients, as JSON Schema keywords. */
-export interface ParamHint {
-  type: "integer" | "boolean" | "string";
-  description: string;
-  minimum?: number;
-  maximum?: number;
-  enum?: readonly string[];
-  /** Only where the /v1 schema cannot tell (a parameter whose default is applied after parsing). */
-  default?: string | number | boolean;
-}
-
-type QuerySchema = z.ZodObject<Record<string, z.ZodType>>;
+import { queryParams, type QuerySchema } from "@/lib/api/params";
 
 export interface ToolInput {
   /** The tool's input schema, as tools/list publishes it. */
@@ -24,26 +11,20 @@ export interface ToolInput {
 
 /**
  * Tool arguments for a /v1 query schema: one optional argument per query parameter, plus the
- * ticker for endpoints with one. Each is advertised with its JSON type and rules but accepted as
+ * ticker for endpoints with one. Each is advertised with its JSON type and rules, read from the
+ * parameter's declaration on the schema (lib/api/params.ts), but accepted as
  * any value: validation is not done here (`toQuery` turns the arguments into the query string /v1
  * would have received and the endpoint parses it with its own schema), so rules, defaults and
  * errors cannot drift, and a bad argument is the API's invalid_parameter, never a protocol error.
  */
-export function queryInput<S extends QuerySchema>(
-  schema: S,
-  hints: { [K in keyof S["shape"] & string]: ParamHint },
-  ticker?: string,
-): ToolInput {
-  const defaults = parseQuery(schema, new URLSearchParams()) as Record<string, unknown>;
-  const names = Object.keys(schema.shape);
+export function queryInput(schema: QuerySchema, ticker?: string): ToolInput {
+  const params = queryParams(schema);
   const shape: Record<string, z.ZodType> = {};
-  for (const name of names) {
-    const hint: ParamHint = hints[name as keyof typeof hints];
-    const fallback = hint.default ?? defaults[name];
-    const scalar = typeof fallback === "string" || typeof fallback === "number" || typeof fallback === "boolean";
-    shape[name] = advertised({ ...hint, ...(scalar ? { default: fallback } : {}) });
+  for (const { name, format, ...json } of params) {
+    void format; // JSON Schema's date-time is stricter than what the API accepts (a date alone)
+    shape[name] = advertised(json);
   }
-  return inputWith(shape, names, ticker);
+  return inputWith(shape, params.map((p) => p.name), ticker);
 }
 
 /** A tool with no query parameters: only the ticker, or nothing. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { endpoints, type Endpoint } from "@/lib/api/endpoints";
-import { HISTORY_MAX_DAYS, INTERVALS, indexHistoryQuery, parseInterval, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import { indexHistoryQuery, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
 import {
   renderDownloads,
   renderIndexHistory,
@@ -29,7 +29,6 @@ export interface Tool {
 
 const INDEX_TICKER = "Index ticker, case-insensitive; list_indices gives the valid values.";
 const VOLATILITY_TICKER = "Volatility series ticker, case-insensitive; list_volatility gives the valid values.";
-const TIMESTAMP = "ISO 8601 date or timestamp; UTC when no zone is given.";
 
 function tool<D>(spec: { name: string; title: string; endpoint: Endpoint; input: ToolInput; about?: string; render: Renderer<D> }): Tool {
   return {
@@ -58,22 +57,14 @@ export const tools: readonly Tool[] = [
     name: "get_index_history",
     title: "Index level history",
     endpoint: endpoints.indexHistory,
-    input: queryInput(
-      indexHistoryQuery,
-      {
-        start: { type: "string", description: `Window start. ${TIMESTAMP} Defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped.` },
-        end: { type: "string", description: `Window end. ${TIMESTAMP} Defaults to now; a future end is clamped to now.` },
-        interval: { type: "string", enum: INTERVALS, default: parseInterval(undefined), description: "Point spacing: 1h or 1d." },
-      },
-      INDEX_TICKER,
-    ),
+    input: queryInput(indexHistoryQuery, INDEX_TICKER),
     render: renderIndexHistory,
   }),
   tool({
     name: "get_index_reconstitutions",
     title: "Index reconstitutions",
     endpoint: endpoints.indexReconstitutions,
-    input: queryInput(reconstitutionsQuery, { limit: { type: "integer", minimum: 1, maximum: 50, description: "Maximum events to return, newest first." } }, INDEX_TICKER),
+    input: queryInput(reconstitutionsQuery, INDEX_TICKER),
     render: renderReconstitutions,
   }),
   tool({ name: "list_volatility", title: "List volatility series", endpoint: endpoints.volatility, input: noQueryInput(), render: renderVolatilityCatalog }),
@@ -89,15 +80,7 @@ export const tools: readonly Tool[] = [
     name: "get_volatility_history",
     title: "Volatility history",
     endpoint: endpoints.volatilityHistory,
-    input: queryInput(
-      volatilityHistoryQuery,
-      {
-        limit: { type: "integer", minimum: 1, maximum: 5000, description: "Maximum points to return, newest first." },
-        start: { type: "string", description: `Window start. ${TIMESTAMP} Defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped.` },
-        includeGated: { type: "boolean", description: "Also return computations that did not clear the publication gates (diagnostic, not published readings)." },
-      },
-      VOLATILITY_TICKER,
-    ),
+    input: queryInput(volatilityHistoryQuery, VOLATILITY_TICKER),
     render: renderVolatilityHistory,
   }),
   tool({ name: "get_downloads", title: "Snapshot downloads", endpoint: endpoints.downloads, input: noQueryInput(), render: renderDownloads }),

@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/api/errors";
+import { indexHistoryQuery, parseInterval, parseQuery, parseTimestamp, queryParams, rangeOf, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+
+describe("parseTimestamp", () => {
+  it.each<[string, string | null]>([
+    ["2026-11-20", "2026-11-20T00:00:00.000Z"],
+    ["2026-11-20T13:45", "2026-11-20T13:45:00.000Z"],
+    ["2026-11-20T13:45:10Z", "2026-11-20T13:45:10.000Z"],
+    ["2026-11-20 13:45:10", "2026-11-20T13:45:10.000Z"],
+    ["2026-11-20T13:45:10.123456789Z", "2026-11-20T13:45:10.123Z"],
+    ["2026-11-20T13:45:10+02:00", "2026-11-20T11:45:10.000Z"],
+    ["2026-11-20T13:45:10-0530", "2026-11-20T19:15:10.000Z"],
+    ["0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000Z"],
+    ["0050-01-01", "0050-01-01T00:00:00.000Z"],
+    ["0099-12-31T23:59:59Z", "0099-12-31T23:59:59.000Z"],
+    ["2024-02-29", "2024-02-29T00:00:00.000Z"],
+    ["2026-02-29", null],
+    ["2026-02-31", null],
+    ["2026-13-01", null],
+    ["2026-11-20T25:00:00Z", null],
+    ["20261120", null],
+    ["yesterday", null],
+    ["", null],
+    ["9".repeat(50), null],
+    ["2026-11-20T13:45:10Zjunk", null],
+  ])("%s", (raw, expected) => {
+    const parsed = parseTimestamp(raw);
+    expect(parsed === null ? null : parsed.toISOString().replace(/^\+?0*(\d{4})/, "$1")).toBe(expected);
+  });
+});
+
+function refusal(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("no refusal");
+}
+
+describe("query parameters", () => {
+  it.each<[string, typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery, string, Record<string, unknown>]>([
+    ["reconstitutions default limit", reconstitutionsQuery, "", { limit: 20 }],
+    ["reconstitutions limit 1", reconstitutionsQuery, "limit=1", { limit: 1 }],
+    ["reconstitutions limit 50", reconstitutionsQuery, "limit=50", { limit: 50 }],
+    ["repeated parameter: the first wins", reconstitutionsQuery, "limit=3&limit=40", { limit: 3 }],
+    ["unknown parameters are ignored", reconstitutionsQuery, "foo=bar&limit=4", { limit: 4 }],
+    ["volatility defaults", volatilityHistoryQuery, "", { limit: 500, start: undefined, includeGated: false }],
+    ["volatility limit 5000, includeGated", volatilityHistoryQuery, "limit=5000&includeGated=true", { limit: 5000, start: undefined, includeGated: true }],
+    ["an ancient start parses", volatilityHistoryQuery, "start=0001-01-01T00:00:00Z", { limit: 500, start: new Date("0001-01-01T00:00:00Z"), includeGated: false }],
+    ["index history: empty values are absent", indexHistoryQuery, "start=&end=", { start: undefined, end: undefined, interval: undefined }],
+  ])("%s", (_label, schema, query, expected) => {
+    expect(parseQuery(schema, new URLSearchParams(query))).toEqual(expected);
+  });
+
+  it.each<[string, typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery, string, string]>([
+    ["limit 0", reconstitutionsQuery, "limit=0", "limit"],
+    ["limit 51", reconstitutionsQuery, "limit=51", "limit"],
+    ["limit 5001", volatilityHistoryQuery, "limit=5001", "limit"],
+    ["limit 1e3", volatilityHistoryQuery, "limit=1e3", "limit"],
+    ["limit -1", volatilityHistoryQuery, "limit=-1", "limit"],
+    ["limit 2.5", reconstitutionsQuery, "limit=2.5", "limit"],
+    ["includeGated=yes", volatilityHistoryQuery, "includeGated=yes", "includeGated"],
+    ["start not a date", indexHistoryQuery, "start=tomorrow", "start"],
+    ["end on Feb 31", indexHistoryQuery, "end=2026-02-31", "end"],
+  ])("%s is invalid_parameter naming the parameter", (_label, schema, query, name) => {
+    const error = refusal(() => parseQuery(schema, new URLSearchParams(query)));
+    expect(error.code).toBe("invalid_parameter");
+    expect(error.message).toContain(`'${name}'`);
+  });
+
+  it.each<[string | undefined, string | null]>([
+    [undefined, "1d"],
+    ["", "1d"],
+    ["1h", "1h"],
+    ["1d", "1d"],
+    ["1H", null],
+    ["5m", null],
+    ["1w", null],
+  ])("interval %s", (raw, expected) => {
+    if (expected) expect(parseInterval(raw)).toBe(expected);
+    else expect(refusal(() => parseInterval(raw)).code).toBe("invalid_interval");
+  });
+});
+
+describe("the parameter table", () => {
+  it("every query parameter declares its type and description once, with the range its parser enforces", () => {
+    for (const schema of [indexHistoryQuery, reconstitutionsQuery, volatilityHistoryQuery]) {
+      for (const p of queryParams(schema)) {
+        expect(p.description.length, p.name).toBeGreaterThan(10);
+        expect(["string", "integer", "boolean"]).toContain(p.type);
+        if (p.type === "integer") {
+          // The declared bounds are the parser's: the bound passes, one beyond is refused.
+          const at = (n: number) => () => parseQuery(schema, new URLSearchParams(`${p.name}=${n}`));
+          expect(at(p.minimum!)).not.toThrow();
+          expect(at(p.maximum!)).not.toThrow();
+          expect(refusal(at(p.minimum! - 1)).code).toBe("invalid_parameter");
+          expect(refusal(at(p.maximum! + 1)).code).toBe("invalid_parameter");
+          expect((parseQuery(schema, new URLSearchParams()) as Record<string, unknown>)[p.name]).toBe(p.default);
+        }
+      }
+    }
+    expect(rangeOf(reconstitutionsQuery, "limit")).toBe("limit 1 to 50, default 20");
+    expect(rangeOf(volatilityHistoryQuery, "limit")).toBe("limit 1 to 5000, default 500");
+  });
+});
