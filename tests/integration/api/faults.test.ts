@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRateHeaders, newKey, applyRunEnvironment } from "../support/api";
 import { freePort, startServer, type RunningServer } from "../support/server";
+import { requestFrom, type WireAnswer } from "./from-address";
 import { inject } from "vitest";
 
 describe("per-address throttle (ip_rate_limited)", () => {
@@ -24,23 +25,25 @@ describe("per-address throttle (ip_rate_limited)", () => {
   it("counts valid keyed traffic and refuses with 429, Retry-After and no X-RateLimit-* headers", async () => {
     const { key } = await newKey();
     const statuses: number[] = [];
-    let last: Response | null = null;
+    let last: WireAnswer | null = null;
+    // From an address of its own, so the budget of 5 is this test's alone.
     for (let i = 0; i < 7; i++) {
-      last = await fetch(`${server.baseUrl}/v1/downloads`, { headers: { Authorization: `Bearer ${key}` } });
+      last = await requestFrom("127.0.0.4", server.port, "/v1/downloads", { headers: { Authorization: `Bearer ${key}` } });
       statuses.push(last.status);
     }
-    expect(statuses.slice(0, 4).every((s) => s === 200)).toBe(true);
-    expect(statuses.at(-1)).toBe(429);
-    const body = await last!.json();
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    const body = JSON.parse(last!.body);
     expect(body.error.code).toBe("ip_rate_limited");
-    expect(Number(last!.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(body.error.requestId).toBe(last!.headers.get("x-request-id"));
-    expectRateHeaders(last!, false);
+    expect(Number(last!.headers["retry-after"])).toBeGreaterThan(0);
+    expect(body.error.requestId).toBe(last!.headers["x-request-id"]);
+    expectRateHeaders({ headers: new Headers(last!.headers as Record<string, string>) }, false);
   });
 
   it("a client-sent X-Forwarded-For does not dodge the throttle", async () => {
-    const res = await fetch(`${server.baseUrl}/v1`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
-    expect(res.status).toBe(429);
+    // Its own address and budget: five requests, each claiming another client, then refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await requestFrom("127.0.0.5", server.port, "/v1", { headers: { "X-Forwarded-For": `203.0.113.${i}` } })).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 });
 
