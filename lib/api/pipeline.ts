@@ -10,7 +10,7 @@ import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
-import { applyEpoch, epochKey, peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
@@ -97,32 +97,27 @@ function json(request: Request, body: unknown, status: number, headers: Record<s
 /**
  * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
  *
- * A key this instance has resolved before takes one Redis round trip: the address throttle, the
- * key's windows (only when the address is admitted) and the read of the revocation epoch run as
- * one atomic script. The answer still honours the epoch: when it moved the key is resolved
- * again, and a key that no longer resolves is refused (the slot its dead log took is never read
- * again). Any other key is looked up only once the address is admitted, so a flood of unknown
- * keys is throttled before it reaches the database.
+ * A key this instance has resolved before takes one Redis round trip: the rate-limit script (the
+ * address throttle, then the key's windows only when the address is admitted) and the read of the
+ * revocation epoch are sent together (ioredis pipelines commands issued in the same tick). The
+ * answer still honours the epoch: when it moved the key is resolved again, and a key that no
+ * longer resolves is refused (the slot its dead log took is never read again). Any other key is
+ * looked up only once the address is admitted, so a flood of unknown keys is throttled before it
+ * reaches the database.
  */
-export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
-  void requestId;
+export async function admit(headers: Headers): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
   const hinted = knownKey(headers);
   if (hinted) {
-    const epoch = epochKey();
-    const both = await throttleThenConsume(
-      limiterStore(),
-      clientAddress(headers),
-      hinted.key.id,
-      keyLimits(hinted.key),
-      Date.now(),
-      { limit: config().IP_LIMIT_MINUTE },
-      epoch ?? undefined,
-    );
-    if (!both.address.allowed) throw addressRefusal(both.address);
-    if (epoch) applyEpoch(both.read); // without Redis there is no epoch: nothing to sync
-    const key = await authenticate(headers, Promise.resolve(), hinted);
-    const same = key.id === hinted.key.id && key.limitMinute === hinted.key.limitMinute && key.limitDay === hinted.key.limitDay;
-    return { key, decision: same && both.key ? admitted(key, both.key) : await spendWindows(key) };
+    const epoch = readEpoch();
+    epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
+    const both = await throttleThenConsume(limiterStore(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key), Date.now(), {
+      limit: config().IP_LIMIT_MINUTE,
+    });
+    if (!both.address.allowed || !both.key) throw addressRefusal(both.address);
+    const key = await authenticate(headers, epoch ? epoch.then(applyEpoch) : Promise.resolve(), hinted);
+    // A key's id and limits never change once minted (rotation mints a new key), so the windows
+    // spent under the hint are the resolved key's.
+    return { key, decision: admitted(key, both.key) };
   }
   const synced = syncEpoch();
   synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
@@ -238,7 +233,7 @@ export function apiRoute(endpoint: string, handler: RawHandler) {
           headers: { Allow: ALLOW },
         });
       }
-      keyed = await admit(request.headers, requestId);
+      keyed = await admit(request.headers);
       const url = new URL(request.url);
       const payload = await handler({
         requestId,
