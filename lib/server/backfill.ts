@@ -15,7 +15,10 @@ export interface BackfillProgress {
 }
 
 const HOUR_MS = 3_600_000;
-const CHUNK_HOURS = 24;
+/** Each chunk is sized to take about this long, so a request waits at most about this for the database. */
+const CHUNK_TARGET_MS = 1000;
+const MIN_CHUNK_HOURS = 24;
+const MAX_CHUNK_HOURS = 24 * 30;
 
 const progress: BackfillProgress = ((globalThis as { __pmbBackfill?: BackfillProgress }).__pmbBackfill ??= {
   state: "idle",
@@ -31,7 +34,7 @@ export function backfillProgress(): Readonly<BackfillProgress> {
 }
 
 /**
- * Runs the engine's catch-up in chunks of a day of hours, each its own transaction, so the
+ * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
  * server serves pages, the API and /healthz while it runs (the embedded database has one
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
  * each chunk. A failure is recorded in `backfillProgress()` and rethrown.
@@ -42,9 +45,12 @@ export async function runBackfill(prisma: Db, seed: number, log: (line: string) 
   progress.hoursDone = 0;
   const started = Date.now();
   let lastLogged = 0;
+  let chunk = MIN_CHUNK_HOURS;
   try {
     for (;;) {
-      const r = await catchUp(prisma, { seed, maxHours: CHUNK_HOURS });
+      const chunkStarted = Date.now();
+      const r = await catchUp(prisma, { seed, maxHours: chunk });
+      const took = Math.max(1, Date.now() - chunkStarted);
       if (r.skipped === "locked") break; // another instance is computing these hours
       progress.hoursDone += r.hours;
       if (r.lastTickAt) {
@@ -54,7 +60,8 @@ export async function runBackfill(prisma: Db, seed: number, log: (line: string) 
       } else if (progress.hoursTotal === null) {
         progress.hoursTotal = BACKFILL_DAYS * 24;
       }
-      if (r.hours < CHUNK_HOURS) break;
+      if (r.hours < chunk) break;
+      chunk = Math.round(Math.min(MAX_CHUNK_HOURS, Math.max(MIN_CHUNK_HOURS, (r.hours * CHUNK_TARGET_MS) / took)));
       if (Date.now() - lastLogged > 2000) {
         lastLogged = Date.now();
         const pct = progress.hoursTotal ? Math.floor((100 * progress.hoursDone) / progress.hoursTotal) : 0;
