@@ -180,6 +180,7 @@ export async function startUsageJournal(): Promise<number> {
   onShutdown(async () => journal.close(), 20);
   const orphans = await orphanFiles(dir, "usage");
   let requests = 0;
+  let files = 0;
   for (const file of orphans) {
     const batch = readUsageFile(file);
     if (batch.counts.size === 0) {
@@ -187,10 +188,11 @@ export async function startUsageJournal(): Promise<number> {
       continue;
     }
     for (const n of batch.counts.values()) requests += n;
+    files += 1;
     pending.closed.push(batch);
   }
-  if (orphans.length) {
-    console.log(`[metering] recovering ${requests} metered request(s) from ${orphans.length} usage journal file(s)`);
+  if (files > 0) {
+    console.log(`[metering] recovering ${requests} metered request(s) from ${files} usage journal file(s)`);
     ensureTimer();
     void flushUsage();
   }

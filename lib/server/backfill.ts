@@ -15,10 +15,16 @@ export interface BackfillProgress {
 }
 
 const HOUR_MS = 3_600_000;
-/** Each chunk is sized to take about this long, so a request waits at most about this for the database. */
-const CHUNK_TARGET_MS = 1000;
-const MIN_CHUNK_HOURS = 24;
-const MAX_CHUNK_HOURS = 24 * 30;
+/**
+ * Each chunk is sized to take about this long. The embedded database has one connection, so a
+ * request waits at most about one chunk for it; PostgreSQL serves requests on other connections
+ * meanwhile, so there chunks are larger (each chunk reloads the engine's state).
+ */
+const CHUNK = {
+  embedded: { targetMs: 1000, minHours: 48 },
+  postgres: { targetMs: 10_000, minHours: 480 },
+};
+const MAX_CHUNK_HOURS = 24 * 60;
 
 const progress: BackfillProgress = ((globalThis as { __pmbBackfill?: BackfillProgress }).__pmbBackfill ??= {
   state: "idle",
@@ -39,13 +45,14 @@ export function backfillProgress(): Readonly<BackfillProgress> {
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
  * each chunk. A failure is recorded in `backfillProgress()` and rethrown.
  */
-export async function runBackfill(prisma: Db, seed: number, log: (line: string) => void = console.log): Promise<BackfillProgress> {
+export async function runBackfill(prisma: Db, seed: number, embedded: boolean, log: (line: string) => void = console.log): Promise<BackfillProgress> {
+  const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
   progress.state = "running";
   progress.startedAt = new Date().toISOString();
   progress.hoursDone = 0;
   const started = Date.now();
   let lastLogged = 0;
-  let chunk = MIN_CHUNK_HOURS;
+  let chunk = sizing.minHours;
   try {
     for (;;) {
       const chunkStarted = Date.now();
@@ -61,7 +68,7 @@ export async function runBackfill(prisma: Db, seed: number, log: (line: string) 
         progress.hoursTotal = BACKFILL_DAYS * 24;
       }
       if (r.hours < chunk) break;
-      chunk = Math.round(Math.min(MAX_CHUNK_HOURS, Math.max(MIN_CHUNK_HOURS, (r.hours * CHUNK_TARGET_MS) / took)));
+      chunk = Math.round(Math.min(MAX_CHUNK_HOURS, Math.max(sizing.minHours, (r.hours * sizing.targetMs) / took)));
       if (Date.now() - lastLogged > 2000) {
         lastLogged = Date.now();
         const pct = progress.hoursTotal ? Math.floor((100 * progress.hoursDone) / progress.hoursTotal) : 0;

@@ -30,7 +30,7 @@ export async function boot(): Promise<void> {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
     void (async () => {
       try {
-        await runBackfill(await db(), c.DEMO_SEED);
+        await runBackfill(await db(), c.DEMO_SEED, c.embedded);
         const months = await buildMissingBundles(await db());
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
