@@ -17,6 +17,8 @@ const schema = z.object({
   DATA_DIR: z.string().default(".data"),
   REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   REDIS_PREFIX: z.string().default("pmb:"),
+  // A Redis command not answered within this many ms fails (the request then gets 503 unavailable).
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(200),
   PUBLIC_BASE_URL: z.string().url().optional(),
   AUTH_SECRET: z.string().min(16).optional(),
   EMAIL_SERVER: z.string().optional(),

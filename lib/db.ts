@@ -90,14 +90,14 @@ export function safeHost(url: string): string {
   }
 }
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024"]);
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024", "REDIS_UNAVAILABLE", "3D000", "28P01", "28000", "08001", "08006", "08003", "08004"]);
 
 /** True when an error means the database (or Redis) cannot be reached, not a bug. */
 export function isUnavailableError(error: unknown): boolean {
   for (let e = error as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
     if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
     const message = typeof e.message === "string" ? e.message : "";
-    if (/ECONNREFUSED|ECONNRESET|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting|shutting) up|MaxRetriesPerRequest/i.test(message)) return true;
+    if (/ECONNREFUSED|ECONNRESET|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting|shutting) up|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request|database "[^"]*" does not exist|terminating connection due to administrator command/i.test(message)) return true;
     if (typeof e.kind === "string" && /DatabaseNotReachable|SocketTimeout|ConnectionClosed/.test(e.kind)) return true;
     e = e.cause as typeof e;
   }

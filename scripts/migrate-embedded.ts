@@ -3,7 +3,7 @@ import { applyMigrations } from "@/lib/db/migrate";
 
 // The embedded database belongs to one process: a running server migrates it itself at start.
 async function main() {
-  const holder = lockHolder();
+  const holder = await lockHolder();
   if (holder !== null) {
     console.log(`db:migrate: the server (pid ${holder}) holds ${dataDir()} and migrated it at start; nothing to do`);
     return;

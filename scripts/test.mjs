@@ -76,7 +76,7 @@ run("lint", process.execPath, ["node_modules/eslint/bin/eslint.js", "--max-warni
 const unitReport = path.join(reports, "unit.json");
 run("unit", process.execPath, [...vitest, "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`], {}, vitestCount(unitReport));
 
-if (!only.length || only.some((n) => n === "integration" || n === "e2e")) {
+if (!only.length || only.some((n) => n === "integration" || n === "faults" || n === "e2e")) {
   const started = Date.now();
   try {
     ensureBuild();
@@ -88,7 +88,9 @@ if (!only.length || only.some((n) => n === "integration" || n === "e2e")) {
 const built = results.find((r) => r.name === "build")?.ok !== false;
 if (built) {
   const intReport = path.join(reports, "integration.json");
-  run("integration", process.execPath, [...vitest, "--project", "integration", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}`], { TEST_PG_URL: pgUrl }, vitestCount(intReport));
+  run("integration", process.execPath, [...vitest, "--project", "integration", "--exclude", "tests/integration/faults/**", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}`], { TEST_PG_URL: pgUrl }, vitestCount(intReport));
+  // Fault injection with real processes: SIGKILLed servers, a Redis and a database that go away.
+  run("faults", process.execPath, [...vitest, "--project", "integration", "tests/integration/faults", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}.faults`], { TEST_PG_URL: pgUrl }, vitestCount(`${intReport}.faults`));
   const e2eReport = path.join(reports, "e2e.json");
   run("e2e", process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, CI: "1" }, playwrightCount(e2eReport));
 }

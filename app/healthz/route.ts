@@ -1,20 +1,44 @@
 import { dbHealth } from "@/lib/db";
+import { redisHealth } from "@/lib/redis";
+import { backfillProgress } from "@/lib/server/backfill";
 import { appVersion } from "@/lib/version";
 
 export const dynamic = "force-dynamic";
 
+/**
+ * Liveness and each dependency: `database` and `redis` (when configured), each with `status`
+ * ok / unavailable; 503 with Retry-After while any configured dependency is down. `backfill`
+ * reports the engine's start-up catch-up, which runs while the server already serves pages and
+ * the API; until it is done the status is `starting` (503, so a load balancer or a test waits
+ * for complete data).
+ */
 export async function GET() {
-  const database = await dbHealth();
+  const [database, redis] = await Promise.all([dbHealth(), redisHealth()]);
+  const redisDown = redis.configured && !redis.ok;
+  const backfill = backfillProgress();
+  const starting = backfill.state === "running";
+  const ok = database.ok && !redisDown && !starting;
   const body = {
-    status: database.ok ? "ok" : "unavailable",
+    status: ok ? "ok" : starting && database.ok && !redisDown ? "starting" : "unavailable",
     version: appVersion(),
     database: database.ok
-      ? { reachable: true, serverVersion: database.version, latencyMs: database.latencyMs }
-      : { reachable: false, error: database.error },
+      ? { status: "ok", reachable: true, serverVersion: database.version, latencyMs: database.latencyMs }
+      : { status: "unavailable", reachable: false, error: database.error },
+    redis: !redis.configured
+      ? { status: "not_configured" }
+      : redis.ok
+        ? { status: "ok", reachable: true, latencyMs: redis.latencyMs }
+        : { status: "unavailable", reachable: false, error: redis.error },
+    backfill: {
+      state: backfill.state,
+      hoursDone: backfill.hoursDone,
+      hoursTotal: backfill.hoursTotal,
+      through: backfill.through,
+    },
     time: new Date().toISOString(),
   };
   return Response.json(body, {
-    status: database.ok ? 200 : 503,
-    headers: { "Cache-Control": "no-store", ...(database.ok ? {} : { "Retry-After": "5" }) },
+    status: ok ? 200 : 503,
+    headers: { "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
   });
 }

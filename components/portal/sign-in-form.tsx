@@ -28,7 +28,10 @@ export function SignInForm(props: { initialEmail?: string; initialError?: string
       const res = await fetch("/api/auth/request-link", { method: "POST", body, headers: { Accept: "application/json" } });
       const json = (await res.json().catch(() => null)) as { email?: string; error?: { message?: string } } | null;
       if (res.ok) setState({ status: "sent", email: json?.email ?? email, message: null });
-      else setState({ status: "idle", email, message: json?.error?.message ?? "Something went wrong. Try again in a minute." });
+      else {
+        const fallback = res.status === 503 ? "Sign-in is temporarily unavailable. Please try again in a minute." : "Something went wrong. Try again in a minute.";
+        setState({ status: "idle", email, message: json?.error?.message ?? fallback });
+      }
     } catch {
       setState({ status: "idle", email, message: "Could not reach the server. Check your connection and try again." });
     }

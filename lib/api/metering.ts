@@ -1,6 +1,10 @@
 import "server-only";
+import fs from "node:fs";
+import path from "node:path";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { dataDir } from "@/lib/db/embedded";
+import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
 import { onShutdown } from "@/lib/server/shutdown";
 
 export type StatusClass = "2xx" | "4xx" | "429" | "5xx";
@@ -12,80 +16,185 @@ export function statusClass(status: number): StatusClass {
   return "2xx";
 }
 
-interface Pending {
+/** What one journal file (or, before the journal is open, memory alone) holds. */
+interface Batch {
   counts: Map<string, number>;
-  lastUsed: Map<string, Date>;
+  lastUsed: Map<string, number>;
+  /** The journal file these counts are in; null when they were never journaled. */
+  file: string | null;
+}
+
+interface Pending {
+  current: Batch;
+  /** Closed batches not yet in the database (a failed flush keeps them for the next). */
+  closed: Batch[];
+  journal: Journal | null;
   timer: NodeJS.Timeout | null;
   flushing: Promise<void> | null;
+  prunedAt: number;
 }
+
+const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), file });
 
 const pending: Pending = ((globalThis as { __pmbMeter?: Pending }).__pmbMeter ??= {
-  counts: new Map(),
-  lastUsed: new Map(),
+  current: emptyBatch(null),
+  closed: [],
+  journal: null,
   timer: null,
   flushing: null,
+  prunedAt: 0,
 });
 
-function hourOf(date: Date): Date {
-  const d = new Date(date);
-  d.setUTCMinutes(0, 0, 0);
-  return d;
+const HOUR_MS = 3_600_000;
+
+function add(batch: Batch, keyId: string, hourMs: number, endpoint: string, cls: string, atMs: number, n = 1): void {
+  const id = [keyId, new Date(hourMs).toISOString(), endpoint, cls].join("|");
+  batch.counts.set(id, (batch.counts.get(id) ?? 0) + n);
+  batch.lastUsed.set(keyId, Math.max(batch.lastUsed.get(keyId) ?? 0, atMs));
 }
 
-/** Counts one request; never waits on the database (writes are batched). */
+function ensureTimer(): void {
+  if (pending.timer) return;
+  pending.timer = setInterval(() => void flushUsage(), config().METERING_FLUSH_MS);
+  pending.timer.unref();
+  onShutdown(flushUsage, 10);
+}
+
+/**
+ * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
+ * count is appended to it before this returns, so before the response leaves: a killed process
+ * loses none of it (the next start applies it, see recoverUsage). Database writes are batched.
+ */
 export function meter(keyId: string, endpoint: string, status: number, at = new Date()): void {
-  const id = [keyId, hourOf(at).toISOString(), endpoint, statusClass(status)].join("|");
-  pending.counts.set(id, (pending.counts.get(id) ?? 0) + 1);
-  pending.lastUsed.set(keyId, at);
-  if (!pending.timer) {
-    pending.timer = setInterval(() => void flushUsage(), config().METERING_FLUSH_MS);
-    pending.timer.unref();
-    onShutdown(flushUsage, 10);
-  }
+  const atMs = at.getTime();
+  const hourMs = atMs - (atMs % HOUR_MS);
+  const cls = statusClass(status);
+  pending.journal?.append(`${JSON.stringify([keyId, hourMs, endpoint, cls, atMs])}\n`);
+  add(pending.current, keyId, hourMs, endpoint, cls, atMs);
+  ensureTimer();
 }
 
-/** Writes what is pending in one statement; on failure the counts stay for the next attempt. */
+/**
+ * Writes one batch in one transaction. A journaled batch also records its file's name in
+ * usage_journal_segments in that transaction: a batch whose name is already there was applied
+ * (a commit whose answer was lost, or a file replayed twice) and is skipped, so no count is ever
+ * written twice.
+ */
+async function apply(batch: Batch): Promise<void> {
+  const prisma = await db();
+  const rows = [...batch.counts].map(([id, n]) => {
+    const [keyId, hour, endpoint, cls] = id.split("|");
+    return { keyId, hour, endpoint, cls, n };
+  });
+  await prisma.$transaction(async (tx) => {
+    if (batch.file) {
+      const fresh = await tx.$executeRawUnsafe(
+        `INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
+        path.basename(batch.file),
+      );
+      if (fresh === 0) return;
+    }
+    if (rows.length) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO usage_counters ("keyId", hour, endpoint, "statusClass", count)
+         SELECT r."keyId"::uuid, r.hour::timestamptz, r.endpoint, r.cls, r.n
+         FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, hour text, endpoint text, cls text, n int)
+         WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)
+         ON CONFLICT ("keyId", hour, endpoint, "statusClass") DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
+        JSON.stringify(rows),
+      );
+    }
+    const used = [...batch.lastUsed].map(([keyId, at]) => ({ keyId, at: new Date(at).toISOString() }));
+    if (used.length) {
+      await tx.$executeRawUnsafe(
+        `UPDATE api_keys k SET "lastUsedAt" = GREATEST(COALESCE(k."lastUsedAt", u.at::timestamptz), u.at::timestamptz)
+         FROM jsonb_to_recordset($1::jsonb) AS u("keyId" text, at text) WHERE k.id = u."keyId"::uuid`,
+        JSON.stringify(used),
+      );
+    }
+  });
+  if (batch.file) fs.rmSync(batch.file, { force: true });
+}
+
+/** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
 export async function flushUsage(): Promise<void> {
   if (pending.flushing) return pending.flushing;
-  if (pending.counts.size === 0 && pending.lastUsed.size === 0) return;
-  const counts = pending.counts;
-  const lastUsed = pending.lastUsed;
-  pending.counts = new Map();
-  pending.lastUsed = new Map();
+  const current = pending.current;
+  if (current.counts.size > 0) {
+    pending.current = emptyBatch(null);
+    if (pending.journal) {
+      current.file = pending.journal.rotate();
+      pending.current.file = pending.journal.current();
+    }
+    pending.closed.push(current);
+  }
+  if (pending.closed.length === 0) return;
   pending.flushing = (async () => {
     try {
-      const prisma = await db();
-      const rows = [...counts].map(([id, n]) => {
-        const [keyId, hour, endpoint, cls] = id.split("|");
-        return { keyId, hour, endpoint, cls, n };
-      });
-      await prisma.$transaction(async (tx) => {
-        if (rows.length) {
-          await tx.$executeRawUnsafe(
-            `INSERT INTO usage_counters ("keyId", hour, endpoint, "statusClass", count)
-             SELECT r."keyId"::uuid, r.hour::timestamptz, r.endpoint, r.cls, r.n
-             FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, hour text, endpoint text, cls text, n int)
-             WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)
-             ON CONFLICT ("keyId", hour, endpoint, "statusClass") DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
-            JSON.stringify(rows),
-          );
-        }
-        const used = [...lastUsed].map(([keyId, at]) => ({ keyId, at: at.toISOString() }));
-        if (used.length) {
-          await tx.$executeRawUnsafe(
-            `UPDATE api_keys k SET "lastUsedAt" = GREATEST(COALESCE(k."lastUsedAt", u.at::timestamptz), u.at::timestamptz)
-             FROM jsonb_to_recordset($1::jsonb) AS u("keyId" text, at text) WHERE k.id = u."keyId"::uuid`,
-            JSON.stringify(used),
-          );
-        }
-      });
+      while (pending.closed.length > 0) {
+        await apply(pending.closed[0]!);
+        pending.closed.shift();
+      }
+      if (Date.now() - pending.prunedAt > HOUR_MS) {
+        pending.prunedAt = Date.now();
+        // A file is applied and deleted in moments; its name is kept long after, for a replay.
+        await (await db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
+      }
     } catch (error) {
-      for (const [id, n] of counts) pending.counts.set(id, (pending.counts.get(id) ?? 0) + n);
-      for (const [keyId, at] of lastUsed) if (!pending.lastUsed.has(keyId)) pending.lastUsed.set(keyId, at);
-      console.error(`[metering] flush failed, ${counts.size} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
+      const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
+      console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
     } finally {
       pending.flushing = null;
     }
   })();
   return pending.flushing;
+}
+
+/** Reads a usage journal file into a batch. */
+export function readUsageFile(file: string): Batch {
+  const batch = emptyBatch(file);
+  for (const line of readLines(file)) {
+    try {
+      const [keyId, hourMs, endpoint, cls, atMs] = JSON.parse(line) as [string, number, string, string, number];
+      if (typeof keyId === "string" && typeof endpoint === "string" && typeof cls === "string" && Number.isFinite(hourMs) && Number.isFinite(atMs)) {
+        add(batch, keyId, hourMs, endpoint, cls, atMs);
+      }
+    } catch {
+      // a line cut by a crash mid-write was never answered: nothing was charged for it
+    }
+  }
+  return batch;
+}
+
+/**
+ * At start: opens this process's usage journal, and queues the journals left by dead processes
+ * (a SIGKILL, a crash) for the database. They are written by the usual flush, so a database that
+ * is down now only delays them.
+ */
+export async function startUsageJournal(): Promise<number> {
+  if (pending.journal) return 0;
+  const dir = dataDir();
+  const journal = await openJournal(dir, "usage");
+  pending.journal = journal;
+  if (pending.current.counts.size === 0) pending.current.file = journal.current();
+  onShutdown(async () => journal.close(), 20);
+  const orphans = await orphanFiles(dir, "usage");
+  let requests = 0;
+  let files = 0;
+  for (const file of orphans) {
+    const batch = readUsageFile(file);
+    if (batch.counts.size === 0) {
+      fs.rmSync(file, { force: true });
+      continue;
+    }
+    for (const n of batch.counts.values()) requests += n;
+    files += 1;
+    pending.closed.push(batch);
+  }
+  if (files > 0) {
+    console.log(`[metering] recovering ${requests} metered request(s) from ${files} usage journal file(s)`);
+    ensureTimer();
+    void flushUsage();
+  }
+  return requests;
 }

@@ -7,7 +7,7 @@ import { meter } from "@/lib/api/metering";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult } from "@/lib/api/result";
 import { jsonResult, KeyedRefusal, rateLimitHeaders, shell, type ShellContext, type Surface } from "@/lib/api/shell";
 import { config } from "@/lib/config";
-import { applyEpoch, epochKey, peekKey, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
@@ -72,32 +72,27 @@ export function presentedKey(headers: Headers): string {
 /**
  * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
  *
- * A key this instance has resolved before takes one Redis round trip: the address throttle, the
- * key's windows (only when the address is admitted) and the read of the revocation epoch run as
- * one atomic script. The answer still honours the epoch: when it moved the key is resolved
- * again, and a key that no longer resolves is refused (the slot its dead log took is never read
- * again). Any other key is looked up only once the address is admitted, so a flood of unknown
- * keys is throttled before it reaches the database.
+ * A key this instance has resolved before takes one Redis round trip: the rate-limit script (the
+ * address throttle, then the key's windows only when the address is admitted) and the read of the
+ * revocation epoch are sent together (ioredis pipelines commands issued in the same tick). The
+ * answer still honours the epoch: when it moved the key is resolved again, and a key that no
+ * longer resolves is refused (the slot its dead log took is never read again). Any other key is
+ * looked up only once the address is admitted, so a flood of unknown keys is throttled before it
+ * reaches the database.
  */
-export async function admit(headers: Headers, requestId: string): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
-  void requestId;
+export async function admit(headers: Headers): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
   const hinted = knownKey(headers);
   if (hinted) {
-    const epoch = epochKey();
-    const both = await throttleThenConsume(
-      limiterStore(),
-      clientAddress(headers),
-      hinted.key.id,
-      keyLimits(hinted.key),
-      Date.now(),
-      { limit: config().IP_LIMIT_MINUTE },
-      epoch ?? undefined,
-    );
-    if (!both.address.allowed) throw addressRefusal(both.address);
-    if (epoch) applyEpoch(both.read); // without Redis there is no epoch: nothing to sync
-    const key = await authenticate(headers, Promise.resolve(), hinted);
-    const same = key.id === hinted.key.id && key.limitMinute === hinted.key.limitMinute && key.limitDay === hinted.key.limitDay;
-    return { key, decision: same && both.key ? admitted(key, both.key) : await spendWindows(key) };
+    const epoch = readEpoch();
+    epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
+    const both = await throttleThenConsume(limiterStore(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key), Date.now(), {
+      limit: config().IP_LIMIT_MINUTE,
+    });
+    if (!both.address.allowed || !both.key) throw addressRefusal(both.address);
+    const key = await authenticate(headers, epoch ? epoch.then(applyEpoch) : Promise.resolve(), hinted);
+    // A key's id and limits never change once minted (rotation mints a new key), so the windows
+    // spent under the hint are the resolved key's.
+    return { key, decision: admitted(key, both.key) };
   }
   const synced = syncEpoch();
   synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
@@ -196,7 +191,7 @@ const V1_METHODS = ["GET", "HEAD"] as const;
  */
 export function answerEndpoint(endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
   return shell(request, v1Surface(endpoint, V1_METHODS), async (ctx) => {
-    const keyed = (ctx.keyed = await admit(request.headers, ctx.requestId));
+    const keyed = (ctx.keyed = await admit(request.headers));
     const payload = await handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
     const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };
     if ("raw" in payload) {
@@ -220,7 +215,7 @@ export const UNKNOWN_ENDPOINT = "/v1/*";
  */
 export function answerUnknown(request: ApiRequest): Promise<ApiResult> {
   return shell(request, v1Surface(UNKNOWN_ENDPOINT, null), async (ctx) => {
-    if (request.headers.has("authorization") || request.headers.has("x-api-key")) ctx.keyed = await admit(request.headers, ctx.requestId);
+    if (request.headers.has("authorization") || request.headers.has("x-api-key")) ctx.keyed = await admit(request.headers);
     else await admitAddressOnly(request.headers);
     throw new ApiError("not_found", { message: "No such endpoint. GET /v1 lists the endpoints." });
   });

@@ -5,13 +5,16 @@ import { checkWorkEmail, normalizeEmail } from "@/lib/auth/email-address";
 import { authReadiness, authSecret } from "@/lib/auth/secret";
 import { limiterStore } from "@/lib/api/limiter";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db, isUnavailableError } from "@/lib/db";
 import { mailAvailable } from "@/lib/mail/send-mail";
 import { throttle } from "@/lib/ratelimit";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export type LinkRequestError = "invalid_email" | "free_mail" | "rate_limited" | "mail_unavailable" | "send_failed" | "not_configured";
+export type LinkRequestError = "invalid_email" | "free_mail" | "rate_limited" | "mail_unavailable" | "send_failed" | "not_configured" | "unavailable";
+
+/** What the portal says while a service sign-in depends on (Redis, the database) is down. */
+export const SIGN_IN_UNAVAILABLE = "Sign-in is temporarily unavailable: a service it depends on is not responding. Please try again in a minute.";
 
 export type LinkRequestResult =
   | { ok: true; email: string }
@@ -28,6 +31,15 @@ function minutes(seconds: number): string {
  * the address has an account (registering and signing in are the same step).
  */
 export async function requestMagicLink(rawEmail: unknown, client: string): Promise<LinkRequestResult> {
+  try {
+    return await requestLink(rawEmail, client);
+  } catch (error) {
+    if (!isUnavailableError(error)) throw error;
+    return { ok: false, code: "unavailable", status: 503, retryAfter: 30, message: SIGN_IN_UNAVAILABLE };
+  }
+}
+
+async function requestLink(rawEmail: unknown, client: string): Promise<LinkRequestResult> {
   const c = config();
   const ready = authReadiness();
   if (!ready.ok) return { ok: false, code: "not_configured", status: 503, message: `Sign-in is not available: ${ready.message}` };
@@ -58,6 +70,7 @@ export async function requestMagicLink(rawEmail: unknown, client: string): Promi
   try {
     outcome = await signIn(EMAIL_PROVIDER_ID, { email: check.email, redirect: false, redirectTo: "/portal" });
   } catch (error) {
+    if (isUnavailableError(error)) throw error;
     console.error(`[portal] sign-in link for ${check.domain} refused: ${(error as Error).message.split("\n")[0]}`);
     outcome = "/?error=AccessDenied";
   }

@@ -1,5 +1,6 @@
 import "server-only";
-import { redis, redisKey } from "@/lib/redis";
+import { randomUUID } from "node:crypto";
+import { onRedisReconnect, readyRedis, redis, redisKey } from "@/lib/redis";
 
 /** What a verified key resolves to; never the hash or the secret. */
 export interface ResolvedKey {
@@ -29,33 +30,40 @@ const state: CacheState = ((globalThis as { __pmbKeyCache?: CacheState }).__pmbK
 const EPOCH = () => redisKey("keys:epoch");
 
 /**
- * Revocation holds on the very next request on every instance: a revoke or rotate bumps a
- * shared epoch in Redis, and each lookup reads it (one round trip that shares the connection
- * with the rate limiter) and drops the whole cache when it moved. Without Redis there is one
- * instance, and the revoking call clears this cache directly.
+ * Revocation holds on the very next request on every instance: a revoke or rotate sets a shared
+ * epoch in Redis to a value never used before (a random token, not a counter: a Redis restarted
+ * empty could count up to a value an instance already saw), and each keyed request reads it (in
+ * the same pipelined round trip as the rate-limit script: ioredis auto-pipelining) and drops the
+ * whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
+ * token an instance saw; and an instance that lost its connection drops its cache when it
+ * reconnects, so a revocation made while Redis was unreachable holds too. Without Redis there is
+ * one instance, and the revoking call clears this cache directly.
  */
 export async function syncEpoch(): Promise<void> {
+  const read = readEpoch();
+  if (read) applyEpoch(await read);
+}
+
+/** Starts reading the shared epoch (null without Redis, where there is none); pass the value to applyEpoch. */
+export function readEpoch(): Promise<string | null> | null {
   const client = redis();
-  if (!client) return;
-  applyEpoch(await client.get(EPOCH()));
+  if (!client) return null;
+  return readyRedis().then((ready) => ready.get(EPOCH()));
 }
 
-/**
- * The Redis key of the shared epoch, for a caller that reads it inside another atomic step (the
- * rate-limit script); null without Redis, where there is no epoch to read.
- */
-export function epochKey(): string | null {
-  return redis() ? EPOCH() : null;
-}
-
-/** Takes an epoch value read from Redis (null: never bumped); drops the cache when it moved. */
+/** Takes an epoch value read from Redis (null: unset); drops the cache when it moved. */
 export function applyEpoch(value: string | null): void {
-  const epoch = value ?? "0";
+  const epoch = value ?? "unset";
   if (epoch !== state.epoch) {
     state.entries.clear();
     state.epoch = epoch;
   }
 }
+
+onRedisReconnect(() => {
+  state.entries.clear();
+  state.epoch = null;
+});
 
 /** The cached entry for a key hash; `synced` is an epoch read already under way for this request. */
 export async function cachedKey(hash: string, synced?: Promise<void>): Promise<Entry | undefined> {
@@ -87,9 +95,15 @@ export function rememberKey(hash: string, key: ResolvedKey | null): void {
   state.entries.set(hash, { key, expires: Date.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
 }
 
-/** Called after a key stopped working: forget it here, and tell every other instance. */
+/**
+ * Called after a key stopped working: forget it here, and tell every other instance. Throws when
+ * Redis cannot be told (the change is already in the database; instances drop their caches when
+ * they reconnect to Redis, and a key cache entry lives at most five minutes).
+ */
 export async function invalidateKeys(): Promise<void> {
   state.entries.clear();
-  const client = redis();
-  if (client) state.epoch = String(await client.incr(EPOCH()));
+  if (!redis()) return;
+  const epoch = randomUUID();
+  await (await readyRedis()).set(EPOCH(), epoch);
+  state.epoch = epoch;
 }

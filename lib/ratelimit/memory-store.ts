@@ -12,11 +12,20 @@ export interface MemoryStoreOptions {
   maxKeys?: number;
   /** How often (ms of store time) idle logs are swept out. */
   sweepEveryMs?: number;
+  /**
+   * Called synchronously for every admission recorded, before the caller hears of it (the
+   * journal that lets the windows survive a restart: lib/ratelimit/journal.ts).
+   */
+  onRecord?: (key: string, atMs: number, spanMs: number) => void;
 }
 
 /** A memory store also reports how many logs it holds (for tests and metrics). */
 export interface MemoryStore extends RateLimitStore {
   size(): number;
+  /** Adds recorded admissions back (replaying a journal); entries outside `spanMs` of `nowMs` are dropped. */
+  load(key: string, times: readonly number[], spanMs: number, nowMs: number): void;
+  /** Every log still alive at `nowMs`, for compacting a journal. */
+  entries(nowMs: number): Array<{ key: string; times: readonly number[]; spanMs: number }>;
 }
 
 /** Index of the first element > x in an ascending array. */
@@ -82,6 +91,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     const allowed = windows.every((w) => countWindow(log.times, w, nowMs).count < w.limit);
     if (allowed && record) {
       log.times.splice(upperBound(log.times, nowMs), 0, nowMs);
+      options.onRecord?.(key, nowMs, log.spanMs);
       // Re-insert so Map order is least-recently-used first.
       logs.delete(key);
       logs.set(key, log);
@@ -104,11 +114,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async hitThen(first, second, nowMs) {
       checkWindows(second.windows);
       const a = run(first.key, first.windows, nowMs, true);
-      return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null, null];
+      return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null];
     },
     async close() {
       logs.clear();
     },
   });
-  return { ...store, size: () => logs.size };
+  return {
+    ...store,
+    size: () => logs.size,
+    load(key, times, spanMs, nowMs) {
+      const log = logs.get(key) ?? { times: [], spanMs };
+      log.spanMs = Math.max(log.spanMs, spanMs);
+      for (const t of times) if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t), 0, t);
+      if (log.times.length > 0) logs.set(key, log);
+    },
+    entries(nowMs) {
+      const out: Array<{ key: string; times: readonly number[]; spanMs: number }> = [];
+      for (const [key, log] of logs) {
+        prune(log, nowMs);
+        if (log.times.length > 0) out.push({ key, times: log.times, spanMs: log.spanMs });
+      }
+      return out;
+    },
+  };
 }

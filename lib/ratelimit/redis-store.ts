@@ -84,30 +84,20 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
   return withKeyMethods({
     hit: (key, windows, nowMs) => run(key, windows, nowMs, true),
     look: (key, windows, nowMs) => run(key, windows, nowMs, false),
-    async hitThen(first, second, nowMs, alsoRead) {
+    async hitThen(first, second, nowMs) {
       checkWindows(first.windows);
       checkWindows(second.windows);
       const args = [clock(nowMs), memberId(), String(first.windows.length), ...pairs(first.windows), ...pairs(second.windows)];
-      const keys = [prefix + first.key, prefix + second.key];
-      if (alsoRead !== undefined) keys.push(alsoRead);
-      const reply = await evaluate(CHAINED_LOG, keys, args);
-      let read: string | null = null;
-      if (alsoRead !== undefined) {
-        if (!Array.isArray(reply)) throw badReply();
-        const value: unknown = reply.pop();
-        if (typeof value !== "string") throw badReply();
-        read = value === "" ? null : value;
-      }
-      const nums = numbers(reply);
+      const nums = numbers(await evaluate(CHAINED_LOG, [prefix + first.key, prefix + second.key], args));
       const now = nums[0] ?? 0;
       const a = readOutcome(nums, 1, now, first.windows.length);
       const at = 2 + 2 * first.windows.length;
       if (!a.allowed) {
         if (nums.length !== at + 1 || nums[at] !== -1) throw badReply();
-        return [a, null, read];
+        return [a, null];
       }
       if (nums.length !== at + 1 + 2 * second.windows.length) throw badReply();
-      return [a, readOutcome(nums, at, now, second.windows.length), read];
+      return [a, readOutcome(nums, at, now, second.windows.length)];
     },
   });
 }

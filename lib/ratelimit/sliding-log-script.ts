@@ -74,11 +74,10 @@ return out
 
 /**
  * Two logs in a chain: the first is hit; only when it admitted is the second hit, at the same
- * instant (the address throttle, then the key's windows). KEYS = first, second and, optionally,
- * a third key that is only read (GET), in the same atomic step. ARGV = nowMs ("" = Redis TIME),
+ * instant (the address throttle, then the key's windows). KEYS = first, second. ARGV = nowMs ("" = Redis TIME),
  * a unique member id, n = the number of the first log's windows, then its n (windowMs, limit) pairs,
  * then the second's pairs. Returns { nowMs, first's reply..., then the second's reply, or -1
- * when the first refused }, then, when a third key was given, its value ('' when it is unset).
+ * when the first refused }.
  */
 export const CHAINED_LOG_LUA = `${PRELUDE}
 local n = tonumber(ARGV[3])
@@ -89,6 +88,5 @@ if out[2] == 1 then
 else
   out[#out + 1] = -1
 end
-if KEYS[3] then out[#out + 1] = redis.call('GET', KEYS[3]) or '' end
 return out
 `;

@@ -44,8 +44,7 @@ export async function throttle(
 /**
  * The address throttle and, only when it admits, the key's windows, in one atomic step of the
  * store (one Redis round trip): what `throttle` then `consume` decide, at one instant. `key` is
- * null when the address was refused; the key's windows were then not touched. `alsoRead` is
- * read in the same step (RateLimitStore.hitThen); `read` is its value.
+ * null when the address was refused; the key's windows were then not touched.
  */
 export async function throttleThenConsume(
   store: RateLimitStore,
@@ -54,14 +53,12 @@ export async function throttleThenConsume(
   limits: KeyLimits,
   nowMs: number,
   options: ThrottleOptions = {},
-  alsoRead?: string,
-): Promise<{ address: ThrottleDecision; key: LimitDecision | null; read: string | null }> {
+): Promise<{ address: ThrottleDecision; key: LimitDecision | null }> {
   const window = addressWindow(options);
-  const [a, k, read] = await store.hitThen(
+  const [a, k] = await store.hitThen(
     { key: ADDRESS_NAMESPACE + address, windows: [window] },
     { key: KEY_NAMESPACE + keyId, windows: keyWindows(limits) },
     nowMs,
-    alsoRead,
   );
-  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null, read };
+  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null };
 }

@@ -72,11 +72,8 @@ export interface RateLimitStore {
   /**
    * Atomically: `hit` the first log and, only when it admitted, the second at the same instant
    * (one round trip in the Redis store). The second outcome is null when the first refused.
-   * `alsoRead` names a shared value (a whole Redis key, outside the store's prefix) read in the
-   * same step; the third element is its value, or null when it is unset, when none was asked or
-   * when the store shares nothing (the memory store).
    */
-  hitThen(first: LogRequest, second: LogRequest, nowMs: number, alsoRead?: string): Promise<[LogOutcome, LogOutcome | null, string | null]>;
+  hitThen(first: LogRequest, second: LogRequest, nowMs: number): Promise<[LogOutcome, LogOutcome | null]>;
   /** The same counts without recording anything (`allowed` = whether a request now would pass). */
   look(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
   /** Per-key minute + day windows; namespaced apart from the address throttle. */

@@ -9,7 +9,7 @@ export async function runOperator(command: string, args: Record<string, unknown>
   const { config } = await import("@/lib/config");
   const { lockHolder, dataDir } = await import("@/lib/db/embedded");
   let result: { stdout: string; stderr: string; exitCode: number };
-  if (config().embedded && lockHolder() !== null) {
+  if (config().embedded && (await lockHolder()) !== null) {
     const dir = dataDir();
     const token = fs.readFileSync(path.join(dir, "operator-token"), "utf8").trim();
     const { port } = JSON.parse(fs.readFileSync(path.join(dir, "server.json"), "utf8")) as { port: number };
@@ -23,10 +23,14 @@ export async function runOperator(command: string, args: Record<string, unknown>
   } else {
     const { runCommand } = await import("@/lib/operator/commands");
     const { closeDb } = await import("@/lib/db");
+    const { redis } = await import("@/lib/redis");
     try {
-      result = await runCommand(command, args);
+      // A revocation made here must hold on the next request of every running instance.
+      const refusal = command === "keys.revoke" || command === "keys.rotate" ? await (await import("@/lib/keys/instances")).revocationReach() : null;
+      result = refusal ? { stdout: "", stderr: `refused: ${refusal}`, exitCode: 1 } : await runCommand(command, args);
     } finally {
       await closeDb();
+      redis()?.disconnect();
     }
   }
   process.stdout.write(result.stdout);

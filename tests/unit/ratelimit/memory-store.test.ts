@@ -11,12 +11,6 @@ describe("memory store bounds", () => {
   const limits = { minute: 5, day: 10 };
   const T0 = 1_700_000_000_000;
 
-  test("hitThen has no shared value to read: the third element is null", async () => {
-    const store = createMemoryStore();
-    const w = [{ ms: 60_000, limit: 1 }];
-    expect((await store.hitThen({ key: "a", windows: w }, { key: "b", windows: w }, T0, "epoch"))[2]).toBeNull();
-  });
-
   test("idle logs are swept once their newest entry is older than the day window", async () => {
     const store = createMemoryStore({ sweepEveryMs: 1_000 });
     for (let i = 0; i < 50; i++) await store.consume(`k${i}`, limits, T0);

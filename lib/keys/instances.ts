@@ -1,0 +1,61 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db";
+import { onShutdown } from "@/lib/server/shutdown";
+
+const HEARTBEAT_MS = 60_000;
+/** An instance not seen for this long is taken to be gone. */
+const ALIVE_MS = 3 * HEARTBEAT_MS;
+
+/**
+ * Each server records in the database how it learns of revocations: through Redis under a prefix
+ * (`redisPrefix`), or, without Redis, only from revocations made in its own process. A tool that
+ * revokes directly in the database reads this to know whether every running instance will honour
+ * the revocation on its next request (revocationReach).
+ */
+export function registerInstance(): void {
+  const c = config();
+  const id = randomUUID();
+  const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
+  const beat = async () => {
+    try {
+      const prisma = await db();
+      await prisma.serviceInstance.upsert({ where: { id }, create: { id, redisPrefix }, update: { seenAt: new Date() } });
+      await prisma.serviceInstance.deleteMany({ where: { seenAt: { lt: new Date(Date.now() - 10 * ALIVE_MS) } } });
+    } catch {
+      // the database is down: the next beat records this instance again
+    }
+  };
+  void beat();
+  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
+  timer.unref();
+  onShutdown(async () => {
+    clearInterval(timer);
+    await (await db()).serviceInstance.deleteMany({ where: { id } }).catch(() => undefined);
+  }, 50);
+}
+
+/**
+ * Null when a revocation made by this process reaches every running instance; otherwise why not.
+ * Called by the operator CLI before it revokes or rotates a key directly in the database.
+ */
+export async function revocationReach(): Promise<string | null> {
+  const c = config();
+  const prisma = await db();
+  const alive = await prisma.serviceInstance.findMany({ where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) } }, select: { redisPrefix: true } });
+  const local = alive.filter((i) => i.redisPrefix === null).length;
+  if (local > 0) {
+    return `${local} running server instance(s) of this database use no Redis: each keeps its own key cache (up to 5 minutes), which this tool cannot reach. Revoke the key in that server's portal, or stop the server first.`;
+  }
+  const prefixes = [...new Set(alive.map((i) => i.redisPrefix as string))];
+  if (prefixes.length === 0) return null;
+  if (!c.REDIS_URL) {
+    return `running server instances of this database use Redis (prefix ${prefixes.join(", ")}) to learn of revocations, and this tool has no REDIS_URL: set REDIS_URL (and REDIS_PREFIX) as the servers have them, so the revocation holds on their next request.`;
+  }
+  const other = prefixes.filter((p) => p !== c.REDIS_PREFIX);
+  if (other.length > 0) {
+    return `running server instances use the Redis prefix ${other.join(", ")}, this tool ${c.REDIS_PREFIX}: set REDIS_PREFIX as the servers have it, so the revocation reaches them.`;
+  }
+  return null;
+}

@@ -1,0 +1,117 @@
+import fs from "node:fs";
+import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
+import type { MemoryStore } from "./memory-store";
+
+/**
+ * The memory store's windows on disk, so they survive a restart (SIGTERM or SIGKILL) of the one
+ * instance that holds them. Every admission the store records is appended (one write before the
+ * response); on start the journals of dead processes (this instance's previous life) are replayed
+ * into the store, written out compacted into this process's journal, and deleted. The journal is
+ * compacted the same way while running, once it has grown well past its live content.
+ *
+ * A crash between writing a compacted file and deleting the files it replaced replays both: the
+ * windows then count some admissions twice (refusing early), never fewer.
+ *
+ * Line format: `<spanMs> <key, URI-encoded> <t1>[,<t2>...]` (unix ms of admissions).
+ */
+export function formatLine(key: string, spanMs: number, times: readonly number[]): string {
+  return `${spanMs} ${encodeURIComponent(key)} ${times.join(",")}\n`;
+}
+
+export function parseLine(line: string): { key: string; spanMs: number; times: number[] } | null {
+  const [span, key, times] = line.split(" ");
+  if (span === undefined || key === undefined || times === undefined) return null;
+  const spanMs = Number(span);
+  if (!Number.isInteger(spanMs) || spanMs <= 0) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(key);
+  } catch {
+    return null;
+  }
+  const ts = times.split(",").map(Number).filter(Number.isFinite);
+  return { key: decoded, spanMs, times: ts };
+}
+
+/** Replays journal files into `store`; returns how many admissions were restored. */
+export function replayInto(store: MemoryStore, files: readonly string[], nowMs: number): number {
+  const grouped = new Map<string, { spanMs: number; times: number[] }>();
+  for (const file of files) {
+    for (const line of readLines(file)) {
+      const entry = parseLine(line);
+      if (!entry) continue;
+      const g = grouped.get(entry.key) ?? { spanMs: entry.spanMs, times: [] };
+      g.spanMs = Math.max(g.spanMs, entry.spanMs);
+      g.times.push(...entry.times);
+      grouped.set(entry.key, g);
+    }
+  }
+  let restored = 0;
+  for (const [key, g] of grouped) {
+    const live = g.times.filter((t) => nowMs - t < g.spanMs).sort((a, b) => a - b);
+    if (live.length === 0) continue;
+    store.load(key, live, g.spanMs, nowMs);
+    restored += live.length;
+  }
+  return restored;
+}
+
+function writeSnapshot(journal: Journal, store: MemoryStore, nowMs: number): number {
+  let bytes = 0;
+  let chunk = "";
+  for (const e of store.entries(nowMs)) {
+    chunk += formatLine(e.key, e.spanMs, e.times);
+    if (chunk.length > 64 * 1024) {
+      journal.append(chunk);
+      bytes += chunk.length;
+      chunk = "";
+    }
+  }
+  if (chunk) journal.append(chunk);
+  return bytes + chunk.length;
+}
+
+export interface RateLimitJournal {
+  /** The store's `onRecord` hook. */
+  record(key: string, atMs: number, spanMs: number): void;
+  close(): void;
+}
+
+/**
+ * Recovers the windows of dead processes into `store` and starts journaling this one's.
+ * `compactEveryMs`: the longest a journal file grows before it is rewritten with only live entries.
+ */
+export async function startRateLimitJournal(
+  store: MemoryStore,
+  dataDir: string,
+  options: { compactEveryMs?: number; log?: (line: string) => void } = {},
+): Promise<RateLimitJournal> {
+  const compactEveryMs = options.compactEveryMs ?? 10 * 60_000;
+  const journal = await openJournal(dataDir, "ratelimit");
+  const orphans = await orphanFiles(dataDir, "ratelimit");
+  const now = Date.now();
+  const restored = replayInto(store, orphans, now);
+  let live = writeSnapshot(journal, store, now);
+  for (const file of orphans) fs.rmSync(file, { force: true });
+  if (orphans.length) options.log?.(`[ratelimit] restored ${restored} admission(s) of the rate-limit windows from ${orphans.length} journal file(s)`);
+  let written = live;
+  let compactedAt = now;
+
+  function compact(nowMs: number): void {
+    const old = journal.rotate();
+    live = writeSnapshot(journal, store, nowMs);
+    written = live;
+    compactedAt = nowMs;
+    fs.rmSync(old, { force: true });
+  }
+
+  return {
+    record(key, atMs, spanMs) {
+      const line = formatLine(key, spanMs, [atMs]);
+      journal.append(line);
+      written += line.length;
+      if (written > 4 * live + 1_000_000 || (atMs - compactedAt > compactEveryMs && written > 2 * live)) compact(atMs);
+    },
+    close: () => journal.close(),
+  };
+}

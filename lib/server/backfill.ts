@@ -1,0 +1,90 @@
+import type { Db } from "@/lib/db";
+import { BACKFILL_DAYS, catchUp } from "@/lib/ingest/engine-runner";
+
+/** How far the start-up catch-up of the engine is, for /healthz and the log. */
+export interface BackfillProgress {
+  state: "idle" | "running" | "done" | "failed";
+  hoursDone: number;
+  /** Hours from the first missing hour up to now, when known. */
+  hoursTotal: number | null;
+  /** The newest computed hour. */
+  through: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error?: string;
+}
+
+const HOUR_MS = 3_600_000;
+/**
+ * Each chunk is sized to take about this long. The embedded database has one connection, so a
+ * request waits at most about one chunk for it; PostgreSQL serves requests on other connections
+ * meanwhile, so there chunks are larger (each chunk reloads the engine's state).
+ */
+const CHUNK = {
+  embedded: { targetMs: 1000, minHours: 48 },
+  postgres: { targetMs: 10_000, minHours: 480 },
+};
+const MAX_CHUNK_HOURS = 24 * 60;
+
+const progress: BackfillProgress = ((globalThis as { __pmbBackfill?: BackfillProgress }).__pmbBackfill ??= {
+  state: "idle",
+  hoursDone: 0,
+  hoursTotal: null,
+  through: null,
+  startedAt: null,
+  finishedAt: null,
+});
+
+export function backfillProgress(): Readonly<BackfillProgress> {
+  return progress;
+}
+
+/**
+ * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
+ * server serves pages, the API and /healthz while it runs (the embedded database has one
+ * connection: one long transaction would hold it for the whole backfill). Logs progress after
+ * each chunk. A failure is recorded in `backfillProgress()` and rethrown.
+ */
+export async function runBackfill(prisma: Db, seed: number, embedded: boolean, log: (line: string) => void = console.log): Promise<BackfillProgress> {
+  const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
+  progress.state = "running";
+  progress.startedAt = new Date().toISOString();
+  progress.hoursDone = 0;
+  const started = Date.now();
+  let lastLogged = 0;
+  let chunk = sizing.minHours;
+  try {
+    for (;;) {
+      const chunkStarted = Date.now();
+      const r = await catchUp(prisma, { seed, maxHours: chunk });
+      const took = Math.max(1, Date.now() - chunkStarted);
+      if (r.skipped === "locked") break; // another instance is computing these hours
+      progress.hoursDone += r.hours;
+      if (r.lastTickAt) {
+        progress.through = r.lastTickAt.toISOString();
+        const left = Math.max(0, Math.floor((Date.now() - r.lastTickAt.getTime()) / HOUR_MS));
+        progress.hoursTotal = progress.hoursDone + left;
+      } else if (progress.hoursTotal === null) {
+        progress.hoursTotal = BACKFILL_DAYS * 24;
+      }
+      if (r.hours < chunk) break;
+      chunk = Math.round(Math.min(MAX_CHUNK_HOURS, Math.max(sizing.minHours, (r.hours * sizing.targetMs) / took)));
+      if (Date.now() - lastLogged > 2000) {
+        lastLogged = Date.now();
+        const pct = progress.hoursTotal ? Math.floor((100 * progress.hoursDone) / progress.hoursTotal) : 0;
+        log(`[engine] backfill: ${progress.hoursDone}/${progress.hoursTotal ?? "?"} hours (${pct}%), through ${progress.through}`);
+      }
+      // Let requests waiting for the database go first.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    progress.state = "done";
+    if (progress.hoursDone) log(`[engine] demo market: computed ${progress.hoursDone} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } catch (error) {
+    progress.state = "failed";
+    progress.error = (error as Error).message.split("\n")[0]?.slice(0, 200);
+    throw error;
+  } finally {
+    progress.finishedAt = new Date().toISOString();
+  }
+  return progress;
+}

@@ -1,0 +1,128 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+
+/** A directory of this test's own for DATA_DIR (journals, the embedded database, its lock). */
+export function tempDataDir(label: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `pmb-${label}-`));
+}
+
+/** A Redis of this test's own: nothing persisted, so a restart comes back empty. */
+export async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+  await new Promise<void>((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (/Ready to accept connections/.test(out)) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
+  });
+  return child;
+}
+
+export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGKILL"): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill(signal);
+  });
+}
+
+/** The keys CLI, as an operator runs it. */
+export function keysCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", ...args], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * A TCP proxy in front of PostgreSQL that the test can close (the database then refuses
+ * connections: new ones are refused, open ones are cut) and open again on the same port.
+ */
+export interface Proxy {
+  port: number;
+  close(): Promise<void>;
+  open(): Promise<void>;
+}
+
+export async function startProxy(targetPort: number, port: number): Promise<Proxy> {
+  const sockets = new Set<net.Socket>();
+  let server: net.Server | null = null;
+  const open = () =>
+    new Promise<void>((resolve, reject) => {
+      server = net.createServer((client) => {
+        const upstream = net.connect(targetPort, "127.0.0.1");
+        sockets.add(client);
+        sockets.add(upstream);
+        const drop = () => {
+          client.destroy();
+          upstream.destroy();
+          sockets.delete(client);
+          sockets.delete(upstream);
+        };
+        client.on("error", drop).on("close", drop);
+        upstream.on("error", drop).on("close", drop);
+        client.pipe(upstream).pipe(client);
+      });
+      server.once("error", reject);
+      server.listen(port, "127.0.0.1", () => resolve());
+    });
+  await open();
+  return {
+    port,
+    open,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        sockets.clear();
+        if (!server) return resolve();
+        server.close(() => resolve());
+        server = null;
+      }),
+  };
+}
+
+/** Milliseconds a fetch takes to answer, with its response. */
+export async function timed(url: string, init?: RequestInit): Promise<{ res: Response; ms: number; text: string }> {
+  const started = performance.now();
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  return { res, ms: performance.now() - started, text };
+}
+
+/**
+ * A database of this test's own, migrated as `npm start` migrates: instances registered in it
+ * (lib/keys/instances.ts) are this test's only, so a revocation check sees no server of another test.
+ */
+export async function ownDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = uniqueName(`pmb_f_${label}`);
+  const url = await createDatabase(name);
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  return { url, drop: () => dropDatabase(name) };
+}
+
+/** One query on `url`, outside the app's own client. */
+export async function sql<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+/** A key minted by the operator CLI in `env`'s database. */
+export function mintKey(env: Record<string, string>, limits: { minute?: number; day?: number } = {}): string {
+  const r = keysCli(["mint", "--email", `f-${Math.random().toString(36).slice(2)}@example.com`, "--limit-minute", String(limits.minute ?? 10_000), "--limit-day", String(limits.day ?? 100_000)], env);
+  if (r.status !== 0) throw new Error(`keys mint failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
