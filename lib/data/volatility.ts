@@ -164,7 +164,13 @@ function toTick(series: SeriesRow, t: TickRow) {
 }
 
 function toPoint(t: HistoryRow) {
-  const labels = t.labels as { clockHomogeneityDisclosure?: string; tier?: Record<string, string> };
+  const labels = t.labels as {
+    clockHomogeneityDisclosure?: string;
+    tier?: Record<string, string>;
+    clockSpeed?: Record<string, number>;
+    attrDeltaFrom?: string | null;
+    attrDeltaFromPublished?: boolean | null;
+  };
   const cf = t.counterfactual as { headlinePts?: number; anchorFingerprint?: string };
   const flags = t.gateFlags as Array<{ gate: string }>;
   return {
@@ -175,6 +181,10 @@ function toPoint(t: HistoryRow) {
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
     attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
+    // the delta is measured from the previous computation, published or withheld: say which
+    attrDeltaFrom: labels.attrDeltaFrom ?? null,
+    attrDeltaFromPublished: labels.attrDeltaFromPublished ?? null,
+    clockSpeed: labels.clockSpeed ?? null,
     cfHeadlinePts: cf.headlinePts ?? null,
     anchorFingerprint: cf.anchorFingerprint ?? null,
     clockHomogeneityDisclosure: labels.clockHomogeneityDisclosure ?? null,
