@@ -328,10 +328,10 @@ function firstAtOrBefore(points: TimedPoint[], ms: number): number {
   return lo;
 }
 
-/** Points in [startMs, endMs], newest first, at most `limit`, gated ones only when asked. */
+/** Points in the half-open window [startMs, endMs), newest first, at most `limit`, gated ones only when asked. */
 function select(source: TimedPoint[], startMs: number, endMs: number, limit: number, includeGated: boolean): HistoryPoint[] {
   const points: HistoryPoint[] = [];
-  for (let i = firstAtOrBefore(source, endMs); i < source.length && points.length < limit; i++) {
+  for (let i = firstAtOrBefore(source, endMs - 1); i < source.length && points.length < limit; i++) {
     const p = source[i]!;
     if (p.ms < startMs) break;
     if (!includeGated && p.point.publicationState !== "published") continue;
@@ -353,7 +353,7 @@ export async function volatilityHistory(
     return { series: definition(series), points: select(await loadPoints(series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
   }
   // Bounds as positions: every request between the same two ticks selects the same points.
-  const key = `${firstAtOrBefore(recent.points, endMs)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
+  const key = `${firstAtOrBefore(recent.points, endMs - 1)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
   const points = keptFrozen(recent.selections, key, () => select(recent.points, startMs, endMs, query.limit, query.includeGated));
   return { series: definition(series), points };
 }
