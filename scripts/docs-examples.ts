@@ -24,6 +24,7 @@ async function main() {
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
   const { verifyBundles } = await import("@/lib/snapshots/verify-bundles");
+  const { formatMicros } = await import("@/lib/engine/time-format");
   const prisma = await db();
   const generatedAt = new Date();
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
@@ -63,10 +64,10 @@ async function main() {
   const engine = await prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
   const firstLevel = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
   write("generated.json", {
-    generatedAt: generatedAt.toISOString(),
+    generatedAt: formatMicros(generatedAt),
     demoSeed: config().DEMO_SEED,
-    demoStart: firstLevel?.t.toISOString() ?? null,
-    lastComputedHour: engine?.lastTickAt.toISOString() ?? null,
+    demoStart: firstLevel ? formatMicros(firstLevel.t) : null,
+    lastComputedHour: engine ? formatMicros(engine.lastTickAt) : null,
     note: "Illustrative: produced by `npm run docs:examples` from the demo market backfilled up to generatedAt. A running demo backfills from its own start time, so its values for the same ticker and time differ.",
   });
   const bundleDir = path.join(dir, "bundles");
@@ -76,7 +77,7 @@ async function main() {
   }
   const verified = verifyBundles(bundleDir);
   write("bundles-verify.json", {
-    generatedAt: generatedAt.toISOString(),
+    generatedAt: formatMicros(generatedAt),
     months: verified.months,
     indexHoursChecked: verified.index.hours,
     indices: verified.index.indices,
