@@ -5,14 +5,21 @@ import { call, newKey } from "../support/api";
 // the boundary point in the later window only.
 
 const HOUR = 3_600_000;
+const DAY = 86_400_000;
+
+/** The index computed most recently (a ceased or resolved index stops early) and its last hour. */
+async function liveIndex(key: string): Promise<{ ticker: string; lastMs: number }> {
+  const catalog = await call("/v1/indices", { key });
+  const entries = catalog.body.data.indices as Array<{ ticker: string; lastComputedAt: string }>;
+  const best = entries.reduce((a, b) => (Date.parse(b.lastComputedAt) > Date.parse(a.lastComputedAt) ? b : a));
+  return { ticker: best.ticker, lastMs: Date.parse(best.lastComputedAt) };
+}
 
 describe("history windows are half-open [start, end)", () => {
   it("index history: back-to-back windows do not count the boundary hour twice", async () => {
     const { key } = await newKey({ limitMinute: 1000 });
-    const catalog = await call("/v1/indices", { key });
-    const ticker = catalog.body.data.indices[0].ticker as string;
-    const latest = await call(`/v1/indices/${ticker}/latest`, { key });
-    const c = new Date(latest.body.data.computedAt).getTime() + HOUR;
+    const { ticker, lastMs } = await liveIndex(key);
+    const c = lastMs + HOUR;
     const a = c - 48 * HOUR;
     const b = c - 24 * HOUR;
     const iso = (ms: number) => new Date(ms).toISOString();
@@ -35,14 +42,13 @@ describe("history windows are half-open [start, end)", () => {
 
   it("index history at 1d: a window ending at a midnight leaves that day's fixing to the next window", async () => {
     const { key } = await newKey();
-    const catalog = await call("/v1/indices", { key });
-    const ticker = catalog.body.data.indices[0].ticker as string;
-    const midnight = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 86_400_000;
+    const { ticker, lastMs } = await liveIndex(key);
+    const midnight = Math.floor(lastMs / DAY) * DAY;
     const iso = (ms: number) => new Date(ms).toISOString();
-    const before = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight - 3 * 86_400_000)}&end=${iso(midnight)}`, { key });
-    const after = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight)}&end=${iso(midnight + 86_400_000)}`, { key });
+    const before = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight - 3 * DAY)}&end=${iso(midnight)}`, { key });
+    const after = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight)}&end=${iso(midnight + DAY)}`, { key });
     const ts = (r: typeof before) => (r.body.data.points as Array<{ t: string }>).map((p) => Date.parse(p.t));
-    expect(ts(before)).toEqual([midnight - 3 * 86_400_000, midnight - 2 * 86_400_000, midnight - 86_400_000]);
+    expect(ts(before)).toEqual([midnight - 3 * DAY, midnight - 2 * DAY, midnight - DAY]);
     expect(ts(after)).toEqual([midnight]);
   });
 
