@@ -4,7 +4,10 @@ import path from "node:path";
 
 // `npm run docs:examples`: regenerates content/docs/examples/*.json from the demo market through
 // the real endpoint handlers (an embedded database in a temporary directory), so every example
-// response in the docs is produced by the API's own code, not typed by hand.
+// response in the docs is produced by the API's own code, not typed by hand. The demo's path
+// depends on when its backfill starts, so the examples are illustrative: generated.json records
+// when and from which seed they were made, and the docs say so. It also downloads the demo's
+// closed-month bundles to disk and runs the bundle verifier on them (bundles-verify.json).
 const OUT = path.resolve("content/docs/examples");
 
 async function main() {
@@ -20,8 +23,11 @@ async function main() {
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
+  const { verifyBundles } = await import("@/lib/snapshots/verify-bundles");
+  const { formatMicros } = await import("@/lib/engine/time-format");
   const prisma = await db();
-  await catchUp(prisma, { seed: config().DEMO_SEED });
+  const generatedAt = new Date();
+  await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
   const resolved = (await verifyKey(key))!;
@@ -55,6 +61,36 @@ async function main() {
   write("manifest-latest.json", manifest);
   const lastMonth = manifest.months.at(-1);
   if (lastMonth) write("manifest-month.json", await monthManifest(lastMonth.month));
+  const engine = await prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
+  const firstLevel = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
+  write("generated.json", {
+    generatedAt: formatMicros(generatedAt),
+    demoSeed: config().DEMO_SEED,
+    demoStart: firstLevel ? formatMicros(firstLevel.t) : null,
+    lastComputedHour: engine ? formatMicros(engine.lastTickAt) : null,
+    note: "Illustrative: produced by `npm run docs:examples` from the demo market backfilled up to generatedAt. A running demo backfills from its own start time, so its values for the same ticker and time differ.",
+  });
+  const bundleDir = path.join(dir, "bundles");
+  for (const f of await prisma.snapshotFile.findMany({ select: { month: true, name: true, content: true } })) {
+    fs.mkdirSync(path.join(bundleDir, f.month), { recursive: true });
+    fs.writeFileSync(path.join(bundleDir, f.month, f.name), f.content);
+  }
+  const verified = verifyBundles(bundleDir);
+  write("bundles-verify.json", {
+    generatedAt: formatMicros(generatedAt),
+    months: verified.months,
+    indexHoursChecked: verified.index.hours,
+    indices: verified.index.indices,
+    largestLevelDifference: verified.index.maxLevelDiff,
+    compositionBasesChecked: verified.index.basesChecked,
+    largestBaseDifference: verified.index.maxBaseDiff,
+    volatilityComputations: verified.volatility.computations,
+    volatilityValuesChecked: verified.volatility.valuesChecked,
+    largestVolatilityDifference: verified.volatility.maxValueDiff,
+    gateDecisionsChecked: verified.volatility.gateDecisionsChecked,
+    gateDecisionMismatches: verified.volatility.gateMismatches,
+    problems: [...verified.index.problems, ...verified.volatility.problems].slice(0, 20),
+  });
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`wrote ${fs.readdirSync(OUT).length} examples to ${path.relative(process.cwd(), OUT)}`);

@@ -195,9 +195,10 @@ function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLev
   );
 }
 
+/** Points in the half-open window [startMs, endMs). */
 function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint[] {
   const lo = lowerBound(recent.points, startMs);
-  const hi = lowerBound(recent.points, endMs + 1);
+  const hi = lowerBound(recent.points, endMs);
   return keptFrozen(recent.slices, `${lo}:${hi}`, () => recent.points.slice(lo, hi).map((p) => p.point));
 }
 
@@ -207,10 +208,10 @@ async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, e
     interval === "1h"
       ? await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
           SELECT t, level::text AS level, revision, stale FROM index_levels
-          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t <= ${end} ORDER BY t ASC`
+          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t < ${end} ORDER BY t ASC`
       : await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
           SELECT t, level::text AS level, revision, stale FROM index_levels
-          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t <= ${end}
+          WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t < ${end}
             AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           ORDER BY t ASC`;
   return rows.map((p) => ({ ms: p.t.getTime(), point: Object.freeze({ t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale }) }));
@@ -227,14 +228,17 @@ function lowerBound(points: TimedPoint[], ms: number): number {
   return lo;
 }
 
-/** Levels in [start, end], oldest first; `1d` takes the 00:00 UTC fixing of each day. */
+/**
+ * Levels in the half-open window [start, end), oldest first, so back-to-back windows never count
+ * a boundary hour twice; `1d` takes the 00:00 UTC fixing of each day.
+ */
 export async function indexHistory(
   ticker: string,
   window: { start: Date; end: Date; interval: "1h" | "1d" },
 ): Promise<{ ticker: string; points: LevelPoint[] } | null> {
   const row = await findIndex(ticker);
   if (!row) return null;
-  if (window.end < window.start) return { ticker: row.ticker, points: [] };
+  if (window.end <= window.start) return { ticker: row.ticker, points: [] };
   const recent = await recentLevels(row.id, window.interval);
   const points =
     window.start.getTime() >= recent.from

@@ -164,7 +164,13 @@ function toTick(series: SeriesRow, t: TickRow) {
 }
 
 function toPoint(t: HistoryRow) {
-  const labels = t.labels as { clockHomogeneityDisclosure?: string; tier?: Record<string, string> };
+  const labels = t.labels as {
+    clockHomogeneityDisclosure?: string;
+    tier?: Record<string, string>;
+    clockSpeed?: Record<string, number>;
+    attrDeltaFrom?: string | null;
+    attrDeltaFromPublished?: boolean | null;
+  };
   const cf = t.counterfactual as { headlinePts?: number; anchorFingerprint?: string };
   const flags = t.gateFlags as Array<{ gate: string }>;
   return {
@@ -175,6 +181,10 @@ function toPoint(t: HistoryRow) {
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
     attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
+    // the delta is measured from the previous computation, published or withheld: say which
+    attrDeltaFrom: labels.attrDeltaFrom ?? null,
+    attrDeltaFromPublished: labels.attrDeltaFromPublished ?? null,
+    clockSpeed: labels.clockSpeed ?? null,
     cfHeadlinePts: cf.headlinePts ?? null,
     anchorFingerprint: cf.anchorFingerprint ?? null,
     clockHomogeneityDisclosure: labels.clockHomogeneityDisclosure ?? null,
@@ -323,10 +333,10 @@ function firstAtOrBefore(points: TimedPoint[], ms: number): number {
   return lo;
 }
 
-/** Points in [startMs, endMs], newest first, at most `limit`, gated ones only when asked. */
+/** Points in the half-open window [startMs, endMs), newest first, at most `limit`, gated ones only when asked. */
 function select(source: TimedPoint[], startMs: number, endMs: number, limit: number, includeGated: boolean): HistoryPoint[] {
   const points: HistoryPoint[] = [];
-  for (let i = firstAtOrBefore(source, endMs); i < source.length && points.length < limit; i++) {
+  for (let i = firstAtOrBefore(source, endMs - 1); i < source.length && points.length < limit; i++) {
     const p = source[i]!;
     if (p.ms < startMs) break;
     if (!includeGated && p.point.publicationState !== "published") continue;
@@ -348,7 +358,7 @@ export async function volatilityHistory(
     return { series: definition(series), points: select(await loadPoints(series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
   }
   // Bounds as positions: every request between the same two ticks selects the same points.
-  const key = `${firstAtOrBefore(recent.points, endMs)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
+  const key = `${firstAtOrBefore(recent.points, endMs - 1)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
   const points = keptFrozen(recent.selections, key, () => select(recent.points, startMs, endMs, query.limit, query.includeGated));
   return { series: definition(series), points };
 }

@@ -4,12 +4,14 @@ import { dec, fullPrecision, publishLevel } from "./decimal";
 import { canEnter, matchesRule } from "./eligibility";
 import type {
   CompositionRecord,
+  ConstituentPrice,
   DataQuality,
   IndexDefinition,
   IndexMember,
   IndexPublicStatus,
   IndexState,
   IndexStepResult,
+  LevelInputs,
   LevelPoint,
   LinkPrice,
   MarketInfo,
@@ -102,9 +104,38 @@ function quality(fresh: readonly boolean[]): DataQuality {
   };
 }
 
-function levelPoint(t: Date, level: Decimal, basket: Decimal, version: string, fresh: readonly boolean[]): LevelPoint {
+function constituentPrice(p: PricedMember): ConstituentPrice {
+  return {
+    conditionId: p.member.conditionId,
+    price: fullPrecision(p.price),
+    source: p.resolved ? "settlement" : "mid",
+    observedAt: p.observedAt.toISOString(),
+    stale: !p.fresh,
+  };
+}
+
+function entrantPrice(e: { market: MarketInfo; snapshot: Snapshot }, t: Date, limitSeconds: number): ConstituentPrice {
+  const resolved = e.snapshot.resolved && e.snapshot.outcome !== null;
+  return {
+    conditionId: e.market.conditionId,
+    price: fullPrecision(marketPrice(e.snapshot)),
+    source: resolved ? "settlement" : "mid",
+    observedAt: e.snapshot.observedAt.toISOString(),
+    stale: !isFresh(e.snapshot.observedAt, t, limitSeconds),
+  };
+}
+
+function levelPoint(
+  t: Date,
+  level: Decimal,
+  basket: Decimal,
+  version: string,
+  fresh: readonly boolean[],
+  inputs: LevelInputs,
+): LevelPoint {
   const dq = quality(fresh);
   return {
+    inputs,
     t,
     indexLevel: publishLevel(level),
     indexLevelUnrounded: fullPrecision(level),
@@ -197,7 +228,12 @@ function incept(
     };
   }
   const fresh = entrants.map((e) => isFresh(e.snapshot.observedAt, t, def.stalenessLimitSeconds));
-  const level = levelPoint(t, base, basket, version, fresh);
+  const level = levelPoint(t, base, basket, version, fresh, {
+    pricingVersion: version,
+    baseLevel: fullPrecision(base),
+    baseBasketValue: fullPrecision(basket),
+    constituents: entrants.map((e) => entrantPrice(e, t, def.stalenessLimitSeconds)),
+  });
   return {
     state: { ...state, lastStale: level.stale },
     level,
@@ -239,6 +275,15 @@ export function stepIndex(
   const kept = priced.filter((p) => !p.resolved);
   const memberIds = new Set(state.members.map((m) => m.conditionId));
   const entrants = findEntrants(def, universe, snaps, t, memberIds, kept.length === 0);
+  const pricedInputs = (withEntrants: boolean): LevelInputs => ({
+    pricingVersion: state.compositionVersion,
+    baseLevel: state.linkLevel,
+    baseBasketValue: state.linkBasket,
+    constituents: [
+      ...priced.map(constituentPrice),
+      ...(withEntrants ? entrants.map((e) => entrantPrice(e, t, limit)) : []),
+    ],
+  });
   const base: IndexState = {
     ...state,
     lastLevel: publishLevel(level),
@@ -253,6 +298,7 @@ export function stepIndex(
       oldBasket,
       state.compositionVersion,
       priced.map((p) => p.fresh),
+      pricedInputs(false),
     );
     return {
       state: { ...base, members: priced.map(refreshed), lastStale: point.stale },
@@ -274,6 +320,7 @@ export function stepIndex(
       oldBasket,
       state.compositionVersion,
       priced.map((p) => p.fresh),
+      pricedInputs(false),
     );
     const end = t.toISOString();
     const allResolved = kept.length === 0;
@@ -335,7 +382,7 @@ export function stepIndex(
     ],
   };
   const fresh = [...kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, limit))];
-  const point = levelPoint(t, level, newBasket, version, fresh);
+  const point = levelPoint(t, level, newBasket, version, fresh, pricedInputs(true));
   const nextState: IndexState = {
     ...base,
     compositionVersion: version,

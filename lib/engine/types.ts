@@ -90,6 +90,28 @@ export interface DataQuality {
   totalMarketsCount: number;
 }
 
+/** The price one constituent contributed to a level: its mid, or its 0/1 settlement once resolved. */
+export interface ConstituentPrice {
+  conditionId: string;
+  /** full precision */
+  price: string;
+  source: "mid" | "settlement";
+  /** ISO 8601 of the snapshot the price comes from */
+  observedAt: string;
+  stale: boolean;
+}
+
+/** Everything a level rests on: L_t = baseLevel * sum(w_i p_i,t) / baseBasketValue of the pricing composition. */
+export interface LevelInputs {
+  /** the composition whose basket priced this level (at a link: the outgoing one) */
+  pricingVersion: string;
+  /** unrounded level and basket value at that composition's start (100 and the inception basket for v1) */
+  baseLevel: string;
+  baseBasketValue: string;
+  /** every priced constituent, and at a link the entrants too */
+  constituents: ConstituentPrice[];
+}
+
 export interface LevelPoint {
   t: Date;
   /** eight decimals, ROUND_HALF_EVEN */
@@ -100,6 +122,7 @@ export interface LevelPoint {
   stale: boolean;
   compositionVersion: string;
   dataQuality: DataQuality;
+  inputs: LevelInputs;
 }
 
 export interface LinkPrice {

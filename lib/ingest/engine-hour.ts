@@ -63,6 +63,7 @@ export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickC
     devigVersion: tick.devigVersion,
     methodologyVersion: tick.methodologyVersion,
     compositionVersion: tick.compositionVersion,
+    inputs: json(tick.inputs),
   };
 }
 
@@ -91,6 +92,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         staleMarketsCount: q.staleMarketsCount,
         totalMarketsCount: q.totalMarketsCount,
         computedAt: step.level.t,
+        inputs: json(step.level.inputs),
       });
     }
     if (step.composition) out.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
@@ -107,7 +109,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         oldBasketValue: r.oldBasketValue,
         newBasketValue: r.newBasketValue,
         linkFactor: r.linkFactor,
-        detail: json({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed }),
+        detail: json({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, linkFactor: r.linkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed }),
       });
     }
   }

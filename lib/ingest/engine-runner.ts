@@ -130,10 +130,10 @@ const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(row
 export async function insertLevels(tx: Tx, levels: Prisma.IndexLevelCreateManyInput[]): Promise<void> {
   for (const c of chunks(levels, 5000)) {
     await tx.$executeRawUnsafe(
-      `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt")
-       SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt"
+      `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs)
+       SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
-         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz)`,
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb)`,
       JSON.stringify(c),
     );
   }
@@ -185,6 +185,7 @@ const TICK_COLUMNS: Array<[string, string]> = [
   ["devigVersion", "text"],
   ["methodologyVersion", "text"],
   ["compositionVersion", "text"],
+  ["inputs", "jsonb"],
 ];
 
 /** The hour the feed generates next. */

@@ -172,9 +172,9 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
   if (restatedLevels.length) {
     await tx.$executeRawUnsafe(
       `UPDATE index_levels l SET level = r.level, revision = r.revision, stale = r.stale, "compositionVersion" = r."compositionVersion",
-         "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount", "totalMarketsCount" = r."totalMarketsCount", "computedAt" = r."computedAt"
+         "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount", "totalMarketsCount" = r."totalMarketsCount", "computedAt" = r."computedAt", inputs = r.inputs
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
-         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz)
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb)
        WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
       JSON.stringify(restatedLevels),
     );

@@ -3,9 +3,12 @@ import crypto from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { iso6 } from "@/lib/time-format";
 import { config } from "@/lib/config";
+import { linkFactorOf } from "@/lib/engine/chain-link";
+import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
 
-export const SCHEMA_VERSION = "1";
+/** Integer layout version; a change of files or columns increments it (2: price panels, compositions, full-precision links). */
+export const SCHEMA_VERSION = 2;
 
 export interface BundleFile {
   name: string;
@@ -16,7 +19,7 @@ export interface BundleFile {
 
 export interface MonthManifest {
   month: string;
-  schemaVersion: string;
+  schemaVersion: number;
   license: string;
   attribution: string;
   generatedAt: string;
@@ -32,46 +35,119 @@ const nextMonth = (month: string) => {
   return d;
 };
 
-function csv(header: string[], rows: Array<Array<string | number | boolean | null>>): { content: Buffer; rows: number } {
-  const text = stringify([header, ...rows.map((r) => r.map((v) => (v === null ? "" : v)))], { record_delimiter: "\r\n" });
+type Cell = string | number | boolean | null;
+
+/** Booleans are written `true` / `false`, null as an empty cell, numbers in JavaScript's shortest round-trip form. */
+function csv(header: string[], rows: Cell[][]): { content: Buffer; rows: number } {
+  const cell = (v: Cell) => (v === null ? "" : typeof v === "boolean" ? (v ? "true" : "false") : typeof v === "number" ? String(v) : v);
+  const text = stringify([header, ...rows.map((r) => r.map(cell))], { record_delimiter: "\r\n" });
   return { content: Buffer.from(text, "utf8"), rows: rows.length };
 }
 
-/** The files of one closed month: levels, membership, weights, chain links, volatility, restatements. */
+interface StoredLevelInputs {
+  pricingVersion: string;
+  baseLevel: string;
+  baseBasketValue: string;
+  constituents: Array<{ conditionId: string; price: string; source: string; observedAt: string; stale: boolean }>;
+}
+
+interface StoredVolInputs {
+  clock: Record<string, { tier: string; speed: number; speedLo: number; speedHi: number; windowDays: number; coverage: number }>;
+  legs: Array<{
+    conditionId: string;
+    legKey: string;
+    label: string;
+    gridOrder: number;
+    bid: number;
+    ask: number;
+    mid: number;
+    depthUsd: number;
+    observedAt: string | null;
+    settlementAt: string | null;
+    daysToSettlement: number | null;
+    resolved: boolean;
+    p: number | null;
+    w: number | null;
+  }>;
+}
+
+const isoOrNull = (s: string | null) => (s === null ? null : iso6(new Date(s)));
+
+/** The files of one closed month: levels and their price panel, compositions, weights, chain links, volatility and its leg panel, restatements. */
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
   const to = nextMonth(month);
-  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string }>>`
-    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv
+  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null }>>`
+    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs
     FROM index_levels l JOIN indices i ON i.id = l."indexId"
     WHERE l.t >= ${from} AND l.t < ${to} ORDER BY i.ticker, l.t`;
-  // Point in time: every composition in force at some moment of the month.
+  // Point in time: every composition in force at some moment of the month (one replaced at the
+  // month's first hour still priced that hour).
   const compositions = await prisma.$queryRaw<Array<{ ticker: string; version: string; effective: Date; cond: string; label: string; weight: string }>>`
     SELECT i.ticker, c.version, c."effectiveAt" AS effective, m."conditionId" AS cond, m.label, m."targetWeight"::text AS weight
     FROM compositions c JOIN indices i ON i.id = c."indexId" JOIN composition_members m ON m."compositionId" = c.id
     WHERE c."effectiveAt" < ${to} AND NOT EXISTS (
-      SELECT 1 FROM compositions n WHERE n."indexId" = c."indexId" AND n."effectiveAt" > c."effectiveAt" AND n."effectiveAt" <= ${from})
+      SELECT 1 FROM compositions n WHERE n."indexId" = c."indexId" AND n."effectiveAt" > c."effectiveAt" AND n."effectiveAt" < ${from})
     ORDER BY i.ticker, c."effectiveAt", m."conditionId"`;
   const links = await prisma.$queryRaw<
-    Array<{ ticker: string; id: string; at: Date; fromV: string; toV: string; added: number; removed: number; level: string; oldB: string; newB: string; factor: string; detail: { oldLinkFactor?: string; levelAtLinkUnrounded?: string; marketsIn?: unknown[]; marketsOut?: unknown[]; pricesUsed?: unknown[] } }>
+    Array<{ ticker: string; id: string; at: Date; fromV: string; toV: string; added: number; removed: number; level: string; oldB: string; newB: string; factor: string; detail: { oldLinkFactor?: string; linkFactor?: string; levelAtLinkUnrounded?: string; marketsIn?: unknown[]; marketsOut?: unknown[]; pricesUsed?: unknown[] } }>
   >`
     SELECT i.ticker, r.id::text AS id, r."completedAt" AS at, r."fromVersion" AS "fromV", r."toVersion" AS "toV", r."addedMarketCount" AS added,
       r."removedMarketCount" AS removed, r."levelAtLink"::text AS level, r."oldBasketValue"::text AS "oldB", r."newBasketValue"::text AS "newB",
       r."linkFactor"::text AS factor, r.detail
     FROM reconstitution_events r JOIN indices i ON i.id = r."indexId"
     WHERE r."completedAt" >= ${from} AND r."completedAt" < ${to} ORDER BY i.ticker, r."completedAt"`;
+  const series = await prisma.volatilitySeries.findMany({
+    where: { listed: true },
+    orderBy: { ticker: "asc" },
+    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true },
+  });
   const ticks = await prisma.$queryRaw<
-    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number }>; mv: string; cv: string }>
+    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null }>
   >`
     SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
-      v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv
+      v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv,
+      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs
     FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
     WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
   // Corrections made during the month, with the value each one superseded (the restatement policy).
   const restatements = await prisma.restatement.findMany({ where: { restatedAt: { gte: from, lt: to } }, orderBy: [{ restatedAt: "asc" }, { kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
 
+  // Each composition in force: its base (unrounded level and basket value at its start), from the
+  // levels it priced and from the link that started it.
+  const effectiveAt = new Map(compositions.map((c) => [`${c.ticker}|${c.version}`, c.effective]));
+  const bases = new Map<string, { ticker: string; version: string; baseLevel: string; baseBasket: string }>();
+  for (const l of levels) {
+    if (l.inputs === null) continue;
+    const k = `${l.ticker}|${l.inputs.pricingVersion}`;
+    if (!bases.has(k)) bases.set(k, { ticker: l.ticker, version: l.inputs.pricingVersion, baseLevel: l.inputs.baseLevel, baseBasket: l.inputs.baseBasketValue });
+  }
+  for (const l of links) {
+    const k = `${l.ticker}|${l.toV}`;
+    if (!bases.has(k) && l.detail?.levelAtLinkUnrounded !== undefined) bases.set(k, { ticker: l.ticker, version: l.toV, baseLevel: l.detail.levelAtLinkUnrounded, baseBasket: l.newB });
+  }
+  const versionNumber = (v: string) => Number(v.replace(/^v/, ""));
+  const compositionRows = [...bases.values()]
+    .filter((b) => effectiveAt.has(`${b.ticker}|${b.version}`))
+    .sort((a, b) => (a.ticker < b.ticker ? -1 : a.ticker > b.ticker ? 1 : versionNumber(a.version) - versionNumber(b.version)))
+    .map((b) => {
+      const factor = fullPrecision(linkFactorOf(b.baseLevel, b.baseBasket));
+      return [b.ticker, b.version, iso6(effectiveAt.get(`${b.ticker}|${b.version}`) as Date), b.baseLevel, b.baseBasket, factor];
+    });
+
   return [
-    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv])) },
+    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version", "pricing_composition_version"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv, l.inputs?.pricingVersion ?? null])) },
+    {
+      name: "constituent_prices.csv",
+      ...csv(
+        ["ticker", "t", "condition_id", "price", "price_source", "observed_at", "stale"],
+        levels.flatMap((l) => (l.inputs?.constituents ?? []).map((c) => [l.ticker, iso6(l.t), c.conditionId, c.price, c.source, iso6(new Date(c.observedAt)), c.stale])),
+      ),
+    },
+    {
+      name: "compositions.csv",
+      ...csv(["ticker", "composition_version", "effective_at", "base_level", "base_basket_value", "link_factor"], compositionRows),
+    },
     {
       name: "composition_members.csv",
       ...csv(["ticker", "composition_version", "effective_at", "condition_id", "label"], compositions.map((c) => [c.ticker, c.version, iso6(c.effective), c.cond, c.label])),
@@ -85,16 +161,39 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       ...csv(
         ["ticker", "event_id", "completed_at", "from_version", "to_version", "added_market_count", "removed_market_count", "level_at_link", "level_at_link_unrounded", "old_basket_value", "new_basket_value", "old_link_factor", "new_link_factor", "markets_out_json", "markets_in_json", "prices_used_json"],
         links.map((l) => [
-          l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.factor,
+          l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.detail?.linkFactor ?? l.factor,
           JSON.stringify(l.detail?.marketsOut ?? []), JSON.stringify(l.detail?.marketsIn ?? []), JSON.stringify(l.detail?.pricesUsed ?? []),
         ]),
       ),
     },
     {
+      name: "volatility_series.csv",
+      ...csv(["ticker", "headline_tenor_days", "tenors_days_json", "gates_json"], series.map((x) => [x.ticker, x.headlineTenorDays, JSON.stringify(x.tenorsDays), JSON.stringify(x.gates)])),
+    },
+    {
       name: "volatility_history.csv",
       ...csv(
-        ["ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "tenor_pts_json"],
-        ticks.map((v) => [v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, JSON.stringify(Object.fromEntries(Object.entries(v.tenors).map(([k, x]) => [k, x.pts])))]),
+        ["ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "clock_version", "attr_delta_headline_pts", "attr_delta_from", "attr_delta_from_published", "gate_names_json", "tenor_pts_json", "tenors_json", "clock_json"],
+        ticks.map((v) => [
+          v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, v.clv, v.delta,
+          v.labels.attrDeltaFrom ?? null, v.labels.attrDeltaFromPublished ?? null,
+          JSON.stringify([...new Set(v.flags.map((f) => f.gate))]),
+          JSON.stringify(Object.fromEntries(Object.entries(v.tenors).map(([k, x]) => [k, x.pts]))),
+          JSON.stringify(v.tenors),
+          JSON.stringify(v.inputs?.clock ?? null),
+        ]),
+      ),
+    },
+    {
+      name: "volatility_legs.csv",
+      ...csv(
+        ["ticker", "t", "grid_order", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "p", "w"],
+        ticks.flatMap((v) =>
+          (v.inputs?.legs ?? []).map((g) => [
+            v.ticker, iso6(v.t), g.gridOrder, g.conditionId, g.legKey, g.label, g.bid, g.ask, g.mid, g.depthUsd,
+            isoOrNull(g.observedAt), isoOrNull(g.settlementAt), g.daysToSettlement, g.resolved, g.p, g.w,
+          ]),
+        ),
       ),
     },
     {

@@ -27,11 +27,19 @@ export async function latestManifest() {
   };
 }
 
-export async function monthManifest(month: string): Promise<MonthManifest | null> {
+/** A month's manifest with each file's download address; `schemaVersion` is an integer (older bundles stored it as text). */
+export async function monthManifest(month: string): Promise<(MonthManifest & { files: Array<MonthManifest["files"][number] & { url: string }> }) | null> {
   if (!MONTH.test(month)) return null;
   const prisma = await db();
   const b = await prisma.snapshotBundle.findUnique({ where: { month }, select: { manifest: true } });
-  return b ? (b.manifest as unknown as MonthManifest) : null;
+  if (!b) return null;
+  const m = b.manifest as unknown as MonthManifest;
+  const base = config().baseUrl;
+  return {
+    ...m,
+    schemaVersion: Number(m.schemaVersion),
+    files: m.files.map((f) => ({ ...f, url: `${base}/downloads/${month}/${f.name}` })),
+  };
 }
 
 export async function bundleFile(month: string, name: string): Promise<{ content: Uint8Array; sha256: string } | null> {

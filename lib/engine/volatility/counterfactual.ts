@@ -9,7 +9,7 @@ import { round6 } from "./round";
 
 export const DEVIG_VERSION = "multiplicative.v1";
 export const CALENDAR_CLOCK_VERSION = "calendar.v1";
-export const HISTORICAL_CLOCK_VERSION = "rv-clock.v1";
+export const HISTORICAL_CLOCK_VERSION = "rv-clock.v2";
 
 /** The configuration in force at the first tick, frozen for the counterfactual. */
 export function inceptionConfigOf(def: VolSeriesDefinition, anchorAt: Date): InceptionConfig {

@@ -67,8 +67,17 @@ export function linearVariance(p: number, rho: number): number {
   return varianceToResolution(p) * Math.min(1, Math.max(0, rho));
 }
 
-/** Fraction of the remaining clock a tenor covers; clockSpeed 1 is calendar time. */
+/**
+ * Fraction of the remaining clock a tenor covers. With calendar fraction x = tenor / time left, a
+ * clock running `clockSpeed` times the calendar now is mapped by rho = s x / (1 + (s - 1) x): slope
+ * s at x = 0, identity at s = 1, continuous and increasing, and exactly 1 at x = 1, because an
+ * event that must resolve inside the tenor realizes all of its remaining variance there.
+ */
 export function horizonFraction(tenorDays: number, daysToSettlement: number, clockSpeed = 1): number {
   if (daysToSettlement <= 0) return 1;
-  return Math.min(1, (clockSpeed * tenorDays) / daysToSettlement);
+  const x = tenorDays / daysToSettlement;
+  if (x >= 1) return 1;
+  if (x <= 0) return 0;
+  if (clockSpeed === 1) return x;
+  return Math.min(1, (clockSpeed * x) / (1 + (clockSpeed - 1) * x));
 }

@@ -394,9 +394,12 @@ export function stepVolatility(
     ),
     labels: {
       clockHomogeneityDisclosure: disclosure(live, tiers, new Map(def.tenorsDays.map((tau) => [tau, clockOf(tau)]))),
+      clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), clockOf(tau).speed])),
       composition: { leg_keys: legKeys, n, version: compositionVersion },
       devigVersion: DEVIG_VERSION,
       tier: tiers,
+      attrDeltaFrom: prev === null ? null : formatMicros(new Date(prev.computedAt)),
+      attrDeltaFromPublished: prev === null ? null : (prev.publicationState ?? "published") === "published",
     },
     clockVersion,
     devigVersion: DEVIG_VERSION,
@@ -405,6 +408,33 @@ export function stepVolatility(
     targetType: def.targetType,
     units: def.units,
     compositionVersion,
+    inputs: {
+      clock: Object.fromEntries(
+        tenorList.map((tau) => {
+          const c = clockOf(tau);
+          return [String(tau), { tier: c.tier, speed: c.speed, speedLo: c.speedLo, speedHi: c.speedHi, windowDays: c.windowDays, coverage: c.coverage }];
+        }),
+      ),
+      legs: quotes.map((q) => {
+        const j = liveIndex.get(q.conditionId);
+        return {
+          conditionId: q.conditionId,
+          legKey: q.legKey,
+          label: q.label,
+          gridOrder: q.gridOrder,
+          bid: q.bid,
+          ask: q.ask,
+          mid: q.mid,
+          depthUsd: q.depthUsd,
+          observedAt: q.observedAt === null ? null : q.observedAt.toISOString(),
+          settlementAt: q.settlement === null ? null : q.settlement.toISOString(),
+          daysToSettlement: q.days,
+          resolved: q.resolved,
+          p: j === undefined ? null : (p[j] as number),
+          w: j === undefined ? null : (budgetShares[j] as number),
+        };
+      }),
+    },
   };
 
   // clock increment: fresh quotes on every leg since the previous tick, same legs, short gap, not suspended
@@ -442,6 +472,7 @@ export function stepVolatility(
     ...current,
     prev: {
       computedAt: t.toISOString(),
+      publicationState: tick.publicationState,
       headlinePts,
       headlineClockSpeed: speedH,
       legs: live.map((q, j) => ({

@@ -123,9 +123,52 @@ export interface Counterfactual {
 
 export interface TickLabels {
   clockHomogeneityDisclosure: string;
+  /** the clock speed each published tenor used, full precision (1 on the calendar clock) */
+  clockSpeed: Record<string, number>;
   composition: { leg_keys: string[]; n: number; version: string };
   devigVersion: string;
   tier: Record<string, Tier>;
+  /** the computation attrDeltaHeadlinePts is measured from (the previous one, published or not), with `Z`; null on the first */
+  attrDeltaFrom: string | null;
+  /** whether that computation was published; null on the first */
+  attrDeltaFromPublished: boolean | null;
+}
+
+/** One tenor's clock as the tick used it (full precision). */
+export interface ClockInput {
+  tier: Tier;
+  speed: number;
+  speedLo: number;
+  speedHi: number;
+  windowDays: number;
+  coverage: number;
+}
+
+/** One leg's inputs to a computation: quotes as read, and the de-vigged probability and budget weight used. */
+export interface LegInput {
+  conditionId: string;
+  legKey: string;
+  label: string;
+  gridOrder: number;
+  bid: number;
+  ask: number;
+  mid: number;
+  depthUsd: number;
+  /** ISO 8601; null when the leg was never quoted (then it is not priced) */
+  observedAt: string | null;
+  /** ISO 8601 */
+  settlementAt: string | null;
+  daysToSettlement: number | null;
+  resolved: boolean;
+  /** de-vigged probability and share of the variance budget, full precision; null when not priced */
+  p: number | null;
+  w: number | null;
+}
+
+/** What a tick rests on, beyond the series definition: the bundle's volatility leg panel and clock. */
+export interface VolInputs {
+  clock: Record<string, ClockInput>;
+  legs: LegInput[];
 }
 
 /** Exactly the spec's tick fields, plus compositionVersion (carried into history points). */
@@ -159,6 +202,8 @@ export interface VolTick {
   targetType: string;
   units: string;
   compositionVersion: string;
+  /** engine-only (not a spec field): published in the monthly bundle, never in the API tick */
+  inputs: VolInputs;
 }
 
 export interface VolHistoryPoint {
@@ -169,6 +214,9 @@ export interface VolHistoryPoint {
   bandLoPts: number;
   bandHiPts: number;
   attrDeltaHeadlinePts: number;
+  attrDeltaFrom: string | null;
+  attrDeltaFromPublished: boolean | null;
+  clockSpeed: Record<string, number>;
   cfHeadlinePts: number;
   anchorFingerprint: string;
   clockHomogeneityDisclosure: string;
@@ -222,6 +270,8 @@ export interface PrevLeg {
 /** What the next tick needs from this one: attribution inputs and the clock's last observation. */
 export interface PrevTick {
   computedAt: string;
+  /** absent in states written before it was kept */
+  publicationState?: PublicationState;
   headlinePts: number;
   headlineClockSpeed: number;
   legs: PrevLeg[];

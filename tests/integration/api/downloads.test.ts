@@ -21,7 +21,7 @@ describe("snapshot bundles under /downloads", () => {
     const latest = await call(latestUrl.pathname, { key });
     expect(latest.status).toBe(200);
     expectRateHeaders(latest, true);
-    expect(latest.body.schemaVersion).toBe("1");
+    expect(latest.body.schemaVersion).toBe(2);
     expect(latest.body.months.length).toBeGreaterThanOrEqual(3);
     const months = latest.body.months.map((m: { month: string }) => m.month);
     expect([...months].sort()).toEqual(months);
@@ -34,10 +34,24 @@ describe("snapshot bundles under /downloads", () => {
     const month = latest.body.months.at(-1);
     const manifest = await call(new URL(month.manifestUrl).pathname, { key });
     expect(manifest.body.month).toBe(month.month);
+    // the manifest matches its docs: integer schemaVersion, each file with its download address
+    expect(manifest.body.schemaVersion).toBe(2);
     const names = manifest.body.files.map((f: { name: string }) => f.name).sort();
-    expect(names).toEqual(["chain_links.csv", "composition_members.csv", "index_levels.csv", "restatements.csv", "target_weights.csv", "volatility_history.csv"]);
-    for (const f of manifest.body.files as Array<{ name: string; bytes: number; sha256: string; rows: number }>) {
-      const { res, bytes } = await fetchRaw(`/downloads/${month.month}/${f.name}`, key);
+    expect(names).toEqual([
+      "chain_links.csv",
+      "composition_members.csv",
+      "compositions.csv",
+      "constituent_prices.csv",
+      "index_levels.csv",
+      "restatements.csv",
+      "target_weights.csv",
+      "volatility_history.csv",
+      "volatility_legs.csv",
+      "volatility_series.csv",
+    ]);
+    for (const f of manifest.body.files as Array<{ name: string; url: string; bytes: number; sha256: string; rows: number }>) {
+      expect(new URL(f.url).pathname).toBe(`/downloads/${month.month}/${f.name}`);
+      const { res, bytes } = await fetchRaw(new URL(f.url).pathname, key);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toContain("text/csv");
       expect(bytes.length).toBe(f.bytes);
@@ -48,6 +62,7 @@ describe("snapshot bundles under /downloads", () => {
         expect(f.rows).toBeGreaterThan(0);
         for (const r of records.slice(0, 50)) {
           expect(r.index_level).toMatch(/^\d+\.\d{8}$/);
+          expect(["true", "false"]).toContain(r.stale);
           expect(r.t!.startsWith(month.month)).toBe(true);
         }
       }

@@ -51,7 +51,7 @@ describe("historical-clock tier", () => {
       "90": "budget-implied",
       R: "budget-implied",
     });
-    expect(late.clockVersion).toBe("rv-clock.v1");
+    expect(late.clockVersion).toBe("rv-clock.v2");
     expect(late.labels.clockHomogeneityDisclosure).toMatch(/realized-variance clock/);
     expect(late.counterfactual.clockVersion).toBe("calendar.v1");
   });

@@ -35,6 +35,8 @@ const TICK_FIELDS = [
   "targetType",
   "units",
   "compositionVersion",
+  // engine-only: the bundle's leg panel and clock, never an API field
+  "inputs",
 ].sort();
 const HISTORY_FIELDS = [
   "t",
@@ -44,6 +46,9 @@ const HISTORY_FIELDS = [
   "bandLoPts",
   "bandHiPts",
   "attrDeltaHeadlinePts",
+  "attrDeltaFrom",
+  "attrDeltaFromPublished",
+  "clockSpeed",
   "cfHeadlinePts",
   "anchorFingerprint",
   "clockHomogeneityDisclosure",
@@ -118,8 +123,12 @@ describe("stepVolatility", () => {
       "rPts",
       "tenors",
     ]);
+    // the spec's labels (a free map) plus the numbers a value rests on: clock speeds and the delta's base
     expect(Object.keys(first.labels).sort()).toEqual([
+      "attrDeltaFrom",
+      "attrDeltaFromPublished",
       "clockHomogeneityDisclosure",
+      "clockSpeed",
       "composition",
       "devigVersion",
       "tier",
