@@ -1,6 +1,8 @@
 import { config } from "@/lib/config";
 import { closeDb, db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
+import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
+import { validateCatalog } from "@/lib/catalog/validate";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
@@ -19,17 +21,32 @@ export async function boot(): Promise<void> {
   }
   onShutdown(closeDb, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
-  if (c.demoMarket) {
+  // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
+  const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
+  const catalog = catalogFile ? readCatalogFile(catalogFile) : null;
+  if (catalog) validateCatalog(catalog.file, catalog.text);
+  const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog());
+  if (c.demoMarket || catalog || stored) {
     try {
       const started = Date.now();
-      const r = await catchUp(await db(), { seed: c.DEMO_SEED });
-      if (r.hours) console.log(`[engine] demo market: computed ${r.hours} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const r = await catchUp(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog });
+      if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
+      if (r.hours) console.log(`[engine] ${c.demoMarket ? "demo market" : "stored snapshots"}: computed ${r.hours} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       const months = await buildMissingBundles(await db());
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {
-      console.error(`[engine] demo catch-up failed: ${describeDbError(error)}`);
+      console.error(`[engine] catch-up failed: ${describeDbError(error)}`);
       if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
     }
     if (c.ENGINE_SCHEDULER) startScheduler();
+  }
+}
+
+/** A catalog applied earlier (by `npm run catalog -- apply`): the engine and collector run on it. */
+async function hasAppliedCatalog(): Promise<boolean> {
+  try {
+    return (await (await db()).catalogVersion.count()) > 0;
+  } catch {
+    return false;
   }
 }

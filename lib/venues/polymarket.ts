@@ -77,11 +77,14 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "tag") {
+            // Offset pages until an empty one: the venue may serve fewer per page than asked.
+            let offset = 0;
             for (let page = 0; page < MAX_PAGES; page++) {
-              const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${page * PAGE}`);
+              const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${offset}`);
               if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
               for (const e of body.filter(isObj)) add(this.marketsOf(e, [selector]));
-              if (body.length < PAGE) break;
+              if (body.length === 0) break;
+              offset += body.length;
             }
           } else if (kind === "event") {
             const e = await this.eventBody(value);
