@@ -13,6 +13,8 @@ import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const BACKFILL_DAYS = 120;
+/** A stored feed computes at most this long past its newest snapshot (collector down: hours go stale, then stop). */
+const STORED_FEED_GRACE_MS = 3 * 3_600_000;
 const SNAPSHOT_KEEP_MS = 2 * MS_PER_DAY;
 /** One engine writer at a time, across every instance sharing the database. */
 export const ENGINE_LOCK = 7_261_121;
@@ -179,7 +181,7 @@ export interface CatchUpOptions {
  * rows and snapshots (venue collectors and ingested files) and the stored catalog.
  */
 export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<CatchUpResult> {
-  const until = floorHour(options.now ?? new Date());
+  let until = floorHour(options.now ?? new Date());
   const demo = options.demo ?? true;
   const catalogFile = options.catalog !== undefined ? options.catalog : demo ? readCatalogFile(DEMO_CATALOG_FILE) : null;
   const result = await prisma.$transaction(
@@ -208,6 +210,10 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
           if (earliest.length === 0) return { hours: 0, lastTickAt: null, catalog: applied };
           start = floorHour(new Date(Math.min(...earliest) + 3_599_999));
         }
+        // An hour is computed once something of it was read (or is stale beyond the grace period).
+        const newest = (await tx.marketSnapshot.aggregate({ _max: { observedAt: true } }))._max.observedAt;
+        if (!newest) return { hours: 0, lastTickAt: engine?.lastTickAt ?? null, catalog: applied };
+        until = new Date(Math.min(until.getTime(), floorHour(newest).getTime() + STORED_FEED_GRACE_MS));
         feed = new StoredFeed(start, engine?.lastTickAt ?? null, await loadStoredMarkets(tx));
       }
       const { catalog, states } = await loadEngine(tx, { deferEmptyInception: !demo });

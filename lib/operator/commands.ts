@@ -92,7 +92,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
       case "ingest": {
         const r = await ingestFile(await db(), args.file as string, args.text as string);
-        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
+        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
       }
       case "catalog.validate":
       case "catalog.apply": {
