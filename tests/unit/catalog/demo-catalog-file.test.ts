@@ -17,3 +17,11 @@ describe("catalog/demo.json is the demo's catalog", () => {
     expect(catalog.volatility.map((s) => compileSeries(s, ctx))).toEqual(volatilityDefinitions(seed, start));
   });
 });
+
+describe("catalog/example-venues.json", () => {
+  test("the documented example on Polymarket and Kalshi is a valid catalog", () => {
+    const c = validateCatalog("example-venues.json", fs.readFileSync("catalog/example-venues.json", "utf8"));
+    expect(c.indices.map((ix) => ix.universe.venue)).toEqual(["polymarket", "polymarket", "kalshi"]);
+    expect(c.volatility.map((s) => s.venue)).toEqual(["polymarket", "kalshi"]);
+  });
+});
