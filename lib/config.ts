@@ -27,6 +27,14 @@ const schema = z.object({
   TRUST_PROXY: bool.default(false),
   DEMO_MARKET: bool.optional(),
   DEMO_SEED: z.coerce.number().int().default(20261121),
+  // The catalog of indices and volatility series (JSON, /docs/catalog); default with the demo: catalog/demo.json.
+  CATALOG_FILE: z.string().optional().or(z.literal("").transform(() => undefined)),
+  POLYMARKET_GAMMA_URL: z.string().url().default("https://gamma-api.polymarket.com"),
+  POLYMARKET_CLOB_URL: z.string().url().default("https://clob.polymarket.com"),
+  KALSHI_API_URL: z.string().url().default("https://api.elections.kalshi.com/trade-api/v2"),
+  // Venue collector: requests in flight per venue, and the timeout of one request.
+  COLLECT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  COLLECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
   ATTRIBUTION: z
@@ -75,7 +83,8 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     embedded: !c.DATABASE_URL,
     baseUrl,
-    demoMarket: c.DEMO_MARKET ?? !c.DATABASE_URL,
+    // The demo feeds the engine by default only in the embedded default with no catalog of one's own.
+    demoMarket: c.DEMO_MARKET ?? (!c.DATABASE_URL && !c.CATALOG_FILE),
     licenseUrl: c.LICENSE_URL ?? `${baseUrl}/license`,
     termsUrl: c.TERMS_URL ?? `${baseUrl}/terms`,
     freeMailDomains: (c.FREE_MAIL_DOMAINS ?? DEFAULT_FREE_MAIL)

@@ -25,6 +25,7 @@ async function main() {
     snapshots: await prisma.marketSnapshot.count(),
     reconstitutions: await prisma.reconstitutionEvent.count(),
   };
+  const collector = await benchCollector(prisma);
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`backfill of ${BACKFILL_DAYS} days (${r.hours} hours) into embedded PGlite`);
@@ -33,6 +34,62 @@ async function main() {
   console.log(`  of which writes: ${(flushTiming.ms / 1000).toFixed(1)} s`);
   console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB)`);
   console.log(`  rows           : ${JSON.stringify(counts)}`);
+  console.log(`collector tick: ${collector.indices} indices over ${collector.markets} markets against the local fake venues`);
+  console.log(`  first run (discovery, ${collector.markets} new market rows, books): ${(collector.firstMs / 1000).toFixed(1)} s`);
+  console.log(`  next run (same universe, moved prices)      : ${(collector.secondMs / 1000).toFixed(1)} s`);
+  console.log(`  requests per run: ${collector.requests}`);
+  console.log(`  peak RSS during the runs: ${(collector.peak / 2 ** 20).toFixed(0)} MiB`);
+}
+
+/** A catalog of 50 indices over 2,000 venue markets (Polymarket tags, Kalshi series) against the test suite's fake venues. */
+async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db").db>>) {
+  const { startFakeVenues, polyBook, kalshiBookFp } = await import("../tests/support/fake-venues");
+  const { applyCatalog } = await import("@/lib/catalog/apply-catalog");
+  const { validateCatalog } = await import("@/lib/catalog/validate");
+  const { collect } = await import("@/lib/ingest/collector");
+  const fake = await startFakeVenues();
+  const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const POLY_TAGS = 30;
+  const KALSHI_SERIES = 20;
+  const PER = 40;
+  for (let t = 0; t < POLY_TAGS; t++)
+    for (let i = 0; i < PER; i++) {
+      const id = `${t}-${i}`;
+      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+      fake.poly.books.set(`tok-${id}`, polyBook(0.4, 0.43));
+    }
+  for (let s = 0; s < KALSHI_SERIES; s++)
+    for (let i = 0; i < PER; i++) {
+      const ticker = `KXS${s}-E${i}-T1`;
+      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
+      fake.kalshi.books.set(ticker, kalshiBookFp(0.5, 0.53));
+    }
+  const indices = [
+    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", inceptionAt: "start", maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
+    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", inceptionAt: "start", maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
+  ];
+  const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
+  await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }), { timeout: 120_000 });
+  const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 10_000 };
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+  const t0 = performance.now();
+  const first = await collect(prisma, settings, { now: new Date(hour + 3_600_000 * 24) });
+  const t1 = performance.now();
+  for (const [k] of fake.poly.books) fake.poly.books.set(k, polyBook(0.41, 0.44));
+  const second = await collect(prisma, settings, { now: new Date(hour + 3_600_000 * 25) });
+  const t2 = performance.now();
+  clearInterval(sampler);
+  await fake.close();
+  return {
+    indices: indices.length,
+    markets: first.venues.reduce((a, v) => a + v.markets, 0),
+    firstMs: t1 - t0,
+    secondMs: t2 - t1,
+    requests: second.venues.map((v) => `${v.venue} ${v.requests}`).join(", "),
+    peak,
+  };
 }
 
 main().catch((error: Error) => {

@@ -22,6 +22,7 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "downloads.mdx": () => import("@/content/docs/downloads.mdx"),
   "methodology.mdx": () => import("@/content/docs/methodology.mdx"),
   "ingestion.mdx": () => import("@/content/docs/ingestion.mdx"),
+  "catalog.mdx": () => import("@/content/docs/catalog.mdx"),
   "mcp.mdx": () => import("@/content/docs/mcp.mdx"),
   "attribution.mdx": () => import("@/content/docs/attribution.mdx"),
 };

@@ -173,6 +173,13 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "ingestion.mdx",
   },
   {
+    slug: "catalog",
+    title: "Catalog and venues",
+    description: "The catalog file of indices and volatility series, the Polymarket and Kalshi connectors, the collector, and an operator's first benchmark.",
+    group: "Data and methodology",
+    file: "catalog.mdx",
+  },
+  {
     slug: "mcp",
     title: "MCP server",
     description: "The same data for AI agents over the Model Context Protocol, with the same key and limits.",

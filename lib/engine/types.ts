@@ -24,6 +24,8 @@ export interface MarketInfo {
   theme: string;
   settlementDate: Date | null;
   listedAt: Date;
+  /** catalog selectors the market answers to (venue markets; the demo's match on theme) */
+  selectors?: readonly string[];
 }
 
 /** Serializable eligibility: a market belongs to an index when every stated condition holds. */
@@ -33,6 +35,13 @@ export interface EligibilityRule {
   eventKeyPrefix: string | null;
   /** partition legs (legKey set) are measured by the volatility family unless this is true */
   includePartitionLegs: boolean;
+  /** venue catalogs: the market must answer to one of these selectors (instead of the theme) */
+  selectors?: string[];
+  /** venue catalogs: quote filters applied when a market may enter */
+  minDepthUsd?: number;
+  maxSpread?: number;
+  minDaysToSettlement?: number;
+  maxDaysToSettlement?: number | null;
 }
 
 export type MaturityType = "PERPETUAL" | "DATED";
@@ -48,6 +57,8 @@ export interface IndexDefinition {
   stalenessLimitSeconds: number;
   eligibility: EligibilityRule;
   listed: boolean;
+  /** set when the index was removed from the catalog: no level after it */
+  ceasedAt?: Date | null;
 }
 
 /** A constituent as held in state: weight and the last price the engine used (decimal strings). */

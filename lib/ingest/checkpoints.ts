@@ -2,7 +2,7 @@ import { MS_PER_DAY } from "@/lib/engine/time-format";
 import type { IndexState } from "@/lib/engine/types";
 import type { VolState } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { DemoState } from "@/lib/ingest/demo-market";
+import type { FeedState } from "@/lib/ingest/stored-feed";
 import type { EngineStates } from "@/lib/ingest/engine-hour";
 
 type Tx = Prisma.TransactionClient;
@@ -26,7 +26,7 @@ export interface CheckpointRow {
 }
 
 /** A JSON copy of the states after hour t, taken at once (the demo generator mutates its state in place). */
-export function checkpointOf(t: Date, demo: DemoState, states: EngineStates): CheckpointRow {
+export function checkpointOf(t: Date, demo: FeedState, states: EngineStates): CheckpointRow {
   return {
     t,
     demoState: JSON.stringify(demo),
@@ -49,7 +49,7 @@ export async function writeCheckpoints(tx: Tx, rows: CheckpointRow[], lastHour: 
 
 export interface Checkpoint {
   t: Date;
-  demo: DemoState;
+  demo: FeedState;
   states: EngineStates;
 }
 
@@ -59,7 +59,7 @@ export async function checkpointBefore(tx: Tx, before: Date): Promise<Checkpoint
   if (!row) return null;
   return {
     t: row.t,
-    demo: row.demoState as unknown as DemoState,
+    demo: row.demoState as unknown as FeedState,
     states: {
       indices: new Map(Object.entries(row.indexStates as unknown as Record<string, IndexState | null>)),
       series: new Map(Object.entries(row.volStates as unknown as Record<string, VolState | null>)),

@@ -541,3 +541,17 @@ export function volatilityDefinitions(seed: number, start: Date): VolSeriesDefin
     };
   });
 }
+
+/** What the demo "venue" says about its partitions: title, legs and settlement, keyed as the catalog compiler looks them up. */
+export function demoVenueEvents(seed: number, start: Date): Map<string, { title: string; legs: string[]; settlementDate: string }> {
+  return new Map(
+    PARTITIONS.map((spec) => [
+      `demo:${spec.eventKey}`,
+      {
+        title: spec.title,
+        legs: spec.legs.map((leg) => conditionIdOf(seed, partitionLegKey(spec.eventKey, leg.legKey))),
+        settlementDate: isoDate(midnightAfter(start, spec.settleDay)),
+      },
+    ]),
+  );
+}

@@ -3,7 +3,9 @@ import { stepIndex } from "@/lib/engine/index-level";
 import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
 import type { VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { DemoMarket } from "@/lib/ingest/demo-market";
+import type { EligibilityRule, MaturityType } from "@/lib/engine/types";
+import type { VolGates } from "@/lib/engine/volatility/types";
+import { matchesRule } from "@/lib/engine/eligibility";
 
 /** Everything the engine keeps between hours, per index and per series (by ticker). */
 export interface EngineStates {
@@ -26,9 +28,14 @@ export interface HourOutput {
   reconstitutions: Prisma.ReconstitutionEventCreateManyInput[];
 }
 
+/** A series as the engine computes it: its definition and, once removed from the catalog, when it ceased. */
+export type EngineSeries = VolSeriesDefinition & { ceasedAt?: Date | null };
+
 export interface EngineCatalog {
   indices: readonly IndexDefinition[];
-  series: readonly VolSeriesDefinition[];
+  series: readonly EngineSeries[];
+  /** venue feeds: an index is not incepted before some market of its universe is priced */
+  deferEmptyInception?: boolean;
   indexIds: ReadonlyMap<string, string>;
   seriesIds: ReadonlyMap<string, string>;
 }
@@ -75,6 +82,9 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
   const out: HourOutput = { levels: [], ticks: [], compositions: [], reconstitutions: [] };
   for (const def of catalog.indices) {
     if (t < def.inceptionAt) continue;
+    if (def.ceasedAt && t >= def.ceasedAt) continue;
+    const prior = states.indices.get(def.ticker) ?? null;
+    if (prior === null && catalog.deferEmptyInception && !anyPriced(def.eligibility, latest, universe)) continue;
     const indexId = catalog.indexIds.get(def.ticker);
     if (indexId === undefined) throw new Error(`index ${def.ticker} has no row`);
     const step = stepIndex(def, states.indices.get(def.ticker) ?? null, t, latest, universe);
@@ -115,7 +125,8 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
   }
   const latestById = new Map(latest.map((s) => [s.conditionId, s]));
   for (const def of catalog.series) {
-    if (t < def.inceptionAt) continue;
+    if (t < def.inceptionAt || def.legs.length === 0) continue;
+    if (def.ceasedAt && t >= def.ceasedAt) continue;
     const seriesId = catalog.seriesIds.get(def.ticker);
     if (seriesId === undefined) throw new Error(`series ${def.ticker} has no row`);
     const legs = def.legs.map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
@@ -126,17 +137,64 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
   return out;
 }
 
+/** Whether some market of the rule's universe has a snapshot at t (venue feeds incept on the first priced hour). */
+function anyPriced(rule: EligibilityRule, latest: readonly Snapshot[], universe: readonly MarketInfo[]): boolean {
+  const priced = new Set(latest.map((s) => s.conditionId));
+  return universe.some((m) => priced.has(m.conditionId) && matchesRule(rule, m));
+}
+
+/** An index row's stored rule; rows from before the catalog carry only their theme. */
+function ruleOf(row: { theme: string; eligibility: Prisma.JsonValue }): EligibilityRule {
+  return (row.eligibility as unknown as EligibilityRule | null) ?? { theme: row.theme, eventKeyPrefix: null, includePartitionLegs: false };
+}
+
 /**
- * The engine's catalog (the feed's definitions with their rows' ids) and the states after the
- * newest computed hour, as stored on the index and series rows: one read of each table.
+ * The engine's catalog, read from the index and series rows (what the applied catalogs made of
+ * them), and the states after the newest computed hour: one read of each table.
  */
-export async function loadEngine(tx: Prisma.TransactionClient, market: DemoMarket): Promise<{ catalog: EngineCatalog; states: EngineStates }> {
-  const indexRows = await tx.index.findMany({ select: { id: true, ticker: true, engineState: true } });
-  const seriesRows = await tx.volatilitySeries.findMany({ select: { id: true, ticker: true, engineState: true } });
+export async function loadEngine(tx: Prisma.TransactionClient, options: { deferEmptyInception?: boolean } = {}): Promise<{ catalog: EngineCatalog; states: EngineStates }> {
+  const indexRows = await tx.index.findMany({ orderBy: { inceptionAt: "asc" } });
+  const seriesRows = await tx.volatilitySeries.findMany({ orderBy: { inceptionAt: "asc" } });
+  const indices: IndexDefinition[] = indexRows.map((r) => ({
+    ticker: r.ticker,
+    name: r.name,
+    description: r.description,
+    theme: r.theme,
+    inceptionAt: r.inceptionAt,
+    maturityType: r.maturityType as MaturityType,
+    methodologyVersion: r.methodologyVersion,
+    stalenessLimitSeconds: r.stalenessLimitSeconds,
+    eligibility: ruleOf(r),
+    listed: r.listed,
+    ceasedAt: r.removedAt,
+  }));
+  const series: EngineSeries[] = seriesRows.map((r) => ({
+    ticker: r.ticker,
+    slug: r.slug,
+    name: r.name,
+    description: r.description,
+    category: r.category,
+    productFamily: r.productFamily,
+    targetType: r.targetType as VolSeriesDefinition["targetType"],
+    units: "probability points",
+    definitionLine: r.definitionLine,
+    headlineTenorDays: r.headlineTenorDays,
+    tenorsDays: r.tenorsDays,
+    inceptionAt: r.inceptionAt,
+    settlementDate: r.settlementDate ? r.settlementDate.toISOString().slice(0, 10) : null,
+    listed: r.listed,
+    methodologyUrl: r.methodologyUrl,
+    relatedIndexTickers: r.relatedIndexTickers,
+    gates: r.gates as unknown as VolGates,
+    legs: r.legConditionIds,
+    methodologyVersion: r.methodologyVersion,
+    ceasedAt: r.ceasedAt,
+  }));
   return {
     catalog: {
-      indices: market.indices,
-      series: market.volatilitySeries,
+      indices,
+      series,
+      deferEmptyInception: options.deferEmptyInception,
       indexIds: new Map(indexRows.map((r) => [r.ticker, r.id])),
       seriesIds: new Map(seriesRows.map((r) => [r.ticker, r.id])),
     },
@@ -156,7 +214,7 @@ export async function saveStates(tx: Prisma.TransactionClient, catalog: EngineCa
       where: { ticker: def.ticker },
       data: {
         engineState: json(state),
-        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : null,
+        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
         resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
         seriesPartiallyResolved: state.resolvedConstituentCount > 0,
       },

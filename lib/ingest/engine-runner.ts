@@ -2,15 +2,19 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
 import { floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
-import type { IndexDefinition, Snapshot } from "@/lib/engine/types";
-import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
+import type { Snapshot } from "@/lib/engine/types";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
-import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
+import { createDemoMarket, resumeDemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
 import { computeHour, loadEngine, saveStates, type CompositionRow } from "@/lib/ingest/engine-hour";
+import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
+import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
+import type { ApplySummary } from "@/lib/catalog/apply-catalog";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const BACKFILL_DAYS = 120;
+/** A stored feed computes at most this long past its newest snapshot (collector down: hours go stale, then stop). */
+const STORED_FEED_GRACE_MS = 3 * 3_600_000;
 const SNAPSHOT_KEEP_MS = 2 * MS_PER_DAY;
 /** One engine writer at a time, across every instance sharing the database. */
 export const ENGINE_LOCK = 7_261_121;
@@ -40,49 +44,6 @@ function snapshotRow(s: Snapshot): Prisma.MarketSnapshotCreateManyInput {
     resolved: s.resolved,
     outcome: s.outcome,
   };
-}
-
-async function createDefinitions(tx: Tx, indices: IndexDefinition[], series: VolSeriesDefinition[]): Promise<void> {
-  for (const d of indices) {
-    await tx.index.create({
-      data: {
-        ticker: d.ticker,
-        name: d.name,
-        description: d.description,
-        theme: d.theme,
-        inceptionAt: d.inceptionAt,
-        maturityType: d.maturityType,
-        methodologyVersion: d.methodologyVersion,
-        stalenessLimitSeconds: d.stalenessLimitSeconds,
-        listed: d.listed,
-      },
-    });
-  }
-  for (const s of series) {
-    await tx.volatilitySeries.create({
-      data: {
-        ticker: s.ticker,
-        slug: s.slug,
-        name: s.name,
-        description: s.description,
-        category: s.category,
-        productFamily: s.productFamily,
-        targetType: s.targetType,
-        units: s.units,
-        definitionLine: s.definitionLine,
-        headlineTenorDays: s.headlineTenorDays,
-        tenorsDays: s.tenorsDays,
-        inceptionAt: s.inceptionAt,
-        settlementDate: s.settlementDate ? new Date(`${s.settlementDate}T00:00:00Z`) : null,
-        listed: s.listed,
-        methodologyUrl: s.methodologyUrl,
-        relatedIndexTickers: s.relatedIndexTickers,
-        gates: JSON.parse(JSON.stringify(s.gates)) as Prisma.InputJsonValue,
-        inceptionConfig: {},
-        legConditionIds: s.legs,
-      },
-    });
-  }
 }
 
 export const flushTiming = { ms: 0 };
@@ -189,40 +150,75 @@ const TICK_COLUMNS: Array<[string, string]> = [
 ];
 
 /** The hour the feed generates next. */
-function nextHourOf(market: DemoMarket): Date {
-  const cursor = market.cursor();
-  return cursor ? nextHour(cursor) : market.start;
+function nextHourOf(feed: EngineFeed): Date {
+  const cursor = feed.cursor();
+  return cursor ? nextHour(cursor) : feed.start;
 }
 
 export interface CatchUpResult {
   hours: number;
   lastTickAt: Date | null;
   skipped?: "locked";
+  /** what applying the catalog changed, when one was given */
+  catalog?: ApplySummary;
+}
+
+export interface CatchUpOptions {
+  now?: Date;
+  seed: number;
+  /** the demo simulator feeds the engine (default true); otherwise stored snapshots do */
+  demo?: boolean;
+  /** the catalog to bring in force first (default for the demo: catalog/demo.json) */
+  catalog?: { file: string; text: string } | null;
+  maxHours?: number;
+  backfillDays?: number;
+  start?: Date;
 }
 
 /**
- * Computes every hour not yet computed, up to `now`, in one transaction under the engine lock:
- * on an empty database it seeds the demo market and backfills BACKFILL_DAYS of hourly history.
+ * Computes every hour not yet computed, up to `now`, in one transaction under the engine lock,
+ * after bringing the catalog in force. With the demo, an empty database is seeded with the demo
+ * market and BACKFILL_DAYS of hourly history; without it, the engine reads the stored market
+ * rows and snapshots (venue collectors and ingested files) and the stored catalog.
  */
-export async function catchUp(
-  prisma: Db,
-  options: { now?: Date; seed: number; maxHours?: number; backfillDays?: number; start?: Date },
-): Promise<CatchUpResult> {
-  const until = floorHour(options.now ?? new Date());
+export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<CatchUpResult> {
+  let until = floorHour(options.now ?? new Date());
+  const demo = options.demo ?? true;
+  const catalogFile = options.catalog !== undefined ? options.catalog : demo ? readCatalogFile(DEMO_CATALOG_FILE) : null;
   const result = await prisma.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;
       if (!lock?.ok) return { hours: 0, lastTickAt: null, skipped: "locked" as const };
       const engine = await tx.engineState.findUnique({ where: { id: 1 } });
-      let market: DemoMarket;
-      if (!engine) {
-        market = createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY) });
-        await createDefinitions(tx, market.indices, market.volatilitySeries);
+      let feed: EngineFeed;
+      let applied: ApplySummary | undefined;
+      if (demo) {
+        if (engine && isStoredFeedState(engine.demoState)) throw new Error("this database was computed without the demo market; start with DEMO_MARKET=0");
+        const market = engine
+          ? resumeDemoMarket(engine.demoState as unknown as DemoState)
+          : createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY) });
+        if (catalogFile) applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, { demo, seed: options.seed, now: until, demoStart: market.start });
+        feed = market;
       } else {
-        market = resumeDemoMarket(engine.demoState as unknown as DemoState);
+        if (engine?.demoState && !isStoredFeedState(engine.demoState)) throw new Error("this database was computed by the demo market; start with DEMO_MARKET=1 or use a new database");
+        if (catalogFile) applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, { demo, seed: options.seed, now: until });
+        const stored = engine && isStoredFeedState(engine.demoState) ? engine.demoState : null;
+        let start = stored ? new Date(stored.start) : null;
+        if (!start) {
+          const first = await tx.index.aggregate({ _min: { inceptionAt: true } });
+          const firstSeries = await tx.volatilitySeries.aggregate({ _min: { inceptionAt: true } });
+          const earliest = [first._min.inceptionAt, firstSeries._min.inceptionAt].filter((d): d is Date => d !== null).map((d) => d.getTime());
+          if (earliest.length === 0) return { hours: 0, lastTickAt: null, catalog: applied };
+          start = floorHour(new Date(Math.min(...earliest) + 3_599_999));
+        }
+        // An hour is computed once something of it was read (or is stale beyond the grace period).
+        const newest = (await tx.marketSnapshot.aggregate({ _max: { observedAt: true } }))._max.observedAt;
+        if (!newest) return { hours: 0, lastTickAt: engine?.lastTickAt ?? null, catalog: applied };
+        until = new Date(Math.min(until.getTime(), floorHour(newest).getTime() + STORED_FEED_GRACE_MS));
+        feed = new StoredFeed(start, engine?.lastTickAt ?? null, await loadStoredMarkets(tx));
       }
-      const { catalog, states } = await loadEngine(tx, market);
-      const overlay = await loadOverlay(tx, nextHourOf(market), until);
+      const { catalog, states } = await loadEngine(tx, { deferEmptyInception: !demo });
+      const overlay = await loadOverlay(tx, nextHourOf(feed), until);
 
       const pending = emptyPending();
       const checkpoints: CheckpointRow[] = [];
@@ -230,41 +226,43 @@ export async function catchUp(
       let hours = 0;
       let last: Date | null = engine?.lastTickAt ?? null;
       for (;;) {
-        if (nextHourOf(market) > until || (options.maxHours !== undefined && hours >= options.maxHours)) break;
-        const hour = market.advance();
-        for (const m of hour.universe) {
-          if (known.has(m.conditionId)) continue;
-          known.add(m.conditionId);
-          pending.markets.set(m.conditionId, m);
+        if (nextHourOf(feed) > until || (options.maxHours !== undefined && hours >= options.maxHours)) break;
+        const hour = feed.advance();
+        if (demo) {
+          for (const m of hour.universe) {
+            if (known.has(m.conditionId)) continue;
+            known.add(m.conditionId);
+            pending.markets.set(m.conditionId, m);
+          }
+          for (const m of hour.resolvedNow) pending.markets.set(m.conditionId, m);
         }
-        for (const m of hour.resolvedNow) pending.markets.set(m.conditionId, m);
         // The demo feed is regenerated from its seed, so only its recent snapshots are kept (for
-        // audits of the current levels); ingested files keep every snapshot.
+        // audits of the current levels); ingested files and venue reads keep every snapshot.
         if (until.getTime() - hour.t.getTime() <= SNAPSHOT_KEEP_MS) for (const s of hour.observed) pending.snapshots.push(snapshotRow(s));
         const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
         pending.levels.push(...out.levels);
         pending.ticks.push(...out.ticks);
         pending.compositions.push(...out.compositions);
         pending.reconstitutions.push(...out.reconstitutions);
-        if (isCheckpointHour(hour.t, until)) checkpoints.push(checkpointOf(hour.t, market.state(), states));
+        if (isCheckpointHour(hour.t, until)) checkpoints.push(checkpointOf(hour.t, feed.state(), states));
         hours += 1;
         last = hour.t;
         if (pending.snapshots.length > 20_000) await flush(tx, pending);
       }
       await flush(tx, pending);
-      if (hours === 0) return { hours, lastTickAt: last };
+      if (hours === 0) return { hours, lastTickAt: last, catalog: applied };
       await writeCheckpoints(tx, checkpoints, last!);
       await saveStates(tx, catalog, states);
-      const demoState = JSON.parse(JSON.stringify(market.state())) as Prisma.InputJsonValue;
+      const demoState = JSON.parse(JSON.stringify(feed.state())) as Prisma.InputJsonValue;
       await tx.engineState.upsert({
         where: { id: 1 },
-        create: { id: 1, lastTickAt: last!, demoSeed: options.seed, demoState },
+        create: { id: 1, lastTickAt: last!, demoSeed: demo ? options.seed : null, demoState },
         update: { lastTickAt: last!, demoState },
       });
-      return { hours, lastTickAt: last };
+      return { hours, lastTickAt: last, catalog: applied };
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  if (result.hours > 0) clearReadCache();
+  if (result.hours > 0 || (result.catalog && !result.catalog.unchanged)) clearReadCache();
   return result;
 }

@@ -3,7 +3,29 @@ import path from "node:path";
 import type { Db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
-import { IngestError, readSnapshots } from "@/lib/ingest/read-snapshots";
+import { IngestError, readSnapshots, type SnapshotRow } from "@/lib/ingest/read-snapshots";
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+/** The selectors of the catalog's universe: every index rule's, and each venue series' event. */
+async function catalogSelectors(tx: Prisma.TransactionClient): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const r of await tx.index.findMany({ where: { removedAt: null }, select: { eligibility: true } }))
+    for (const s of (r.eligibility as { selectors?: string[] } | null)?.selectors ?? []) out.add(s);
+  for (const r of await tx.volatilitySeries.findMany({ where: { ceasedAt: null, venue: { not: "demo" } }, select: { venue: true, event: true } })) out.add(`${r.venue}:event:${r.event}`);
+  return out;
+}
+
+/** The selectors a file row answers to, from its venue, event, tags and series. */
+function rowSelectors(r: SnapshotRow): string[] {
+  if (r.venue === "polymarket") return [...r.tags.map((t) => `polymarket:tag:${t}`), ...(r.eventKey ? [`polymarket:event:${r.eventKey}`] : [])];
+  if (r.venue === "kalshi") return [...(r.series ? [`kalshi:series:${r.series}`] : []), ...(r.eventKey ? [`kalshi:event:${r.eventKey}`] : [])];
+  return [];
+}
+
+function unknownReason(r: SnapshotRow, selectors: string[]): string {
+  if (r.venue === null) return `unknown market ${r.conditionId} (a new market needs venue and eventKey, tags or series to be matched to the catalog's universe)`;
+  return `market ${r.conditionId} is not in the catalog's universe (${selectors.length ? selectors.join(", ") : `no event, tags or series given for ${r.venue}`})`;
+}
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 
 export interface IngestResult {
@@ -12,6 +34,8 @@ export interface IngestResult {
   inserted: number;
   revised: number;
   unchanged: number;
+  /** markets of the catalog's universe stored for the first time */
+  created: number;
   /** what the engine recomputed from the new and corrected snapshots */
   restated: RestateResult;
 }
@@ -46,8 +70,14 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
           })
         ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, s]),
       );
+      const universe = await catalogSelectors(tx);
+      const creating = new Map<string, { row: SnapshotRow; selectors: string[] }>();
       for (const r of rows) {
-        if (!known.has(r.conditionId)) problems.push({ file: name, line: r.line, reason: `unknown market ${r.conditionId}` });
+        if (!known.has(r.conditionId) && !creating.has(r.conditionId)) {
+          const selectors = rowSelectors(r);
+          if (selectors.some((s) => universe.has(s))) creating.set(r.conditionId, { row: r, selectors });
+          else problems.push({ file: name, line: r.line, reason: unknownReason(r, selectors) });
+        }
         const prev = lastInFile.get(r.conditionId);
         const stored = latest.get(r.conditionId);
         const isCorrection = existing.has(`${r.conditionId}|${r.observedAt.toISOString()}`);
@@ -58,7 +88,20 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
       }
       if (problems.length) throw new IngestError(problems);
 
-      const result: Omit<IngestResult, "restated"> = { file: name, rows: rows.length, inserted: 0, revised: 0, unchanged: 0 };
+      if (creating.size)
+        await tx.market.createMany({
+          data: [...creating.values()].map(({ row, selectors }) => ({
+            conditionId: row.conditionId,
+            venue: row.venue ?? "file",
+            label: row.label,
+            legKey: row.legKey,
+            eventKey: row.eventKey,
+            selectors,
+            settlementDate: row.settlementDate,
+            listedAt: row.observedAt,
+          })),
+        });
+      const result: Omit<IngestResult, "restated"> = { file: name, rows: rows.length, inserted: 0, revised: 0, unchanged: 0, created: creating.size };
       let earliest: Date | null = null;
       for (const r of rows) {
         const s = existing.get(`${r.conditionId}|${r.observedAt.toISOString()}`);

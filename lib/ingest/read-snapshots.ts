@@ -15,6 +15,11 @@ export interface SnapshotRow {
   settlementDate: Date | null;
   resolved: boolean;
   outcome: 0 | 1 | null;
+  /** a market not stored yet: where it comes from, so the catalog's universe can claim it */
+  venue: string | null;
+  eventKey: string | null;
+  tags: string[];
+  series: string | null;
 }
 
 export class IngestError extends Error {
@@ -50,6 +55,11 @@ const row = z
     settlementDate: z.string().nullish(),
     resolved: z.union([z.boolean(), z.enum(["true", "false", ""])]).nullish(),
     outcome: z.union([z.literal(0), z.literal(1), z.enum(["0", "1", ""])]).nullish(),
+    venue: z.enum(["polymarket", "kalshi"], { message: "venue is neither polymarket nor kalshi" }).nullish(),
+    eventKey: z.string().nullish(),
+    // JSONL: an array; CSV: slugs separated by `;`
+    tags: z.union([z.array(z.string()), z.string()]).nullish(),
+    series: z.string().nullish(),
   })
   .refine((r) => Number(r.bestBid) <= Number(r.bestAsk), { message: "bestBid is above bestAsk" });
 
@@ -98,6 +108,10 @@ export function readSnapshots(file: string, text: string): SnapshotRow[] {
       settlementDate: r.settlementDate ? new Date(r.settlementDate) : null,
       resolved: r.resolved === true || r.resolved === "true",
       outcome: r.outcome === 1 || r.outcome === "1" ? 1 : r.outcome === 0 || r.outcome === "0" ? 0 : null,
+      venue: r.venue ?? null,
+      eventKey: r.eventKey ?? null,
+      tags: (Array.isArray(r.tags) ? r.tags : (r.tags ?? "").split(";")).map((t) => t.trim()).filter(Boolean),
+      series: r.series ?? null,
     });
   }
   if (problems.length) throw new IngestError(problems);

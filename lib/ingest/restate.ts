@@ -2,7 +2,8 @@ import "server-only";
 import Decimal from "decimal.js";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointBefore, checkpointOf, isCheckpointHour, RESTATEMENT_LOOKBACK_DAYS, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
-import { createDemoMarket, resumeDemoMarket, type DemoMarket, type DemoState } from "@/lib/ingest/demo-market";
+import { createDemoMarket, resumeDemoMarket, type DemoState } from "@/lib/ingest/demo-market";
+import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineStates } from "@/lib/ingest/engine-hour";
 import { ceilHour, floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import { insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
@@ -83,18 +84,24 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
   const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
   if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
 
-  const demo = engine.demoState as unknown as DemoState;
+  const stored = isStoredFeedState(engine.demoState);
   const checkpoint = await checkpointBefore(tx, from);
-  let market: DemoMarket;
+  const markets = stored ? await loadStoredMarkets(tx) : [];
+  const feedState = engine.demoState as unknown as DemoState;
+  let market: EngineFeed;
   let states: EngineStates;
   if (checkpoint) {
-    market = resumeDemoMarket(checkpoint.demo);
+    market = isStoredFeedState(checkpoint.demo)
+      ? new StoredFeed(new Date(checkpoint.demo.start), checkpoint.t, markets)
+      : resumeDemoMarket(checkpoint.demo);
     states = checkpoint.states;
   } else {
-    market = createDemoMarket({ seed: demo.seed, start: new Date(demo.start) });
+    market = isStoredFeedState(engine.demoState)
+      ? new StoredFeed(new Date(engine.demoState.start), null, markets)
+      : createDemoMarket({ seed: feedState.seed, start: new Date(feedState.start) });
     states = { indices: new Map(), series: new Map() };
   }
-  const { catalog } = await loadEngine(tx, market);
+  const { catalog } = await loadEngine(tx, { deferEmptyInception: stored });
   const firstHour = checkpoint ? nextHour(checkpoint.t) : market.start;
   const overlay = await loadOverlay(tx, firstHour, last);
 

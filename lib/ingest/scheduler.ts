@@ -2,10 +2,11 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
+import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { onShutdown } from "@/lib/server/shutdown";
 
-/** Runs the engine's catch-up every ENGINE_TICK_SECONDS (aligned to the hour by default). */
+/** Each ENGINE_TICK_SECONDS (aligned to the hour by default): collects the venues the catalog names, then computes. */
 export function startScheduler(): void {
   const c = config();
   let timer: NodeJS.Timeout | null = null;
@@ -18,7 +19,16 @@ export function startScheduler(): void {
   const run = async () => {
     try {
       const prisma = await db();
-      const r = await catchUp(prisma, { seed: c.DEMO_SEED });
+      if (!c.demoMarket && (await catalogUsesVenues(prisma))) {
+        try {
+          const collected = await collect(prisma, collectorSettings());
+          console.log(`[collector] ${describeCollect(collected).trimEnd().split("\n").slice(0, 3).join(" | ")}`);
+        } catch (error) {
+          console.error(`[collector] run failed: ${describeDbError(error)}`);
+        }
+      }
+      // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
+      const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
       const months = await buildMissingBundles(prisma);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);

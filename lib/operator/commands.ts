@@ -5,6 +5,13 @@ import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
+import { config } from "@/lib/config";
+import { clearReadCache } from "@/lib/data/memo";
+import { describeApply } from "@/lib/catalog/apply-catalog";
+import { CatalogError, validateCatalog } from "@/lib/catalog/validate";
+import { applyCatalogText } from "@/lib/ingest/catalog-apply";
+import { collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
+import { catchUp, ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
@@ -35,6 +42,9 @@ export const commandSchemas = {
   "keys.list": z.object({ email }),
   "snapshots.build": z.object({}),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
+  "catalog.validate": z.object({ file: z.string().min(1), text: z.string() }),
+  "catalog.apply": z.object({ file: z.string().min(1), text: z.string() }),
+  collect: z.object({ at: z.iso.datetime().optional() }),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -82,7 +92,40 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
       case "ingest": {
         const r = await ingestFile(await db(), args.file as string, args.text as string);
-        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
+        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
+      }
+      case "catalog.validate":
+      case "catalog.apply": {
+        const c = config();
+        const catalog = validateCatalog(args.file as string, args.text as string);
+        const dryRun = name === "catalog.validate";
+        const rolledBack = Symbol("dry run");
+        let summary;
+        try {
+          summary = await (await db()).$transaction(
+            async (tx) => {
+              await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+              const s = await applyCatalogText(tx, args.file as string, args.text as string, { demo: c.demoMarket, seed: c.DEMO_SEED, now: new Date() });
+              if (dryRun) throw Object.assign(new Error("dry run"), { [rolledBack]: s });
+              return s;
+            },
+            { timeout: 120_000, maxWait: 60_000 },
+          );
+        } catch (error) {
+          const s = (error as Record<symbol, unknown>)[rolledBack];
+          if (!dryRun || s === undefined) throw error;
+          return ok(`${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`);
+        }
+        clearReadCache();
+        return ok(describeApply(summary));
+      }
+      case "collect": {
+        const c = config();
+        const prisma = await db();
+        const now = args.at ? new Date(args.at as string) : new Date();
+        const r = await collect(prisma, collectorSettings(), { now });
+        const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
+        return ok(`${describeCollect(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n`);
       }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());
@@ -92,7 +135,9 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
   } catch (error) {
     if (error instanceof KeyError) return fail(error.message);
     if (error instanceof IngestError) return fail(`refused, nothing stored:\n${error.message}`);
+    if (error instanceof CatalogError) return fail(error.message);
     throw error;
   }
   return fail(`unhandled command ${name}`, 2);
 }
+

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db";
-import { BACKFILL_DAYS, catchUp } from "@/lib/ingest/engine-runner";
+import { BACKFILL_DAYS, catchUp, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
 
 /** How far the start-up catch-up of the engine is, for /healthz and the log. */
 export interface BackfillProgress {
@@ -45,7 +45,12 @@ export function backfillProgress(): Readonly<BackfillProgress> {
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
  * each chunk. A failure is recorded in `backfillProgress()` and rethrown.
  */
-export async function runBackfill(prisma: Db, seed: number, embedded: boolean, log: (line: string) => void = console.log): Promise<BackfillProgress> {
+export async function runBackfill(
+  prisma: Db,
+  options: Omit<CatchUpOptions, "maxHours">,
+  embedded: boolean,
+  log: (line: string) => void = console.log,
+): Promise<BackfillProgress & Pick<CatchUpResult, "catalog">> {
   const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
   progress.state = "running";
   progress.startedAt = new Date().toISOString();
@@ -53,10 +58,15 @@ export async function runBackfill(prisma: Db, seed: number, embedded: boolean, l
   const started = Date.now();
   let lastLogged = 0;
   let chunk = sizing.minHours;
+  let applied: CatchUpResult["catalog"];
+  let first = true;
   try {
     for (;;) {
       const chunkStarted = Date.now();
-      const r = await catchUp(prisma, { seed, maxHours: chunk });
+      // The catalog is brought in force by the first chunk; the others compute on it.
+      const r = await catchUp(prisma, { ...options, ...(first ? {} : { catalog: null }), maxHours: chunk });
+      if (first) applied = r.catalog;
+      first = false;
       const took = Math.max(1, Date.now() - chunkStarted);
       if (r.skipped === "locked") break; // another instance is computing these hours
       progress.hoursDone += r.hours;
@@ -78,7 +88,7 @@ export async function runBackfill(prisma: Db, seed: number, embedded: boolean, l
       await new Promise((resolve) => setImmediate(resolve));
     }
     progress.state = "done";
-    if (progress.hoursDone) log(`[engine] demo market: computed ${progress.hoursDone} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (progress.hoursDone) log(`[engine] ${options.demo === false ? "stored snapshots" : "demo market"}: computed ${progress.hoursDone} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (error) {
     progress.state = "failed";
     progress.error = (error as Error).message.split("\n")[0]?.slice(0, 200);
@@ -86,5 +96,5 @@ export async function runBackfill(prisma: Db, seed: number, embedded: boolean, l
   } finally {
     progress.finishedAt = new Date().toISOString();
   }
-  return progress;
+  return { ...progress, catalog: applied };
 }

@@ -1,5 +1,7 @@
 import { config } from "@/lib/config";
 import { closeDb, db, describeDbError } from "@/lib/db";
+import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
+import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
@@ -26,18 +28,33 @@ export async function boot(): Promise<void> {
   onShutdown(closeDb, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
   await startDurability();
-  if (c.demoMarket) {
+  // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
+  const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
+  const catalog = catalogFile ? readCatalogFile(catalogFile) : null;
+  if (catalog) validateCatalog(catalog.file, catalog.text);
+  const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog());
+  if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
     void (async () => {
       try {
-        await runBackfill(await db(), c.DEMO_SEED, c.embedded);
+        const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
+        if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
         const months = await buildMissingBundles(await db());
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
-        console.error(`[engine] demo catch-up failed: ${describeDbError(error)}`);
+        console.error(`[engine] catch-up failed: ${describeDbError(error)}`);
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
     })();
+  }
+}
+
+/** A catalog applied earlier (by `npm run catalog -- apply`): the engine and collector run on it. */
+async function hasAppliedCatalog(): Promise<boolean> {
+  try {
+    return (await (await db()).catalogVersion.count()) > 0;
+  } catch {
+    return false;
   }
 }

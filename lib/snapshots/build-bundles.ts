@@ -1,4 +1,5 @@
 import "server-only";
+import { catalogsInForce } from "@/lib/catalog/in-force";
 import crypto from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { iso6 } from "@/lib/time-format";
@@ -23,6 +24,8 @@ export interface MonthManifest {
   license: string;
   attribution: string;
   generatedAt: string;
+  /** the applied catalogs (rules) in force during the month, by hash */
+  catalogs?: Array<{ sha256: string; appliedAt: string }>;
   files: BundleFile[];
 }
 
@@ -218,7 +221,8 @@ export async function buildMissingBundles(prisma: Db, now = new Date()): Promise
     if (existing.has(m)) continue;
     const files = await monthFiles(prisma, m);
     const entries: BundleFile[] = files.map((f) => ({ name: f.name, bytes: f.content.length, sha256: crypto.createHash("sha256").update(f.content).digest("hex"), rows: f.rows }));
-    const manifest: MonthManifest = { month: m, schemaVersion: SCHEMA_VERSION, license: c.licenseUrl, attribution: c.ATTRIBUTION, generatedAt: iso6(new Date()), files: entries };
+    const catalogs = await catalogsInForce(prisma, monthStart(m), nextMonth(m));
+    const manifest: MonthManifest = { month: m, schemaVersion: SCHEMA_VERSION, license: c.licenseUrl, attribution: c.ATTRIBUTION, generatedAt: iso6(new Date()), catalogs, files: entries };
     await prisma.snapshotBundle.create({
       data: {
         month: m,

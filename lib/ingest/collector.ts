@@ -1,0 +1,285 @@
+import "server-only";
+import { gzipSync } from "node:zlib";
+import Decimal from "decimal.js";
+import type { Db } from "@/lib/db";
+import { config } from "@/lib/config";
+import { definitionLineOf, universeSelectors } from "@/lib/catalog/compile";
+import { universeSchema } from "@/lib/catalog/schema";
+import { floorHour } from "@/lib/engine/time-format";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
+import { VenueHttp, type RawResponse } from "@/lib/venues/http";
+import { KalshiConnector } from "@/lib/venues/kalshi";
+import { PolymarketConnector } from "@/lib/venues/polymarket";
+import type { BookRead, VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
+
+type Tx = Prisma.TransactionClient;
+
+export interface CollectorSettings {
+  polymarketGammaUrl: string;
+  polymarketClobUrl: string;
+  kalshiApiUrl: string;
+  concurrency: number;
+  timeoutMs: number;
+  /** tests shorten the backoff; production keeps the default */
+  backoffMs?: number;
+}
+
+export interface VenueRun {
+  venue: VenueName;
+  requests: number;
+  markets: number;
+  newMarkets: number;
+  snapshots: number;
+  resolved: number;
+  /** markets whose book could not be read this hour: stale, never carried forward as fresh */
+  stale: number;
+  problems: string[];
+}
+
+export interface CollectResult {
+  hour: Date;
+  venues: VenueRun[];
+  restated: RestateResult;
+}
+
+interface Catalogued {
+  selectors: Map<VenueName, Set<string>>;
+  series: Array<{ ticker: string; name: string; venue: VenueName; event: string; headlineTenorDays: number; legs: string[]; settlementDate: Date | null }>;
+}
+
+/** What the applied catalog asks of each venue: the index universes' selectors and the series' events. */
+async function catalogued(prisma: Db): Promise<Catalogued> {
+  const selectors = new Map<VenueName, Set<string>>();
+  for (const row of await prisma.index.findMany({ where: { removedAt: null, ceasedAt: null }, select: { universe: true } })) {
+    const u = universeSchema.safeParse(row.universe);
+    if (!u.success || u.data.venue === "demo") continue;
+    const set = selectors.get(u.data.venue) ?? new Set<string>();
+    for (const s of universeSelectors(u.data)) set.add(s);
+    selectors.set(u.data.venue, set);
+  }
+  const series = (
+    await prisma.volatilitySeries.findMany({
+      where: { ceasedAt: null, venue: { in: ["polymarket", "kalshi"] } },
+      select: { ticker: true, name: true, venue: true, event: true, headlineTenorDays: true, legConditionIds: true, settlementDate: true },
+    })
+  ).map((r) => ({ ticker: r.ticker, name: r.name, venue: r.venue as VenueName, event: r.event, headlineTenorDays: r.headlineTenorDays, legs: r.legConditionIds, settlementDate: r.settlementDate }));
+  return { selectors, series };
+}
+
+/** Whether the applied catalog names any venue (the scheduler then collects). */
+export async function catalogUsesVenues(prisma: Db): Promise<boolean> {
+  const c = await catalogued(prisma);
+  return c.selectors.size > 0 || c.series.length > 0;
+}
+
+function connectorFor(venue: VenueName, settings: CollectorSettings) {
+  const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs });
+  const connector = venue === "polymarket" ? new PolymarketConnector(http, settings.polymarketGammaUrl, settings.polymarketClobUrl) : new KalshiConnector(http, settings.kalshiApiUrl);
+  return { http, connector };
+}
+
+interface SnapshotInput {
+  conditionId: string;
+  bestBid: string;
+  bestAsk: string;
+  mid: string;
+  depthUsd: string;
+  resolved: boolean;
+  outcome: number | null;
+}
+
+/**
+ * One collector run: per venue, discovers the catalog's universes and series events, records
+ * new markets and resolutions, reads the book of every open market and stores this hour's
+ * snapshots (a changed read of an hour already computed restates it). Venue failures are
+ * reported per market or selector; they never stop the run or another venue.
+ */
+export async function collect(prisma: Db, settings: CollectorSettings, options: { now?: Date } = {}): Promise<CollectResult> {
+  const hour = floorHour(options.now ?? new Date());
+  const wanted = await catalogued(prisma);
+  const venues = new Set<VenueName>([...wanted.selectors.keys(), ...wanted.series.map((s) => s.venue)]);
+  const runs: VenueRun[] = [];
+  const inputs: SnapshotInput[] = [];
+  const marketsSeen: VenueMarket[] = [];
+  const raws: Array<{ venue: VenueName; raw: RawResponse[] }> = [];
+  const seriesUpdates: Array<{ ticker: string; legs: string[]; definitionLine: string; settlementDate: Date | null }> = [];
+
+  await Promise.all(
+    [...venues].map(async (venue) => {
+      const { http, connector } = connectorFor(venue, settings);
+      const run: VenueRun = { venue, requests: 0, markets: 0, newMarkets: 0, snapshots: 0, resolved: 0, stale: 0, problems: [] };
+      const found = new Map<string, VenueMarket>();
+      const merge = (m: VenueMarket) => {
+        const prior = found.get(m.conditionId);
+        found.set(m.conditionId, prior ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])], legKey: m.legKey ?? prior.legKey } : m);
+      };
+      const discovered = await connector.discover([...(wanted.selectors.get(venue) ?? [])]);
+      run.problems.push(...discovered.problems);
+      discovered.markets.forEach(merge);
+      for (const s of wanted.series.filter((x) => x.venue === venue)) {
+        let legs: VenueEventLegs | null = null;
+        try {
+          legs = await connector.event(s.event);
+        } catch (error) {
+          run.problems.push(`${s.ticker}: ${(error as Error).message}`);
+        }
+        if (!legs) continue;
+        for (const leg of legs.legs) merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
+        if (s.legs.length === 0 && legs.legs.length >= 2)
+          seriesUpdates.push({
+            ticker: s.ticker,
+            legs: legs.legs.map((l) => l.conditionId),
+            definitionLine: definitionLineOf(s.name, legs.title, legs.legs.length, s.headlineTenorDays),
+            settlementDate: s.settlementDate ?? (legs.settlementDate ? new Date(`${legs.settlementDate}T00:00:00Z`) : null),
+          });
+      }
+      // Markets we hold that discovery no longer lists (closed or resolved): their current state.
+      const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
+      const missing = held.map((m) => m.conditionId).filter((id) => !found.has(id));
+      if (missing.length) {
+        try {
+          for (const m of await connector.lookup(missing)) merge(m);
+        } catch (error) {
+          run.problems.push(`lookup of ${missing.length} held market(s): ${(error as Error).message}`);
+        }
+      }
+      const markets = [...found.values()];
+      run.markets = markets.length;
+      marketsSeen.push(...markets);
+      const open = markets.filter((m) => !m.resolved && !m.closed);
+      const reads: BookRead[] = await connector.books(open);
+      for (const r of reads) {
+        if ("problem" in r) {
+          run.stale += 1;
+          run.problems.push(`${r.conditionId}: ${r.problem}`);
+          continue;
+        }
+        inputs.push({ conditionId: r.conditionId, bestBid: r.quote.bestBid.toString(), bestAsk: r.quote.bestAsk.toString(), mid: r.quote.mid.toString(), depthUsd: r.quote.depthUsd.toFixed(2), resolved: false, outcome: null });
+        run.snapshots += 1;
+      }
+      for (const m of markets.filter((x) => x.resolved)) {
+        const p = new Decimal(m.outcome ?? 0).toString();
+        inputs.push({ conditionId: m.conditionId, bestBid: p, bestAsk: p, mid: p, depthUsd: "0.00", resolved: true, outcome: m.outcome });
+        run.resolved += 1;
+      }
+      run.requests = http.requests;
+      raws.push({ venue, raw: http.raw });
+      runs.push(run);
+    }),
+  );
+
+  const restated = await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+      const created = await upsertMarkets(tx, marketsSeen, hour);
+      for (const run of runs) run.newMarkets = created.get(run.venue) ?? 0;
+      for (const u of seriesUpdates) {
+        await tx.volatilitySeries.updateMany({
+          where: { ticker: u.ticker, legConditionIds: { isEmpty: true } },
+          data: { legConditionIds: u.legs, definitionLine: u.definitionLine, settlementDate: u.settlementDate },
+        });
+      }
+      for (const { venue, raw } of raws) {
+        if (raw.length === 0) continue;
+        await tx.venueRawResponse.create({
+          data: { venue, hour, collectedAt: new Date(), responses: raw.length, gz: gzipSync(raw.map((r) => JSON.stringify(r)).join("\n")) },
+        });
+      }
+      return storeSnapshots(tx, hour, inputs);
+    },
+    { timeout: 600_000, maxWait: 60_000 },
+  );
+  return { hour, venues: runs.sort((a, b) => a.venue.localeCompare(b.venue)), restated };
+}
+
+/** New markets are listed at the hour they were first seen; a resolution is recorded once. */
+async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promise<Map<VenueName, number>> {
+  const created = new Map<VenueName, number>();
+  if (markets.length === 0) return created;
+  const existing = new Map(
+    (await tx.market.findMany({ where: { conditionId: { in: markets.map((m) => m.conditionId) } }, select: { conditionId: true, selectors: true, resolvedAt: true, legKey: true } })).map((m) => [m.conditionId, m]),
+  );
+  const fresh = markets.filter((m) => !existing.has(m.conditionId));
+  if (fresh.length)
+    await tx.market.createMany({
+      data: fresh.map((m) => ({
+        conditionId: m.conditionId,
+        venue: m.venue,
+        venueRef: m.venueRef,
+        label: m.label,
+        legKey: m.legKey,
+        eventKey: m.eventKey,
+        selectors: m.selectors,
+        settlementDate: m.settlementDate,
+        listedAt: hour,
+        resolvedAt: m.resolved ? hour : null,
+        outcome: m.outcome,
+      })),
+      skipDuplicates: true,
+    });
+  for (const m of fresh) created.set(m.venue, (created.get(m.venue) ?? 0) + 1);
+  for (const m of markets) {
+    const row = existing.get(m.conditionId);
+    if (!row) continue;
+    const selectors = [...new Set([...row.selectors, ...m.selectors])];
+    const resolvedNow = m.resolved && row.resolvedAt === null;
+    if (selectors.length === row.selectors.length && !resolvedNow && (row.legKey !== null || m.legKey === null)) continue;
+    await tx.market.update({
+      where: { conditionId: m.conditionId },
+      data: { selectors, legKey: row.legKey ?? m.legKey, ...(resolvedNow ? { resolvedAt: hour, outcome: m.outcome } : {}) },
+    });
+  }
+  return created;
+}
+
+/** Stores the hour's reads: new ones inserted, a different read of a stored hour revised (and restated when computed). */
+async function storeSnapshots(tx: Tx, hour: Date, inputs: SnapshotInput[]): Promise<RestateResult> {
+  if (inputs.length === 0) return NOTHING_RESTATED;
+  const stored = new Map(
+    (await tx.marketSnapshot.findMany({ where: { observedAt: hour, conditionId: { in: inputs.map((i) => i.conditionId) } } })).map((s) => [s.conditionId, s]),
+  );
+  const fresh: Prisma.MarketSnapshotCreateManyInput[] = [];
+  let revised = false;
+  for (const i of inputs) {
+    const s = stored.get(i.conditionId);
+    const values = { bestBid: i.bestBid, bestAsk: i.bestAsk, mid: i.mid, depthUsd: i.depthUsd, resolved: i.resolved, outcome: i.outcome };
+    if (!s) {
+      fresh.push({ conditionId: i.conditionId, observedAt: hour, ...values, ingested: true });
+      continue;
+    }
+    const same = s.bestBid.equals(i.bestBid) && s.bestAsk.equals(i.bestAsk) && s.mid.equals(i.mid) && s.depthUsd.equals(i.depthUsd) && s.resolved === i.resolved && s.outcome === i.outcome;
+    if (same) continue;
+    await tx.marketSnapshot.update({ where: { conditionId_observedAt: { conditionId: i.conditionId, observedAt: hour } }, data: { ...values, revision: s.revision + 1, ingested: true } });
+    revised = true;
+  }
+  if (fresh.length) await tx.marketSnapshot.createMany({ data: fresh, skipDuplicates: true });
+  const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
+  if (engine && hour <= engine.lastTickAt && (revised || fresh.length > 0)) return restate(tx, hour, { now: new Date(Math.max(Date.now(), hour.getTime())) });
+  return NOTHING_RESTATED;
+}
+
+export function describeCollect(r: CollectResult): string {
+  const lines = [`collected ${r.hour.toISOString()}`];
+  for (const v of r.venues) {
+    lines.push(`  ${v.venue}: ${v.requests} requests, ${v.markets} markets (${v.newMarkets} new), ${v.snapshots} books, ${v.resolved} resolved, ${v.stale} stale`);
+    for (const p of v.problems.slice(0, 20)) lines.push(`    ${p}`);
+    if (v.problems.length > 20) lines.push(`    … ${v.problems.length - 20} more`);
+  }
+  if (r.restated.hours) lines.push(`  restated ${r.restated.hours} hour(s) from ${r.restated.fromHour?.toISOString()}`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** The collector's venue addresses and limits, from the configuration. */
+export function collectorSettings(): CollectorSettings {
+  const c = config();
+  const base = (url: string) => url.replace(/\/+$/, "");
+  return {
+    polymarketGammaUrl: base(c.POLYMARKET_GAMMA_URL),
+    polymarketClobUrl: base(c.POLYMARKET_CLOB_URL),
+    kalshiApiUrl: base(c.KALSHI_API_URL),
+    concurrency: c.COLLECT_CONCURRENCY,
+    timeoutMs: c.COLLECT_TIMEOUT_MS,
+  };
+}

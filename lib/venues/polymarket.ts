@@ -1,0 +1,153 @@
+import Decimal from "decimal.js";
+import { decimalOf, quoteOf, type Level } from "./book";
+import type { VenueHttp } from "./http";
+import { VenueError } from "./http";
+import { arr, bool, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
+import type { BookRead, VenueConnector, VenueEventLegs, VenueMarket } from "./types";
+
+const PAGE = 100;
+/** Discovery stops here per selector: a runaway pagination must not stall the collector. */
+const MAX_PAGES = 50;
+
+/**
+ * Polymarket: events and markets from the Gamma API (`/events?tag_slug=`, `/events/slug/{slug}`,
+ * `/markets?condition_ids=`), books from the CLOB API (`/book?token_id=` of the YES token).
+ */
+export class PolymarketConnector implements VenueConnector {
+  readonly venue = "polymarket" as const;
+
+  constructor(
+    private readonly http: VenueHttp,
+    private readonly gammaUrl: string,
+    private readonly clobUrl: string,
+  ) {}
+
+  /** A Gamma market of an event as our market; null when it lacks what we need to read it. */
+  private market(m: Obj, event: Obj, selectors: string[]): VenueMarket | null {
+    const conditionId = str(m, "conditionId");
+    const tokens = encodedArray(m.clobTokenIds);
+    const yes = tokens?.[0];
+    const label = str(m, "question") ?? str(m, "title");
+    if (!conditionId || typeof yes !== "string" || !label) return null;
+    const negRisk = bool(event, "negRisk") === true || bool(m, "negRisk") === true;
+    const group = str(m, "groupItemTitle");
+    const prices = encodedArray(m.outcomePrices)?.map((p) => decimalOf(p)) ?? [];
+    const closed = bool(m, "closed") === true;
+    const yesPrice = prices[0];
+    // Resolved once closed with the winning outcome priced at 1 (and the other at 0).
+    const resolved = closed && prices.length === 2 && prices.every((p) => p !== null && (p.equals(0) || p.equals(1))) && !prices[0]!.equals(prices[1]!);
+    const eventSlug = str(event, "slug") ?? "";
+    return {
+      venue: "polymarket",
+      conditionId,
+      venueRef: yes,
+      label,
+      legKey: negRisk ? legKeyOf(group ?? str(m, "slug") ?? conditionId) : null,
+      eventKey: eventSlug,
+      selectors,
+      settlementDate: dateOf(m.endDate) ?? dateOf(event.endDate),
+      closed,
+      resolved,
+      outcome: resolved ? (yesPrice!.equals(1) ? 1 : 0) : null,
+    };
+  }
+
+  private selectorsOf(event: Obj, extra: string[]): string[] {
+    const tags = (arr(event, "tags") ?? []).filter(isObj).map((t) => str(t, "slug")).filter((s): s is string => s !== null);
+    const slug = str(event, "slug");
+    return [...new Set([...extra, ...tags.map((t) => `polymarket:tag:${t}`), ...(slug ? [`polymarket:event:${slug}`] : [])])];
+  }
+
+  private marketsOf(event: Obj, extra: string[]): VenueMarket[] {
+    const selectors = this.selectorsOf(event, extra);
+    return (arr(event, "markets") ?? []).filter(isObj).map((m) => this.market(m, event, selectors)).filter((m): m is VenueMarket => m !== null);
+  }
+
+  async discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }> {
+    const problems: string[] = [];
+    const found = new Map<string, VenueMarket>();
+    const add = (ms: VenueMarket[]) => {
+      for (const m of ms) {
+        const prior = found.get(m.conditionId);
+        found.set(m.conditionId, prior ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])] } : m);
+      }
+    };
+    await Promise.all(
+      selectors.map(async (selector) => {
+        const [, kind, value] = selector.split(":", 3) as [string, string, string];
+        try {
+          if (kind === "tag") {
+            // Offset pages until an empty one: the venue may serve fewer per page than asked.
+            let offset = 0;
+            for (let page = 0; page < MAX_PAGES; page++) {
+              const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${offset}`);
+              if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
+              for (const e of body.filter(isObj)) add(this.marketsOf(e, [selector]));
+              if (body.length === 0) break;
+              offset += body.length;
+            }
+          } else if (kind === "event") {
+            const e = await this.eventBody(value);
+            if (e) add(this.marketsOf(e, [selector]));
+            else problems.push(`polymarket event ${value}: not found`);
+          }
+        } catch (error) {
+          problems.push(`polymarket ${selector}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    return { markets: [...found.values()], problems };
+  }
+
+  private async eventBody(slug: string): Promise<Obj | null> {
+    const body = await this.http.getJson(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`);
+    return isObj(body) ? body : null;
+  }
+
+  async event(slug: string): Promise<VenueEventLegs | null> {
+    const e = await this.eventBody(slug);
+    if (!e) return null;
+    if (bool(e, "negRisk") !== true) throw new VenueError(`polymarket event ${slug}`, "is not a neg-risk (mutually exclusive) event");
+    const legs = this.marketsOf(e, []);
+    const last = legs.map((l) => l.settlementDate?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
+    return { venue: "polymarket", event: slug, title: str(e, "title") ?? slug, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
+  }
+
+  /** Current state of known markets (those discovery no longer lists: closed or resolved). */
+  async lookup(conditionIds: readonly string[]): Promise<VenueMarket[]> {
+    const out: VenueMarket[] = [];
+    for (let i = 0; i < conditionIds.length; i += 20) {
+      const batch = conditionIds.slice(i, i + 20);
+      const body = await this.http.getJson(`${this.gammaUrl}/markets?${batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&")}&limit=${batch.length}`);
+      for (const m of (Array.isArray(body) ? body : []).filter(isObj)) {
+        const events = (arr(m, "events") ?? []).filter(isObj);
+        const v = this.market(m, events[0] ?? {}, []);
+        if (v) out.push(v);
+      }
+    }
+    return out;
+  }
+
+  async books(markets: readonly VenueMarket[]): Promise<BookRead[]> {
+    return Promise.all(
+      markets.map(async (m): Promise<BookRead> => {
+        try {
+          const body = await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`);
+          if (!isObj(body)) return { conditionId: m.conditionId, problem: "malformed book" };
+          const levels = (side: string): Level[] | null => {
+            const list = arr(body, side);
+            if (list === null) return null;
+            return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
+          };
+          const bids = levels("bids");
+          const asks = levels("asks");
+          if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
+          const q = quoteOf(bids, asks);
+          return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
+        } catch (error) {
+          return { conditionId: m.conditionId, problem: (error as Error).message };
+        }
+      }),
+    );
+  }
+}

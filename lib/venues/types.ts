@@ -1,0 +1,41 @@
+import type { Quote } from "./book";
+
+export type VenueName = "polymarket" | "kalshi";
+
+/** A venue market as the collector stores it (a market row) and reads it (its book). */
+export interface VenueMarket {
+  venue: VenueName;
+  /** Polymarket's condition id; `kalshi:` + the Kalshi market ticker */
+  conditionId: string;
+  /** what the book is read by: the Polymarket YES token id, the Kalshi market ticker */
+  venueRef: string;
+  label: string;
+  /** set for the legs of a mutually exclusive event */
+  legKey: string | null;
+  eventKey: string;
+  selectors: string[];
+  settlementDate: Date | null;
+  /** closed for trading */
+  closed: boolean;
+  resolved: boolean;
+  outcome: 0 | 1 | null;
+}
+
+/** A mutually exclusive event: the legs of a volatility series. */
+export interface VenueEventLegs {
+  venue: VenueName;
+  event: string;
+  title: string;
+  legs: VenueMarket[];
+  settlementDate: string | null;
+}
+
+export type BookRead = { conditionId: string; quote: Quote } | { conditionId: string; problem: string };
+
+/** A venue connector: discovery of a universe and of events, and books. */
+export interface VenueConnector {
+  readonly venue: VenueName;
+  discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }>;
+  event(event: string): Promise<VenueEventLegs | null>;
+  books(markets: readonly VenueMarket[]): Promise<BookRead[]>;
+}

@@ -1,0 +1,234 @@
+import { execFile, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { startServer, type RunningServer } from "../support/server";
+import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+
+// The service without the demo: its own catalog, venues answering from a local fake in their
+// documented shapes, the collector run hour after hour as an operator would (`npm run collect`),
+// and /v1 read end to end from the production server.
+
+const HOUR = 3_600_000;
+const now = Math.floor(Date.now() / HOUR) * HOUR;
+const hours = [4, 3, 2, 1, 0].map((k) => new Date(now - k * HOUR));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-venues-"));
+const name = uniqueName("pmb_venues");
+let url = "";
+let fake: FakeVenues;
+let server: RunningServer;
+let key = "";
+
+const catalog = (over: { maxSpread?: number; dropCpi?: boolean } = {}) => ({
+  version: 1,
+  indices: [
+    {
+      ticker: "PMX-BTC",
+      name: "BTC Price Markets Index",
+      description: "Open Polymarket markets tagged crypto.",
+      inceptionAt: hours[0]!.toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
+      eligibility: { minDepthUsd: 100, maxSpread: over.maxSpread ?? 0.1, minDaysToSettlement: 0 },
+    },
+    ...(over.dropCpi
+      ? []
+      : [
+          {
+            ticker: "KX-CPI",
+            name: "Kalshi CPI Index",
+            description: "Open Kalshi CPI markets.",
+            inceptionAt: hours[0]!.toISOString(),
+            maturityType: "PERPETUAL",
+            universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
+          },
+        ]),
+  ],
+  volatility: [
+    {
+      ticker: "PMV-FEDDEC",
+      slug: "fed-december",
+      name: "Fed December Volatility",
+      description: "Expected movement of the probabilities of the December Fed decision.",
+      category: "macro",
+      venue: "polymarket",
+      event: "fed-decision-december",
+      inceptionAt: hours[0]!.toISOString(),
+      tenorsDays: [7, 30],
+      headlineTenorDays: 30,
+      relatedIndexTickers: [],
+    },
+  ],
+});
+
+const env = () => ({
+  ...process.env,
+  DATABASE_URL: url,
+  REDIS_URL: "",
+  DEMO_MARKET: "0",
+  POLYMARKET_GAMMA_URL: fake.gammaUrl,
+  POLYMARKET_CLOB_URL: fake.clobUrl,
+  KALSHI_API_URL: fake.kalshiUrl,
+  COLLECT_TIMEOUT_MS: "3000",
+});
+// Asynchronous: the fake venues answer from this process, so it must not block while a CLI runs.
+const cli = (script: string, args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(), encoding: "utf8" }, (error, stdout, stderr) =>
+      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+const v1 = async (p: string) => {
+  const res = await fetch(`${server.baseUrl}${p}`, { headers: { Authorization: `Bearer ${key}` } });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+const settle = (d: Date) => new Date(d.getTime() + 40 * 86_400_000).toISOString();
+
+function setPrices(step: number) {
+  const m = (p: number) => Math.round(p * 100) / 100;
+  ["btc-a", "btc-b", "btc-c", "btc-d"].forEach((slug, i) => fake.poly.books.set(`tok-${slug}`, polyBook(m(0.3 + 0.1 * i + 0.02 * step), m(0.33 + 0.1 * i + 0.02 * step))));
+  fake.poly.books.set("tok-cut", polyBook(m(0.2 + 0.03 * step), m(0.22 + 0.03 * step), 5000));
+  fake.poly.books.set("tok-hold", polyBook(m(0.6 - 0.04 * step), m(0.62 - 0.04 * step), 5000));
+  fake.poly.books.set("tok-hike", polyBook(m(0.17 + 0.01 * step), m(0.19 + 0.01 * step), 5000));
+  fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(m(0.4 + 0.01 * step), m(0.43 + 0.01 * step)));
+  fake.kalshi.books.set("KXCPI-B-T3", kalshiBookCents(m(0.55 - 0.01 * step), m(0.58 - 0.01 * step)));
+}
+
+beforeAll(async () => {
+  url = await createDatabase(name);
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  if (migrate.status !== 0) throw new Error(migrate.stderr);
+  fake = await startFakeVenues();
+  const end = settle(hours[0]!);
+  fake.poly.events.push(
+    ...["btc-a", "btc-b", "btc-c"].map((slug) => ({
+      slug,
+      title: `BTC ${slug}`,
+      negRisk: false,
+      tags: ["crypto"],
+      endDate: end,
+      markets: [{ conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end }],
+    })),
+    {
+      slug: "fed-decision-december",
+      title: "Fed decision in December",
+      negRisk: true,
+      tags: ["economy"],
+      endDate: end,
+      markets: ["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+    },
+  );
+  fake.kalshi.events.push(
+    ...["A", "B"].map((x) => ({
+      event_ticker: `KXCPI-${x}`,
+      series_ticker: "KXCPI",
+      title: `CPI ${x}`,
+      mutually_exclusive: false,
+      markets: [{ ticker: `KXCPI-${x}-T3`, title: `CPI ${x} above 3%?`, status: "active", close_time: end }],
+    })),
+  );
+  setPrices(0);
+  const file = path.join(dir, "catalog.json");
+  fs.writeFileSync(file, JSON.stringify(catalog(), null, 2));
+  server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", CATALOG_FILE: file, POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+  const minted = await cli("scripts/keys.ts", ["mint", "--email", `venues-${Date.now()}@example.com`]);
+  key = minted.stdout.trim();
+  expect(key, minted.stderr).toMatch(/^svc_live_/);
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await fake?.close();
+  await dropDatabase(name);
+});
+
+describe("the service on venue markets, without the demo", () => {
+  it("collects hour after hour and publishes indices, reconstitutions and a volatility series from the venues' reads", async () => {
+    for (const [step, hour] of hours.entries()) {
+      setPrices(step);
+      if (step === 2) {
+        // btc-a resolves YES, btc-d lists
+        const a = fake.poly.events.find((e) => e.slug === "btc-a")!;
+        a.closed = true;
+        a.markets[0]!.closed = true;
+        a.markets[0]!.outcomePrices = ["1", "0"];
+        fake.poly.events.push({ slug: "btc-d", title: "BTC d", negRisk: false, tags: ["crypto"], endDate: settle(hour), markets: [{ conditionId: "0xbtc-d", question: "Will BTC reach d?", yesToken: "tok-btc-d", endDate: settle(hour) }] });
+      }
+      if (step === 3) {
+        fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
+        fake.faults.set("/clob/book?token_id=tok-btc-b", [{ status: 429, retryAfter: "1" }]);
+      }
+      const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
+      expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+      expect(r.stdout).toContain(`collected ${hour.toISOString()}`);
+      if (step === 3) expect(r.stdout).toMatch(/kalshi: .* 1 stale/);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2100)); // the read models' 2 s cache
+
+    const list = await v1("/v1/indices");
+    expect(list.status).toBe(200);
+    expect(list.body.data.indices.map((i: { ticker: string }) => i.ticker).sort()).toEqual(["KX-CPI", "PMX-BTC"]);
+
+    const latest = await v1("/v1/indices/pmx-btc/latest");
+    expect(latest.status).toBe(200);
+    expect(latest.body.data.computedAt).toBe(`${hours[4]!.toISOString().slice(0, 19)}.000000Z`);
+    expect(latest.body.data.indexLevel).not.toBe("100.00000000");
+    expect(latest.body.data.methodologyVersion).toBe("idx-1.0");
+
+    const history = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);
+    expect(history.body.data.points.map((p: { t: string }) => p.t.slice(0, 19))).toEqual(hours.map((h) => h.toISOString().slice(0, 19)));
+    expect(history.body.data.points[0].indexLevel).toBe("100.00000000");
+
+    const recon = await v1("/v1/indices/PMX-BTC/reconstitutions");
+    expect(recon.body.data.events.length).toBeGreaterThanOrEqual(1);
+    expect(recon.body.data.events.some((e: { addedMarketCount: number }) => e.addedMarketCount === 1)).toBe(true);
+
+    const cpi = await v1("/v1/indices/KX-CPI/latest");
+    expect(cpi.body.data.dataQuality).toMatchObject({ totalMarketsCount: 2, staleMarketsCount: 0 });
+
+    const vol = await v1("/v1/volatility/PMV-FEDDEC/latest");
+    expect(vol.status, JSON.stringify(vol.body)).toBe(200);
+    expect(vol.body.data.tick.components.map((c: { label: string }) => c.label)).toEqual(["Fed: Cut?", "Fed: Hold?", "Fed: Hike?"]);
+    expect(vol.body.data.series.definitionLine).toContain('"Fed decision in December" partition (3 legs)');
+    expect(vol.body.data.series.settlementDate).toBe(settle(hours[0]!).slice(0, 10));
+    const volHistory = await v1("/v1/volatility/PMV-FEDDEC/history?includeGated=true");
+    expect(volHistory.body.data.count).toBe(5);
+
+    const downloads = await v1("/v1/downloads");
+    expect(downloads.status).toBe(200);
+  }, 300_000);
+
+  it("refuses an invalid catalog whole with the JSON path of every problem, and applies a changed one without rewriting history", async () => {
+    const bad = path.join(dir, "bad.json");
+    const broken = catalog();
+    (broken.indices[0] as Record<string, unknown>).maturityType = "FOREVER";
+    broken.volatility[0]!.headlineTenorDays = 90;
+    fs.writeFileSync(bad, JSON.stringify(broken));
+    const refused = await cli("scripts/catalog.ts", ["apply", bad]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("$.indices[0].maturityType");
+    expect(refused.stderr).toContain("$.volatility[0].headlineTenorDays: 90 is not one of tenorsDays (7, 30)");
+
+    const before = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);
+    const next = path.join(dir, "next.json");
+    fs.writeFileSync(next, JSON.stringify(catalog({ maxSpread: 0.05, dropCpi: true })));
+    const checked = await cli("scripts/catalog.ts", ["validate", next]);
+    expect(checked.status, checked.stderr).toBe(0);
+    expect(checked.stdout).toContain("valid, 1 indices and 1 volatility series");
+    const applied = await cli("scripts/catalog.ts", ["apply", next]);
+    expect(applied.status, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain("PMX-BTC: methodologyVersion idx-1.1");
+    expect(applied.stdout).toContain("ceased (removed from the catalog): KX-CPI");
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const btc = await v1("/v1/indices/PMX-BTC/latest");
+    expect(btc.body.data.methodologyVersion).toBe("idx-1.1");
+    const cpi = await v1("/v1/indices/KX-CPI/latest");
+    expect(cpi.body.data.publicStatus).toBe("ceased");
+    expect(cpi.body.data.ceasedAt).not.toBeNull();
+    const after = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);
+    expect(after.body.data.points).toEqual(before.body.data.points);
+  }, 120_000);
+});

@@ -1,0 +1,221 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+// A local stand-in for the venues' public APIs, answering in their documented shapes: Gamma
+// (events by tag with offset pages, by slug, markets by condition id), the CLOB book, and the
+// Kalshi trade API v2 (events by series with cursor pages, an event, a market, its order book).
+
+export interface PolyMarket {
+  conditionId: string;
+  question: string;
+  groupItemTitle?: string;
+  yesToken: string;
+  endDate: string;
+  closed?: boolean;
+  /** e.g. ["1", "0"] once resolved YES */
+  outcomePrices?: [string, string];
+}
+export interface PolyEvent {
+  slug: string;
+  title: string;
+  negRisk: boolean;
+  tags: string[];
+  endDate: string;
+  closed?: boolean;
+  markets: PolyMarket[];
+}
+export interface KalshiMarket {
+  ticker: string;
+  title: string;
+  yes_sub_title?: string;
+  status: string;
+  result?: string;
+  close_time: string;
+}
+export interface KalshiEvent {
+  event_ticker: string;
+  series_ticker: string;
+  title: string;
+  mutually_exclusive: boolean;
+  markets: KalshiMarket[];
+}
+export interface Fault {
+  status?: number;
+  retryAfter?: string;
+  /** answer after this long (a timeout for a client with a shorter one) */
+  delayMs?: number;
+  /** a 200 whose body is not JSON */
+  malformed?: boolean;
+  /** how many requests this fault answers (default 1) */
+  times?: number;
+}
+
+export interface FakeVenues {
+  gammaUrl: string;
+  clobUrl: string;
+  kalshiUrl: string;
+  poly: { events: PolyEvent[]; books: Map<string, unknown> };
+  kalshi: { events: KalshiEvent[]; books: Map<string, unknown> };
+  /** faults by path prefix (e.g. "/clob/book?token_id=t1"), consumed in order */
+  faults: Map<string, Fault[]>;
+  /** every request path, in order */
+  hits: string[];
+  pageSize: { gamma?: number; kalshi?: number };
+  close(): Promise<void>;
+}
+
+const send = (res: http.ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+};
+
+function gammaMarket(m: PolyMarket, e: PolyEvent) {
+  return {
+    id: m.conditionId.slice(2, 10),
+    conditionId: m.conditionId,
+    question: m.question,
+    slug: m.question.toLowerCase().replace(/[^a-z0-9]+/g, "-"),
+    groupItemTitle: m.groupItemTitle ?? "",
+    clobTokenIds: JSON.stringify([m.yesToken, `${m.yesToken}-no`]),
+    outcomes: JSON.stringify(["Yes", "No"]),
+    outcomePrices: JSON.stringify(m.outcomePrices ?? ["0.5", "0.5"]),
+    endDate: m.endDate,
+    closed: m.closed ?? false,
+    active: !(m.closed ?? false),
+    negRisk: e.negRisk,
+    enableOrderBook: true,
+  };
+}
+function gammaEvent(e: PolyEvent) {
+  return {
+    id: e.slug,
+    slug: e.slug,
+    title: e.title,
+    negRisk: e.negRisk,
+    endDate: e.endDate,
+    closed: e.closed ?? false,
+    tags: e.tags.map((t, i) => ({ id: String(i + 1), label: t, slug: t })),
+    markets: e.markets.map((m) => gammaMarket(m, e)),
+  };
+}
+const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({ ...m, event_ticker: e.event_ticker, result: m.result ?? "", expiration_time: m.close_time });
+
+export async function startFakeVenues(): Promise<FakeVenues> {
+  const state = {
+    poly: { events: [] as PolyEvent[], books: new Map<string, unknown>() },
+    kalshi: { events: [] as KalshiEvent[], books: new Map<string, unknown>() },
+    faults: new Map<string, Fault[]>(),
+    hits: [] as string[],
+    pageSize: {} as { gamma?: number; kalshi?: number },
+  };
+  const server = http.createServer((req, res) => {
+    const path = req.url ?? "/";
+    state.hits.push(path);
+    const key = [...state.faults.keys()].find((k) => path.startsWith(k));
+    const fault = key ? state.faults.get(key)![0] : undefined;
+    if (fault && key) {
+      fault.times = (fault.times ?? 1) - 1;
+      if (fault.times <= 0) state.faults.get(key)!.shift();
+      if (fault.delayMs) {
+        setTimeout(() => send(res, 200, {}), fault.delayMs).unref();
+        return;
+      }
+      if (fault.malformed) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end("{ not json");
+        return;
+      }
+      res.writeHead(fault.status ?? 500, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) });
+      res.end(JSON.stringify({ error: "fault" }));
+      return;
+    }
+    const url = new URL(path, "http://fake");
+    const p = url.pathname;
+    const q = url.searchParams;
+    if (p === "/gamma/events") {
+      const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
+      const offset = Number(q.get("offset") ?? 0);
+      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (q.get("closed") !== "false" || !e.closed));
+      return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
+    }
+    if (p.startsWith("/gamma/events/slug/")) {
+      const e = state.poly.events.find((x) => x.slug === decodeURIComponent(p.slice("/gamma/events/slug/".length)));
+      return e ? send(res, 200, gammaEvent(e)) : send(res, 404, { error: "not found" });
+    }
+    if (p === "/gamma/markets") {
+      const ids = new Set(q.getAll("condition_ids"));
+      const out = state.poly.events.flatMap((e) => e.markets.filter((m) => ids.has(m.conditionId)).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })));
+      return send(res, 200, out);
+    }
+    if (p === "/clob/book") {
+      const book = state.poly.books.get(q.get("token_id") ?? "");
+      return book ? send(res, 200, book) : send(res, 404, { error: "No orderbook exists for the requested token id" });
+    }
+    if (p === "/kalshi/events") {
+      const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.kalshi ?? 200);
+      const start = Number(q.get("cursor") || 0);
+      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && e.markets.some((m) => m.status === "active"));
+      const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
+      return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
+    }
+    const ev = /^\/kalshi\/events\/([^/]+)$/.exec(p);
+    if (ev) {
+      const e = state.kalshi.events.find((x) => x.event_ticker === decodeURIComponent(ev[1]!));
+      if (!e) return send(res, 404, { error: { code: "not_found" } });
+      const { markets, ...event } = e;
+      return send(res, 200, { event, markets: markets.map((m) => kalshiMarket(m, e)) });
+    }
+    const book = /^\/kalshi\/markets\/([^/]+)\/orderbook$/.exec(p);
+    if (book) {
+      const b = state.kalshi.books.get(decodeURIComponent(book[1]!));
+      return b ? send(res, 200, b) : send(res, 404, { error: { code: "not_found" } });
+    }
+    const mk = /^\/kalshi\/markets\/([^/]+)$/.exec(p);
+    if (mk) {
+      for (const e of state.kalshi.events) for (const m of e.markets) if (m.ticker === decodeURIComponent(mk[1]!)) return send(res, 200, { market: kalshiMarket(m, e) });
+      return send(res, 404, { error: { code: "not_found" } });
+    }
+    send(res, 404, { error: "no route" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    ...state,
+    gammaUrl: `${base}/gamma`,
+    clobUrl: `${base}/clob`,
+    kalshiUrl: `${base}/kalshi`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A CLOB book around a price: bids ascending and asks descending, as the docs describe. */
+export function polyBook(bid: number, ask: number, size = 1000) {
+  return {
+    market: "0x",
+    asset_id: "t",
+    bids: [
+      { price: (bid - 0.02).toFixed(2), size: String(size) },
+      { price: bid.toFixed(2), size: String(size) },
+    ],
+    asks: [
+      { price: (ask + 0.02).toFixed(2), size: String(size) },
+      { price: ask.toFixed(2), size: String(size) },
+    ],
+    hash: "h",
+    timestamp: "0",
+  };
+}
+
+/** A Kalshi book of bids only: YES bids at `yesBid`, NO bids at 1 - `yesAsk`; the newer dollar shape. */
+export function kalshiBookFp(yesBid: number, yesAsk: number, size = 500) {
+  return { orderbook_fp: { yes_dollars: [[(yesBid - 0.01).toFixed(4), `${size}.00`], [yesBid.toFixed(4), `${size}.00`]], no_dollars: [[(1 - yesAsk).toFixed(4), `${size}.00`]] } };
+}
+
+/** The older cents shape, levels in descending order. */
+export function kalshiBookCents(yesBid: number, yesAsk: number, size = 500) {
+  return { orderbook: { yes: [[Math.round(yesBid * 100), size], [Math.round(yesBid * 100) - 2, size]], no: [[Math.round((1 - yesAsk) * 100), size]] } };
+}

@@ -1,0 +1,212 @@
+import Decimal from "decimal.js";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { quoteOf } from "@/lib/venues/book";
+import { retryAfterMs, VenueHttp } from "@/lib/venues/http";
+import { KalshiConnector, kalshiBook } from "@/lib/venues/kalshi";
+import { PolymarketConnector } from "@/lib/venues/polymarket";
+import type { VenueMarket } from "@/lib/venues/types";
+import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+
+let fake: FakeVenues;
+let sleeps: number[];
+const httpFor = (venue: string, timeoutMs = 2000) =>
+  new VenueHttp({ venue, concurrency: 3, timeoutMs, backoffMs: 1, sleep: async (ms) => void sleeps.push(ms) });
+
+beforeEach(async () => {
+  fake = await startFakeVenues();
+  sleeps = [];
+});
+afterEach(async () => fake.close());
+
+const d = (s: string) => new Decimal(s);
+
+describe("book quotes", () => {
+  test.each([
+    ["sorted either way, the best bid is the highest and the best ask the lowest", [["0.40", "100"], ["0.42", "100"]], [["0.47", "100"], ["0.45", "100"]], { bestBid: "0.42", bestAsk: "0.45", mid: "0.435" }],
+    ["a crossed book has no quote", [["0.50", "100"]], [["0.48", "100"]], "crossed book (bid 0.5 >= ask 0.48)"],
+    ["an empty book has no quote", [], [], "empty book"],
+    ["a book without asks has no quote", [["0.30", "100"]], [], "no asks"],
+  ])("%s", (_name, bids, asks, expected) => {
+    const level = (l: string[]) => ({ price: d(l[0]!), size: d(l[1]!) });
+    const q = quoteOf(bids.map(level), asks.map(level));
+    if (typeof expected === "string") expect(q).toEqual({ problem: expected });
+    else {
+      expect("quote" in q).toBe(true);
+      if ("quote" in q) expect({ bestBid: q.quote.bestBid.toString(), bestAsk: q.quote.bestAsk.toString(), mid: q.quote.mid.toString() }).toEqual(expected);
+    }
+  });
+
+  test("depth counts the USD notional of levels within 0.05 of the mid, both sides", () => {
+    const q = quoteOf([{ price: d("0.40"), size: d("100") }, { price: d("0.30"), size: d("1000") }], [{ price: d("0.44"), size: d("50") }]);
+    expect("quote" in q && q.quote.depthUsd.toString()).toBe("62");
+  });
+
+  test.each([
+    ["3", 3000],
+    ["0", 0],
+    [null, null],
+    ["soon", null],
+  ])("Retry-After %s reads as %s ms", (value, ms) => expect(retryAfterMs(value)).toBe(ms));
+  test("Retry-After as an HTTP date", () => expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 5)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(5000));
+});
+
+function polySetup() {
+  fake.poly.events.push(
+    ...Array.from({ length: 5 }, (_, i) => ({
+      slug: `race-${i}`,
+      title: `Race ${i}`,
+      negRisk: false,
+      tags: ["elections"],
+      endDate: "2027-01-10T00:00:00Z",
+      markets: [{ conditionId: `0xrace${i}`, question: `Will candidate ${i} win?`, yesToken: `tok-race-${i}`, endDate: "2027-01-10T00:00:00Z" }],
+    })),
+    {
+      slug: "fed-december",
+      title: "Fed decision in December",
+      negRisk: true,
+      tags: ["economy"],
+      endDate: "2026-12-10T00:00:00Z",
+      markets: [
+        { conditionId: "0xcut", question: "Will the Fed cut?", groupItemTitle: "Cut", yesToken: "tok-cut", endDate: "2026-12-10T00:00:00Z" },
+        { conditionId: "0xhold", question: "Will the Fed hold?", groupItemTitle: "Hold", yesToken: "tok-hold", endDate: "2026-12-10T00:00:00Z" },
+        { conditionId: "0xhike", question: "Will the Fed hike?", groupItemTitle: "Hike", yesToken: "tok-hike", endDate: "2026-12-10T00:00:00Z" },
+      ],
+    },
+    {
+      slug: "old-race",
+      title: "Old race",
+      negRisk: false,
+      tags: ["elections"],
+      endDate: "2026-01-01T00:00:00Z",
+      closed: true,
+      markets: [{ conditionId: "0xold", question: "Old?", yesToken: "tok-old", endDate: "2026-01-01T00:00:00Z", closed: true, outcomePrices: ["0", "1"] }],
+    },
+  );
+  fake.pageSize.gamma = 2;
+}
+
+describe("Polymarket connector", () => {
+  test("discovery by tag follows the offset pages, and an event slug gives its neg-risk legs with leg keys", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const { markets, problems } = await pm.discover(["polymarket:tag:elections", "polymarket:event:fed-december"]);
+    expect(problems).toEqual([]);
+    expect(markets.map((m) => m.conditionId).sort()).toEqual(["0xcut", "0xhike", "0xhold", "0xrace0", "0xrace1", "0xrace2", "0xrace3", "0xrace4"]);
+    const race = markets.find((m) => m.conditionId === "0xrace0")!;
+    expect(race).toMatchObject({ venueRef: "tok-race-0", legKey: null, eventKey: "race-0", resolved: false });
+    expect(race.selectors).toContain("polymarket:tag:elections");
+    const legs = await pm.event("fed-december");
+    expect(legs?.legs.map((l) => l.legKey)).toEqual(["cut", "hold", "hike"]);
+    expect(legs?.title).toBe("Fed decision in December");
+    expect(legs?.settlementDate).toBe("2026-12-10");
+  });
+
+  test("pagination: a venue serving 2 events a page is read page by page until an empty one", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const { markets } = await pm.discover(["polymarket:tag:elections"]);
+    expect(markets).toHaveLength(5);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/events?"))).toEqual([0, 2, 4, 5].map((o) => `/gamma/events?tag_slug=elections&closed=false&limit=100&offset=${o}`));
+  });
+
+  test("a resolved market reads its outcome; books give quotes, a missing book and a crossed book are stale", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const [old] = await pm.lookup(["0xold"]);
+    expect(old).toMatchObject({ resolved: true, outcome: 0, closed: true });
+    fake.poly.books.set("tok-race-0", polyBook(0.41, 0.44));
+    fake.poly.books.set("tok-race-1", { bids: [{ price: "0.60", size: "10" }], asks: [{ price: "0.55", size: "10" }] });
+    const markets = (await pm.discover(["polymarket:tag:elections"])).markets.filter((m) => ["0xrace0", "0xrace1", "0xrace2"].includes(m.conditionId));
+    const reads = await pm.books(markets);
+    const by = new Map(reads.map((r) => [r.conditionId, r]));
+    const q = by.get("0xrace0")!;
+    expect("quote" in q && [q.quote.bestBid.toString(), q.quote.bestAsk.toString(), q.quote.mid.toString()]).toEqual(["0.41", "0.44", "0.425"]);
+    expect(by.get("0xrace1")).toEqual({ conditionId: "0xrace1", problem: "crossed book (bid 0.6 >= ask 0.55)" });
+    expect(by.get("0xrace2")).toMatchObject({ problem: expect.stringContaining("HTTP 404") });
+  });
+
+  test("429 with Retry-After is honoured, a 500 is retried, a timeout and a malformed body make the market stale", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket", 1000), fake.gammaUrl, fake.clobUrl);
+    for (const i of [0, 1, 2, 3]) fake.poly.books.set(`tok-race-${i}`, polyBook(0.3, 0.33));
+    fake.faults.set("/clob/book?token_id=tok-race-0", [{ status: 429, retryAfter: "2" }]);
+    fake.faults.set("/clob/book?token_id=tok-race-1", [{ status: 500 }]);
+    fake.faults.set("/clob/book?token_id=tok-race-2", [{ delayMs: 4000, times: 4 }]);
+    fake.faults.set("/clob/book?token_id=tok-race-3", [{ malformed: true }]);
+    const markets: VenueMarket[] = [0, 1, 2, 3].map((i) => ({ venue: "polymarket", conditionId: `0xrace${i}`, venueRef: `tok-race-${i}`, label: "", legKey: null, eventKey: "", selectors: [], settlementDate: null, closed: false, resolved: false, outcome: null }));
+    const by = new Map((await pm.books(markets)).map((r) => [r.conditionId, r]));
+    expect("quote" in by.get("0xrace0")!).toBe(true);
+    expect(sleeps).toContain(2000);
+    expect("quote" in by.get("0xrace1")!).toBe(true);
+    expect(by.get("0xrace2")).toMatchObject({ problem: expect.stringContaining("timed out after 1000 ms") });
+    expect(by.get("0xrace3")).toMatchObject({ problem: expect.stringContaining("malformed body") });
+  });
+
+  test("a Retry-After beyond the run gives up instead of stalling", async () => {
+    const http = new VenueHttp({ venue: "polymarket", concurrency: 1, timeoutMs: 500, maxRetryAfterMs: 1000, sleep: async () => {} });
+    fake.faults.set("/gamma/events", [{ status: 429, retryAfter: "3600" }]);
+    await expect(http.getJson(`${fake.gammaUrl}/events?tag_slug=x`)).rejects.toThrow(/Retry-After 3600 s is beyond this run/);
+    expect(http.raw).toHaveLength(1);
+    expect(http.raw[0]).toMatchObject({ status: 429 });
+  });
+});
+
+function kalshiSetup() {
+  fake.kalshi.events.push(
+    ...Array.from({ length: 3 }, (_, i) => ({
+      event_ticker: `KXCPI-26DEC-${i}`,
+      series_ticker: "KXCPI",
+      title: `CPI above ${i}`,
+      mutually_exclusive: false,
+      markets: [{ ticker: `KXCPI-26DEC-${i}-T3`, title: `CPI above ${i}?`, status: "active", close_time: "2026-12-12T13:30:00Z" }],
+    })),
+    {
+      event_ticker: "KXFEDDECISION-26DEC",
+      series_ticker: "KXFEDDECISION",
+      title: "Fed decision in December",
+      mutually_exclusive: true,
+      markets: [
+        { ticker: "KXFEDDECISION-26DEC-C25", title: "Cut 25", yes_sub_title: "Cut 25bps", status: "active", close_time: "2026-12-10T18:00:00Z" },
+        { ticker: "KXFEDDECISION-26DEC-H0", title: "Hold", yes_sub_title: "Hold", status: "active", close_time: "2026-12-10T18:00:00Z" },
+        { ticker: "KXFEDDECISION-26DEC-H25", title: "Hike", yes_sub_title: "Hike 25bps", status: "finalized", result: "no", close_time: "2026-12-10T18:00:00Z" },
+      ],
+    },
+  );
+  fake.pageSize.kalshi = 2;
+}
+
+describe("Kalshi connector", () => {
+  test("discovery by series follows the cursor; a mutually exclusive event gives its legs; a settled market its result", async () => {
+    kalshiSetup();
+    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    const { markets, problems } = await k.discover(["kalshi:series:KXCPI"]);
+    expect(problems).toEqual([]);
+    expect(markets.map((m) => m.conditionId).sort()).toEqual(["kalshi:KXCPI-26DEC-0-T3", "kalshi:KXCPI-26DEC-1-T3", "kalshi:KXCPI-26DEC-2-T3"]);
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/events?")).length).toBe(2);
+    expect(markets[0]!.selectors).toEqual(expect.arrayContaining(["kalshi:series:KXCPI", "kalshi:event:KXCPI-26DEC-0"]));
+    const legs = await k.event("KXFEDDECISION-26DEC");
+    expect(legs?.legs.map((l) => [l.legKey, l.resolved, l.outcome])).toEqual([["c25", false, null], ["h0", false, null], ["h25", true, 0]]);
+    expect(legs?.legs[0]?.label).toBe("Fed decision in December: Cut 25bps");
+  });
+
+  test("bids-only books in both shapes: the YES ask is one minus the best NO bid", async () => {
+    kalshiSetup();
+    fake.kalshi.books.set("KXCPI-26DEC-0-T3", kalshiBookFp(0.35, 0.38));
+    fake.kalshi.books.set("KXCPI-26DEC-1-T3", kalshiBookCents(0.61, 0.64));
+    fake.kalshi.books.set("KXCPI-26DEC-2-T3", { orderbook_fp: { yes_dollars: [["0.2000", "10.00"]], no_dollars: null } });
+    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    const { markets } = await k.discover(["kalshi:series:KXCPI"]);
+    const by = new Map((await k.books(markets)).map((r) => [r.conditionId, r]));
+    const a = by.get("kalshi:KXCPI-26DEC-0-T3")!;
+    const b = by.get("kalshi:KXCPI-26DEC-1-T3")!;
+    expect("quote" in a && [a.quote.bestBid.toString(), a.quote.bestAsk.toString()]).toEqual(["0.35", "0.38"]);
+    expect("quote" in b && [b.quote.bestBid.toString(), b.quote.bestAsk.toString()]).toEqual(["0.61", "0.64"]);
+    expect(by.get("kalshi:KXCPI-26DEC-2-T3")).toEqual({ conditionId: "kalshi:KXCPI-26DEC-2-T3", problem: "no asks" });
+  });
+
+  test.each([
+    ["a level that is not a pair", { orderbook_fp: { yes_dollars: [["0.3"]], no_dollars: [] } }],
+    ["a price that is not a number", { orderbook: { yes: [["x", 1]], no: [] } }],
+    ["no book at all", { something: 1 }],
+  ])("a malformed order book (%s) reads as none", (_n, body) => expect(kalshiBook(body)).toBeNull());
+});
