@@ -3,6 +3,7 @@ import { isValidElement, type ComponentPropsWithoutRef, type ReactNode } from "r
 import { BaseUrl } from "@/components/docs/base-url";
 import { Callout } from "@/components/docs/callout";
 import { CodeBlock } from "@/components/docs/code-block";
+import { CodeTabs } from "@/components/docs/code-tabs";
 import { Endpoint } from "@/components/docs/endpoint";
 import { ErrorExample, ErrorReference } from "@/components/docs/error-reference";
 import { Example } from "@/components/docs/example";
@@ -47,6 +48,7 @@ const components = {
   BaseUrl,
   Callout,
   CodeBlock,
+  CodeTabs,
   Endpoint,
   ErrorExample,
   ErrorReference,

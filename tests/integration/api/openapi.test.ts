@@ -72,7 +72,7 @@ describe("/openapi.json", () => {
   it("counts and quotas have minimum 0", () => {
     const counts: string[] = [];
     for (const [pointer, node] of walk(doc.components.schemas)) {
-      if (!/\/properties\/(count|\w+Count|remaining\w*|limit\w+|requestsPer\w+|historyMaxDays)$/.test(pointer)) continue;
+      if (!/\/properties\/(count|n|\w+Count|remaining(Minute|Day)|limit(Minute|Day)|requestsPer(Minute|Day)|historyMaxDays)$/.test(pointer)) continue;
       counts.push(pointer);
       const n = node as { type?: string; minimum?: number; const?: number };
       if (n.const !== undefined) expect(n.const, pointer).toBeGreaterThanOrEqual(0);
