@@ -10,6 +10,7 @@ import { Example } from "@/components/docs/example";
 import { H2, H3, Heading } from "@/components/docs/heading";
 import { DocLink, INLINE_CODE_CLASS } from "@/components/docs/inline";
 import { Table } from "@/components/docs/table";
+import { withBaseUrl } from "@/lib/docs/base-url";
 import { textOf } from "@/lib/docs/react-text";
 
 /** A fenced block arrives as <pre><code className="language-x">text</code></pre>. */
@@ -43,7 +44,9 @@ const components = {
   strong: ({ children }: ComponentPropsWithoutRef<"strong">) => (
     <strong className="font-semibold text-slate-900">{children}</strong>
   ),
-  code: ({ children }: ComponentPropsWithoutRef<"code">) => <code className={INLINE_CODE_CLASS}>{children}</code>,
+  code: ({ children }: ComponentPropsWithoutRef<"code">) => (
+    <code className={INLINE_CODE_CLASS}>{typeof children === "string" ? withBaseUrl(children) : children}</code>
+  ),
   pre: Pre,
   BaseUrl,
   Callout,

@@ -205,7 +205,7 @@ except RateLimitError as error:
 print("quota left this minute:", client.quota.remaining_minute)`,
   },
   openapi: {
-    curl: `curl -sS "${EXAMPLE_BASE_URL}/openapi.json" -o openapi.json`,
+    curl: `curl -sS "${EXAMPLE_BASE_URL}/openapi.json" -o openapi.json -w "%{http_code} %{size_download} bytes\\n"`,
     ts: `// no key needed: the document is public
 const res = await fetch("${EXAMPLE_BASE_URL}/openapi.json");
 const doc = await res.json();
