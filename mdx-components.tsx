@@ -3,12 +3,14 @@ import { isValidElement, type ComponentPropsWithoutRef, type ReactNode } from "r
 import { BaseUrl } from "@/components/docs/base-url";
 import { Callout } from "@/components/docs/callout";
 import { CodeBlock } from "@/components/docs/code-block";
+import { CodeTabs } from "@/components/docs/code-tabs";
 import { Endpoint } from "@/components/docs/endpoint";
 import { ErrorExample, ErrorReference } from "@/components/docs/error-reference";
 import { Example } from "@/components/docs/example";
 import { H2, H3, Heading } from "@/components/docs/heading";
 import { DocLink, INLINE_CODE_CLASS } from "@/components/docs/inline";
 import { Table } from "@/components/docs/table";
+import { withBaseUrl } from "@/lib/docs/base-url";
 import { textOf } from "@/lib/docs/react-text";
 
 /** A fenced block arrives as <pre><code className="language-x">text</code></pre>. */
@@ -42,11 +44,14 @@ const components = {
   strong: ({ children }: ComponentPropsWithoutRef<"strong">) => (
     <strong className="font-semibold text-slate-900">{children}</strong>
   ),
-  code: ({ children }: ComponentPropsWithoutRef<"code">) => <code className={INLINE_CODE_CLASS}>{children}</code>,
+  code: ({ children }: ComponentPropsWithoutRef<"code">) => (
+    <code className={INLINE_CODE_CLASS}>{typeof children === "string" ? withBaseUrl(children) : children}</code>
+  ),
   pre: Pre,
   BaseUrl,
   Callout,
   CodeBlock,
+  CodeTabs,
   Endpoint,
   ErrorExample,
   ErrorReference,

@@ -4,5 +4,5 @@ import { config } from "@/lib/config";
 export const dynamic = "force-dynamic";
 
 export function GET() {
-  return Response.json(openApiDocument(config().baseUrl), { headers: { "Cache-Control": "public, max-age=300" } });
+  return Response.json(openApiDocument(config().baseUrl, { licenseUrl: config().licenseUrl, termsUrl: config().termsUrl }), { headers: { "Cache-Control": "public, max-age=300" } });
 }

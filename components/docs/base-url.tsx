@@ -1,16 +1,7 @@
-"use client";
-
-import { useSyncExternalStore } from "react";
+import { publicBaseUrl } from "@/lib/docs/base-url";
 import { INLINE_CODE_CLASS } from "./inline";
 
-const noop = () => () => {};
-
-/** The address this site is served from (the API's base address), once the page is in a browser. */
+/** The API's base address (PUBLIC_BASE_URL), the one address every example on these pages uses. */
 export function BaseUrl() {
-  const origin = useSyncExternalStore(
-    noop,
-    () => window.location.origin,
-    () => null,
-  );
-  return <code className={INLINE_CODE_CLASS}>{origin ?? "https://<this host>"}</code>;
+  return <code className={INLINE_CODE_CLASS}>{publicBaseUrl()}</code>;
 }

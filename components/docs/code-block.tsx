@@ -1,3 +1,4 @@
+import { withBaseUrl } from "@/lib/docs/base-url";
 import { highlight, type TokenType } from "@/lib/docs/highlight";
 import { CopyButton } from "./copy-button";
 
@@ -33,9 +34,12 @@ const LANGUAGE_LABEL: Readonly<Record<string, string>> = {
   text: "text",
 };
 
-/** A highlighted code block with a copy button; `title` replaces the language label. */
+/**
+ * A highlighted code block with a copy button; `title` replaces the language label. The
+ * placeholder address of docs sources becomes the configured PUBLIC_BASE_URL.
+ */
 export function CodeBlock({ code, lang = "text", title }: { code: string; lang?: string; title?: string }) {
-  const text = code.replace(/\n$/, "");
+  const text = withBaseUrl(code).replace(/\n$/, "");
   const label = title ?? LANGUAGE_LABEL[lang.toLowerCase()] ?? lang;
   return (
     <div className="not-prose my-5 overflow-hidden rounded-lg border border-slate-800 bg-slate-900" data-code-block="">

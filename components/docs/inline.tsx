@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { withBaseUrl } from "@/lib/docs/base-url";
 
 const INLINE = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*/g;
 
@@ -40,7 +41,7 @@ export function Inline({ text }: { text: string }) {
     if (m[1] !== undefined) {
       parts.push(
         <code key={at} className={INLINE_CODE_CLASS}>
-          {m[1]}
+          {withBaseUrl(m[1])}
         </code>,
       );
     } else if (m[2] !== undefined && m[3] !== undefined) {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { EndpointName } from "@/lib/api/endpoints";
 import { ERRORS, ERROR_CODES, docsUrl } from "@/lib/api/errors";
 import { indexHistoryQuery, queryParams, type QuerySchema, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
-import { errorResponse, responses } from "@/lib/api/schemas";
+import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/api/schemas";
 
 // The OpenAPI 3.1 document, generated from the endpoint table's schemas and the error table.
 
@@ -26,7 +26,39 @@ const PATHS: Record<EndpointName, { path: string; summary: string; query?: Query
 
 const COMMON_ERRORS = ["invalid_api_key", "ip_rate_limited", "rate_limited", "daily_limit_reached", "method_not_allowed", "internal_error", "unavailable"];
 
-export function openApiDocument(baseUrl: string) {
+/** zod writes ±Number.MAX_SAFE_INTEGER as the bounds of every integer: noise in a document. */
+function withoutSafeIntegerBounds<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds) as T;
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    if ((k === "minimum" || k === "maximum") && Math.abs(v as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[k] = withoutSafeIntegerBounds(v);
+  }
+  return out as T;
+}
+
+/**
+ * components.schemas: every response object under its own name, each nested object a $ref to its
+ * component, so generated clients get one real type per object.
+ */
+function componentSchemas(): Record<string, unknown> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.add(schema, { id });
+  for (const [name, id] of Object.entries(RESPONSE_NAMES)) registry.add(responses[name as EndpointName], { id });
+  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output", unrepresentable: "any" });
+  return Object.fromEntries(
+    Object.entries(withoutSafeIntegerBounds(schemas)).map(([id, schema]) => {
+      // $schema and $id belong to standalone JSON Schema documents, not to OpenAPI components
+      const rest: Record<string, unknown> = { ...schema };
+      delete rest.$schema;
+      delete rest.$id;
+      return [id, rest];
+    }),
+  );
+}
+
+export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; termsUrl?: string } = {}) {
   const rateHeaders = Object.fromEntries(
     ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Limit-Day", "X-RateLimit-Remaining-Day", "X-RateLimit-Reset", "X-RateLimit-Reset-Day"].map((h) => [h, { schema: { type: "integer" } }]),
   );
@@ -64,7 +96,7 @@ export function openApiDocument(baseUrl: string) {
           "200": {
             description: "Success",
             headers: { "X-Request-Id": { schema: { type: "string" } }, ...rateHeaders },
-            content: { "application/json": { schema: z.toJSONSchema(responses[name], { io: "output", unrepresentable: "any" }) } },
+            content: { "application/json": { schema: { $ref: `#/components/schemas/${RESPONSE_NAMES[name]}` } } },
           },
           ...errorResponses,
         },
@@ -73,11 +105,17 @@ export function openApiDocument(baseUrl: string) {
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Benchmark index and volatility data API", version: "v1", description: `Error codes: ${ERROR_CODES.join(", ")}. Docs: ${baseUrl}/docs` },
-    servers: [{ url: baseUrl }],
+    info: {
+      title: "Benchmark index and volatility data API",
+      version: "v1",
+      description: `Error codes: ${ERROR_CODES.join(", ")}. Docs: ${baseUrl}/docs`,
+      termsOfService: links.termsUrl ?? `${baseUrl}/terms`,
+      license: { name: "Data license", url: links.licenseUrl ?? `${baseUrl}/license` },
+    },
+    servers: [{ url: baseUrl, description: "The production host (PUBLIC_BASE_URL); there is no sandbox" }],
     components: {
       securitySchemes: { bearer: { type: "http", scheme: "bearer" }, apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" } },
-      schemas: { Error: z.toJSONSchema(errorResponse) },
+      schemas: componentSchemas(),
     },
     paths,
   };

@@ -1,10 +1,15 @@
 import { z } from "zod";
+import { ERROR_CODES, type ErrorCode } from "@/lib/api/errors";
 
 // Response shapes of every /v1 endpoint. The OpenAPI document is generated from these, and the
 // contract tests validate live responses with them, so the document cannot drift from the API.
+// Every object that a response carries is a named constant listed in COMPONENT_SCHEMAS, so the
+// document names it in components.schemas and generated clients get real types.
 
 const ts = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/).describe("ISO 8601 UTC, microseconds, Z");
 const tsNoZ = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).describe("UTC with microseconds, no Z");
+/** A count or remaining quota: never negative. */
+const count = z.number().int().min(0);
 const level = z.string().regex(/^-?\d+\.\d{8}$/).describe("decimal string, 8 places");
 
 export const commonMeta = z.object({
@@ -19,9 +24,16 @@ const volWindowMeta = commonMeta.extend({ effectiveStart: ts, clamped: z.boolean
 
 const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, meta: M) => z.object({ data, meta }).strict();
 
-export const errorResponse = z
-  .object({ error: z.object({ code: z.string(), message: z.string(), docsUrl: z.string().url(), requestId: z.string() }).strict() })
+const errorDetail = z
+  .object({
+    code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]).describe("stable contract; clients match on it"),
+    message: z.string().describe("human text, may be reworded"),
+    docsUrl: z.string().url().describe("deep link to the section for this code"),
+    requestId: z.string().describe("equals the X-Request-Id response header"),
+  })
   .strict();
+
+export const errorResponse = z.object({ error: errorDetail }).strict();
 
 const catalogEntry = z.object({
   ticker: z.string(),
@@ -32,6 +44,8 @@ const catalogEntry = z.object({
   ceasedAt: ts.nullable(),
   resolvedAt: ts.nullable(),
 }).strict();
+
+const dataQuality = z.object({ freshDataPct: z.number().min(0).max(100), freshMarketsCount: count, staleMarketsCount: count, totalMarketsCount: count }).strict();
 
 const latestLevel = z.object({
   ticker: z.string(),
@@ -50,11 +64,11 @@ const latestLevel = z.object({
   revision: z.number().int(),
   seriesFullyResolved: z.boolean(),
   seriesPartiallyResolved: z.boolean(),
-  dataQuality: z.object({ freshDataPct: z.number(), freshMarketsCount: z.number().int(), staleMarketsCount: z.number().int(), totalMarketsCount: z.number().int() }).strict(),
+  dataQuality,
 }).strict();
 
 const levelPoint = z.object({ t: ts, indexLevel: level, revision: z.number().int(), stale: z.boolean() }).strict();
-const reconstitution = z.object({ eventId: z.string().uuid(), completedAt: ts, addedMarketCount: z.number().int() }).strict();
+const reconstitution = z.object({ eventId: z.string().uuid(), completedAt: ts, addedMarketCount: count }).strict();
 
 const gates = z.record(z.string(), z.number());
 const seriesDefinition = z.object({
@@ -77,11 +91,62 @@ const seriesDefinition = z.object({
   gates,
 }).strict();
 
+const shareMeta = z.object({ ci_unavailable: z.boolean(), mixture: z.boolean() });
+
 const tenorValue = z.object({
   pts: z.number(),
   share: z.number(),
-  share_ci: z.unknown().nullable(),
-  share_meta: z.object({ ci_unavailable: z.boolean(), mixture: z.boolean() }),
+  share_ci: z.tuple([z.number(), z.number()]).nullable().describe("confidence interval of the share [lo, hi]; null when unavailable"),
+  share_meta: shareMeta,
+});
+
+const tenorPoint = z.object({ pts: z.number(), share: z.number() });
+
+const attributionLeg = z.object({ delta: z.number(), deltaClock: z.number(), deltaPrice: z.number(), gridOrder: z.number(), label: z.string(), legKey: z.string() });
+
+const attribution = z.object({
+  deltaPts: z.number().nullable(),
+  deltaPts2: z.number().nullable(),
+  gapSeconds: z.number().nullable(),
+  legs: z.array(attributionLeg),
+  prevComputedAt: tsNoZ.nullable(),
+  reason: z.string().nullable(),
+  status: z.string(),
+  tenorDays: z.number().int(),
+  units: z.string(),
+  unitsPts: z.string(),
+});
+
+const gateFlag = z.object({ gate: z.string(), legKey: z.string().nullable(), publicDetail: z.string() });
+
+const component = z.object({
+  leg_key: z.string(),
+  label: z.string(),
+  grid_order: z.number(),
+  condition_id: z.string(),
+  books_used: z.unknown(),
+  days_to_settlement: z.number().nullable(),
+  fbv_r_pts: z.number().nullable(),
+  gate_flags: z.array(z.unknown()),
+  observed_at: tsNoZ.nullable(),
+  p: z.number().nullable(),
+  passes_depth: z.boolean(),
+  tenor_pts: z.record(z.string(), z.number().nullable()),
+  w: z.number().nullable(),
+});
+
+const counterfactual = z.object({ anchorAt: z.string(), anchorFingerprint: z.string(), clockVersion: z.string(), headlinePts: z.number(), rPts: z.number(), tenors: z.record(z.string(), tenorPoint) });
+
+const composition = z.object({ leg_keys: z.array(z.string()), n: count, version: z.string() });
+
+const tickLabels = z.object({
+  clockHomogeneityDisclosure: z.string(),
+  clockSpeed: z.record(z.string(), z.number()),
+  attrDeltaFrom: ts.nullable(),
+  attrDeltaFromPublished: z.boolean().nullable(),
+  composition,
+  devigVersion: z.string(),
+  tier: z.record(z.string(), z.string()),
 });
 
 const tick = z.object({
@@ -93,18 +158,7 @@ const tick = z.object({
   bandLoPts: z.number(),
   bandHiPts: z.number(),
   attrDeltaHeadlinePts: z.number(),
-  attribution: z.object({
-    deltaPts: z.number().nullable(),
-    deltaPts2: z.number().nullable(),
-    gapSeconds: z.number().nullable(),
-    legs: z.array(z.object({ delta: z.number(), deltaClock: z.number(), deltaPrice: z.number(), gridOrder: z.number(), label: z.string(), legKey: z.string() })),
-    prevComputedAt: tsNoZ.nullable(),
-    reason: z.string().nullable(),
-    status: z.string(),
-    tenorDays: z.number().int(),
-    units: z.string(),
-    unitsPts: z.string(),
-  }),
+  attribution,
   budgetW: z.number(),
   wTilde: z.number(),
   effectiveN: z.number(),
@@ -114,34 +168,10 @@ const tick = z.object({
   status: z.enum(["ok", "flagged", "suspended"]),
   publicationState: z.enum(["published", "withheld"]),
   revision: z.number().int(),
-  gateFlags: z.array(z.object({ gate: z.string(), legKey: z.string().nullable(), publicDetail: z.string() })),
-  components: z.array(
-    z.object({
-      leg_key: z.string(),
-      label: z.string(),
-      grid_order: z.number(),
-      condition_id: z.string(),
-      books_used: z.unknown(),
-      days_to_settlement: z.number().nullable(),
-      fbv_r_pts: z.number().nullable(),
-      gate_flags: z.array(z.unknown()),
-      observed_at: tsNoZ.nullable(),
-      p: z.number().nullable(),
-      passes_depth: z.boolean(),
-      tenor_pts: z.record(z.string(), z.number().nullable()),
-      w: z.number().nullable(),
-    }),
-  ),
-  counterfactual: z.object({ anchorAt: z.string(), anchorFingerprint: z.string(), clockVersion: z.string(), headlinePts: z.number(), rPts: z.number(), tenors: z.record(z.string(), z.object({ pts: z.number(), share: z.number() })) }),
-  labels: z.object({
-    clockHomogeneityDisclosure: z.string(),
-    clockSpeed: z.record(z.string(), z.number()),
-    attrDeltaFrom: ts.nullable(),
-    attrDeltaFromPublished: z.boolean().nullable(),
-    composition: z.object({ leg_keys: z.array(z.string()), n: z.number().int(), version: z.string() }),
-    devigVersion: z.string(),
-    tier: z.record(z.string(), z.string()),
-  }),
+  gateFlags: z.array(gateFlag),
+  components: z.array(component),
+  counterfactual,
+  labels: tickLabels,
   clockVersion: z.string(),
   devigVersion: z.string(),
   methodologyVersion: z.string(),
@@ -179,32 +209,79 @@ const historyPoint = z.object({
   units: z.string(),
 }).strict();
 
+const endpointSummary = z.object({ path: z.string(), description: z.string() });
+const serviceLimits = z.object({ requestsPerMinute: count, requestsPerDay: count, historyMaxDays: count, intervals: z.array(z.string()) });
+const keyQuota = z.object({ prefix: z.string(), limitMinute: count, limitDay: count, remainingMinute: count, remainingDay: count });
+const serviceIndex = z.object({ version: z.literal("v1"), docsUrl: z.string().url(), endpoints: z.array(endpointSummary), limits: serviceLimits, key: keyQuota });
+const indexCatalog = z.object({ count, indices: z.array(catalogEntry) });
+const indexHistory = z.object({ ticker: z.string(), interval: z.enum(["1h", "1d"]), count, points: z.array(levelPoint) });
+const reconstitutions = z.object({ ticker: z.string(), count, events: z.array(reconstitution) });
+const volatilityCatalogEntry = seriesDefinition.extend({ lastComputedAt: ts, status: z.enum(["ok", "flagged", "suspended"]), publicationState: z.literal("published"), headlinePts: z.number() });
+const volatilityCatalog = z.object({ count, series: z.array(volatilityCatalogEntry) });
+const volatilityLatest = z.object({ series: seriesDefinition, tick, publicationState: z.enum(["published", "withheld"]), published: tick.nullable() }).strict();
+const volatilityHistory = z.object({ count, points: z.array(historyPoint), series: seriesDefinition, windowStart: ts }).strict();
+const downloadsPointer = z.object({ downloadsUrl: z.string().url(), latestManifestUrl: z.string().url(), license: z.string(), notes: z.string() }).strict();
+
 export const responses = {
-  service: envelope(
-    z.object({
-      version: z.literal("v1"),
-      docsUrl: z.string().url(),
-      endpoints: z.array(z.object({ path: z.string(), description: z.string() })),
-      limits: z.object({ requestsPerMinute: z.number().int(), requestsPerDay: z.number().int(), historyMaxDays: z.number().int(), intervals: z.array(z.string()) }),
-      key: z.object({ prefix: z.string(), limitMinute: z.number().int(), limitDay: z.number().int(), remainingMinute: z.number().int(), remainingDay: z.number().int() }),
-    }),
-    commonMeta,
-  ),
-  indices: envelope(z.object({ count: z.number().int(), indices: z.array(catalogEntry) }), commonMeta),
+  service: envelope(serviceIndex, commonMeta),
+  indices: envelope(indexCatalog, commonMeta),
   indexLatest: envelope(latestLevel, commonMeta),
-  indexHistory: envelope(z.object({ ticker: z.string(), interval: z.enum(["1h", "1d"]), count: z.number().int(), points: z.array(levelPoint) }), windowMeta),
-  indexReconstitutions: envelope(z.object({ ticker: z.string(), count: z.number().int(), events: z.array(reconstitution) }), commonMeta),
-  volatility: envelope(
-    z.object({
-      count: z.number().int(),
-      series: z.array(seriesDefinition.extend({ lastComputedAt: ts, status: z.enum(["ok", "flagged", "suspended"]), publicationState: z.literal("published"), headlinePts: z.number() })),
-    }),
-    commonMeta,
-  ),
-  volatilityLatest: envelope(
-    z.object({ series: seriesDefinition, tick, publicationState: z.enum(["published", "withheld"]), published: tick.nullable() }).strict(),
-    commonMeta,
-  ),
-  volatilityHistory: envelope(z.object({ count: z.number().int(), points: z.array(historyPoint), series: seriesDefinition, windowStart: ts }).strict(), volWindowMeta),
-  downloads: envelope(z.object({ downloadsUrl: z.string().url(), latestManifestUrl: z.string().url(), license: z.string(), notes: z.string() }).strict(), commonMeta),
+  indexHistory: envelope(indexHistory, windowMeta),
+  indexReconstitutions: envelope(reconstitutions, commonMeta),
+  volatility: envelope(volatilityCatalog, commonMeta),
+  volatilityLatest: envelope(volatilityLatest, commonMeta),
+  volatilityHistory: envelope(volatilityHistory, volWindowMeta),
+  downloads: envelope(downloadsPointer, commonMeta),
 } as const;
+
+/** Component names of every response object, as the OpenAPI document lists them. */
+export const COMPONENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  Error: errorResponse,
+  ErrorDetail: errorDetail,
+  Meta: commonMeta,
+  IndexHistoryMeta: windowMeta,
+  VolatilityHistoryMeta: volWindowMeta,
+  ServiceIndex: serviceIndex,
+  EndpointSummary: endpointSummary,
+  ServiceLimits: serviceLimits,
+  KeyQuota: keyQuota,
+  IndexCatalog: indexCatalog,
+  IndexCatalogEntry: catalogEntry,
+  IndexLatest: latestLevel,
+  DataQuality: dataQuality,
+  IndexHistory: indexHistory,
+  IndexLevelPoint: levelPoint,
+  Reconstitutions: reconstitutions,
+  ReconstitutionEvent: reconstitution,
+  VolatilityCatalog: volatilityCatalog,
+  VolatilityCatalogEntry: volatilityCatalogEntry,
+  SeriesDefinition: seriesDefinition,
+  VolatilityLatest: volatilityLatest,
+  VolatilityTick: tick,
+  TenorValue: tenorValue,
+  TenorPoint: tenorPoint,
+  ShareMeta: shareMeta,
+  Composition: composition,
+  Attribution: attribution,
+  AttributionLeg: attributionLeg,
+  GateFlag: gateFlag,
+  TickComponent: component,
+  Counterfactual: counterfactual,
+  TickLabels: tickLabels,
+  VolatilityHistory: volatilityHistory,
+  VolatilityHistoryPoint: historyPoint,
+  DownloadsPointer: downloadsPointer,
+};
+
+/** Component name of each endpoint's success envelope. */
+export const RESPONSE_NAMES: Readonly<Record<keyof typeof responses, string>> = {
+  service: "ServiceIndexResponse",
+  indices: "IndexCatalogResponse",
+  indexLatest: "IndexLatestResponse",
+  indexHistory: "IndexHistoryResponse",
+  indexReconstitutions: "ReconstitutionsResponse",
+  volatility: "VolatilityCatalogResponse",
+  volatilityLatest: "VolatilityLatestResponse",
+  volatilityHistory: "VolatilityHistoryResponse",
+  downloads: "DownloadsPointerResponse",
+};

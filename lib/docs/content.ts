@@ -42,8 +42,16 @@ function trimText(text: string): string {
   return text.slice(0, cut > 0 ? cut : MAX_TEXT);
 }
 
+let siteIndex: SearchEntry[] | undefined;
+
 /** The whole site's search index, built from the MDX sources (and the generated error sections). */
 export function buildSearchIndex(pages: readonly DocPage[] = DOC_PAGES): SearchEntry[] {
+  // docs pages render per request (for PUBLIC_BASE_URL); the sources do not change while serving
+  if (pages === DOC_PAGES) return (siteIndex ??= searchIndexOf(pages));
+  return searchIndexOf(pages);
+}
+
+function searchIndexOf(pages: readonly DocPage[]): SearchEntry[] {
   return pages.flatMap((page) => {
     const href = docHref(page);
     const sections = sectionsOf(docSource(page));

@@ -19,6 +19,7 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "api/volatility-latest.mdx": () => import("@/content/docs/api/volatility-latest.mdx"),
   "api/volatility-history.mdx": () => import("@/content/docs/api/volatility-history.mdx"),
   "api/downloads.mdx": () => import("@/content/docs/api/downloads.mdx"),
+  "api/openapi.mdx": () => import("@/content/docs/api/openapi.mdx"),
   "downloads.mdx": () => import("@/content/docs/downloads.mdx"),
   "methodology.mdx": () => import("@/content/docs/methodology.mdx"),
   "ingestion.mdx": () => import("@/content/docs/ingestion.mdx"),

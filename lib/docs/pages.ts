@@ -151,6 +151,14 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "api/downloads.mdx",
   },
   {
+    slug: "api/openapi",
+    title: "OpenAPI document",
+    nav: "OpenAPI (openapi.json)",
+    description: "The machine-readable OpenAPI 3.1 description of the whole API, for generated clients and tools.",
+    group: "API reference",
+    file: "api/openapi.mdx",
+  },
+  {
     slug: "downloads",
     title: "Downloads and snapshot bundles",
     nav: "Snapshot bundles",

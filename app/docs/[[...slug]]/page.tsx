@@ -4,14 +4,11 @@ import { PrevNext } from "@/components/docs/prev-next";
 import { TableOfContents } from "@/components/docs/toc";
 import { docHeadings } from "@/lib/docs/content";
 import { MDX_MODULES } from "@/lib/docs/mdx-modules";
-import { DOC_PAGES, neighbours, pageForSegments } from "@/lib/docs/pages";
+import { neighbours, pageForSegments } from "@/lib/docs/pages";
 
-// Every docs page is prerendered from MDX at build time; unknown paths are 404s.
-export const dynamicParams = false;
-
-export function generateStaticParams(): { slug: string[] }[] {
-  return DOC_PAGES.map((p) => ({ slug: p.slug === "" ? [] : p.slug.split("/") }));
-}
+// Rendered per request: every example shows the configured PUBLIC_BASE_URL, which the build cannot
+// know (one build serves any address). Unknown paths are 404s.
+export const dynamic = "force-dynamic";
 
 type Props = { params: Promise<{ slug?: string[] }> };
 

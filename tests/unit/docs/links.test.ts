@@ -11,6 +11,7 @@ const SITE_ROUTES: Readonly<Record<string, string>> = {
   "/terms": "app/terms/page.tsx",
   "/license": "app/license/page.tsx",
   "/portal": "app/portal/(account)/page.tsx",
+  "/openapi.json": "app/openapi.json/route.ts",
 };
 
 interface Link {

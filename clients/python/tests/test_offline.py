@@ -1,0 +1,106 @@
+"""Client behaviour that needs a misbehaving server: a local HTTP server stands in for one."""
+
+import json
+import threading
+import unittest
+from datetime import timezone
+from decimal import Decimal
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from pmb_client import Client, InternalError, NotFoundError, PmbError, RateLimitedError, UnavailableError, parse_timestamp
+
+
+class _Script(BaseHTTPRequestHandler):
+    """Answers each request with the next scripted (status, headers, body)."""
+
+    script = []
+    seen = []
+
+    def do_GET(self):  # noqa: N802 (http.server's naming)
+        type(self).seen.append((self.path, self.headers.get("Authorization")))
+        status, headers, body = type(self).script.pop(0)
+        raw = json.dumps(body).encode()
+        self.send_response(status)
+        for k, v in {"Content-Type": "application/json", "X-Request-Id": f"req-{len(type(self).seen)}", **headers}.items():
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def log_message(self, *args):
+        pass
+
+
+def _error(code, status, message="m"):
+    return {"error": {"code": code, "message": message, "docsUrl": f"http://x/docs/errors#{code}", "requestId": f"rid-{code}"}}
+
+
+OK = (200, {}, {"data": {"indexLevel": "101.00000001", "computedAt": "2026-11-21T13:00:00.000000"}, "meta": {"generatedAt": "2026-11-21T13:00:01.000000Z"}})
+
+
+class OfflineTest(unittest.TestCase):
+    def setUp(self):
+        _Script.script = []
+        _Script.seen = []
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), _Script)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.waits = []
+        self.client = Client("svc_live_test", f"http://127.0.0.1:{self.server.server_port}", sleep=self.waits.append, max_retries=3, max_retry_wait=30)
+
+    def tearDown(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+    def test_a_503_with_retry_after_is_retried_after_exactly_that_many_seconds(self):
+        _Script.script = [(503, {"Retry-After": "7"}, _error("unavailable", 503)), OK]
+        result = self.client.get("/v1/x")
+        self.assertEqual(self.waits, [7.0])
+        self.assertEqual(result.data["indexLevel"], Decimal("101.00000001"))
+        self.assertEqual(len(_Script.seen), 2)
+        self.assertEqual(_Script.seen[0][1], "Bearer svc_live_test")
+
+    def test_a_500_without_retry_after_backs_off_exponentially_then_raises_the_typed_error(self):
+        _Script.script = [(500, {}, _error("internal_error", 500))] * 4
+        with self.assertRaises(InternalError) as caught:
+            self.client.get("/v1/x")
+        self.assertEqual(self.waits, [1.0, 2.0, 4.0])
+        self.assertEqual(caught.exception.request_id, "rid-internal_error")
+        self.assertEqual(caught.exception.status, 500)
+
+    def test_a_retry_after_beyond_the_cap_is_raised_at_once(self):
+        _Script.script = [(429, {"Retry-After": "3600"}, _error("rate_limited", 429))]
+        with self.assertRaises(RateLimitedError) as caught:
+            self.client.get("/v1/x")
+        self.assertEqual(self.waits, [])
+        self.assertEqual(caught.exception.retry_after, 3600)
+
+    def test_a_404_is_not_retried(self):
+        _Script.script = [(404, {}, _error("not_found", 404))]
+        with self.assertRaises(NotFoundError):
+            self.client.get("/v1/x")
+        self.assertEqual(len(_Script.seen), 1)
+
+    def test_a_body_that_is_not_the_error_shape_still_raises_with_the_header_request_id(self):
+        _Script.script = [(502, {}, "bad gateway")]
+        with self.assertRaises(PmbError) as caught:
+            self.client.get("/v1/x")
+        self.assertEqual(caught.exception.code, "error")
+        self.assertEqual(caught.exception.request_id, "req-1")
+
+    def test_unavailable_exhausts_retries(self):
+        _Script.script = [(503, {"Retry-After": "1"}, _error("unavailable", 503))] * 4
+        with self.assertRaises(UnavailableError):
+            self.client.get("/v1/x")
+        self.assertEqual(self.waits, [1.0, 1.0, 1.0])
+
+
+class ParseTest(unittest.TestCase):
+    def test_timestamps_without_z_are_utc(self):
+        self.assertEqual(parse_timestamp("2026-11-21T13:00:00.000000").tzinfo, timezone.utc)
+        self.assertEqual(parse_timestamp("2026-11-21T13:00:00.000000"), parse_timestamp("2026-11-21T13:00:00.000000Z"))
+        self.assertEqual(parse_timestamp("2026-11-21T14:00:00+01:00"), parse_timestamp("2026-11-21T13:00:00Z"))
+        self.assertEqual(parse_timestamp("2026-11-21T13:00:00.123456Z").microsecond, 123456)
+
+
+if __name__ == "__main__":
+    unittest.main()

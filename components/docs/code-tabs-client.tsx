@@ -1,0 +1,80 @@
+"use client";
+
+import { Children, useId, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
+
+const STORAGE_KEY = "pmb-docs-lang";
+const EVENT = "pmb-docs-lang";
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener(EVENT, onChange);
+  window.addEventListener("storage", onChange);
+  return () => {
+    window.removeEventListener(EVENT, onChange);
+    window.removeEventListener("storage", onChange);
+  };
+}
+
+function readChoice(): string | null {
+  try {
+    return window.localStorage.getItem(STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** The chosen language is shared by every tab group on every docs page (and remembered). */
+function choose(lang: string): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, lang);
+  } catch {
+    // storage may be disabled; the choice then lasts for this page only
+  }
+  window.dispatchEvent(new Event(EVENT));
+}
+
+/** Tabs over server-rendered code blocks: one panel per language, the first shown until a choice. */
+export function CodeTabsClient({ langs, labels, children }: { langs: string[]; labels: string[]; children: ReactNode }) {
+  const id = useId();
+  const stored = useSyncExternalStore(subscribe, readChoice, () => null);
+  const active = stored && langs.includes(stored) ? stored : langs[0];
+  const panels = Children.toArray(children);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
+    const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+    if (!step) return;
+    event.preventDefault();
+    const next = (index + step + langs.length) % langs.length;
+    choose(langs[next]!);
+    document.getElementById(`${id}-tab-${next}`)?.focus();
+  };
+
+  return (
+    <div className="not-prose my-5" data-code-tabs="">
+      <div role="tablist" aria-label="Language" className="flex gap-1 border-b border-slate-200">
+        {langs.map((lang, i) => (
+          <button
+            key={lang}
+            id={`${id}-tab-${i}`}
+            type="button"
+            role="tab"
+            aria-selected={lang === active}
+            aria-controls={`${id}-panel-${i}`}
+            tabIndex={lang === active ? 0 : -1}
+            onClick={() => choose(lang)}
+            onKeyDown={(e) => onKeyDown(e, i)}
+            className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm font-medium ${
+              lang === active ? "border-slate-200 border-b-white bg-white text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
+            }`}
+          >
+            {labels[i]}
+          </button>
+        ))}
+      </div>
+      {panels.map((panel, i) => (
+        <div key={langs[i]} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={langs[i] !== active} data-example-lang={langs[i]} className="[&>div]:mt-2">
+          {panel}
+        </div>
+      ))}
+    </div>
+  );
+}
