@@ -5,6 +5,7 @@ import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
+import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
@@ -34,6 +35,7 @@ export const commandSchemas = {
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
   "snapshots.build": z.object({}),
+  "licenses.list": z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
 } as const;
 
@@ -83,6 +85,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "ingest": {
         const r = await ingestFile(await db(), args.file as string, args.text as string);
         return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
+      }
+      case "licenses.list": {
+        const rows = await listLicenseRequests((args.limit as number | undefined) ?? 100);
+        const lines = rows.map((r) =>
+          [r.createdAt.toISOString(), `LR-${r.id.slice(0, 8).toUpperCase()}`, r.status, r.acknowledged ? "acknowledged" : "not-acknowledged", r.email, r.name, r.organization, r.useCase, JSON.stringify(r.distribution), JSON.stringify(r.message)].join("\t"),
+        );
+        return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());
