@@ -161,6 +161,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         <div className="grid gap-4 md:grid-cols-2">
           <figure className="rounded-lg border border-slate-200 p-3">
             <TermStructureChart
+              filename={`${series.ticker}-term-structure`}
               tenors={tenors.map((t) => ({ tenorDays: t.tenorDays, pts: t.pts, headline: t.headline }))}
               label={`Points at each tenor: ${tenors.map((t) => `${formatPts(t.pts)} over ${tenorText(t.tenorDays)}`).join(", ")}`}
             />
