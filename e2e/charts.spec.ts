@@ -52,8 +52,11 @@ test("reconstitution markers never overlap, even at 90 days on a phone, and can 
     await expect(page.locator('svg[data-testid="level-chart"] .recharts-line-curve')).toBeAttached();
     const events = Number(await box.getAttribute("data-events"));
     test.skip(events === 0, "no reconstitutions in the window");
-    const labels = page.locator(".reconstitution-mark text, .recharts-reference-line .recharts-label");
+    // The markers' labels: "R" for one reconstitution, "R×n" for a group (recharts draws them in its label layer).
+    const labels = page.locator('svg[data-testid="level-chart"] text').filter({ hasText: /^R(×\d+)?$/ });
     await expect.poll(() => labels.count()).toBeGreaterThan(0);
+    const shown = (await labels.allTextContents()).reduce((n, t) => n + (t === "R" ? 1 : Number(t.slice(2))), 0);
+    expect(shown, "every reconstitution in the window is in one marker").toBe(events);
     const boxes = (await labels.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ l: r.left, r: r.right })))).sort((a, b) => a.l - b.l);
     for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.l, `label ${i} overlaps the one before at ${width} px`).toBeGreaterThanOrEqual(boxes[i - 1]!.r);
     expect(boxes.length).toBeLessThanOrEqual(Number(await box.getAttribute("data-event-groups")));
@@ -102,7 +105,7 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
     request,
     `/v1/volatility/PMV-FED/history?start=${vstart}&limit=5000`,
   );
-  const [vcsv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /^Download CSV of the plotted series/ }).first().click()]);
+  const [vcsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("volatility-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
   const vlines = readFileSync(await vcsv.path(), "utf8").trim().split("\r\n");
   expect(vlines[0]).toBe("t,headlinePts,bandLoPts,bandHiPts,cfHeadlinePts,status");
   expect(vlines.slice(1).map((l) => l.split(",").slice(0, 4).join(","))).toEqual(
