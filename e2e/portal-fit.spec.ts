@@ -80,6 +80,7 @@ test("a signed-in user downloads a bundle file with the session; it is the keyed
 
   // And it is metered on the key: the usage page lists /downloads for it.
   await page.getByRole("link", { name: /^Usage of bundles/ }).click();
+  await expect(page).toHaveURL(/\/portal\/keys\/[0-9a-f-]+$/);
   await expect
     .poll(
       async () => {
