@@ -51,7 +51,7 @@ export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: 
                     <Link
                       href={link.href}
                       aria-current={here ? "page" : undefined}
-                      className={`block rounded-md px-2 py-1 text-sm ${
+                      className={`block rounded-md px-2 py-1 text-sm no-underline ${
                         here ? "bg-slate-100 font-medium text-slate-900!" : "text-slate-700! hover:bg-slate-50 hover:text-slate-900!"
                       }`}
                     >

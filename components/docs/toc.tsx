@@ -57,7 +57,7 @@ export function TableOfContents({ headings }: { headings: Heading[] }) {
               <a
                 href={`#${h.id}`}
                 aria-current={here ? "location" : undefined}
-                className={`-ml-px block border-l-2 pl-2 [overflow-wrap:anywhere] ${
+                className={`-ml-px block border-l-2 pl-2 no-underline [overflow-wrap:anywhere] ${
                   here ? "border-brand font-medium text-slate-900!" : "border-transparent text-slate-700! hover:text-slate-900!"
                 }`}
               >

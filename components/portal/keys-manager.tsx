@@ -234,7 +234,7 @@ function KeysTable({
                     <Link
                       href={`/portal/keys/${key.id}`}
                       aria-label={`Usage of ${key.name} (${maskedKey(key)})`}
-                      className="rounded-md px-2.5 py-1 font-medium ring-1 ring-slate-300 hover:bg-slate-50"
+                      className="rounded-md px-2.5 py-1 font-medium no-underline ring-1 ring-slate-300 hover:bg-slate-50"
                     >
                       Usage
                     </Link>

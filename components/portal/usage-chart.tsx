@@ -89,7 +89,7 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
       )}
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer text-slate-600 hover:text-slate-900">Show the numbers as a table</summary>
-        <div className="mt-2 max-h-72 overflow-auto">
+        <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} role="region" aria-label={`${title}: the numbers`}>
           <table className="min-w-full text-right text-xs" data-testid={`${id}-table`}>
             <caption className="sr-only">{title}, requests by status class</caption>
             <thead className="sticky top-0 bg-white text-slate-500">

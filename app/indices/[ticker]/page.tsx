@@ -130,8 +130,8 @@ export default async function IndexPage({ params, searchParams }: Props) {
               current={interval}
               options={INTERVAL_KEYS.map((i) => ({
                 key: i,
-                label: i,
-                ariaLabel: `Interval: ${i === "1h" ? "hourly" : "daily"}`,
+                label: i === "1h" ? "hourly" : "daily",
+                ariaLabel: "Interval: ",
                 href: chartHref(path, { range, interval: i }),
               }))}
             />
