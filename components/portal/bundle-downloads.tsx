@@ -44,7 +44,7 @@ export function BundleDownloads({ months, keyLabel }: { months: BundleMonth[]; k
                     {f.name}
                   </a>
                 ))}
-                <a href={`/portal/downloads/${m.month}/manifest.json`} className="text-slate-700" aria-label={`Manifest of ${m.month}`}>
+                <a href={`/portal/downloads/${m.month}/manifest.json`} className="text-slate-700" aria-label={`manifest.json of ${m.month}`}>
                   manifest.json
                 </a>
               </span>
