@@ -157,15 +157,14 @@ test("a developer registers by magic link, then mints, uses, rotates and revokes
     expect(await status(request, second)).toBe(401);
   });
 
-  await test.step("a fourth active key is refused with a message saying what to do", async () => {
+  await test.step("at 3 of 3 active keys Create key is disabled, with the reason beside it", async () => {
     const keys = [await mint(page, "one"), await mint(page, "two"), await mint(page, "three")];
     for (const key of keys) expect(await status(request, key)).toBe(200);
     await expect(page.getByTestId("active-count")).toHaveText("3 of 3 active keys");
-    await page.getByLabel(/Key name/).fill("four");
-    await page.getByRole("button", { name: "Create key" }).click();
-    const alert = page.getByRole("alert").filter({ hasText: "active keys" });
-    await expect(alert).toContainText("already has 3 active keys");
-    await expect(alert).toContainText("Revoke one");
+    const create = page.getByRole("button", { name: "Create key" });
+    await expect(create).toBeDisabled();
+    await expect(create).toHaveAccessibleDescription(/3 of 3 active keys.*Revoke a key/);
+    await expect(page.getByTestId("create-key-full")).toBeVisible();
     await expect(page.getByTestId("key-row").filter({ hasText: "four" })).toHaveCount(0);
   });
 

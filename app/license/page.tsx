@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 
 export const metadata: Metadata = { title: "Data license" };
 
@@ -11,8 +12,11 @@ export default function LicensePage() {
         evaluation free of charge, provided the attribution line accompanies anything published from them.
       </p>
       <p>
-        Production use, redistribution, derived products and commercial use need a separate written license. Contact the
-        operator through the portal.
+        Production use, redistribution, derived products and commercial use need a separate written license.{" "}
+        <Link href="/portal/license" data-testid="license-request-link">
+          Request a commercial license in the portal
+        </Link>{" "}
+        (sign in with your work e-mail); we confirm by mail and reply with terms.
       </p>
       <p>The snapshot bundles are point-in-time: a published month is never rewritten; restatements appear in later months.</p>
     </article>

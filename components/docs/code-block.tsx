@@ -47,7 +47,7 @@ export function CodeBlock({ code, lang = "text", title }: { code: string; lang?:
         <span className="truncate font-mono text-xs text-slate-400">{label}</span>
         <CopyButton text={text} />
       </div>
-      <pre className="overflow-x-auto p-4 text-[13px] leading-relaxed text-slate-100">
+      <pre tabIndex={0} className="overflow-x-auto p-4 text-[13px] leading-relaxed text-slate-100">
         <code className={`language-${lang} font-mono`}>
           {highlight(text, lang).map((token, i) => {
             const className = TOKEN_CLASS[token.type];

@@ -24,7 +24,9 @@ export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: 
   const current = groups.flatMap((g) => g.links).find((l) => l.href === pathname);
 
   return (
-    <div className="space-y-3 md:sticky md:top-4 md:max-h-[calc(100vh-2rem)] md:overflow-y-auto md:pb-8">
+    // The search sits outside the scrolling list: its results are wider than the sidebar and
+    // must not be clipped by the list's overflow box.
+    <div className="space-y-3 md:sticky md:top-4">
       <DocsSearch index={index} />
       <button
         type="button"
@@ -37,10 +39,10 @@ export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: 
         <span aria-hidden="true">{open ? "✕" : "☰"}</span>
         <span className="sr-only">{open ? "Close docs menu" : "Open docs menu"}</span>
       </button>
-      <nav id="docs-nav" aria-label="Docs" className={`${open ? "block" : "hidden"} md:block`}>
+      <nav id="docs-nav" aria-label="Docs" className={`${open ? "block" : "hidden"} md:block md:max-h-[calc(100vh-6rem)] md:overflow-y-auto md:pb-8`}>
         {groups.map((g) => (
           <div key={g.group} className="mb-5">
-            <p className="mb-1.5 px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">{g.group}</p>
+            <p className="mb-1.5 px-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">{g.group}</p>
             <ul className="space-y-0.5">
               {g.links.map((link) => {
                 const here = link.href === pathname;
@@ -49,8 +51,8 @@ export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: 
                     <Link
                       href={link.href}
                       aria-current={here ? "page" : undefined}
-                      className={`block rounded-md px-2 py-1 text-sm ${
-                        here ? "bg-slate-100 font-medium text-slate-900!" : "text-slate-600! hover:bg-slate-50 hover:text-slate-900!"
+                      className={`block rounded-md px-2 py-1 text-sm no-underline ${
+                        here ? "bg-slate-100 font-medium text-slate-900!" : "text-slate-700! hover:bg-slate-50 hover:text-slate-900!"
                       }`}
                     >
                       {link.label}

@@ -31,6 +31,7 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
   const [pending, setPending] = useState<Pending>(null);
   const active = keys.filter((k) => k.status === "active");
   const inactive = keys.filter((k) => k.status !== "active");
+  const full = active.length >= maxActive;
 
   async function call(path: string, body: unknown): Promise<ActionResult> {
     try {
@@ -112,12 +113,19 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
           </div>
           <button
             type="submit"
-            disabled={!hydrated || busy !== null}
-            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark disabled:opacity-70"
+            disabled={!hydrated || busy !== null || full}
+            aria-describedby={full ? "create-key-full" : undefined}
+            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark disabled:cursor-not-allowed disabled:bg-slate-500"
           >
             {busy === "mint" ? "Creating…" : "Create key"}
           </button>
         </form>
+        {full ? (
+          <p id="create-key-full" className="mt-3 text-sm text-slate-700" data-testid="create-key-full">
+            You have {active.length} of {maxActive} active keys, the most an account may hold. Revoke a key you no longer use to create another,
+            or rotate one to replace its secret.
+          </p>
+        ) : null}
         {error ? (
           <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
             {error}
@@ -183,17 +191,18 @@ function KeysTable({
       <h2 id="keys-heading" className="border-b border-slate-200 px-5 py-3 font-semibold text-slate-900">
         {title}
       </h2>
-      <div className="overflow-x-auto">
+      {/* relative: the sr-only header is absolutely positioned and must stay inside this scroll box */}
+      <div className="relative overflow-x-auto" data-testid="keys-table-scroll">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
             <tr>
-              <th scope="col" className="px-5 py-2">Name</th>
-              <th scope="col" className="px-5 py-2">Key</th>
-              <th scope="col" className="px-5 py-2">Status</th>
-              <th scope="col" className="px-5 py-2">Created</th>
-              <th scope="col" className="px-5 py-2">Last used</th>
-              <th scope="col" className="px-5 py-2">Limits</th>
-              <th scope="col" className="px-5 py-2">
+              <th scope="col" className="px-3 py-2 first:pl-5">Name</th>
+              <th scope="col" className="px-3 py-2">Key</th>
+              <th scope="col" className="px-3 py-2">Status</th>
+              <th scope="col" className="px-3 py-2">Created</th>
+              <th scope="col" className="px-3 py-2">Last used</th>
+              <th scope="col" className="px-3 py-2">Limits</th>
+              <th scope="col" className="px-3 py-2 pr-5">
                 <span className="sr-only">Actions</span>
               </th>
             </tr>
@@ -201,26 +210,31 @@ function KeysTable({
           <tbody className="divide-y divide-slate-100">
             {keys.map((key) => (
               <tr key={key.id} data-testid="key-row" data-key-id={key.id} data-status={key.status} className={key.status === "active" ? "" : "text-slate-500"}>
-                <th scope="row" className="px-5 py-3 text-left font-medium text-slate-900">
+                <th scope="row" className="py-3 pr-3 pl-5 text-left font-medium break-words text-slate-900">
                   {key.name}
                 </th>
-                <td className="px-5 py-3 font-mono whitespace-nowrap" data-testid="key-masked">
+                <td className="px-3 py-3 font-mono whitespace-nowrap" data-testid="key-masked">
                   {maskedKey(key)}
                 </td>
-                <td className="px-5 py-3">
+                <td className="px-3 py-3">
                   <StatusBadge status={key.status} />
                 </td>
-                <td className="px-5 py-3 whitespace-nowrap">{formatUtc(key.createdAt)}</td>
-                <td className="px-5 py-3 whitespace-nowrap">{formatUtc(key.lastUsedAt)}</td>
-                <td className="px-5 py-3 whitespace-nowrap">
-                  {formatCount(key.limitMinute)}/min · {formatCount(key.limitDay)}/day
+                <td className="px-3 py-3">
+                  <WrappingTime value={key.createdAt} />
                 </td>
-                <td className="px-5 py-3">
-                  <div className="flex justify-end gap-2 whitespace-nowrap">
+                <td className="px-3 py-3">
+                  <WrappingTime value={key.lastUsedAt} />
+                </td>
+                <td className="px-3 py-3">
+                  <span className="whitespace-nowrap">{formatCount(key.limitMinute)}/min</span>{" "}
+                  <span className="whitespace-nowrap">{formatCount(key.limitDay)}/day</span>
+                </td>
+                <td className="py-3 pr-5 pl-3">
+                  <div className="flex flex-wrap justify-end gap-2">
                     <Link
                       href={`/portal/keys/${key.id}`}
                       aria-label={`Usage of ${key.name} (${maskedKey(key)})`}
-                      className="rounded-md px-2.5 py-1 font-medium ring-1 ring-slate-300 hover:bg-slate-50"
+                      className="rounded-md px-2.5 py-1 font-medium no-underline ring-1 ring-slate-300 hover:bg-slate-50"
                     >
                       Usage
                     </Link>
@@ -254,5 +268,17 @@ function KeysTable({
         </table>
       </div>
     </section>
+  );
+}
+
+/** A UTC time that may break between the date and the time, so the table fits its card. */
+function WrappingTime({ value }: { value: string | null }) {
+  const text = formatUtc(value);
+  const cut = text.indexOf(" ");
+  if (cut < 0) return <span className="whitespace-nowrap">{text}</span>;
+  return (
+    <>
+      <span className="whitespace-nowrap">{text.slice(0, cut)}</span> <span className="whitespace-nowrap">{text.slice(cut + 1)}</span>
+    </>
   );
 }

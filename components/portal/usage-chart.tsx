@@ -1,5 +1,7 @@
 "use client";
 
+import { useRef } from "react";
+import { ChartDownloads, toCsv } from "@/components/charts/chart-downloads";
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { formatCount, formatDay, formatHour } from "@/lib/portal/format";
 
@@ -28,6 +30,7 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
   const rows = buckets.map((b) => ({ ...b, label: label(b.start) }));
   const total = buckets.reduce((n, b) => n + b.total, 0);
   const sum = (key: (typeof SERIES)[number]["key"]) => buckets.reduce((n, b) => n + b[key], 0);
+  const frame = useRef<HTMLDivElement>(null);
   return (
     <figure
       aria-labelledby={`${id}-title`}
@@ -43,21 +46,32 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
         <figcaption id={`${id}-title`} className="font-semibold text-slate-900">
           {title}
         </figcaption>
-        <p className="text-sm text-slate-600">
-          <span className="font-semibold text-slate-900">{formatCount(total)}</span> requests
-        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-sm text-slate-700">
+            <span className="font-semibold text-slate-900">{formatCount(total)}</span> requests
+          </p>
+          {total > 0 && (
+            <ChartDownloads
+              filename={id}
+              title={title}
+              frame={frame}
+              testId={id}
+              csv={() => toCsv(["start", ...SERIES.map((s) => s.key), "total"], buckets.map((b) => [b.start, ...SERIES.map((s) => b[s.key]), b.total]))}
+            />
+          )}
+        </div>
       </div>
       {total === 0 ? (
         <div className="mt-4 flex h-56 items-center justify-center rounded-md border border-dashed border-slate-300 text-center text-sm text-slate-600">
           <p className="max-w-xs">No requests in this period. Call the API with this key; usage appears here within a few seconds.</p>
         </div>
       ) : (
-        <div className="mt-4 h-64" aria-hidden="true">
+        <div ref={frame} className="mt-4 h-64" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 256 }}>
             <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-              <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval="preserveStartEnd" minTickGap={12} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#64748b" }} tickLine={false} axisLine={false} width={48} />
+              <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval="preserveStartEnd" minTickGap={12} />
+              <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={false} width={48} />
               <Tooltip
                 cursor={{ fill: "#f1f5f9" }}
                 labelFormatter={(_, payload) => {
@@ -75,7 +89,7 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
       )}
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer text-slate-600 hover:text-slate-900">Show the numbers as a table</summary>
-        <div className="mt-2 max-h-72 overflow-auto">
+        <div className="mt-2 max-h-72 overflow-auto" tabIndex={0} role="region" aria-label={`${title}: the numbers`}>
           <table className="min-w-full text-right text-xs" data-testid={`${id}-table`}>
             <caption className="sr-only">{title}, requests by status class</caption>
             <thead className="sticky top-0 bg-white text-slate-500">

@@ -40,7 +40,8 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <div className={frameClassName} data-testid={frameTestId}>
+    // A scrolling box is a focusable region so keyboard users can scroll it too.
+    <div className={frameClassName} data-testid={frameTestId} tabIndex={0} role="region" aria-label={typeof caption === "string" ? caption : undefined}>
       <table className="w-full border-collapse text-left text-sm" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         {columns && (

@@ -3,7 +3,7 @@ import Link from "next/link";
 export interface SegmentOption {
   key: string;
   label: string;
-  /** accessible name, e.g. "Range: 30 days" */
+  /** read before the visible label by screen readers, e.g. "Range: " (so the name is "Range: 30 days") */
   ariaLabel: string;
   href: string;
 }
@@ -27,13 +27,13 @@ export function SegmentedLinks({ label, name, options, current }: { label: strin
               <Link
                 href={o.href}
                 scroll={false}
-                aria-label={o.ariaLabel}
                 aria-current={active ? "true" : undefined}
                 data-value={o.key}
-                className={`block px-3 py-1.5 font-medium no-underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-inset ${
+                className={`block px-2.5 py-1.5 font-medium whitespace-nowrap no-underline focus:outline-none focus-visible:ring-2 focus-visible:ring-brand focus-visible:ring-inset ${
                   active ? "bg-slate-900 text-white! hover:text-white!" : "bg-white text-slate-700! hover:bg-slate-50"
                 }`}
               >
+                <span className="sr-only">{o.ariaLabel}</span>
                 {o.label}
               </Link>
             </li>

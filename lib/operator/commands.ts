@@ -12,6 +12,7 @@ import { CatalogError, validateCatalog } from "@/lib/catalog/validate";
 import { applyCatalogText } from "@/lib/ingest/catalog-apply";
 import { collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { catchUp, ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
@@ -41,6 +42,7 @@ export const commandSchemas = {
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
   "snapshots.build": z.object({}),
+  "licenses.list": z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
   "catalog.validate": z.object({ file: z.string().min(1), text: z.string() }),
   "catalog.apply": z.object({ file: z.string().min(1), text: z.string() }),
@@ -126,6 +128,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const r = await collect(prisma, collectorSettings(), { now });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         return ok(`${describeCollect(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n`);
+      }
+      case "licenses.list": {
+        const rows = await listLicenseRequests((args.limit as number | undefined) ?? 100);
+        const lines = rows.map((r) =>
+          [r.createdAt.toISOString(), `LR-${r.id.slice(0, 8).toUpperCase()}`, r.status, r.acknowledged ? "acknowledged" : "not-acknowledged", r.email, r.name, r.organization, r.useCase, JSON.stringify(r.distribution), JSON.stringify(r.message)].join("\t"),
+        );
+        return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
       case "snapshots.build": {
         const months = await buildMissingBundles(await db());

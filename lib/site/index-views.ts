@@ -79,7 +79,10 @@ export async function indexPageView(rawTicker: string, range: RangeKey, interval
   const latest = await indexLatest(rawTicker);
   if (!latest) return null;
   const ticker = latest.ticker;
-  const req = rangeRequest(now, range);
+  // A ceased or resolved index has no new levels: its chart window ends at its last level, so it
+  // opens on a range that shows them (an active index's window ends now).
+  const anchor = latest.publicStatus === "active" ? now : new Date(Math.min(now.getTime(), parseApiTime(latest.computedAt).getTime() + 1000));
+  const req = rangeRequest(anchor, range);
   // Same steps as GET /v1/indices/{ticker}/history with start and end.
   const window = resolveWindow(now, req.start, req.end);
   const [history, recon, change1d, change30d] = await Promise.all([

@@ -4,7 +4,8 @@ import { config } from "@/lib/config";
 import { listVolatility, volatilityHistory, volatilityLatest, type HistoryPoint, type SeriesDefinition, type Tick, type VolatilityCatalogEntry } from "@/lib/data/volatility";
 import { curlCommand } from "@/lib/site/api-call";
 import { rangeRequest, type RangeKey } from "@/lib/site/range";
-import { isoSecondsZ } from "@/lib/site/time";
+import { isoSecondsZ, parseApiTime } from "@/lib/site/time";
+import { packVolatility, type PackedVolatilitySeries } from "@/components/charts/volatility-series";
 import { shownTick } from "@/lib/site/volatility-value";
 
 // Page-level reads through the same functions as /v1/volatility: the headline on a page is the
@@ -31,6 +32,8 @@ export interface VolatilityPageView {
   served: { start: string; end: string; clamped: boolean };
   /** oldest first, published computations only (as the API's default) */
   points: HistoryPoint[];
+  /** the same points packed for the chart and its table (what the browser receives) */
+  packed: PackedVolatilitySeries;
   apiCall: { latest: string; history: string };
 }
 
@@ -46,6 +49,7 @@ export async function volatilityPageView(slugOrTicker: string, range: RangeKey, 
   const { tick, source } = shownTick(latest);
   const start = isoSecondsZ(req.start);
   const base = config().baseUrl;
+  const points = history ? [...history.points].reverse() : [];
   return {
     series: latest.series,
     shown: tick,
@@ -55,7 +59,8 @@ export async function volatilityPageView(slugOrTicker: string, range: RangeKey, 
     range,
     requested: { start },
     served: { start: window.start.toISOString(), end: window.end.toISOString(), clamped: window.clamped },
-    points: history ? [...history.points].reverse() : [],
+    points,
+    packed: packVolatility(points, (t) => parseApiTime(t).getTime()),
     apiCall: {
       latest: curlCommand(base, `/v1/volatility/${ticker}/latest`),
       history: curlCommand(base, `/v1/volatility/${ticker}/history`, { start, limit: HISTORY_LIMIT }),

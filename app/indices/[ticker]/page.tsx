@@ -130,8 +130,8 @@ export default async function IndexPage({ params, searchParams }: Props) {
               current={interval}
               options={INTERVAL_KEYS.map((i) => ({
                 key: i,
-                label: i,
-                ariaLabel: `Interval: ${i === "1h" ? "hourly" : "daily"}`,
+                label: i === "1h" ? "hourly" : "daily",
+                ariaLabel: "Interval: ",
                 href: chartHref(path, { range, interval: i }),
               }))}
             />
@@ -149,6 +149,8 @@ export default async function IndexPage({ params, searchParams }: Props) {
           {points.length > 0 ? (
             <LevelChart
               points={points.map((p) => ({ t: p.t, value: p.indexLevel }))}
+              latest={latest.computedAt >= view.served.start.slice(0, 19) ? { t: latest.computedAt, value: latest.indexLevel } : null}
+              filename={`${latest.ticker}-${range}-${interval}`}
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
               interval={interval}
               label={`${latest.name}: ${points.length} ${intervalLabel} levels over the last ${rangeLabel}`}
@@ -163,6 +165,9 @@ export default async function IndexPage({ params, searchParams }: Props) {
             <span>
               {points.length} {intervalLabel} levels, <UtcTime value={view.requested.start} /> to <UtcTime value={view.requested.end} />
             </span>
+            {interval === "1d" && latest.computedAt > (points[points.length - 1]?.t ?? "~") && latest.computedAt >= view.served.start.slice(0, 19) && (
+              <span data-testid="latest-point-note">The hollow last point is the latest level, after the last fixing.</span>
+            )}
             {windowEvents.length > 0 && (
               <span>
                 <span aria-hidden="true" className="mr-1 inline-block h-3 border-l-2 border-dashed border-amber-500 align-middle" />

@@ -13,12 +13,15 @@ export default async function AccountLayout({ children }: { children: React.Reac
   return (
     <div className="space-y-8">
       <div className="flex flex-wrap items-center justify-between gap-4 border-b border-slate-200 pb-4">
-        <nav aria-label="Portal" className="flex items-center gap-5 text-sm">
+        <nav aria-label="Portal" className="flex flex-wrap items-center gap-x-5 gap-y-2 text-sm">
           <span className="font-semibold text-slate-900">Developer portal</span>
-          <Link href="/portal" className="text-slate-700 hover:text-slate-900">
+          <Link href="/portal" className="text-slate-700 no-underline hover:text-slate-900 hover:underline">
             API keys
           </Link>
-          <Link href="/docs" className="text-slate-700 hover:text-slate-900">
+          <Link href="/portal/license" className="text-slate-700 no-underline hover:text-slate-900 hover:underline">
+            Commercial licence
+          </Link>
+          <Link href="/docs" className="text-slate-700 no-underline hover:text-slate-900 hover:underline">
             Docs
           </Link>
         </nav>

@@ -1,10 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { CopyButton } from "@/components/docs/copy-button";
+import { BundleDownloads } from "@/components/portal/bundle-downloads";
 import { KeysManager } from "@/components/portal/keys-manager";
 import { currentCsrfToken, requireUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { listKeys, MAX_ACTIVE_KEYS } from "@/lib/keys/manage-keys";
+import { maskedKey } from "@/lib/portal/format";
 import { toPortalKey } from "@/lib/portal/keys";
+import { latestManifest } from "@/lib/snapshots/read-bundles";
 
 // Per request: the session, the nonce of the CSP, and the database are read at request time.
 export const dynamic = "force-dynamic";
@@ -12,8 +16,11 @@ export const metadata: Metadata = { title: "API keys" };
 
 export default async function KeysPage() {
   const user = await requireUser();
-  const [keys, csrf] = await Promise.all([listKeys(user.id), currentCsrfToken()]);
+  const [keys, csrf, manifest] = await Promise.all([listKeys(user.id), currentCsrfToken(), latestManifest()]);
   const base = config().baseUrl;
+  const snippet = `curl -H "Authorization: Bearer $API_KEY" ${base}/v1`;
+  // Session downloads are counted on the oldest active key (listKeys is newest first).
+  const meteredOn = keys.filter((k) => k.status === "active").at(-1);
   return (
     <div className="space-y-8">
       <header className="space-y-2">
@@ -29,13 +36,22 @@ export default async function KeysPage() {
           Make your first request
         </h2>
         <p className="mt-2 text-sm text-slate-700">Send the key in the Authorization header. The response reports the quota left on the key.</p>
-        <pre className="mt-3 overflow-x-auto rounded-md bg-slate-900 p-4 font-mono text-sm text-slate-100">
-          <code>{`curl -H "Authorization: Bearer $API_KEY" ${base}/v1`}</code>
-        </pre>
+        <div className="relative mt-3">
+          <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 pr-20 font-mono text-sm text-slate-100" data-testid="first-request">
+            <code>{snippet}</code>
+          </pre>
+          <div className="absolute top-2 right-2">
+            <CopyButton text={snippet} label="Copy the first request" />
+          </div>
+        </div>
         <p className="mt-3 text-sm">
           <Link href="/docs">Read the docs</Link> for endpoints, limits and errors.
         </p>
       </section>
+      <BundleDownloads
+        months={manifest.months.map((m) => ({ month: m.month, files: m.files.map((f) => ({ name: f.name, rows: f.rows })) }))}
+        keyLabel={meteredOn ? maskedKey(toPortalKey(meteredOn)) : null}
+      />
     </div>
   );
 }

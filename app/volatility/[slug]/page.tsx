@@ -3,9 +3,9 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { TermStructureChart } from "@/components/charts/term-structure-chart";
 import { VolatilityHistoryChart } from "@/components/charts/volatility-history-chart";
+import { VolatilityValuesTable } from "@/components/charts/volatility-values-table";
 import { ApiCall } from "@/components/site/api-call";
 import { StatusBadge } from "@/components/site/badges";
-import { ChartValuesTable } from "@/components/site/chart-values-table";
 import { DataTable } from "@/components/site/data-table";
 import { DetailHeader } from "@/components/site/detail-header";
 import { Fact } from "@/components/site/fact";
@@ -161,6 +161,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         <div className="grid gap-4 md:grid-cols-2">
           <figure className="rounded-lg border border-slate-200 p-3">
             <TermStructureChart
+              filename={`${series.ticker}-term-structure`}
               tenors={tenors.map((t) => ({ tenorDays: t.tenorDays, pts: t.pts, headline: t.headline }))}
               label={`Points at each tenor: ${tenors.map((t) => `${formatPts(t.pts)} over ${tenorText(t.tenorDays)}`).join(", ")}`}
             />
@@ -222,15 +223,9 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         >
           {points.length > 0 ? (
             <VolatilityHistoryChart
-              points={points.map((p) => ({
-                t: p.t,
-                headlinePts: p.headlinePts,
-                bandLoPts: p.bandLoPts,
-                bandHiPts: p.bandHiPts,
-                cfHeadlinePts: p.cfHeadlinePts,
-                status: p.status,
-              }))}
+              series={view.packed}
               tenorDays={series.headlineTenorDays}
+              filename={`${series.ticker}-${range}`}
               label={`${series.name}: ${points.length} published values over ${tenorText(series.headlineTenorDays)}, last ${rangeLabel}, with the uncertainty band`}
             />
           ) : (
@@ -243,26 +238,10 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology#band">band</Link>).
           </figcaption>
           {points.length > 0 && (
-            <ChartValuesTable
-              summary="Values as a table"
-              caption={<>Published values shown in the chart, in points over {tenorText(series.headlineTenorDays)}</>}
+            <VolatilityValuesTable
+              series={view.packed}
+              caption={`Published values shown in the chart, in points over ${tenorText(series.headlineTenorDays)}`}
               testId="volatility-history-table"
-              columns={[{ label: "Points", numeric: true }, { label: "Band", numeric: true }, { label: "Frozen-inception", numeric: true }, { label: "Status" }]}
-              points={points}
-              value={(p) => String(p.headlinePts)}
-              cells={(p) => (
-                <>
-                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.headlinePts}</td>
-                  <td className="px-3 py-1 text-right font-mono whitespace-nowrap tabular-nums">
-                    {p.bandLoPts} to {p.bandHiPts}
-                  </td>
-                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.cfHeadlinePts ?? "—"}</td>
-                  <td className="px-3 py-1 whitespace-nowrap">
-                    {p.status}
-                    {p.gateNames.length > 0 && <span className="text-slate-500"> ({p.gateNames.join(", ")})</span>}
-                  </td>
-                </>
-              )}
             />
           )}
         </figure>

@@ -1,0 +1,146 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { DataTable } from "@/components/site/data-table";
+import { ageText, FreshnessBadge } from "@/components/site/freshness-badge";
+import { StatusBadge } from "@/components/site/badges";
+import { UtcTime } from "@/components/site/utc-time";
+import { config } from "@/lib/config";
+import { statusView } from "@/lib/data/status";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Status", description: "Data freshness of every index and volatility series, the last computed hour and current incidents." };
+
+export default async function StatusPage() {
+  const view = await statusView(config().ENGINE_TICK_SECONDS);
+  return (
+    <article className="space-y-8" data-testid="status-page">
+      <header className="space-y-2">
+        <h1 className="text-3xl font-semibold tracking-tight">Status</h1>
+        <p className="max-w-3xl text-slate-700">
+          How current the published data is, read from the database when you load this page (<UtcTime value={view.generatedAt} />). Past changes
+          to methodology, catalog and values are in the <Link href="/changelog">changelog</Link>.
+        </p>
+      </header>
+
+      <section aria-labelledby="engine-heading" className="grid gap-4 md:grid-cols-2">
+        <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
+          <h2 id="engine-heading" className="text-sm font-medium text-slate-700">
+            Last computed hour
+          </h2>
+          <p className="mt-1 text-2xl font-semibold text-slate-900" data-testid="last-computed-hour" data-value={view.lastComputedHour ?? ""}>
+            {view.lastComputedHour ? <UtcTime value={view.lastComputedHour} /> : "none yet"}
+          </p>
+          <p className="mt-1 text-sm text-slate-700">
+            {ageText(view.engineAgeSeconds)} ago; the engine computes a new hour every {Math.round(view.tickSeconds / 60)} minutes.
+          </p>
+        </div>
+        <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
+          <h2 className="text-sm font-medium text-slate-700">Current incidents</h2>
+          {view.incidents.length === 0 ? (
+            <p className="mt-1 text-lg font-semibold text-emerald-800" data-testid="no-incidents">
+              None: every series and index is current.
+            </p>
+          ) : (
+            <ul className="mt-2 space-y-2 text-sm" data-testid="incidents">
+              {view.incidents.map((i, n) => (
+                <li key={n} data-testid="incident" data-severity={i.severity} data-subject={i.subject}>
+                  <span className={`mr-2 rounded px-1.5 py-0.5 text-xs font-semibold ${i.severity === "major" ? "bg-rose-100 text-rose-900" : "bg-amber-100 text-amber-900"}`}>
+                    {i.severity}
+                  </span>
+                  <span className="font-mono text-xs">{i.subject}</span> <span className="font-medium text-slate-900">{i.title}</span>
+                  <span className="block text-slate-700">{i.detail}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </section>
+
+      <section aria-labelledby="indices-heading" className="space-y-3">
+        <h2 id="indices-heading" className="text-xl font-semibold">
+          Indices
+        </h2>
+        <DataTable
+          caption="Freshness of each index's latest level"
+          columns={[{ label: "Index" }, { label: "Status" }, { label: "Last level" }, { label: "Age" }, { label: "Stale constituents", numeric: true }, { label: "Freshness" }]}
+          testId="status-indices"
+        >
+          {view.indices.map((i) => (
+            <tr key={i.ticker} className="border-t border-slate-100" data-testid="status-index" data-ticker={i.ticker} data-last={i.lastLevelAt ?? ""}>
+              <th scope="row" className="px-3 py-2 text-left font-normal">
+                <Link href={`/indices/${i.ticker}`} className="font-mono">
+                  {i.ticker}
+                </Link>
+              </th>
+              <td className="px-3 py-2">
+                <StatusBadge status={i.publicStatus} />
+              </td>
+              <td className="px-3 py-2">{i.lastLevelAt ? <UtcTime value={i.lastLevelAt} /> : "none"}</td>
+              <td className="px-3 py-2 whitespace-nowrap">{ageText(i.ageSeconds)}</td>
+              <td className="px-3 py-2 text-right tabular-nums">
+                {i.staleMarkets} of {i.totalMarkets}
+              </td>
+              <td className="px-3 py-2">
+                <FreshnessBadge freshness={i.freshness} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </section>
+
+      <section aria-labelledby="series-heading" className="space-y-3">
+        <h2 id="series-heading" className="text-xl font-semibold">
+          Volatility series
+        </h2>
+        <DataTable
+          caption="Freshness of each volatility series"
+          columns={[{ label: "Series" }, { label: "Last computed" }, { label: "Newest state" }, { label: "Last published" }, { label: "Age" }, { label: "Freshness" }]}
+          testId="status-series"
+        >
+          {view.series.map((s) => (
+            <tr key={s.ticker} className="border-t border-slate-100" data-testid="status-series-row" data-ticker={s.ticker} data-last={s.lastComputedAt ?? ""}>
+              <th scope="row" className="px-3 py-2 text-left font-normal">
+                <Link href={`/volatility/${s.slug}`} className="font-mono">
+                  {s.ticker}
+                </Link>
+              </th>
+              <td className="px-3 py-2">{s.lastComputedAt ? <UtcTime value={s.lastComputedAt} /> : "none"}</td>
+              <td className="px-3 py-2">{s.publicationState ? <StatusBadge status={s.publicationState === "withheld" ? "withheld" : (s.status ?? "ok")} /> : "none"}</td>
+              <td className="px-3 py-2">{s.lastPublishedAt ? <UtcTime value={s.lastPublishedAt} /> : "none"}</td>
+              <td className="px-3 py-2 whitespace-nowrap">{ageText(s.ageSeconds)}</td>
+              <td className="px-3 py-2">
+                <FreshnessBadge freshness={s.freshness} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      </section>
+
+      <section aria-labelledby="markets-heading" className="space-y-3">
+        <h2 id="markets-heading" className="text-xl font-semibold">
+          Stale markets
+        </h2>
+        {view.staleMarkets.length === 0 ? (
+          <p className="text-sm text-slate-700" data-testid="no-stale-markets">
+            Every open constituent of an active index had a quote within its index&apos;s staleness limit at the last computed hour.
+          </p>
+        ) : (
+          <DataTable
+            caption="Constituents whose newest quote is older than their index's staleness limit"
+            columns={[{ label: "Index" }, { label: "Market" }, { label: "Newest quote" }, { label: "Limit" }]}
+            testId="stale-markets"
+          >
+            {view.staleMarkets.map((m) => (
+              <tr key={`${m.indexTicker}:${m.conditionId}`} className="border-t border-slate-100" data-testid="stale-market">
+                <td className="px-3 py-2 font-mono">{m.indexTicker}</td>
+                <td className="px-3 py-2">{m.label}</td>
+                <td className="px-3 py-2">{m.lastSnapshotAt ? <UtcTime value={m.lastSnapshotAt} /> : "none"}</td>
+                <td className="px-3 py-2 whitespace-nowrap">{Math.round(m.limitSeconds / 3600)} h</td>
+              </tr>
+            ))}
+          </DataTable>
+        )}
+      </section>
+    </article>
+  );
+}

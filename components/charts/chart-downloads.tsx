@@ -1,0 +1,119 @@
+"use client";
+
+import { type RefObject, useState } from "react";
+
+/** One CSV field, quoted when RFC 4180 requires it. */
+function csvField(v: string | number | null | undefined): string {
+  const s = v === null || v === undefined ? "" : String(v);
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+/** RFC 4180 text of a header row and data rows, CRLF line ends. */
+export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
+  return [header, ...rows].map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
+}
+
+function save(blob: Blob, filename: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Draws the chart's SVG (white background, twice the pixels) with a title line into a PNG. */
+async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
+  const box = svg.getBoundingClientRect();
+  const width = Math.max(1, Math.round(box.width));
+  const height = Math.max(1, Math.round(box.height));
+  const clone = svg.cloneNode(true) as SVGSVGElement;
+  clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
+  clone.setAttribute("width", String(width));
+  clone.setAttribute("height", String(height));
+  const text = new XMLSerializer().serializeToString(clone);
+  const img = new Image();
+  const src = URL.createObjectURL(new Blob([text], { type: "image/svg+xml;charset=utf-8" }));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      img.onload = () => resolve();
+      img.onerror = () => reject(new Error("the chart could not be drawn as an image"));
+      img.src = src;
+    });
+    const scale = 2;
+    const head = 28;
+    const canvas = document.createElement("canvas");
+    canvas.width = width * scale;
+    canvas.height = (height + head) * scale;
+    const ctx = canvas.getContext("2d");
+    if (!ctx) throw new Error("no 2d canvas");
+    ctx.scale(scale, scale);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, width, height + head);
+    ctx.fillStyle = "#0f172a";
+    ctx.font = "600 13px system-ui, sans-serif";
+    ctx.fillText(title, 8, 18, width - 16);
+    ctx.drawImage(img, 0, head, width, height);
+    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
+  } finally {
+    URL.revokeObjectURL(src);
+  }
+}
+
+/**
+ * "Download what you see": the plotted series as CSV and the chart as PNG. `csv` is built on
+ * click from the rows the chart draws; the PNG is the chart's own SVG, so both match the screen.
+ */
+export function ChartDownloads({
+  filename,
+  title,
+  csv,
+  frame,
+  testId,
+}: {
+  /** without extension, e.g. `PMX-CRYPTO-30d-1d` */
+  filename: string;
+  /** the PNG's title line */
+  title: string;
+  csv: () => string;
+  /** the element holding the chart's SVG */
+  frame: RefObject<HTMLElement | null>;
+  testId: string;
+}) {
+  const [error, setError] = useState<string | null>(null);
+  const button =
+    "rounded border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand";
+  return (
+    <div className="flex flex-wrap items-center gap-2" data-testid={`${testId}-downloads`}>
+      <button type="button" className={button} aria-label={`Download CSV of the plotted series: ${title}`} onClick={() => save(new Blob([csv()], { type: "text/csv;charset=utf-8" }), `${filename}.csv`)}>
+        CSV
+      </button>
+      <button
+        type="button"
+        className={button}
+        aria-label={`Download PNG of the chart: ${title}`}
+        onClick={() => {
+          const svg = frame.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
+          if (!svg) {
+            setError("The chart is not drawn yet.");
+            return;
+          }
+          setError(null);
+          svgToPng(svg, title).then(
+            (blob) => save(blob, `${filename}.png`),
+            (e: unknown) => setError(e instanceof Error ? e.message : "PNG export failed"),
+          );
+        }}
+      >
+        PNG
+      </button>
+      {error && (
+        <span role="status" className="text-xs text-rose-700">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

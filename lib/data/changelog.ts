@@ -1,0 +1,107 @@
+import "server-only";
+import { iso6 } from "@/lib/api/format";
+import { db } from "@/lib/db";
+import { memo } from "@/lib/data/memo";
+
+// The changelog's read model: methodology versions in force (when first used), catalog changes
+// (launches, cessations, resolutions, retirements) and restatements, newest first, all from the
+// database.
+
+const TTL = 10_000;
+
+export type ChangeKind = "methodology" | "catalog" | "restatement";
+
+export interface ChangeEntry {
+  at: string;
+  kind: ChangeKind;
+  subject: string;
+  title: string;
+  detail: string;
+  href: string | null;
+}
+
+export interface ChangelogView {
+  entries: ChangeEntry[];
+  counts: Record<ChangeKind, number>;
+}
+
+/** Restatements listed one by one; older ones are counted, and all are in the monthly bundles. */
+const RESTATEMENTS_SHOWN = 100;
+
+export function changelogView(): Promise<ChangelogView> {
+  return memo("changelog", TTL, loadChangelog);
+}
+
+async function loadChangelog(): Promise<ChangelogView> {
+  const prisma = await db();
+  const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
+    prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
+    prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, retiredAt: true } }),
+    prisma.$queryRaw<Array<{ kind: string; version: string; firstAt: Date; series: number }>>`
+      SELECT kind, version, min("computedAt") AS "firstAt", count(DISTINCT "seriesId")::int AS series FROM (
+        SELECT 'methodology' AS kind, "methodologyVersion" AS version, "computedAt", "seriesId" FROM volatility_ticks
+        UNION ALL SELECT 'clock', "clockVersion", "computedAt", "seriesId" FROM volatility_ticks
+        UNION ALL SELECT 'de-vig', "devigVersion", "computedAt", "seriesId" FROM volatility_ticks
+      ) v GROUP BY kind, version`,
+    prisma.restatement.findMany({ orderBy: { restatedAt: "desc" }, take: RESTATEMENTS_SHOWN }),
+    prisma.restatement.count(),
+  ]);
+
+  const entries: ChangeEntry[] = [];
+  // Index methodology: each version with the indices on it, from the first inception under it.
+  const byVersion = new Map<string, { at: Date; tickers: string[] }>();
+  for (const i of indices) {
+    const v = byVersion.get(i.methodologyVersion) ?? { at: i.inceptionAt, tickers: [] };
+    if (i.inceptionAt < v.at) v.at = i.inceptionAt;
+    v.tickers.push(i.ticker);
+    byVersion.set(i.methodologyVersion, v);
+  }
+  for (const [version, v] of byVersion) {
+    entries.push({
+      at: iso6(v.at),
+      kind: "methodology",
+      subject: "Index methodology",
+      title: `Index methodology ${version} in force`,
+      detail: `Used by ${v.tickers.sort().join(", ")}.`,
+      href: "/docs/methodology",
+    });
+  }
+  for (const v of versions) {
+    entries.push({
+      at: iso6(v.firstAt),
+      kind: "methodology",
+      subject: "Volatility methodology",
+      title: `Volatility ${v.kind} version ${v.version} first used`,
+      detail: `Computed with it: ${v.series} series.`,
+      href: "/docs/methodology",
+    });
+  }
+  for (const i of indices) {
+    entries.push({ at: iso6(i.inceptionAt), kind: "catalog", subject: i.ticker, title: `${i.name} launched`, detail: `Base level 100 at inception.`, href: `/indices/${i.ticker}` });
+    if (i.ceasedAt) entries.push({ at: iso6(i.ceasedAt), kind: "catalog", subject: i.ticker, title: `${i.name} ceased`, detail: "No further levels are computed; its history stays available.", href: `/indices/${i.ticker}` });
+    if (i.resolvedAt) entries.push({ at: iso6(i.resolvedAt), kind: "catalog", subject: i.ticker, title: `${i.name} resolved`, detail: "Every constituent settled; the final level is fixed.", href: `/indices/${i.ticker}` });
+  }
+  for (const s of series) {
+    entries.push({ at: iso6(s.inceptionAt), kind: "catalog", subject: s.ticker, title: `${s.name} launched`, detail: "Volatility series listed.", href: `/volatility/${s.slug}` });
+    if (s.retiredAt) entries.push({ at: iso6(s.retiredAt), kind: "catalog", subject: s.ticker, title: `${s.name} retired`, detail: "No further values are computed.", href: `/volatility/${s.slug}` });
+  }
+  for (const r of restatements) {
+    entries.push({
+      at: iso6(r.restatedAt),
+      kind: "restatement",
+      subject: r.ticker,
+      title: `${r.kind === "volatility" ? "Volatility value" : "Index level"} at ${iso6(r.t)} restated (revision ${r.revision})`,
+      detail: `${r.previous} → ${r.value}`,
+      href: null,
+    });
+  }
+  entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.subject.localeCompare(b.subject)));
+  return {
+    entries,
+    counts: {
+      methodology: entries.filter((e) => e.kind === "methodology").length,
+      catalog: entries.filter((e) => e.kind === "catalog").length,
+      restatement: restatementTotal,
+    },
+  };
+}
