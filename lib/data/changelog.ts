@@ -1,5 +1,5 @@
 import "server-only";
-import { iso6 } from "@/lib/api/format";
+import { iso6 } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
 
