@@ -184,7 +184,7 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({
-          data: { venue, hour, collectedAt: new Date(), responses: raw.length, gz: gzipSync(raw.map((r) => JSON.stringify(r)).join("\n")) },
+          data: { venue, hour, collectedAt: new Date(), responses: raw.length, gzBase64: gzipSync(raw.map((r) => JSON.stringify(r)).join("\n")).toString("base64") },
         });
       }
       return storeSnapshots(tx, hour, inputs);

@@ -29,7 +29,7 @@ CREATE TABLE "venue_raw_responses" (
     "hour" TIMESTAMPTZ(6) NOT NULL,
     "collectedAt" TIMESTAMPTZ(6) NOT NULL,
     "responses" INTEGER NOT NULL,
-    "gz" BYTEA NOT NULL,
+    "gzBase64" TEXT NOT NULL,
     CONSTRAINT "venue_raw_responses_pkey" PRIMARY KEY ("id")
 );
 CREATE INDEX "venue_raw_responses_venue_hour_idx" ON "venue_raw_responses"("venue", "hour");
