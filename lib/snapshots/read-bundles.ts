@@ -20,6 +20,8 @@ export async function latestManifest() {
       const m = b.manifest as unknown as MonthManifest;
       return {
         month: b.month,
+        // months built before a layout change keep their own version
+        schemaVersion: Number(m.schemaVersion),
         manifestUrl: `${c.baseUrl}/downloads/${b.month}/manifest.json`,
         files: m.files.map((f) => ({ ...f, url: `${c.baseUrl}/downloads/${b.month}/${f.name}` })),
       };
