@@ -25,7 +25,18 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  // api: HTTP only. setup: signs in once through the magic-link flow and saves the browser state.
+  // ui: the pages, in Chromium, starting signed in (tests of the sign-in flow itself clear it).
+  projects: [
+    { name: "api", testMatch: /api\.spec\.ts$/ },
+    { name: "setup", testMatch: /\.setup\.ts$/, use: { ...devices["Desktop Chrome"], channel: undefined } },
+    {
+      name: "ui",
+      testIgnore: [/api\.spec\.ts$/, /\.setup\.ts$/],
+      dependencies: ["setup"],
+      use: { ...devices["Desktop Chrome"], channel: undefined, storageState: "test-results/.auth/signed-in.json" },
+    },
+  ],
   webServer: {
     command: "node scripts/start.mjs",
     url: `${baseURL}/healthz`,

@@ -3,6 +3,9 @@ import { expect, test, type APIRequestContext, type Page } from "@playwright/tes
 // The developer portal end to end, on the production build with the embedded database and the
 // development outbox (no EMAIL_SERVER): register by magic link, then mint, use, rotate, revoke.
 
+// These tests are about signing in: they start signed out, whatever the project's saved state.
+test.use({ storageState: { cookies: [], origins: [] } });
+
 const KEY_SHAPE = /^svc_live_[0-9A-Za-z]{43}$/;
 
 function uniqueEmail(): string {

@@ -15,8 +15,10 @@ import { startServer } from "../tests/integration/support/server";
 // autocannon inside this process (BENCH_GENERATOR=autocannon chooses it). BENCH_PIN=1 pins the
 // server to CPU 0 and wrk to CPU 1. BENCH_ONLY=latest,gzip runs only the rows whose label
 // contains one of those words (the floor row always runs: the targets are relative to it).
+// The floor is a bare node:http server sending the very bytes of an index latest response.
 // BENCH_SECONDS sets the length of each measured run (8 s by default).
 const CONNECTIONS = 32;
+const FLOOR = "bare node:http, latest's bytes";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
@@ -133,20 +135,24 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
 }
 
 /**
- * A node:http server in its own process answering every request with `url`'s body size in
- * bytes from one Buffer: the cost of moving that many bytes on this machine, nothing else.
+ * A node:http server in its own process answering every request with the very bytes of `url`'s
+ * body from one Buffer: the cost of moving that response on this machine, nothing else.
  */
 async function bareServer(url: string, key: string) {
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, "accept-encoding": "identity" } });
-  const bytes = (await res.arrayBuffer()).byteLength;
-  const code = `const body = Buffer.alloc(${bytes}, 32);
-require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json", "content-length": body.length }); res.end(body); })
+  const body = Buffer.from(await res.arrayBuffer());
+  const file = path.join(os.tmpdir(), `pmb-bench-body-${randomUUID()}`);
+  fs.writeFileSync(file, body);
+  const bytes = body.byteLength;
+  const code = `const body = require("node:fs").readFileSync(${JSON.stringify(file)});
+require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": body.length }); res.end(body); })
   .listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
     child.once("exit", (c) => reject(new Error(`bare server exited with ${c}`)));
   });
+  child.once("exit", () => fs.rmSync(file, { force: true }));
   return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
 }
 
@@ -163,17 +169,19 @@ async function main() {
   const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
   if (migrate.status !== 0) throw new Error(migrate.stderr);
   const prefix = `${name}:`;
-  const env = { DATABASE_URL: url, REDIS_URL: "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
+  // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
+  const memory = process.env.BENCH_LIMITER === "memory";
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
   let script: string | null = null;
   let gzipScript: string | null = null;
-  let bareProcess: ChildProcess | null = null;
+  const bareProcesses: ChildProcess[] = [];
   try {
     if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
-    Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: env.REDIS_URL, REDIS_PREFIX: prefix });
+    Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: memory ? "redis://127.0.0.1:6379" : env.REDIS_URL, REDIS_PREFIX: prefix });
     const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
     const keys: string[] = [];
     for (let i = 0; i < 40; i++) {
@@ -214,23 +222,24 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: boolean }> = [
-      { label: "bare handler (floor)", path: "/bench-floor" },
-      { label: "bare handler, Next router", path: "/bench-floor-next" },
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "5000" }> = [
+      // The floor: node:http in its own process sending the very bytes of an index latest response.
+      { label: FLOOR, path: "/", bare: "latest" },
+      { label: "bare handler, Next router", path: "/bench-floor" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
       // The machine's own floor for a body that size: node:http sending the same number of bytes
       // from one Buffer, no framework, no key, no Redis.
-      { label: "bare node:http, 5000's bytes", path: "/", bare: true },
+      { label: "bare node:http, 5000's bytes", path: "/", bare: "5000" },
       // What browsers and most HTTP libraries send: the body compressed, its reused part once.
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
     const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
     if (only.length > 0) {
-      const keep = targets.filter((t) => t.label === "bare handler (floor)" || only.some((w) => t.label.includes(w)));
+      const keep = targets.filter((t) => t.label === FLOOR || only.some((w) => t.label.includes(w)));
       targets.splice(0, targets.length, ...keep);
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
@@ -260,11 +269,14 @@ async function main() {
         (r.cpuMs === null ? "-" : r.cpuMs.toFixed(2)).padStart(11),
         (r.redisMs === null ? "-" : r.redisMs.toFixed(3)).padStart(13),
       );
-    const bare = targets.some((t) => t.bare) ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
-    bareProcess = bare?.process ?? null;
+    const bareLatest = await bareServer(`${server.baseUrl}/v1/indices/${index}/latest`, keys[0]!);
+    bareProcesses.push(bareLatest.process);
+    const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
+    if (bare) bareProcesses.push(bare.process);
     for (const t of targets) {
-      const target = t.bare && bare ? bare.url : `${server.baseUrl}${t.path}`;
-      const pid = t.bare && bare ? bare.process.pid : server.process.pid;
+      const own = t.bare === "latest" ? bareLatest : t.bare === "5000" ? bare : null;
+      const target = own ? own.url : `${server.baseUrl}${t.path}`;
+      const pid = own ? own.process.pid : server.process.pid;
       await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
       const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
       figures[t.label] = r;
@@ -275,13 +287,13 @@ async function main() {
         row(`${t.label} (1 conn)`, 1, s);
       }
     }
-    const floor = figures["bare handler (floor)"]!.rps;
-    console.log(`\ntargets (load average now ${loadAverage()}):`);
+    const floor = figures[FLOOR]!.rps;
+    console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}):`);
     const router = figures["bare handler, Next router"];
-    if (router) console.log(`  the floor is the bare handler as /v1 is served, without Next's router; through the router it answers ${((router.rps / floor) * 100).toFixed(0)}% as many requests`);
+    if (router) console.log(`  a bare route handler through Next's router answers ${((router.rps / floor) * 100).toFixed(0)}% of the bare node:http row`);
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
-      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the floor's throughput (target >= 70%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50)`);
+      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the bare node:http row's throughput (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(2) ?? "-"} ms/request`);
     }
     const h = "index history 90d 1h";
     const hist = figures[h];
@@ -297,7 +309,7 @@ async function main() {
     if (figures[v] && bareRow) {
       console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && f.p99 >= 50);
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== FLOOR && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
@@ -306,7 +318,7 @@ async function main() {
   } finally {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
-    bareProcess?.kill();
+    for (const p of bareProcesses) p.kill();
     await server.stop();
     await dropDatabase(name);
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
