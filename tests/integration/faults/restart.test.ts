@@ -39,7 +39,7 @@ describe("rate-limit windows of the embedded default", () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 400_000);
 });
 
 describe("usage", () => {
@@ -75,7 +75,7 @@ describe("usage", () => {
       await server.stop();
       await database.drop();
     }
-  });
+  }, 400_000);
 });
 
 describe("the embedded database's lock", () => {
@@ -97,5 +97,5 @@ describe("the embedded database's lock", () => {
     } finally {
       await second.stop();
     }
-  });
+  }, 400_000);
 });
