@@ -4,8 +4,8 @@ import { anchorsOf, headingsOf, sectionsOf, type Heading } from "./outline";
 import { DOC_PAGES, docHref, type DocPage } from "./pages";
 
 /**
- * Build-time access to the MDX sources (the pages are prerendered, so this runs during the build,
- * never per request, and never touches the database).
+ * Access to the MDX sources (read from disk, never from the database). Pages render per request
+ * so their examples show PUBLIC_BASE_URL; the search index is built once per process.
  */
 
 export const CONTENT_DIR = path.join(process.cwd(), "content", "docs");

@@ -128,8 +128,7 @@ describe("code examples in the docs", () => {
     for (const [id, lang] of CASES) expect(shown, `${id}:${lang}`).toContain(`${id}:${lang}`);
   });
 
-  // a few at a time: each is a process of its own (tsx, python3, bash)
-  it.concurrent.each(CASES)("%s (%s) runs against the server and exits 0", async (id, lang) => {
+  it.each(CASES)("%s (%s) runs against the server and exits 0", async (id, lang) => {
     const example = rendered.find((e) => e.example === id && e.lang === lang);
     expect(example, `${id}:${lang} is not on any page`).toBeDefined();
     const r = await run(example!);
