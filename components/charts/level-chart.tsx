@@ -13,7 +13,7 @@ export interface LevelChartPoint {
   /** API timestamp */
   t: string;
   /** exact decimal level string */
-  value: string;
+  indexLevel: string;
 }
 
 export interface LevelChartEvent {
@@ -54,9 +54,9 @@ export function LevelChart({
 
   // `y` is plotted only; tooltips, tables and the CSV use the exact `value`.
   const rows: HistoryRow[] = useMemo(() => {
-    const out: HistoryRow[] = points.map((p) => ({ ...p, x: toMs(p.t), y: Number(p.value) }));
+    const out: HistoryRow[] = points.map((p) => ({ t: p.t, value: p.indexLevel, x: toMs(p.t), y: Number(p.indexLevel) }));
     const end = out[out.length - 1];
-    if (latest && (!end || toMs(latest.t) > end.x)) out.push({ ...latest, x: toMs(latest.t), y: Number(latest.value), extra: true });
+    if (latest && (!end || toMs(latest.t) > end.x)) out.push({ t: latest.t, value: latest.indexLevel, x: toMs(latest.t), y: Number(latest.indexLevel), extra: true });
     return out;
   }, [points, latest]);
   const span = timeWindow(rows, { hourly: interval === "1h" });

@@ -2,10 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { LevelChart } from "@/components/charts/level-chart";
+import { LevelValuesTable } from "@/components/charts/level-values-table";
 import { ApiCall } from "@/components/site/api-call";
 import { StaleBadge, StatusBadge } from "@/components/site/badges";
 import { Change } from "@/components/site/change";
-import { ChartValuesTable } from "@/components/site/chart-values-table";
 import { DataTable, STICKY_HEAD } from "@/components/site/data-table";
 import { DetailHeader } from "@/components/site/detail-header";
 import { Fact } from "@/components/site/fact";
@@ -148,8 +148,8 @@ export default async function IndexPage({ params, searchParams }: Props) {
         >
           {points.length > 0 ? (
             <LevelChart
-              points={points.map((p) => ({ t: p.t, value: p.indexLevel }))}
-              latest={latest.computedAt >= view.served.start.slice(0, 19) ? { t: latest.computedAt, value: latest.indexLevel } : null}
+              points={points}
+              latest={latest.computedAt >= view.served.start.slice(0, 19) ? { t: latest.computedAt, indexLevel: latest.indexLevel } : null}
               filename={`${latest.ticker}-${range}-${interval}`}
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
               interval={interval}
@@ -176,21 +176,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
             )}
           </figcaption>
           {points.length > 0 && (
-            <ChartValuesTable
-              summary="Levels as a table"
-              caption="Index levels shown in the chart"
-              testId="level-table"
-              columns={[{ label: "Level", numeric: true }, { label: "Stale" }, { label: "Revision", numeric: true }]}
-              points={points}
-              value={(p) => p.indexLevel}
-              cells={(p) => (
-                <>
-                  <td className="px-3 py-1 text-right font-mono tabular-nums">{p.indexLevel}</td>
-                  <td className="px-3 py-1">{p.stale ? "yes" : "no"}</td>
-                  <td className="px-3 py-1 text-right">{p.revision}</td>
-                </>
-              )}
-            />
+            <LevelValuesTable points={points} testId="level-table" />
           )}
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/index-history" />
