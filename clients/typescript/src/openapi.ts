@@ -491,6 +491,11 @@ export type components = {
         };
         TickLabels: {
             clockHomogeneityDisclosure: string;
+            clockSpeed: {
+                [key: string]: number;
+            };
+            attrDeltaFrom: string | null;
+            attrDeltaFromPublished: boolean | null;
             composition: components["schemas"]["Composition"];
             devigVersion: string;
             tier: {
@@ -515,6 +520,11 @@ export type components = {
             bandLoPts: number;
             bandHiPts: number;
             attrDeltaHeadlinePts: number;
+            attrDeltaFrom: string | null;
+            attrDeltaFromPublished: boolean | null;
+            clockSpeed: {
+                [key: string]: number;
+            } | null;
             cfHeadlinePts: number | null;
             anchorFingerprint: string | null;
             clockHomogeneityDisclosure: string | null;
@@ -849,11 +859,11 @@ export interface operations {
     indexHistory: {
         parameters: {
             query?: {
-                /** @description ISO 8601; defaults to the start of the trailing 90-day window; older starts are clamped */
+                /** @description ISO 8601 date or timestamp; UTC when no zone is given. Window start; defaults to the start of the trailing 90-day window; an older start is clamped, never rejected. */
                 start?: string;
-                /** @description ISO 8601; defaults to now; a future end is clamped to now */
+                /** @description ISO 8601 date or timestamp; UTC when no zone is given. Window end; defaults to now; a future end is clamped to now. */
                 end?: string;
-                /** @description 1h or 1d */
+                /** @description Point spacing: 1h or 1d (default 1d). */
                 interval?: "1h" | "1d";
             };
             header?: never;
@@ -965,7 +975,7 @@ export interface operations {
     indexReconstitutions: {
         parameters: {
             query?: {
-                /** @description maximum items */
+                /** @description Maximum events to return, newest first (1 to 50, default 20). */
                 limit?: number;
             };
             header?: never;
@@ -1250,12 +1260,12 @@ export interface operations {
     volatilityHistory: {
         parameters: {
             query?: {
-                /** @description maximum items */
+                /** @description Maximum points to return, newest first (1 to 5000, default 500). */
                 limit?: number;
-                /** @description ISO 8601; defaults to the start of the trailing 90-day window; older starts are clamped */
+                /** @description ISO 8601 date or timestamp; UTC when no zone is given. Window start; defaults to the start of the trailing 90-day window; an older start is clamped, never rejected. */
                 start?: string;
-                /** @description include computations withheld by the publication gates */
-                includeGated?: "true" | "false";
+                /** @description Also return computations withheld by the publication gates (diagnostic, not published readings). */
+                includeGated?: boolean;
             };
             header?: never;
             path: {
