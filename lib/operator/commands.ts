@@ -7,11 +7,7 @@ import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { config } from "@/lib/config";
 import { clearReadCache } from "@/lib/data/memo";
-import { describeApply } from "@/lib/catalog/apply-catalog";
-import { CatalogError, validateCatalog } from "@/lib/catalog/validate";
-import { applyCatalogText } from "@/lib/ingest/catalog-apply";
-import { collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
-import { catchUp, ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { CatalogError } from "@/lib/catalog/validate";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
@@ -98,6 +94,11 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
       case "catalog.validate":
       case "catalog.apply": {
+        // Loaded on use: the keys commands start without the catalog and venue modules.
+        const { describeApply } = await import("@/lib/catalog/apply-catalog");
+        const { validateCatalog } = await import("@/lib/catalog/validate");
+        const { applyCatalogText } = await import("@/lib/ingest/catalog-apply");
+        const { ENGINE_LOCK } = await import("@/lib/ingest/engine-runner");
         const c = config();
         const catalog = validateCatalog(args.file as string, args.text as string);
         const dryRun = name === "catalog.validate";
@@ -122,6 +123,8 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(describeApply(summary));
       }
       case "collect": {
+        const { collect, collectorSettings, describeCollect } = await import("@/lib/ingest/collector");
+        const { catchUp } = await import("@/lib/ingest/engine-runner");
         const c = config();
         const prisma = await db();
         const now = args.at ? new Date(args.at as string) : new Date();
