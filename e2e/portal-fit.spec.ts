@@ -5,6 +5,8 @@ import { mintInPortal, sidewaysOverflow, signInThroughOutbox, uniquePortalEmail 
 
 // The portal at a phone's and a laptop's width, the one-click first request, bundle downloads
 // with the session (metered on the account's key), and the commercial licence request.
+// Each test registers its own account, so it starts signed out (not in the setup project's state).
+test.use({ storageState: { cookies: [], origins: [] } });
 
 test("the keys page fits 390 and 1280 px: no sideways scroll, Revoke inside its card, Create key disabled at 3 of 3", async ({ page }) => {
   test.setTimeout(180_000);
