@@ -15,7 +15,10 @@ export default async function setup(project: TestProject) {
     if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
     const redisPrefix = `${name}:`;
     const redisUrl = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
-    const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200", AUTH_SECRET: `it-secret-${name}` };
+    // Every test file calls these two servers from 127.0.0.1, so the per-address budget is set out of
+    // reach: whether it is spent must not depend on the order the files run in. The throttle's own
+    // tests start servers of their own with small limits (api/faults, api/requests).
+    const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200", AUTH_SECRET: `it-secret-${name}`, IP_LIMIT_MINUTE: "1000000" };
     servers.push(await startServer(env));
     servers.push(await startServer(env));
     project.provide("databaseUrl", url);
