@@ -1,3 +1,4 @@
+import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { sha256Hex } from "@/lib/engine/sha256";
 import { MS_PER_DAY, MS_PER_HOUR, isoDate } from "@/lib/engine/time-format";
 import type { IndexDefinition } from "@/lib/engine/types";
@@ -435,23 +436,6 @@ export function partitionLegKey(eventKey: string, legKey: string): string {
   return `${eventKey}:${legKey}`;
 }
 
-export const DEFAULT_GATES: VolGates = {
-  arbMinDepthUsd: 500,
-  arbToleranceMin: 0.005,
-  arbToleranceTicks: 1,
-  depthFloorUsd: 250,
-  devigTolerance: 0.02,
-  identityTolerance: 0.0001,
-  impactBudgetPts: 1.5,
-  overroundFlagHi: 1.06,
-  overroundFlagLo: 0.98,
-  pythagoreanTolerancePts2: 0.01,
-  retireAfterDegradedTicks: 168,
-  snapshotMaxAgeSeconds: 7200,
-  snapshotMaxSkewSeconds: 3600,
-  spreadToMidMax: 1.0,
-  suspendFailingBudgetShare: 0.25,
-};
 
 export function indexDefinitions(start: Date): IndexDefinition[] {
   const base = {

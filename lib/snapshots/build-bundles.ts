@@ -7,6 +7,7 @@ import { config } from "@/lib/config";
 import { linkFactorOf } from "@/lib/engine/chain-link";
 import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
+import type { VolInputs } from "@/lib/engine/volatility/types";
 
 /** Integer layout version; a change of files or columns increments it (2: price panels, compositions, full-precision links). */
 export const SCHEMA_VERSION = 2;
@@ -54,25 +55,8 @@ interface StoredLevelInputs {
   constituents: Array<{ conditionId: string; price: string; source: string; observedAt: string; stale: boolean }>;
 }
 
-interface StoredVolInputs {
-  clock: Record<string, { tier: string; speed: number; speedLo: number; speedHi: number; windowDays: number; coverage: number }>;
-  legs: Array<{
-    conditionId: string;
-    legKey: string;
-    label: string;
-    gridOrder: number;
-    bid: number;
-    ask: number;
-    mid: number;
-    depthUsd: number;
-    observedAt: string | null;
-    settlementAt: string | null;
-    daysToSettlement: number | null;
-    resolved: boolean;
-    p: number | null;
-    w: number | null;
-  }>;
-}
+/** The inputs the engine stored beside a tick (lib/ingest/engine-hour.ts), as it wrote them. */
+type StoredVolInputs = VolInputs;
 
 const isoOrNull = (s: string | null) => (s === null ? null : iso6(new Date(s)));
 
