@@ -1,4 +1,4 @@
-import Redis from "ioredis";
+import Redis, { type Command } from "ioredis";
 import { config } from "@/lib/config";
 import { onShutdown } from "@/lib/server/shutdown";
 
@@ -21,11 +21,48 @@ export class RedisUnavailableError extends Error {
 }
 
 /**
+ * A connection that gives itself up when Redis stops answering on it. A Redis that goes quiet on
+ * an open connection (a host gone without a RST, a network partition) would otherwise cost every
+ * request the whole command timeout while the connection still looks ready. When a command times
+ * out, nothing came back on the connection since it was sent, and the timeout fired on time (this
+ * process was not starved of CPU, so an answer could not be sitting unread), the connection is
+ * dropped and remade in the background: until it is ready again commands fail at once (no offline
+ * queue), so requests get their 503 in milliseconds. A slow but answering Redis keeps its connection.
+ */
+class FailFastRedis extends Redis {
+  private lastAnswerAt = 0;
+
+  override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
+    const sentAt = performance.now();
+    const sent = super.sendCommand(command, stream);
+    command.promise.then(
+      () => {
+        this.lastAnswerAt = performance.now();
+      },
+      (error: Error) => {
+        const now = performance.now();
+        if (error?.message !== "Command timed out") {
+          if (error?.name === "ReplyError") this.lastAnswerAt = now;
+          return;
+        }
+        const onTime = now - sentAt < 2 * config().REDIS_COMMAND_TIMEOUT_MS;
+        if (this.status === "ready" && this.lastAnswerAt < sentAt && onTime) {
+          console.error("[redis] no answer within the command timeout; reconnecting");
+          this.disconnect(true);
+        }
+      },
+    );
+    return sent;
+  }
+}
+
+/**
  * The process's Redis connection, or null when REDIS_URL is unset (one-instance mode).
  *
  * Fails fast while Redis is down: no offline queue (a command on a connection that is not ready
  * fails at once instead of waiting for a reconnection), no retry of a command, a short connect and
- * command timeout (REDIS_COMMAND_TIMEOUT_MS); the pipeline answers such a failure with 503
+ * command timeout (REDIS_COMMAND_TIMEOUT_MS) after which the connection is remade
+ * (FailFastRedis); the pipeline answers such a failure with 503
  * `unavailable` and Retry-After. The client keeps reconnecting in the background (every
  * 100 ms growing to 1 s), so service returns without a restart.
  */
@@ -34,7 +71,7 @@ export function redis(): Redis | null {
   const url = c.REDIS_URL;
   if (!url) return null;
   if (!holder.client) {
-    const client = new Redis(url, {
+    const client = new FailFastRedis(url, {
       maxRetriesPerRequest: 0,
       enableOfflineQueue: false,
       connectTimeout: Math.max(250, c.REDIS_COMMAND_TIMEOUT_MS * 2),

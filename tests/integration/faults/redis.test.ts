@@ -2,7 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRateHeaders } from "../support/api";
 import { freePort, startServer, type RunningServer } from "../support/server";
-import { keysCli, mintKey, ownDatabase, startRedis, stopProcess, timed } from "./support";
+import { keysCli, mintKey, ownDatabase, startProxy, startRedis, stopProcess, timed } from "./support";
 
 // A Redis of this file's own, stopped and restarted empty under two running instances.
 let redisPort: number;
@@ -135,5 +135,35 @@ describe("revocation", () => {
     expect(revoked.status, revoked.stderr).toBe(0);
     expect(revoked.stdout).toMatch(/^revoked /);
     for (const s of servers) expect((await get(s, key)).res.status).toBe(401);
+  }, 60_000);
+});
+
+describe("Redis silent (a partition: the connection stays open, nothing answers)", () => {
+  it("keyed requests answer 503 with Retry-After instead of hanging, and service returns when Redis answers again", async () => {
+    const proxy = await startProxy(redisPort, await freePort());
+    const quietEnv = { ...env, REDIS_URL: `redis://127.0.0.1:${proxy.port}` };
+    const server = await startServer(quietEnv);
+    try {
+      const key = mintKey(quietEnv);
+      expect((await get(server, key)).res.status).toBe(200);
+      await proxy.silence();
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const { res, ms, text } = await get(server, key);
+        times.push(ms);
+        expect(res.status).toBe(503);
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(JSON.parse(text).error.code).toBe("unavailable");
+      }
+      // Not a speed benchmark (`npm run bench:faults` measures it): a request must not wait on a
+      // connection that no longer answers beyond its one command timeout.
+      expect(Math.max(...times)).toBeLessThan(1000);
+      expect(server.output()).toMatch(/no answer within the command timeout; reconnecting/);
+      await proxy.open();
+      await until200(server, key);
+    } finally {
+      await server.stop();
+      await proxy.close();
+    }
   }, 60_000);
 });

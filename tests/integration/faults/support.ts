@@ -43,49 +43,84 @@ export function keysCli(args: string[], env: Record<string, string>): { status: 
 }
 
 /**
- * A TCP proxy in front of PostgreSQL that the test can close (the database then refuses
- * connections: new ones are refused, open ones are cut) and open again on the same port.
+ * A TCP proxy in front of a dependency (PostgreSQL, Redis) that the test switches between:
+ * - open: bytes pass both ways;
+ * - close: the port is closed and its connections cut (the dependency refuses connections);
+ * - silence: the held connections stay open but go quiet, and new ones are accepted and never
+ *   answered (a host gone without a RST, a network partition: detectable only by a timeout).
  */
 export interface Proxy {
   port: number;
   close(): Promise<void>;
   open(): Promise<void>;
+  silence(): Promise<void>;
 }
 
 export async function startProxy(targetPort: number, port: number): Promise<Proxy> {
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<[net.Socket, net.Socket]>();
   let server: net.Server | null = null;
-  const open = () =>
+  let silent = false;
+  const cut = () => {
+    for (const s of sockets) s.destroy();
+    sockets.clear();
+    pairs.clear();
+  };
+  const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = net.createServer((client) => {
-        const upstream = net.connect(targetPort, "127.0.0.1");
         sockets.add(client);
+        client.on("error", () => client.destroy()).on("close", () => sockets.delete(client));
+        if (silent) return; // accepted, never answered
+        const upstream = net.connect(targetPort, "127.0.0.1");
         sockets.add(upstream);
+        const pair: [net.Socket, net.Socket] = [client, upstream];
+        pairs.add(pair);
         const drop = () => {
+          pairs.delete(pair);
           client.destroy();
           upstream.destroy();
-          sockets.delete(client);
-          sockets.delete(upstream);
         };
-        client.on("error", drop).on("close", drop);
-        upstream.on("error", drop).on("close", drop);
+        client.on("close", drop);
+        upstream.on("error", drop).on("close", () => {
+          sockets.delete(upstream);
+          drop();
+        });
         client.pipe(upstream).pipe(client);
       });
       server.once("error", reject);
       server.listen(port, "127.0.0.1", () => resolve());
     });
-  await open();
+  const unlisten = () =>
+    new Promise<void>((resolve) => {
+      if (!server) return resolve();
+      server.close(() => resolve());
+      server = null;
+    });
+  await listen();
   return {
     port,
-    open,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        sockets.clear();
-        if (!server) return resolve();
-        server.close(() => resolve());
-        server = null;
-      }),
+    async open() {
+      cut();
+      silent = false;
+      if (!server) await listen();
+    },
+    async close() {
+      cut();
+      silent = false;
+      await unlisten();
+    },
+    async silence() {
+      silent = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.resume(); // what is sent on them is read and dropped
+        upstream.resume();
+      }
+      pairs.clear();
+      if (!server) await listen();
+    },
   };
 }
 
