@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm run db:migrate`: applies prisma/migrations. With DATABASE_URL through the Prisma CLI;
 // in the embedded default through the in-process migrator (the server does the same at start).
 import { spawnSync } from "node:child_process";

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // Runs the Prisma CLI with the datasource variable it insists on seeing. In embedded mode
 // (DATABASE_URL unset) the CLI gets a placeholder and prisma.config.ts picks PGlite.
 import { spawnSync } from "node:child_process";
@@ -6,6 +7,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const cli = require.resolve("prisma/build/index.js");
+/** @type {NodeJS.ProcessEnv} */
 const env = { ...process.env, PRISMA_HIDE_UPDATE_MESSAGE: "1", CHECKPOINT_DISABLE: "1" };
 if (!env.DATABASE_URL) {
   env.DATABASE_URL = "postgresql://embedded@localhost/pglite";

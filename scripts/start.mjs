@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm start`: checks the database, migrates it, builds when the build is missing or out of
 // date, then serves the production server on PORT (default 3000).
 import { spawn, spawnSync } from "node:child_process";
@@ -8,6 +9,7 @@ import { pendingMigrations, reachPostgres } from "./lib/database.mjs";
 
 process.chdir(path.resolve(path.dirname(new URL(import.meta.url).pathname), ".."));
 const port = process.env.PORT || "3000";
+/** @param {string} line @returns {never} */
 const fail = (line) => {
   console.error(`npm start: ${line}`);
   process.exit(1);
@@ -26,9 +28,9 @@ if (url) {
 try {
   ensureBuild();
 } catch (error) {
-  fail(error.message);
+  fail(/** @type {Error} */ (error).message);
 }
 
 const server = spawn(process.execPath, ["scripts/server.mjs"], { stdio: "inherit", env: serverEnv({ PORT: port }) });
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.kill(signal));
+for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

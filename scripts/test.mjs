@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `npm test`: every layer (types and lint, unit, integration against real PostgreSQL and Redis,
 // Playwright in Debian's Chromium), then one summary. Installs Chromium with apt-get if missing.
 import { spawnSync } from "node:child_process";
@@ -13,6 +14,13 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-test-"));
 const results = [];
 const only = process.argv.slice(2);
 
+/**
+ * @param {string} name
+ * @param {string} cmd
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ * @param {() => string} [count]
+ */
 function run(name, cmd, args, env = {}, count = () => "") {
   if (only.length && !only.includes(name)) return;
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
@@ -21,6 +29,7 @@ function run(name, cmd, args, env = {}, count = () => "") {
   results.push({ name, ok: r.status === 0, seconds: (Date.now() - started) / 1000, detail: count() });
 }
 
+/** @param {string} file */
 function vitestCount(file) {
   return () => {
     try {
@@ -32,6 +41,7 @@ function vitestCount(file) {
   };
 }
 
+/** @param {string} file */
 function playwrightCount(file) {
   return () => {
     try {
@@ -47,6 +57,7 @@ function ensureChromium() {
   if (fs.existsSync("/usr/bin/chromium")) return;
   console.log("installing Debian's chromium for the browser tests...");
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  /** @param {string[]} args */
   const apt = (args) => spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...args], {
     stdio: "inherit",
     env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
@@ -82,7 +93,7 @@ if (!only.length || only.some((n) => n === "integration" || n === "faults" || n 
     ensureBuild();
     results.push({ name: "build", ok: true, seconds: (Date.now() - started) / 1000, detail: "" });
   } catch (error) {
-    results.push({ name: "build", ok: false, seconds: (Date.now() - started) / 1000, detail: error.message });
+    results.push({ name: "build", ok: false, seconds: (Date.now() - started) / 1000, detail: /** @type {Error} */ (error).message });
   }
 }
 const built = results.find((r) => r.name === "build")?.ok !== false;

@@ -1,3 +1,4 @@
+// @ts-check
 // Builds the production app when no build exists or its sources changed since the last one.
 import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
@@ -8,6 +9,7 @@ const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts
 
 export function sourceFingerprint() {
   const hash = crypto.createHash("sha256");
+  /** @param {string} p */
   const walk = (p) => {
     if (!fs.existsSync(p)) return;
     const st = fs.statSync(p);
@@ -45,6 +47,10 @@ export function ensureBuild({ quiet = false } = {}) {
 }
 
 /** The environment a production server process gets. */
+/**
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
 export function serverEnv(extra = {}) {
   return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...extra };
 }

@@ -1,8 +1,10 @@
+// @ts-check
 // Database checks the command-line tools make before the application opens its own client.
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 
+/** @param {string} url */
 export function hostOf(url) {
   try {
     const u = new URL(url);
@@ -12,7 +14,11 @@ export function hostOf(url) {
   }
 }
 
-/** Connects once with a short timeout; one line on failure, never a stack. */
+/**
+ * Connects once with a short timeout; one line on failure, never a stack.
+ * @param {string} url
+ * @returns {Promise<{ ok: true } | { ok: false; message: string }>}
+ */
 export async function reachPostgres(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on("error", () => {});
@@ -21,7 +27,8 @@ export async function reachPostgres(url) {
     await client.query("SELECT 1");
     return { ok: true };
   } catch (error) {
-    const reason = error.code || error.message?.split("\n")[0] || String(error);
+    const e = /** @type {{ code?: string; message?: string }} */ (error);
+    const reason = e.code || e.message?.split("\n")[0] || String(error);
     return { ok: false, message: `cannot reach PostgreSQL at ${hostOf(url)} (DATABASE_URL): ${reason}` };
   } finally {
     await client.end().catch(() => {});
@@ -37,7 +44,11 @@ export function migrationNames() {
     .sort();
 }
 
-/** Names of migrations not yet applied to the database at `url`. */
+/**
+ * Names of migrations not yet applied to the database at `url`.
+ * @param {string} url
+ * @returns {Promise<string[]>}
+ */
 export async function pendingMigrations(url) {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on("error", () => {});
