@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { catalogIssueMessage } from "./messages";
 import { catalogSchema, indexSchema, seriesSchema, type Catalog, type CatalogIndex, type CatalogSeries } from "./schema";
 
 /** One problem of a catalog file: where (a JSON path such as `$.indices[2].eligibility.maxSpread`) and why. */
@@ -19,12 +19,6 @@ export class CatalogError extends Error {
 
 export function jsonPath(path: readonly PropertyKey[]): string {
   return `$${path.map((k) => (typeof k === "number" ? `[${k}]` : /^[A-Za-z_$][\w$]*$/.test(String(k)) ? `.${String(k)}` : `[${JSON.stringify(String(k))}]`)).join("")}`;
-}
-
-function issueReason(issue: z.core.$ZodIssue): string {
-  if (issue.code === "unrecognized_keys") return `unknown field${issue.keys.length > 1 ? "s" : ""} ${issue.keys.join(", ")}`;
-  if (issue.code === "invalid_type" && issue.message.includes("received undefined")) return "is required";
-  return issue.message;
 }
 
 /** Rules that span entries: unique tickers and slugs, tenors, references, one kind of feed. */
@@ -78,13 +72,13 @@ export function validateCatalog(file: string, text: string): Catalog {
   } catch (error) {
     throw new CatalogError(file, [{ path: "$", reason: `not JSON: ${(error as Error).message}` }]);
   }
-  const parsed = catalogSchema.safeParse(raw);
+  const parsed = catalogSchema.safeParse(raw, { reportInput: true, error: catalogIssueMessage });
   if (!parsed.success) {
     // The rules across entries are still checked on the entries that are valid by themselves.
     const r = (typeof raw === "object" && raw !== null ? raw : {}) as { indices?: unknown; volatility?: unknown };
     const each = <T>(list: unknown, schema: { safeParse: (v: unknown) => { success: boolean; data?: T } }) => (Array.isArray(list) ? list.map((v) => schema.safeParse(v).data ?? null) : []);
     const partial = crossCheck({ indices: each<CatalogIndex>(r.indices, indexSchema), volatility: each<CatalogSeries>(r.volatility, seriesSchema) });
-    throw new CatalogError(file, [...parsed.error.issues.map((i) => ({ path: jsonPath(i.path), reason: issueReason(i) })), ...partial]);
+    throw new CatalogError(file, [...parsed.error.issues.map((i) => ({ path: jsonPath(i.path), reason: i.message })), ...partial]);
   }
   const problems = crossCheck(parsed.data);
   if (problems.length) throw new CatalogError(file, problems);

@@ -6,6 +6,8 @@ import { config } from "@/lib/config";
 import { definitionLineOf, universeSelectors } from "@/lib/catalog/compile";
 import { universeSchema } from "@/lib/catalog/schema";
 import { floorHour } from "@/lib/engine/time-format";
+import { legsInForce, updateLegWindows } from "@/lib/engine/volatility/legs";
+import type { LegWindow } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
@@ -35,6 +37,8 @@ export interface VenueRun {
   resolved: number;
   /** markets whose book could not be read this hour: stale, never carried forward as fresh */
   stale: number;
+  /** series whose leg set changed this run (the venue listed an outcome, or one left) */
+  legChanges: string[];
   problems: string[];
 }
 
@@ -46,7 +50,7 @@ export interface CollectResult {
 
 interface Catalogued {
   selectors: Map<VenueName, Set<string>>;
-  series: Array<{ ticker: string; name: string; venue: VenueName; event: string; headlineTenorDays: number; legs: string[]; settlementDate: Date | null }>;
+  series: Array<{ ticker: string; name: string; venue: VenueName; event: string; headlineTenorDays: number; legs: string[]; legWindows: LegWindow[]; settlementDate: Date | null }>;
 }
 
 /** What the applied catalog asks of each venue: the index universes' selectors and the series' events. */
@@ -62,9 +66,18 @@ async function catalogued(prisma: Db): Promise<Catalogued> {
   const series = (
     await prisma.volatilitySeries.findMany({
       where: { ceasedAt: null, venue: { in: ["polymarket", "kalshi"] } },
-      select: { ticker: true, name: true, venue: true, event: true, headlineTenorDays: true, legConditionIds: true, settlementDate: true },
+      select: { ticker: true, name: true, venue: true, event: true, headlineTenorDays: true, legConditionIds: true, legWindows: true, settlementDate: true },
     })
-  ).map((r) => ({ ticker: r.ticker, name: r.name, venue: r.venue as VenueName, event: r.event, headlineTenorDays: r.headlineTenorDays, legs: r.legConditionIds, settlementDate: r.settlementDate }));
+  ).map((r) => ({
+    ticker: r.ticker,
+    name: r.name,
+    venue: r.venue as VenueName,
+    event: r.event,
+    headlineTenorDays: r.headlineTenorDays,
+    legs: r.legConditionIds,
+    legWindows: (r.legWindows as unknown as LegWindow[] | null) ?? [],
+    settlementDate: r.settlementDate,
+  }));
   return { selectors, series };
 }
 
@@ -104,12 +117,12 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
   const inputs: SnapshotInput[] = [];
   const marketsSeen: VenueMarket[] = [];
   const raws: Array<{ venue: VenueName; raw: RawResponse[] }> = [];
-  const seriesUpdates: Array<{ ticker: string; legs: string[]; definitionLine: string; settlementDate: Date | null }> = [];
+  const seriesUpdates: Array<{ ticker: string; first: boolean; legs: string[]; legWindows: LegWindow[]; definitionLine: string; settlementDate: Date | null }> = [];
 
   await Promise.all(
     [...venues].map(async (venue) => {
       const { http, connector } = connectorFor(venue, settings);
-      const run: VenueRun = { venue, requests: 0, markets: 0, newMarkets: 0, snapshots: 0, resolved: 0, stale: 0, problems: [] };
+      const run: VenueRun = { venue, requests: 0, markets: 0, newMarkets: 0, snapshots: 0, resolved: 0, stale: 0, legChanges: [], problems: [] };
       const found = new Map<string, VenueMarket>();
       const merge = (m: VenueMarket) => {
         const prior = found.get(m.conditionId);
@@ -127,13 +140,34 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
         }
         if (!legs) continue;
         for (const leg of legs.legs) merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
-        if (s.legs.length === 0 && legs.legs.length >= 2)
+        if (s.legs.length === 0 && s.legWindows.length === 0) {
+          if (legs.legs.length >= 2)
+            seriesUpdates.push({
+              ticker: s.ticker,
+              first: true,
+              legs: legs.legs.map((l) => l.conditionId),
+              legWindows: [],
+              definitionLine: definitionLineOf(s.name, legs.title, legs.legs.length, s.headlineTenorDays),
+              settlementDate: s.settlementDate ?? (legs.settlementDate ? new Date(`${legs.settlementDate}T00:00:00Z`) : null),
+            });
+          continue;
+        }
+        // The event as the venue lists it now: outcomes listed since join, outcomes gone or resolved NO leave.
+        const next = updateLegWindows(s.legWindows, s.legs, legs.legs, hour);
+        const current = legsInForce({ legs: s.legs, legWindows: next.windows }, hour);
+        const windowsChanged = next.added.length > 0 || next.removed.length > 0;
+        if (windowsChanged || current.join() !== s.legs.join()) {
+          if (next.added.length) run.legChanges.push(`${s.ticker}: ${next.added.join(", ")} joined (listed by the venue since discovery)`);
+          if (next.removed.length) run.legChanges.push(`${s.ticker}: ${next.removed.join(", ")} left (no longer listed, or resolved NO)`);
           seriesUpdates.push({
             ticker: s.ticker,
-            legs: legs.legs.map((l) => l.conditionId),
-            definitionLine: definitionLineOf(s.name, legs.title, legs.legs.length, s.headlineTenorDays),
-            settlementDate: s.settlementDate ?? (legs.settlementDate ? new Date(`${legs.settlementDate}T00:00:00Z`) : null),
+            first: false,
+            legs: current,
+            legWindows: windowsChanged ? next.windows : s.legWindows,
+            definitionLine: definitionLineOf(s.name, legs.title, current.length, s.headlineTenorDays),
+            settlementDate: s.settlementDate,
           });
+        }
       }
       // Markets we hold that discovery no longer lists (closed or resolved): their current state.
       const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
@@ -176,10 +210,16 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
       const created = await upsertMarkets(tx, marketsSeen, hour);
       for (const run of runs) run.newMarkets = created.get(run.venue) ?? 0;
       for (const u of seriesUpdates) {
-        await tx.volatilitySeries.updateMany({
-          where: { ticker: u.ticker, legConditionIds: { isEmpty: true } },
-          data: { legConditionIds: u.legs, definitionLine: u.definitionLine, settlementDate: u.settlementDate },
-        });
+        if (u.first)
+          await tx.volatilitySeries.updateMany({
+            where: { ticker: u.ticker, legConditionIds: { isEmpty: true } },
+            data: { legConditionIds: u.legs, definitionLine: u.definitionLine, settlementDate: u.settlementDate },
+          });
+        else
+          await tx.volatilitySeries.update({
+            where: { ticker: u.ticker },
+            data: { legConditionIds: u.legs, legWindows: u.legWindows as unknown as Prisma.InputJsonValue, definitionLine: u.definitionLine },
+          });
       }
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
@@ -264,6 +304,7 @@ export function describeCollect(r: CollectResult): string {
   const lines = [`collected ${r.hour.toISOString()}`];
   for (const v of r.venues) {
     lines.push(`  ${v.venue}: ${v.requests} requests, ${v.markets} markets (${v.newMarkets} new), ${v.snapshots} books, ${v.resolved} resolved, ${v.stale} stale`);
+    for (const c of v.legChanges) lines.push(`    legs of ${c}`);
     for (const p of v.problems.slice(0, 20)) lines.push(`    ${p}`);
     if (v.problems.length > 20) lines.push(`    … ${v.problems.length - 20} more`);
   }

@@ -1,7 +1,8 @@
 import type { IndexDefinition, IndexState, MarketInfo, Snapshot } from "@/lib/engine/types";
 import { stepIndex } from "@/lib/engine/index-level";
+import { everyLeg, legsInForce } from "@/lib/engine/volatility/legs";
 import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
-import type { VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
+import type { LegWindow, VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { EligibilityRule, MaturityType } from "@/lib/engine/types";
 import type { VolGates } from "@/lib/engine/volatility/types";
@@ -125,12 +126,15 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
   }
   const latestById = new Map(latest.map((s) => [s.conditionId, s]));
   for (const def of catalog.series) {
-    if (t < def.inceptionAt || def.legs.length === 0) continue;
+    if (t < def.inceptionAt || everyLeg(def).length === 0) continue;
     if (def.ceasedAt && t >= def.ceasedAt) continue;
     const seriesId = catalog.seriesIds.get(def.ticker);
     if (seriesId === undefined) throw new Error(`series ${def.ticker} has no row`);
-    const legs = def.legs.map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
-    const step = stepVolatility(def, states.series.get(def.ticker) ?? null, t, legs);
+    // Every leg the series ever had is read (the counterfactual prices the inception legs); the
+    // step sees the legs in force at t.
+    const legs = everyLeg(def).map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
+    const inForce = legsInForce(def, t);
+    const step = stepVolatility(inForce === def.legs ? def : { ...def, legs: inForce }, states.series.get(def.ticker) ?? null, t, legs);
     states.series.set(def.ticker, step.state);
     if (step.tick) out.ticks.push(tickRow(seriesId, step.tick));
   }
@@ -187,6 +191,7 @@ export async function loadEngine(tx: Prisma.TransactionClient, options: { deferE
     relatedIndexTickers: r.relatedIndexTickers,
     gates: r.gates as unknown as VolGates,
     legs: r.legConditionIds,
+    legWindows: (r.legWindows as unknown as LegWindow[] | null) ?? [],
     methodologyVersion: r.methodologyVersion,
     ceasedAt: r.ceasedAt,
   }));

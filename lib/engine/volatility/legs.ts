@@ -1,6 +1,6 @@
 import type { Snapshot } from "../types";
 import { MS_PER_DAY } from "../time-format";
-import type { VolSeriesDefinition } from "./types";
+import type { LegWindow, VolSeriesDefinition } from "./types";
 
 /** One leg of the partition as the engine sees it at t (numbers, probability units). */
 export interface LegQuote {
@@ -18,6 +18,59 @@ export interface LegQuote {
   days: number | null;
   resolved: boolean;
   outcome: 0 | 1 | null;
+}
+
+/** The legs in force at t, in grid order: those whose window holds t, or `legs` when the series keeps no windows. */
+export function legsInForce(def: Pick<VolSeriesDefinition, "legs" | "legWindows">, t: Date): string[] {
+  const windows = def.legWindows ?? [];
+  if (windows.length === 0) return def.legs;
+  const at = t.getTime();
+  return windows.filter((w) => (w.from === null || Date.parse(w.from) <= at) && (w.until === null || at < Date.parse(w.until))).map((w) => w.conditionId);
+}
+
+/** Every leg the series has ever had (current legs and windows): the markets whose snapshots it reads. */
+export function everyLeg(def: Pick<VolSeriesDefinition, "legs" | "legWindows">): string[] {
+  return [...new Set([...(def.legWindows ?? []).map((w) => w.conditionId), ...def.legs])];
+}
+
+/**
+ * The leg windows after a venue read of the event at `hour`: legs the event lists that the series
+ * lacks join from this hour (appended to the grid); legs the event no longer lists leave at this
+ * hour; a leg resolved NO stays marked at 0 for the hour it resolved and leaves from the next
+ * (a resolved market leaves at the next link). A leg that left does not come back.
+ * A series that kept no windows starts them from `current` (legs in force since inception).
+ */
+export function updateLegWindows(
+  windows: readonly LegWindow[],
+  current: readonly string[],
+  venueLegs: ReadonlyArray<{ conditionId: string; resolved: boolean; outcome: 0 | 1 | null }>,
+  hour: Date,
+): { windows: LegWindow[]; added: string[]; removed: string[] } {
+  const out: LegWindow[] = windows.length ? windows.map((w) => ({ ...w })) : current.map((conditionId) => ({ conditionId, from: null, until: null }));
+  const known = new Set(out.map((w) => w.conditionId));
+  const listed = new Map(venueLegs.map((l) => [l.conditionId, l]));
+  const at = hour.toISOString();
+  const next = new Date(hour.getTime() + 3_600_000).toISOString();
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const w of out) {
+    if (w.until !== null) continue;
+    const leg = listed.get(w.conditionId);
+    if (leg === undefined) {
+      w.until = at;
+      removed.push(w.conditionId);
+    } else if (leg.resolved && leg.outcome === 0) {
+      w.until = next;
+      removed.push(w.conditionId);
+    }
+  }
+  for (const leg of venueLegs) {
+    if (known.has(leg.conditionId) || leg.resolved) continue;
+    out.push({ conditionId: leg.conditionId, from: at, until: null });
+    known.add(leg.conditionId);
+    added.push(leg.conditionId);
+  }
+  return { windows: out, added, removed };
 }
 
 /** Midnight UTC of an ISO date, or null. */

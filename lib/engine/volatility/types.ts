@@ -49,9 +49,22 @@ export interface VolSeriesDefinition {
   methodologyUrl: string;
   relatedIndexTickers: string[];
   gates: VolGates;
-  /** condition ids of the partition's legs, in grid order */
+  /** condition ids of the partition's legs, in grid order (the current set when `legWindows` is given) */
   legs: string[];
+  /**
+   * The leg set over time, for a venue event that lists outcomes after the series' discovery or
+   * drops some: the legs in force at t are those whose window holds t, in this order. Absent or
+   * empty: `legs` at every hour.
+   */
+  legWindows?: LegWindow[];
   methodologyVersion: string;
+}
+
+/** A leg's membership of the partition: from `from` (null: from inception) until `until` (exclusive; null: still in). ISO timestamps. */
+export interface LegWindow {
+  conditionId: string;
+  from: string | null;
+  until: string | null;
 }
 
 export type VolStatus = "ok" | "flagged" | "suspended";

@@ -1,19 +1,28 @@
 import { execFile, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { catalogHash } from "@/lib/catalog/compile";
+import { validateCatalog } from "@/lib/catalog/validate";
+import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 
 // The service without the demo: its own catalog, venues answering from a local fake in their
 // documented shapes, the collector run hour after hour as an operator would (`npm run collect`),
-// and /v1 read end to end from the production server.
+// and /v1 read end to end from the production server. The hours straddle the start of a month, so
+// the month before closes and its bundle is built from venue-fed values.
 
 const HOUR = 3_600_000;
-const now = Math.floor(Date.now() / HOUR) * HOUR;
-const hours = [4, 3, 2, 1, 0].map((k) => new Date(now - k * HOUR));
+const testStart = Date.now();
+// the first hour of the month two hours ago: every collected hour lies in the past
+const twoHoursAgo = new Date(testStart - 2 * HOUR);
+const monthStart = Date.UTC(twoHoursAgo.getUTCFullYear(), twoHoursAgo.getUTCMonth(), 1);
+const hours = [-3, -2, -1, 0, 1].map((k) => new Date(monthStart + k * HOUR));
+const closedMonth = hours[0]!.toISOString().slice(0, 7);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-venues-"));
 const name = uniqueName("pmb_venues");
 let url = "";
@@ -95,6 +104,7 @@ function setPrices(step: number) {
   fake.poly.books.set("tok-hike", polyBook(m(0.17 + 0.01 * step), m(0.19 + 0.01 * step), 5000));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(m(0.4 + 0.01 * step), m(0.43 + 0.01 * step)));
   fake.kalshi.books.set("KXCPI-B-T3", kalshiBookCents(m(0.55 - 0.01 * step), m(0.58 - 0.01 * step)));
+  fake.poly.books.set("tok-pause", polyBook(m(0.04 + 0.01 * step), m(0.06 + 0.01 * step), 5000));
 }
 
 beforeAll(async () => {
@@ -158,13 +168,18 @@ describe("the service on venue markets, without the demo", () => {
         fake.poly.events.push({ slug: "btc-d", title: "BTC d", negRisk: false, tags: ["crypto"], endDate: settle(hour), markets: [{ conditionId: "0xbtc-d", question: "Will BTC reach d?", yesToken: "tok-btc-d", endDate: settle(hour) }] });
       }
       if (step === 3) {
+        // the Fed event lists a fourth outcome after the series was discovered: it joins the partition
+        fake.poly.events.find((e) => e.slug === "fed-decision-december")!.markets.push({ conditionId: "0xpause", question: "Fed: Pause?", groupItemTitle: "Pause", yesToken: "tok-pause", endDate: settle(hours[0]!) });
         fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
         fake.faults.set("/clob/book?token_id=tok-btc-b", [{ status: 429, retryAfter: "1" }]);
       }
       const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`collected ${hour.toISOString()}`);
-      if (step === 3) expect(r.stdout).toMatch(/kalshi: .* 1 stale/);
+      if (step === 3) {
+        expect(r.stdout).toMatch(/kalshi: .* 1 stale/);
+        expect(r.stdout).toContain("legs of PMV-FEDDEC: 0xpause joined");
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, 2100)); // the read models' 2 s cache
 
@@ -191,15 +206,54 @@ describe("the service on venue markets, without the demo", () => {
 
     const vol = await v1("/v1/volatility/PMV-FEDDEC/latest");
     expect(vol.status, JSON.stringify(vol.body)).toBe(200);
-    expect(vol.body.data.tick.components.map((c: { label: string }) => c.label)).toEqual(["Fed: Cut?", "Fed: Hold?", "Fed: Hike?"]);
-    expect(vol.body.data.series.definitionLine).toContain('"Fed decision in December" partition (3 legs)');
+    expect(vol.body.data.tick.components.map((c: { label: string }) => c.label)).toEqual(["Fed: Cut?", "Fed: Hold?", "Fed: Hike?", "Fed: Pause?"]);
+    expect(vol.body.data.tick.labels.composition).toMatchObject({ n: 4, version: "v2" });
+    expect(vol.body.data.series.definitionLine).toContain('"Fed decision in December" partition (4 legs)');
     expect(vol.body.data.series.settlementDate).toBe(settle(hours[0]!).slice(0, 10));
     const volHistory = await v1("/v1/volatility/PMV-FEDDEC/history?includeGated=true");
     expect(volHistory.body.data.count).toBe(5);
+  }, 300_000);
+
+  it("closes the month: its bundle names the catalog in force and every venue-fed value recomputes from the files", async () => {
+    const built = await cli("scripts/snapshots-build.ts", []);
+    expect(built.status, built.stderr).toBe(0);
+    expect(built.stdout).toBe(`built ${closedMonth}\n`);
 
     const downloads = await v1("/v1/downloads");
     expect(downloads.status).toBe(200);
-  }, 300_000);
+    const latest = await fetch(downloads.body.data.latestManifestUrl, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json());
+    const entry = latest.months.find((m: { month: string }) => m.month === closedMonth);
+    expect(latest.months.map((m: { month: string }) => m.month)).toEqual([closedMonth]);
+    const manifest = await fetch(entry.manifestUrl, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json());
+    // the catalog applied at start governs the month, though it was applied after it (inception in the past)
+    const applied = catalogHash(validateCatalog("catalog.json", fs.readFileSync(path.join(dir, "catalog.json"), "utf8")));
+    expect(manifest.catalogs).toEqual([{ sha256: applied, appliedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
+    expect(Date.parse(manifest.catalogs[0].appliedAt)).toBeGreaterThanOrEqual(testStart - 60_000);
+
+    const monthDir = path.join(dir, "bundles", closedMonth);
+    fs.mkdirSync(monthDir, { recursive: true });
+    for (const f of manifest.files as Array<{ name: string; url: string; sha256: string }>) {
+      const res = await fetch(f.url, { headers: { Authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(crypto.createHash("sha256").update(bytes).digest("hex")).toBe(f.sha256);
+      fs.writeFileSync(path.join(monthDir, f.name), bytes);
+    }
+    const levels = fs.readFileSync(path.join(monthDir, "index_levels.csv"), "utf8").trim().split("\r\n").slice(1);
+    expect(levels.length).toBe(6); // two indices, three hours before the month's end
+    expect(fs.readFileSync(path.join(monthDir, "chain_links.csv"), "utf8")).toContain("PMX-BTC");
+
+    const report = verifyBundles(path.join(dir, "bundles"));
+    expect(report.months).toEqual([closedMonth]);
+    expect(report.index.problems).toEqual([]);
+    expect(report.index).toMatchObject({ hours: 6, indices: 2 });
+    expect(Number(report.index.maxLevelDiff)).toBe(0);
+    expect(Number(report.index.maxBaseDiff)).toBe(0);
+    expect(report.volatility.problems).toEqual([]);
+    expect(report.volatility).toMatchObject({ computations: 3, series: 1, gateMismatches: 0 });
+    expect(report.volatility.valuesChecked).toBeGreaterThan(0);
+    expect(report.volatility.maxValueDiff).toBeLessThanOrEqual(VOL_ROUNDING);
+  }, 120_000);
 
   it("refuses an invalid catalog whole with the JSON path of every problem, and applies a changed one without rewriting history", async () => {
     const bad = path.join(dir, "bad.json");
