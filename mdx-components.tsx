@@ -5,7 +5,8 @@ import { Callout } from "@/components/docs/callout";
 import { CodeBlock } from "@/components/docs/code-block";
 import { CodeTabs } from "@/components/docs/code-tabs";
 import { Endpoint } from "@/components/docs/endpoint";
-import { ErrorExample, ErrorReference } from "@/components/docs/error-reference";
+import { ErrorCodes, ErrorExample, ErrorReference } from "@/components/docs/error-reference";
+import { ParamsTable } from "@/components/docs/params-table";
 import { Example } from "@/components/docs/example";
 import { H2, H3, Heading } from "@/components/docs/heading";
 import { DocLink, INLINE_CODE_CLASS } from "@/components/docs/inline";
@@ -54,7 +55,9 @@ const components = {
   CodeTabs,
   Endpoint,
   ErrorExample,
+  ErrorCodes,
   ErrorReference,
+  ParamsTable,
   Example,
   H2,
   H3,

@@ -1,8 +1,9 @@
-import { errorSections } from "@/lib/docs/error-reference";
+import { ERROR_STATUS_HEAD, errorSections, errorStatusRows } from "@/lib/docs/error-reference";
 import { formatJson } from "@/lib/docs/format-json";
 import { CodeBlock } from "./code-block";
 import { Heading } from "./heading";
 import { INLINE_CODE_CLASS } from "./inline";
+import { Table } from "./table";
 
 /** One section per code of lib/api/errors.ts, with `id` equal to the code (the docsUrl fragment). */
 export function ErrorReference() {
@@ -39,4 +40,9 @@ export function ErrorExample({ code, title }: { code: string; title?: string }) 
   const section = errorSections().find((e) => e.code === code);
   if (!section) throw new Error(`ErrorExample: unknown error code '${code}'`);
   return <CodeBlock code={formatJson(section.example)} lang="json" title={title ?? `Example body (${section.statusLabel})`} />;
+}
+
+/** The codes by status with whether to retry, generated from the error table. */
+export function ErrorCodes() {
+  return <Table head={ERROR_STATUS_HEAD} rows={errorStatusRows()} />;
 }

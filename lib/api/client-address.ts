@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import type { RequestHeaders } from "@/lib/api/result";
 
 /**
  * The client address the throttle counts. scripts/server.mjs writes the socket's peer address
@@ -6,7 +7,7 @@ import { config } from "@/lib/config";
  * `x-forwarded-for` when the client did not, so that header is trusted only with TRUST_PROXY,
  * and then its first entry is the client.
  */
-export function clientAddress(headers: Headers): string {
+export function clientAddress(headers: RequestHeaders): string {
   if (config().TRUST_PROXY) {
     const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (first) return first;

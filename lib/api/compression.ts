@@ -78,9 +78,14 @@ export function compressible(contentType: string | undefined): boolean {
 export interface Encoded {
   /** Headers to add: Content-Encoding and Vary when the body may be transformed. */
   headers: Record<string, string>;
-  parts: Uint8Array[];
+  /** The bytes to write: text as it is (written with the head in one write), or buffers in order. */
+  body: string | Uint8Array[];
   length: number;
 }
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+const VARY: Record<string, string> = Object.freeze({ Vary: "Accept-Encoding" }) as Record<string, string>;
+const GZIP: Record<string, string> = Object.freeze({ "Content-Encoding": "gzip", Vary: "Accept-Encoding" }) as Record<string, string>;
 
 /**
  * The body to write for a client's Accept-Encoding: gzip from segments for a compressible body of
@@ -88,17 +93,18 @@ export interface Encoded {
  * either way, since another client may get it encoded.
  */
 export function encodeBody(body: string | readonly Uint8Array[] | null, contentType: string | undefined, acceptEncoding: string | string[] | undefined): Encoded {
-  const parts = body === null ? [] : typeof body === "string" ? [Buffer.from(body, "utf8")] : [...body];
   let length = 0;
-  for (const p of parts) length += p.byteLength;
-  if (!compressible(contentType) || length === 0) return { headers: {}, parts, length };
+  if (typeof body === "string") length = Buffer.byteLength(body, "utf8");
+  else if (body !== null) for (const p of body) length += p.byteLength;
+  const plain = body === null ? "" : typeof body === "string" ? body : [...body];
+  if (length === 0 || !compressible(contentType)) return { headers: NO_HEADERS, body: plain, length };
   if (available && length >= COMPRESS_AT && acceptsGzip(acceptEncoding)) {
-    const gz = gzipSegments(parts);
+    const gz = gzipSegments(typeof body === "string" ? [Buffer.from(body, "utf8")] : [...body!]);
     let gzLength = 0;
     for (const p of gz) gzLength += p.length;
-    return { headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }, parts: gz, length: gzLength };
+    return { headers: GZIP, body: gz, length: gzLength };
   }
-  return { headers: { Vary: "Accept-Encoding" }, parts, length };
+  return { headers: VARY, body: plain, length };
 }
 
 // CRC-32 combination, as zlib's crc32_combine: multiplication modulo the CRC polynomial.

@@ -47,8 +47,16 @@ const pending: Pending = ((globalThis as { __pmbMeter?: Pending }).__pmbMeter ??
 
 const HOUR_MS = 3_600_000;
 
+/** The last hour's ISO text: one Date per hour, not per request. */
+let hourText = { ms: NaN, iso: "" };
+
+function hourIso(hourMs: number): string {
+  if (hourText.ms !== hourMs) hourText = { ms: hourMs, iso: new Date(hourMs).toISOString() };
+  return hourText.iso;
+}
+
 function add(batch: Batch, keyId: string, hourMs: number, endpoint: string, cls: string, atMs: number, n = 1): void {
-  const id = [keyId, new Date(hourMs).toISOString(), endpoint, cls].join("|");
+  const id = `${keyId}|${hourIso(hourMs)}|${endpoint}|${cls}`;
   batch.counts.set(id, (batch.counts.get(id) ?? 0) + n);
   batch.lastUsed.set(keyId, Math.max(batch.lastUsed.get(keyId) ?? 0, atMs));
 }
@@ -62,11 +70,11 @@ function ensureTimer(): void {
 
 /**
  * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
- * count is appended to it before this returns, so before the response leaves: a killed process
- * loses none of it (the next start applies it, see recoverUsage). Database writes are batched.
+ * count is appended to it before this returns, and written by the `flushJournals()` that every
+ * transport runs before the response leaves (lib/server/journal.ts): a killed process loses none
+ * of it (the next start applies it, see recoverUsage). Database writes are batched.
  */
-export function meter(keyId: string, endpoint: string, status: number, at = new Date()): void {
-  const atMs = at.getTime();
+export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now()): void {
   const hourMs = atMs - (atMs % HOUR_MS);
   const cls = statusClass(status);
   pending.journal?.append(`${JSON.stringify([keyId, hourMs, endpoint, cls, atMs])}\n`);

@@ -1,13 +1,14 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { encodeBody } from "@/lib/api/compression";
+import { encodeBody, type Encoded } from "@/lib/api/compression";
 import { endpoints, type Endpoint } from "@/lib/api/endpoints";
 import { ApiError } from "@/lib/api/errors";
 import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
-import type { ApiRequest, ApiResult } from "@/lib/api/result";
+import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, methodNotAllowed, newRequestId } from "@/lib/api/shell";
+import { flushJournals } from "@/lib/server/journal";
 
 // The node:http adapter: the production server (scripts/server.mjs) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
@@ -95,42 +96,143 @@ function allowFor(path: string): string {
   return "GET, HEAD";
 }
 
-function headersOf(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  // Set by the server from the socket after the client's headers were read (scripts/server.mjs).
-  headers.set("x-pmb-peer", String(req.headers["x-pmb-peer"] ?? ""));
-  return headers;
+/**
+ * The request's headers as lib/api reads them, from Node's raw list: names case-insensitive,
+ * repeated fields joined as a web `Headers` joins them (", ", "; " for Cookie), values trimmed of
+ * HTTP whitespace. `x-pmb-peer` is the one the server set from the socket (scripts/server.mjs),
+ * never a client's.
+ */
+export class NodeRequestHeaders implements RequestHeaders {
+  private readonly map = new Map<string, string>();
+
+  constructor(raw: readonly string[], peer: string) {
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const name = raw[i]!.toLowerCase();
+      const value = trimHttpWhitespace(raw[i + 1]!);
+      const had = this.map.get(name);
+      this.map.set(name, had === undefined ? value : `${had}${name === "cookie" ? "; " : ", "}${value}`);
+    }
+    this.map.set("x-pmb-peer", peer);
+  }
+
+  get(name: string): string | null {
+    return this.map.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.map.has(name.toLowerCase());
+  }
+}
+
+function isHttpWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+
+function trimHttpWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isHttpWhitespace(value.charCodeAt(start))) start++;
+  while (end > start && isHttpWhitespace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+/** The security headers as the head of a flat [name, value, ...] list, with their lowercase names. */
+const SECURITY_FLAT: string[] = SECURITY_HEADERS.flatMap(({ key, value }) => [key, value]);
+const SECURITY_LOWER: string[] = SECURITY_HEADERS.map(({ key }) => key.toLowerCase());
+
+/**
+ * The head of a result as a flat [name, value, ...] list for `writeHead`: the security headers,
+ * the result's headers (Content-Length and Set-Cookie dropped; a name given twice keeps its first
+ * place and its last value, as setHeader would), the encoding's headers (Vary merged), and
+ * Content-Length unless the status has no body.
+ */
+export function headList(result: ApiResult, encoded: Encoded): string[] {
+  const flat = SECURITY_FLAT.slice();
+  const lower = SECURITY_LOWER.slice();
+  const put = (key: string, value: string) => {
+    const name = key.toLowerCase();
+    const at = lower.indexOf(name);
+    if (at === -1) {
+      lower.push(name);
+      flat.push(key, value);
+    } else {
+      flat[2 * at] = key;
+      flat[2 * at + 1] = value;
+    }
+  };
+  for (const key in result.headers) {
+    const name = key.toLowerCase();
+    if (name !== "content-length" && name !== "set-cookie") put(key, result.headers[key]!);
+  }
+  for (const key in encoded.headers) {
+    const value = encoded.headers[key]!;
+    if (key === "Vary") {
+      const at = lower.indexOf("vary");
+      const vary = at === -1 ? "" : flat[2 * at + 1]!;
+      if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) put("Vary", vary ? `${vary}, ${value}` : value);
+    } else put(key, value);
+  }
+  if (result.status !== 204 && result.status !== 304) put("Content-Length", String(encoded.length));
+  return flat;
 }
 
 /** The result on the wire: security headers, the result's headers, the body encoded for the client. */
-export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult): Promise<void> {
+function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult): void {
   const head = req.method === "HEAD";
-  const contentType = Object.entries(result.headers).find(([k]) => k.toLowerCase() === "content-type")?.[1];
+  let contentType: string | undefined;
+  for (const key in result.headers) if (key.length === 12 && key.toLowerCase() === "content-type") contentType = result.headers[key];
   const encoded = encodeBody(result.body, contentType, head ? undefined : req.headers["accept-encoding"]);
-  res.statusCode = result.status;
-  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
-  for (const key in result.headers) {
-    const lower = key.toLowerCase();
-    if (lower !== "content-length" && lower !== "set-cookie") res.setHeader(key, result.headers[key]!);
-  }
-  for (const [key, value] of Object.entries(encoded.headers)) {
-    if (key === "Vary") {
-      const vary = String(res.getHeader("vary") ?? "");
-      if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, ${value}` : value);
-    } else res.setHeader(key, value);
-  }
-  const bodiless = result.status === 204 || result.status === 304;
-  if (!bodiless) res.setHeader("Content-Length", encoded.length);
-  return new Promise((resolve) => {
-    res.once("close", resolve);
-    res.once("finish", resolve);
+  res.writeHead(result.status, headList(result, encoded));
+  const body = encoded.body;
+  if (head || result.status === 204 || result.status === 304) res.end();
+  else if (typeof body === "string") res.end(body); // one write: Node sends the head and a text body together
+  else {
     res.cork();
-    if (!head && !bodiless) for (const part of encoded.parts) res.write(part);
+    for (const part of body) res.write(part);
     res.end();
     res.uncork();
-  });
+  }
+}
+
+interface Outgoing {
+  req: IncomingMessage;
+  res: ServerResponse;
+  result: ApiResult;
+}
+
+/** Answers of this event-loop turn, sent together once the journals are written. */
+let outbox: Outgoing[] = [];
+
+/**
+ * Sends every answer queued in this turn: first the journals (one write(2) each, for all of them:
+ * what the answers charged is on disk before any of them leaves, lib/server/journal.ts), then
+ * the answers.
+ */
+function drain(): void {
+  const batch = outbox;
+  outbox = [];
+  flushJournals();
+  for (const { req, res, result } of batch) {
+    try {
+      writeNow(req, res, result);
+    } catch (error) {
+      // The pipeline maps its own failures; this is a fault in writing the answer.
+      console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${(error as Error)?.message ?? error}`);
+      if (!res.headersSent) {
+        res.statusCode = 500;
+        res.end();
+      } else res.destroy();
+    }
+  }
+}
+
+/**
+ * Queues the answer; it is written in this turn's check phase with the others of the turn, after
+ * one write per journal for all of them (group commit).
+ */
+export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult): void {
+  if (outbox.length === 0) setImmediate(drain);
+  outbox.push({ req, res, result });
 }
 
 function redirectResult(location: string): ApiResult {
@@ -157,33 +259,33 @@ export function createFront({ direct }: FrontOptions) {
     const path = q === -1 ? url : url.slice(0, q);
     const segments = pathSegments(path);
     if (!segments || !path.startsWith("/")) {
-      await writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
+      writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
       return true;
     }
     const canonical = canonicalPath(path);
     if (canonical !== null) {
-      await writeResult(req, res, redirectResult(canonical + (q === -1 ? "" : url.slice(q))));
+      writeResult(req, res, redirectResult(canonical + (q === -1 ? "" : url.slice(q))));
       return true;
     }
     const method = req.method ?? "GET";
     const v1 = direct && segments[0] === "v1" && underV1(path);
     if (!v1 && !KNOWN_METHODS.has(method)) {
-      await writeResult(req, res, errorResult(methodNotAllowed(method, allowFor(path)), newRequestId()));
+      writeResult(req, res, errorResult(methodNotAllowed(method, allowFor(path)), newRequestId()));
       return true;
     }
     if (!v1) return false;
     let request: ApiRequest;
     try {
-      request = { method, headers: headersOf(req), query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
+      request = { method, headers: new NodeRequestHeaders(req.rawHeaders, String(req.headers["x-pmb-peer"] ?? "")), query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
     } catch {
-      await writeResult(req, res, badRequest("A request header could not be read."));
+      writeResult(req, res, badRequest("A request header could not be read."));
       return true;
     }
     const match = matchRoute(segments);
     const result = match
       ? await answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params })
       : await answerUnknown(request);
-    await writeResult(req, res, result);
+    writeResult(req, res, result);
     return true;
   };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { EndpointName } from "@/lib/api/endpoints";
-import { ERRORS, ERROR_CODES, docsUrl } from "@/lib/api/errors";
-import { indexHistoryQuery, queryParams, type QuerySchema, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import { ERRORS, ERROR_CODES, docsUrl, type ErrorCode } from "@/lib/api/errors";
+import { indexHistoryQuery, queryParams, type ParamMeta, type QuerySchema, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
 import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/api/schemas";
 
 // The OpenAPI 3.1 document, generated from the endpoint table's schemas and the error table.
@@ -23,6 +23,33 @@ const PATHS: Record<EndpointName, { path: string; summary: string; query?: Query
   volatilityHistory: { path: "/v1/volatility/{ticker}/history", summary: "Volatility history", ticker: true, query: volatilityHistoryQuery, errors: ["not_found", "invalid_parameter"] },
   downloads: { path: "/v1/downloads", summary: "Snapshot bundle pointer", errors: [] },
 };
+
+/** An endpoint's parameter as the OpenAPI document and the docs' tables show it. */
+export interface EndpointParameter {
+  name: string;
+  in: "path" | "query";
+  required: boolean;
+  schema: Omit<ParamMeta, "description" | "invalid">;
+  description: string;
+  /** The error code of a bad value (docs only; not part of the OpenAPI parameter). */
+  invalid: ErrorCode;
+}
+
+/** The path and query parameters of an endpoint: the ticker, then its query schema's as declared once (lib/api/params.ts). */
+export function endpointParameters(name: EndpointName): EndpointParameter[] {
+  const spec = PATHS[name];
+  const out: EndpointParameter[] = [];
+  if (spec.ticker) out.push({ name: "ticker", in: "path", required: true, schema: { type: "string" }, description: "case-insensitive", invalid: "not_found" });
+  for (const { name: param, description, invalid, ...schema } of spec.query ? queryParams(spec.query) : []) {
+    out.push({ name: param, in: "query", required: false, schema, description, invalid: invalid ?? "invalid_parameter" });
+  }
+  return out;
+}
+
+/** The endpoint's route template. */
+export function endpointPath(name: EndpointName): string {
+  return PATHS[name].path;
+}
 
 const COMMON_ERRORS = ["invalid_api_key", "ip_rate_limited", "rate_limited", "daily_limit_reached", "method_not_allowed", "internal_error", "unavailable"];
 
@@ -64,12 +91,7 @@ export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; t
   );
   const paths: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(PATHS) as Array<[EndpointName, (typeof PATHS)[EndpointName]]>) {
-    const parameters: unknown[] = [];
-    if (spec.ticker) parameters.push({ name: "ticker", in: "path", required: true, schema: { type: "string" }, description: "case-insensitive" });
-    // Every query parameter as declared once on its schema (lib/api/params.ts).
-    for (const { name: param, description, ...schema } of spec.query ? queryParams(spec.query) : []) {
-      parameters.push({ name: param, in: "query", required: false, schema, description });
-    }
+    const parameters = endpointParameters(name).map(({ name: param, in: where, required, schema, description }) => ({ name: param, in: where, required, schema, description }));
     const errorCodes = [...COMMON_ERRORS, ...spec.errors];
     const byStatus = new Map<number, string[]>();
     for (const code of errorCodes) {

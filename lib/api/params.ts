@@ -40,6 +40,8 @@ export interface ParamMeta {
   maximum?: number;
   default?: string | number | boolean;
   description: string;
+  /** The error a bad value gives, when not `invalid_parameter` (the docs' tables say it; not an OpenAPI field). */
+  invalid?: "invalid_interval";
 }
 
 const TIMESTAMP_RULE = "ISO 8601 date or timestamp; UTC when no zone is given";
@@ -97,7 +99,7 @@ export const indexHistoryQuery = z.object({
   interval: z
     .string()
     .optional()
-    .meta({ type: "string", enum: INTERVALS, default: "1d", description: "Point spacing: 1h or 1d (default 1d)." } satisfies ParamMeta),
+    .meta({ type: "string", enum: INTERVALS, default: "1d", description: "Point spacing: 1h or 1d (default 1d).", invalid: "invalid_interval" } satisfies ParamMeta),
 });
 
 export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20, "Maximum events to return, newest first") });

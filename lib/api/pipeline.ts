@@ -4,7 +4,7 @@ import { clientAddress } from "@/lib/api/client-address";
 import { preflightHeaders } from "@/lib/api/cors";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
-import { fromWebRequest, toResponse, type ApiRequest, type ApiResult } from "@/lib/api/result";
+import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import { jsonResult, KeyedRefusal, rateLimitHeaders, shell, type ShellContext, type Surface } from "@/lib/api/shell";
 import { config } from "@/lib/config";
 import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
@@ -50,7 +50,7 @@ export function envelope(payload: Payload): { data: unknown; meta: Record<string
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
-export function presentedKey(headers: Headers): string {
+export function presentedKey(headers: RequestHeaders): string {
   const auth = headers.get("authorization");
   const header = headers.get("x-api-key")?.trim() || null;
   let bearer: string | null = null;
@@ -80,7 +80,7 @@ export function presentedKey(headers: Headers): string {
  * looked up only once the address is admitted, so a flood of unknown keys is throttled before it
  * reaches the database.
  */
-export async function admit(headers: Headers): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
+export async function admit(headers: RequestHeaders): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
   const hinted = knownKey(headers);
   if (hinted) {
     const epoch = readEpoch();
@@ -108,7 +108,7 @@ interface KnownKey {
 }
 
 /** The presented key as this instance last resolved it, or null (unknown, absent or malformed). */
-function knownKey(headers: Headers): KnownKey | null {
+function knownKey(headers: RequestHeaders): KnownKey | null {
   let presented: string;
   try {
     presented = presentedKey(headers);
@@ -126,7 +126,7 @@ function knownKey(headers: Headers): KnownKey | null {
  * call). `synced` is the revocation-epoch read already made for this request; `known` the key
  * as already read from the headers and hashed.
  */
-export async function authenticate(headers: Headers, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
+export async function authenticate(headers: RequestHeaders, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
   const presented = known?.presented ?? presentedKey(headers);
   const key = await verifyKey(presented, synced, known?.hash);
   if (!key) {
@@ -158,7 +158,7 @@ function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
 }
 
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
-export async function admitAddressOnly(headers: Headers): Promise<void> {
+export async function admitAddressOnly(headers: RequestHeaders): Promise<void> {
   const address = await throttle(limiterStore(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
   if (!address.allowed) throw addressRefusal(address);
 }

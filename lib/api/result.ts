@@ -1,3 +1,5 @@
+import { flushJournals } from "@/lib/server/journal";
+
 /**
  * What lib/api answers a request with, whatever carries it: status, headers in order, and the
  * body as text or as parts (reused JSON bytes between per-request pieces, lib/api/json-body.ts).
@@ -10,17 +12,28 @@ export interface ApiResult {
   body: string | Uint8Array[] | null;
 }
 
+/** Request headers as lib/api reads them: a web `Headers`, or the node:http adapter's view. */
+export interface RequestHeaders {
+  /** The value, repeated fields joined as `Headers` joins them; null when absent. Names are case-insensitive. */
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+
 /** The request as lib/api reads it, from either transport. */
 export interface ApiRequest {
   method: string;
-  headers: Headers;
+  headers: RequestHeaders;
   query: URLSearchParams;
   /** Path parameters, e.g. `{ ticker }`. */
   params: Record<string, string>;
 }
 
-/** A web Response carrying the result; a body in parts is streamed as it is, not copied. */
+/**
+ * A web Response carrying the result; a body in parts is streamed as it is, not copied. What the
+ * request was charged is written to the journals first (lib/server/journal.ts).
+ */
 export function toResponse(result: ApiResult): Response {
+  flushJournals();
   const { status, headers, body } = result;
   if (body === null || typeof body === "string") return new Response(body, { status, headers });
   let i = 0;

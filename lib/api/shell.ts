@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { corsHeaders, originAllowed } from "@/lib/api/cors";
 import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
 import { jsonChunks } from "@/lib/api/json-body";
-import type { ApiRequest, ApiResult } from "@/lib/api/result";
+import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
 import { InvalidWindowError } from "@/lib/data/window";
@@ -44,7 +44,7 @@ export interface Surface {
   /** A present Origin that is not ours is refused with 403 (MCP, against DNS rebinding). */
   refuseForeignOrigin?: { message: string };
   /** The per-address throttle, spent before a method is refused. */
-  throttle(headers: Headers): Promise<void>;
+  throttle(headers: RequestHeaders): Promise<void>;
   /** Called once with the final status when a key was resolved (usage metering). */
   done?(keyed: Keyed, status: number): void;
 }

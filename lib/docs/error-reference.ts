@@ -90,3 +90,34 @@ export function errorSections(): ErrorSection[] {
     };
   });
 }
+
+type NamedStatus = Exclude<(typeof ERRORS)[ErrorCode]["status"], null>;
+
+/** Whether to retry, by status; the type makes a status new to the error table a compile error here. */
+const RETRY: Readonly<Record<NamedStatus, string>> & { other: string } = {
+  401: "no: fix the key",
+  404: "no: check the ticker against the catalogs",
+  405: "no: use `GET`",
+  422: "no: fix the query",
+  429: "yes, after exactly `Retry-After` seconds",
+  500: "yes, with exponential backoff",
+  503: "yes, after `Retry-After` or with exponential backoff",
+  other: "by status: retry 5xx with backoff, fix the request otherwise",
+};
+
+export const ERROR_STATUS_HEAD = ["Status", "Codes", "Retry?"];
+
+/** The "Handling errors" table: the error table's codes grouped by status, ascending, the fallback last. */
+export function errorStatusRows(): string[][] {
+  const byStatus = new Map<number | null, ErrorCode[]>();
+  for (const code of ERROR_CODES) {
+    const status = ERRORS[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const statuses = [...byStatus.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
+  return statuses.map((status) => [
+    status === null ? "any other" : String(status),
+    byStatus.get(status)!.map((c) => `\`${c}\``).join(", "),
+    status === null ? RETRY.other : RETRY[status as NamedStatus],
+  ]);
+}

@@ -1,4 +1,6 @@
-import { errorSections } from "./error-reference";
+import type { EndpointName } from "@/lib/api/endpoints";
+import { ERROR_STATUS_HEAD, errorSections, errorStatusRows } from "./error-reference";
+import { PARAMS_HEAD, paramRows } from "./params-table";
 import { markdownHeadingText, slugify } from "./slug";
 
 /**
@@ -27,6 +29,14 @@ const GENERATED_BLOCKS: Readonly<Record<string, () => Section[]>> = {
       text: `${e.title}. ${e.statusLabel}. ${e.when} ${e.whatToDo} ${e.example.error.message}`,
     })),
 };
+
+/** Components that expand to generated tables: their rows are the section's text, as a written table's are. */
+const GENERATED_TABLE = /^<(ParamsTable|ErrorCodes)(?:\s+endpoint="(\w+)")?\s*\/>\s*$/;
+
+function tableText(component: string, endpoint: string | undefined): string {
+  const [head, rows] = component === "ErrorCodes" ? [ERROR_STATUS_HEAD, errorStatusRows()] : [PARAMS_HEAD, paramRows(endpoint as EndpointName)];
+  return [head, ...rows].map((row) => row.join(" ")).join("\n");
+}
 
 const FENCE = /^\s*(```|~~~)/;
 const MD_HEADING = /^(#{2,3})\s+(.+?)\s*#*\s*$/;
@@ -68,6 +78,11 @@ export function sectionsOf(source: string): Section[] {
       if (heading) {
         flush();
         sections.push({ heading, text: "" });
+        continue;
+      }
+      const table = GENERATED_TABLE.exec(line);
+      if (table) {
+        lines.push(tableText(table[1] ?? "", table[2]));
         continue;
       }
       const generated = GENERATED_LINE.exec(line);

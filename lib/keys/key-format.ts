@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import crypto, { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** Fixed prefix of every key; the secret follows it. */
 export const KEY_PREFIX = "svc_live_";
@@ -38,8 +38,11 @@ export function encodeBase62(bytes: Uint8Array, width = SECRET_LENGTH): string {
 
 /** SHA-256 hex of the whole key (prefix included). */
 export function hashKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  // The one-shot digest (Node 20.12+) spares a Hash object per request on the keyed path.
+  return oneShot ? oneShot("sha256", key, "hex") : createHash("sha256").update(key, "utf8").digest("hex");
 }
+
+const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
 
 /** Mints a key from 32 CSPRNG bytes; `random` is injectable for deterministic tests only. */
 export function generateKey(random: (size: number) => Uint8Array = randomBytes): GeneratedKey {

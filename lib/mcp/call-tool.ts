@@ -8,6 +8,7 @@ import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";
+import { flushJournals } from "@/lib/server/journal";
 
 /** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
 export interface McpRequestContext {
@@ -63,5 +64,6 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     };
   } finally {
     meter(ctx.key.id, meterLabel(tool), status);
+    flushJournals(); // before the answer leaves (lib/server/journal.ts)
   }
 }

@@ -20,8 +20,9 @@ export interface ToolInput {
 export function queryInput(schema: QuerySchema, ticker?: string): ToolInput {
   const params = queryParams(schema);
   const shape: Record<string, z.ZodType> = {};
-  for (const { name, format, ...json } of params) {
+  for (const { name, format, invalid, ...json } of params) {
     void format; // JSON Schema's date-time is stricter than what the API accepts (a date alone)
+    void invalid; // the docs' note of which error a bad value gives, not a JSON Schema keyword
     shape[name] = advertised(json);
   }
   return inputWith(shape, params.map((p) => p.name), ticker);

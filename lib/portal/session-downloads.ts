@@ -9,6 +9,7 @@ import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
+import { flushJournals } from "@/lib/server/journal";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
 const ENDPOINT = "/downloads";
@@ -56,6 +57,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
     return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
   } finally {
     if (decision) meter(key.id, ENDPOINT, status);
+    flushJournals(); // before the answer leaves (lib/server/journal.ts)
   }
 }
 

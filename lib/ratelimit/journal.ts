@@ -5,7 +5,7 @@ import type { MemoryStore } from "./memory-store";
 /**
  * The memory store's windows on disk, so they survive a restart (SIGTERM or SIGKILL) of the one
  * instance that holds them. Every admission the store records is appended (one write before the
- * response); on start the journals of dead processes (this instance's previous life) are replayed
+ * response, lib/server/journal.ts); on start the journals of dead processes (this instance's previous life) are replayed
  * into the store, written out compacted into this process's journal, and deleted. The journal is
  * compacted the same way while running, once it has grown well past its live content.
  *
@@ -92,6 +92,7 @@ export async function startRateLimitJournal(
   const now = Date.now();
   const restored = replayInto(store, orphans, now);
   let live = writeSnapshot(journal, store, now);
+  journal.flush(); // the snapshot is on disk before the files it replaces are deleted
   for (const file of orphans) fs.rmSync(file, { force: true });
   if (orphans.length) options.log?.(`[ratelimit] restored ${restored} admission(s) of the rate-limit windows from ${orphans.length} journal file(s)`);
   let written = live;
@@ -100,6 +101,7 @@ export async function startRateLimitJournal(
   function compact(nowMs: number): void {
     const old = journal.rotate();
     live = writeSnapshot(journal, store, nowMs);
+    journal.flush();
     written = live;
     compactedAt = nowMs;
     fs.rmSync(old, { force: true });

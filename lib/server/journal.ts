@@ -3,10 +3,14 @@ import path from "node:path";
 import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
 
 /**
- * Append-only journal files in DATA_DIR/journal, one writer per file. Each append is one
- * synchronous write(2) before the caller answers, so it is in the kernel's page cache when the
- * response leaves: a process killed with SIGKILL loses nothing. The files are fdatasync'ed in the
- * background every `syncEveryMs`, so a power loss of the host loses at most that much.
+ * Append-only journal files in DATA_DIR/journal, one writer per file. Appends are gathered in
+ * memory and written with one synchronous write(2) per journal by `flushJournals()`, which every
+ * transport calls before a response's bytes leave (the node:http adapter once per event-loop turn
+ * for all the responses of that turn, the web adapter per response); a journal left unflushed is
+ * written at the latest in the same turn's check phase. So whatever a response reports as charged
+ * is in the kernel's page cache before the client can see it: a process killed with SIGKILL loses
+ * nothing. The files are fdatasync'ed in the background every `syncEveryMs`, so a power loss of
+ * the host loses at most that much.
  *
  * A file is named `<kind>-<owner tag>-<sequence>.jnl`; the owner tag is held as a kernel lock for
  * the owner's whole life (lib/server/kernel-lock.ts), so the files of a dead process (killed,
@@ -14,13 +18,38 @@ import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
  * the directory, and only the former are recovered.
  */
 export interface Journal {
-  /** Appends whole lines (each ending in "\n") in one write. */
+  /** Appends whole lines (each ending in "\n"): written by the next `flushJournals()` (or `flush()`). */
   append(lines: string): void;
+  /** Writes what was appended, in one write(2). */
+  flush(): void;
   /** Closes the current file and starts the next; returns the closed file's path. */
   rotate(): string;
   /** The file being written. */
   current(): string;
   close(): void;
+}
+
+/** Journals with appended lines not yet written. */
+const dirty = new Set<{ flush(): void }>();
+let scheduled = false;
+
+/**
+ * Writes every journal's appended lines (one write(2) each). Call it before any response bytes
+ * leave; it costs nothing when nothing is pending.
+ */
+export function flushJournals(): void {
+  if (dirty.size === 0) return;
+  for (const journal of dirty) journal.flush();
+  dirty.clear();
+}
+
+function flushSoon(): void {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    flushJournals();
+  });
 }
 
 export function journalDir(dataDir: string): string {
@@ -34,25 +63,35 @@ export async function openJournal(dataDir: string, kind: string, syncEveryMs = 1
   let sequence = 0;
   let file = "";
   let fd = -1;
-  let dirty = false;
+  let unsynced = false;
+  let pending = "";
   const open = () => {
     file = path.join(dir, `${kind}-${tag}-${(sequence++).toString().padStart(6, "0")}.jnl`);
     fd = fs.openSync(file, "a", 0o600);
   };
   open();
   const timer = setInterval(() => {
-    if (!dirty || fd < 0) return;
-    dirty = false;
+    if (!unsynced || fd < 0) return;
+    unsynced = false;
     fs.fdatasync(fd, () => undefined);
   }, syncEveryMs);
   timer.unref();
-  return {
+  const journal: Journal = {
     append(lines) {
       if (fd < 0) return; // closed at shutdown
+      pending += lines;
+      dirty.add(journal);
+      flushSoon();
+    },
+    flush() {
+      if (pending === "" || fd < 0) return;
+      const lines = pending;
+      pending = "";
       fs.writeSync(fd, lines);
-      dirty = true;
+      unsynced = true;
     },
     rotate() {
+      journal.flush();
       const closed = file;
       fs.fdatasyncSync(fd);
       fs.closeSync(fd);
@@ -62,6 +101,7 @@ export async function openJournal(dataDir: string, kind: string, syncEveryMs = 1
     current: () => file,
     close() {
       clearInterval(timer);
+      journal.flush();
       if (fd >= 0) {
         fs.fdatasyncSync(fd);
         fs.closeSync(fd);
@@ -69,6 +109,7 @@ export async function openJournal(dataDir: string, kind: string, syncEveryMs = 1
       }
     },
   };
+  return journal;
 }
 
 /** The `kind` files left by processes that are no longer alive, oldest first. */
