@@ -8,6 +8,7 @@ import { universeSchema } from "@/lib/catalog/schema";
 import { floorHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { VenueHttp, type RawResponse } from "@/lib/venues/http";
 import { KalshiConnector } from "@/lib/venues/kalshi";
@@ -181,6 +182,7 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
           data: { legConditionIds: u.legs, definitionLine: u.definitionLine, settlementDate: u.settlementDate },
         });
       }
+      await recordVenueRuns(tx, runs, new Date());
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({
