@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BackfillNotice } from "@/components/site/backfill-notice";
 import { DataTable } from "@/components/site/data-table";
 import { ageText, FreshnessBadge } from "@/components/site/freshness-badge";
 import { StatusBadge } from "@/components/site/badges";
@@ -23,6 +24,8 @@ export default async function StatusPage() {
           <Link href="/status/history">incident history</Link>; the same facts as JSON at <Link href="/status.json">/status.json</Link>.
         </p>
       </header>
+
+      <BackfillNotice what="The freshness figures" />
 
       <section aria-labelledby="engine-heading" className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm">

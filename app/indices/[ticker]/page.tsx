@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { LevelChart } from "@/components/charts/level-chart";
 import { LevelValuesTable } from "@/components/charts/level-values-table";
+import { BackfillNotice, BackfillPending, backfilling } from "@/components/site/backfill-notice";
 import { ApiCall } from "@/components/site/api-call";
 import { StaleBadge, StatusBadge } from "@/components/site/badges";
 import { Change } from "@/components/site/change";
@@ -34,6 +35,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
   const range = parseRange(query.range);
   const interval = parseIntervalParam(query.interval);
   const found = await indexLatest(ticker);
+  if (!found && backfilling()) return <BackfillPending what={`/indices/${ticker}`} />;
   if (!found) notFound();
   const path = `/indices/${found.ticker}`;
   // Tickers are case-insensitive; the page has one address, in the catalog's spelling.
@@ -41,6 +43,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
     redirect(query.range === undefined && query.interval === undefined ? path : chartHref(path, { range, interval }));
   }
   const view = await indexPageView(found.ticker, range, interval);
+  if (!view && backfilling()) return <BackfillPending what={path} />;
   if (!view) notFound();
   const { latest, points, reconstitutions } = view;
   const windowEvents = reconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
@@ -54,6 +57,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
         {latest.stale && <StaleBadge />}
         <span className="text-slate-500">{latest.maturityType}</span>
       </DetailHeader>
+      <BackfillNotice what="The latest level, the changes and the level history" />
 
       <section aria-labelledby="latest-heading" className="grid gap-4 md:grid-cols-3">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm md:col-span-1">
