@@ -25,17 +25,21 @@ export function venueRunFailed(run: { snapshots: number; resolved: number; probl
   return run.problems.length > 0 && run.snapshots === 0 && run.resolved === 0;
 }
 
-/** The conditions that hold: a venue failing its whole run, the engine behind, an active index or series stale. */
+/**
+ * The conditions that hold: a venue failing its whole run, the engine behind, an active index or
+ * series gone stale. Something never computed yet (a fresh install, a new catalog before its
+ * first read) has not gone stale: /status shows it as "none yet", not as an incident.
+ */
 export function conditionsOf(facts: Facts): Condition[] {
   const out: Condition[] = [];
-  if (facts.engineBehind) {
+  if (facts.engineBehind?.lastComputedHour) {
     const { lastComputedHour, tickMinutes } = facts.engineBehind;
     out.push({
       key: "engine",
       severity: "major",
       subject: "Engine",
-      title: lastComputedHour ? "Computation is behind" : "Nothing computed yet",
-      detail: lastComputedHour ? `The last computed hour is ${lastComputedHour}; a new hour is due every ${tickMinutes} minutes.` : "The engine has not computed any hour.",
+      title: "Computation is behind",
+      detail: `The last computed hour is ${lastComputedHour}; a new hour is due every ${tickMinutes} minutes.`,
     });
   }
   for (const v of facts.venues) {
@@ -49,12 +53,12 @@ export function conditionsOf(facts: Facts): Condition[] {
     });
   }
   for (const i of facts.indices) {
-    if (i.freshness !== "stale") continue;
-    out.push({ key: `index:${i.ticker}`, severity: "major", subject: i.ticker, title: "Index level stale", detail: `No level since ${i.lastLevelAt ?? "inception"}.` });
+    if (i.freshness !== "stale" || !i.lastLevelAt) continue;
+    out.push({ key: `index:${i.ticker}`, severity: "major", subject: i.ticker, title: "Index level stale", detail: `No level since ${i.lastLevelAt}.` });
   }
   for (const s of facts.series) {
-    if (s.freshness !== "stale") continue;
-    out.push({ key: `series:${s.ticker}`, severity: "major", subject: s.ticker, title: "Volatility series stale", detail: `No computation since ${s.lastComputedAt ?? "inception"}.` });
+    if (s.freshness !== "stale" || !s.lastComputedAt) continue;
+    out.push({ key: `series:${s.ticker}`, severity: "major", subject: s.ticker, title: "Volatility series stale", detail: `No computation since ${s.lastComputedAt}.` });
   }
   return out;
 }

@@ -23,12 +23,12 @@ describe("conditions: a failing venue, the engine behind, a stale active index o
         { venue: "polymarket", failing: false, lastOkAt: "2026-11-24T01:00:00.000000Z", lastError: "tok: 429" },
       ],
       indices: [
-        { ticker: "PMX-A", freshness: "stale", lastLevelAt: null },
-        { ticker: "PMX-B", freshness: "late", lastLevelAt: null },
+        { ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-11-23T01:00:00.000000Z" },
+        { ticker: "PMX-B", freshness: "late", lastLevelAt: "2026-11-24T00:00:00.000000Z" },
       ],
       series: [
-        { ticker: "PMV-A", freshness: "stale", lastComputedAt: null },
-        { ticker: "PMV-B", freshness: "final", lastComputedAt: null },
+        { ticker: "PMV-A", freshness: "stale", lastComputedAt: "2026-11-23T01:00:00.000000Z" },
+        { ticker: "PMV-B", freshness: "final", lastComputedAt: "2026-11-01T00:00:00.000000Z" },
       ],
     });
     expect(c.map((x) => x.key)).toEqual(["engine", "venue:kalshi", "index:PMX-A", "series:PMV-A"]);
@@ -37,10 +37,20 @@ describe("conditions: a failing venue, the engine behind, a stale active index o
   it("holds none when everything is current", () => {
     expect(conditionsOf(quiet)).toEqual([]);
   });
+  it("holds none for what was never computed (a fresh install is not an incident)", () => {
+    expect(
+      conditionsOf({
+        engineBehind: { lastComputedHour: null, tickMinutes: 60 },
+        venues: [],
+        indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: null }],
+        series: [{ ticker: "PMV-A", freshness: "stale", lastComputedAt: null }],
+      }),
+    ).toEqual([]);
+  });
 });
 
 describe("reconcile: open when a condition starts, close when it ends, once each", () => {
-  const stale = conditionsOf({ ...quiet, indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: null }] });
+  const stale = conditionsOf({ ...quiet, indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-11-23T01:00:00.000000Z" }] });
 
   it("opens an incident for a condition with none open", () => {
     expect(reconcile([], stale)).toEqual({ open: stale, close: [] });
