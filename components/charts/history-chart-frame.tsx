@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, Suspense, useRef } from "react";
+import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { fullLabel } from "./axis-format";
 import { ChartDownloads } from "./chart-downloads";
 import { useLoadWhenIdle } from "./use-load-when-idle";
@@ -26,8 +26,9 @@ export function TooltipTime({ row }: { row: HistoryRow }) {
 /**
  * A chart's box: the controls and downloads above it, and in it the plain SVG `preview` (in the
  * HTML, drawn at once) until the interactive `plot` takes its place. The plot's code (the chart
- * library) is loaded when the browser is idle after the page has hydrated, or at once when the
- * reader points at, touches or tabs into the chart, so it never delays the page becoming usable.
+ * library) is fetched once the page has hydrated and drawn when the browser is idle, or at once
+ * when the reader points at, touches or tabs into the chart, so it never delays the page
+ * becoming usable.
  */
 export function HistoryChartFrame({
   count,
@@ -36,6 +37,7 @@ export function HistoryChartFrame({
   download,
   preview,
   plot,
+  preload,
 }: {
   /** rows plotted */
   count: number;
@@ -48,8 +50,13 @@ export function HistoryChartFrame({
   preview?: ReactNode;
   /** the interactive chart: a lazily loaded component, rendered once wanted */
   plot: () => ReactNode;
+  /** fetches the plot's code (the loader the lazy component was made from) */
+  preload: () => Promise<unknown>;
 }) {
   const [wanted, want] = useLoadWhenIdle();
+  useEffect(() => {
+    void preload();
+  }, [preload]);
   const frame = useRef<HTMLDivElement>(null);
   return (
     <div onPointerEnter={want} onTouchStart={want} onFocus={want}>

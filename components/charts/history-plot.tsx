@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import { CartesianGrid, type ComposedChart, Line, type LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type YAxisProps } from "recharts";
 import { tickLabel, type TimeWindow } from "./axis-format";
-import { chartDot, dotRadius } from "./chart-dot";
+import { PointMarks } from "./chart-dot";
 import { type HistoryRow, LINE } from "./history-chart-frame";
 
 /** Axis text: slate-600, 7.6:1 on white (slate-500 is 4.8:1 and too light at 12 px for some). */
@@ -50,7 +50,6 @@ export interface HistoryPlotProps<R extends HistoryRow> {
  * `chart-point` marker per row. Marks and further series are the caller's.
  */
 export function HistoryPlot<R extends HistoryRow>({ chart: Chart, rows, span: { first, last, ticks, withHour }, testId, label, yAxis, yScale = "linear", tooltip, lineName, marks, children }: HistoryPlotProps<R>) {
-  const Dot = chartDot(LINE, dotRadius(rows.length));
   return (
     <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 320 }}>
       <Chart data={rows} margin={{ top: 16, right: 12, bottom: 4, left: 4 }} data-testid={testId} data-count={rows.length} data-y-scale={yScale} role="img" aria-label={label}>
@@ -71,7 +70,8 @@ export function HistoryPlot<R extends HistoryRow>({ chart: Chart, rows, span: { 
         {marks}
         <Tooltip content={<HistoryTooltip render={tooltip} />} isAnimationActive={false} />
         {children}
-        <Line type="linear" dataKey="y" name={lineName} stroke={LINE} strokeWidth={1.75} dot={Dot} activeDot={{ r: 4, fill: LINE }} isAnimationActive={false} />
+        <Line type="linear" dataKey="y" name={lineName} stroke={LINE} strokeWidth={1.75} dot={false} activeDot={{ r: 4, fill: LINE }} isAnimationActive={false} />
+        <PointMarks rows={rows} color={LINE} />
       </Chart>
     </ResponsiveContainer>
   );

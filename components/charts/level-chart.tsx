@@ -10,7 +10,8 @@ import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
 
 /** The chart library's part, fetched after the page is usable. */
-const LevelPlot = lazy(() => import("./level-plot"));
+const loadLevelPlot = () => import("./level-plot");
+const LevelPlot = lazy(loadLevelPlot);
 
 export interface LevelChartPoint {
   /** API timestamp */
@@ -77,6 +78,7 @@ export function LevelChart({
         count={rows.length}
         testId={testId}
         preview={<ChartPreview xs={rows.map((r) => r.x)} span={span} testId={testId} yFormat={(v) => v.toFixed(2)} lines={[{ values: rows.map((r) => r.y), color: LINE }]} />}
+        preload={loadLevelPlot}
         plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} />}
         download={{
           filename,

@@ -1,11 +1,12 @@
 "use client";
 
-import { lazy, Suspense, useRef } from "react";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { ChartDownloads, toCsv } from "./chart-downloads";
 import { useLoadWhenIdle } from "./use-load-when-idle";
 
 /** The chart library's part, fetched after the page is usable. */
-const TermStructurePlot = lazy(() => import("./term-structure-plot"));
+const loadTermStructurePlot = () => import("./term-structure-plot");
+const TermStructurePlot = lazy(loadTermStructurePlot);
 
 export interface TermPoint {
   tenorDays: number;
@@ -32,6 +33,9 @@ function TermPreview({ tenors, testId }: { tenors: TermPoint[]; testId: string }
 export function TermStructureChart({ tenors, label, filename, testId = "term-chart" }: { tenors: TermPoint[]; label: string; filename: string; testId?: string }) {
   const frame = useRef<HTMLDivElement>(null);
   const [wanted, want] = useLoadWhenIdle();
+  useEffect(() => {
+    void loadTermStructurePlot();
+  }, []);
   const preview = <TermPreview tenors={tenors} testId={testId} />;
   return (
     <div onPointerEnter={want} onTouchStart={want} onFocus={want}>

@@ -9,7 +9,8 @@ import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-seri
 import type { VolatilityRow } from "./volatility-plot";
 
 /** The chart library's part, fetched after the page is usable. */
-const VolatilityPlot = lazy(() => import("./volatility-plot"));
+const loadVolatilityPlot = () => import("./volatility-plot");
+const VolatilityPlot = lazy(loadVolatilityPlot);
 
 /** Band fill and the analytic's line: the same colours as the interactive chart (volatility-plot.tsx). */
 const BAND = "#93c5fd";
@@ -62,6 +63,7 @@ export function VolatilityHistoryChart({
           ]}
         />
       }
+      preload={loadVolatilityPlot}
       plot={() => <VolatilityPlot rows={rows} span={span} testId={testId} label={label} tenorDays={tenorDays} />}
       download={{
         filename,
