@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from "react";
  * False in the server's HTML and at hydration; true once the browser is idle after it (or after
  * `timeoutMs` at the latest), or as soon as `want()` is called (the reader reached for the chart).
  */
-export function useLoadWhenIdle(timeoutMs = 1500): [boolean, () => void] {
+export function useLoadWhenIdle(timeoutMs = 400): [boolean, () => void] {
   const [wanted, setWanted] = useState(false);
   const want = useCallback(() => setWanted(true), []);
   useEffect(() => {
