@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { BackfillNotice, backfilling } from "@/components/site/backfill-notice";
 import { IndexTable } from "@/components/site/index-table";
 import { VolatilityTable } from "@/components/site/volatility-table";
 import { indexCatalogView } from "@/lib/site/index-views";
@@ -51,6 +52,10 @@ export default async function HomePage() {
         </div>
       </section>
 
+      {backfilling() ? (
+        <BackfillNotice what="The index and volatility tables" />
+      ) : (
+        <>
       <CatalogSection id="indices-heading" title="Indices" href="/indices" more="Changes and status">
         <IndexTable rows={indices} compact />
       </CatalogSection>
@@ -62,6 +67,8 @@ export default async function HomePage() {
           <VolatilityTable series={volatility} compact />
         )}
       </CatalogSection>
+        </>
+      )}
 
       <section aria-labelledby="use-heading" className="space-y-3">
         <h2 id="use-heading" className="text-2xl font-semibold tracking-tight">

@@ -37,6 +37,10 @@ test("status: each index's and series' last computation equals the API's latest,
   }
   const hour = (await page.getByTestId("last-computed-hour").getAttribute("data-value")) ?? "";
   expect(ms(hour)).toBeGreaterThanOrEqual(newest);
+  // The demo feed is the venue in use: reading, with its last successful read at the last computed hour.
+  const demo = page.locator('[data-testid="status-venue"][data-venue="demo"]');
+  await expect(demo).toHaveAttribute("data-failing", "0");
+  expect(ms((await demo.getAttribute("data-last-ok")) ?? "")).toBe(ms(hour));
   // Incidents are either listed or the page says there are none.
   expect((await page.getByTestId("incident").count()) + (await page.getByTestId("no-incidents").count())).toBeGreaterThan(0);
 });

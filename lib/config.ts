@@ -37,6 +37,9 @@ const schema = z.object({
   COLLECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
+  // Tests: while this file exists, the start-up backfill waits before each chunk after the first,
+  // so a test sees the server mid-backfill (pages show the progress notice) and then releases it.
+  BACKFILL_PAUSE_FILE: z.string().optional().or(z.literal("").transform(() => undefined)),
   ATTRIBUTION: z
     .string()
     .default("Data: PM Benchmarks (pmbench). Benchmark values are provided for information only."),

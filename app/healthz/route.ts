@@ -1,6 +1,6 @@
 import { dbHealth } from "@/lib/db";
 import { redisHealth } from "@/lib/redis";
-import { backfillProgress } from "@/lib/server/backfill";
+import { backfillProgress } from "@/lib/server/backfill-progress";
 import { appVersion } from "@/lib/version";
 
 export const dynamic = "force-dynamic";

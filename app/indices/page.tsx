@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { BackfillNotice, backfilling } from "@/components/site/backfill-notice";
 import Link from "next/link";
 import { IndexTable } from "@/components/site/index-table";
 import { indexCatalogView } from "@/lib/site/index-views";
@@ -22,7 +23,7 @@ export default async function IndicesPage() {
           the last level at or before one and thirty days before the latest one.
         </p>
       </header>
-      <IndexTable rows={rows} />
+      {backfilling() ? <BackfillNotice what="The indices and their latest levels" /> : <IndexTable rows={rows} />}
       <p className="text-sm text-slate-600">
         The same values are on the API at <code className="font-mono">GET /v1/indices</code> and{" "}
         <code className="font-mono">GET /v1/indices/&#123;ticker&#125;/latest</code> (<Link href="/docs/api/indices">reference</Link>).

@@ -1,14 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { BackfillNotice } from "@/components/site/backfill-notice";
 import { DataTable } from "@/components/site/data-table";
 import { ageText, FreshnessBadge } from "@/components/site/freshness-badge";
 import { StatusBadge } from "@/components/site/badges";
+import { IncidentList } from "@/components/site/incident-list";
 import { UtcTime } from "@/components/site/utc-time";
 import { config } from "@/lib/config";
 import { statusView } from "@/lib/data/status";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Status", description: "Data freshness of every index and volatility series, the last computed hour and current incidents." };
+export const metadata: Metadata = { title: "Status", description: "Data freshness of every index, volatility series and venue, the last computed hour and current incidents." };
 
 export default async function StatusPage() {
   const view = await statusView(config().ENGINE_TICK_SECONDS);
@@ -18,9 +20,12 @@ export default async function StatusPage() {
         <h1 className="text-3xl font-semibold tracking-tight">Status</h1>
         <p className="max-w-3xl text-slate-700">
           How current the published data is, read from the database when you load this page (<UtcTime value={view.generatedAt} />). Past changes
-          to methodology, catalog and values are in the <Link href="/changelog">changelog</Link>.
+          to methodology, catalog and values are in the <Link href="/changelog">changelog</Link>, past incidents in the{" "}
+          <Link href="/status/history">incident history</Link>; the same facts as JSON at <Link href="/status.json">/status.json</Link>.
         </p>
       </header>
+
+      <BackfillNotice what="The freshness figures" />
 
       <section aria-labelledby="engine-heading" className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
@@ -35,18 +40,15 @@ export default async function StatusPage() {
           </p>
         </div>
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
-          <h2 className="text-sm font-medium text-slate-700">Current incidents</h2>
-          {view.incidents.length === 0 ? (
-            <p className="mt-1 text-lg font-semibold text-emerald-800" data-testid="no-incidents">
-              None: every series and index is current.
+          <h2 className="text-sm font-medium text-slate-700">Notices on the newest values</h2>
+          {view.notices.length === 0 ? (
+            <p className="mt-1 text-sm text-slate-700" data-testid="no-notices">
+              None: every newest value is published with fresh inputs.
             </p>
           ) : (
-            <ul className="mt-2 space-y-2 text-sm" data-testid="incidents">
-              {view.incidents.map((i, n) => (
-                <li key={n} data-testid="incident" data-severity={i.severity} data-subject={i.subject}>
-                  <span className={`mr-2 rounded px-1.5 py-0.5 text-xs font-semibold ${i.severity === "major" ? "bg-rose-100 text-rose-900" : "bg-amber-100 text-amber-900"}`}>
-                    {i.severity}
-                  </span>
+            <ul className="mt-2 space-y-2 text-sm" data-testid="notices">
+              {view.notices.map((i, n) => (
+                <li key={n} data-testid="notice" data-subject={i.subject}>
                   <span className="font-mono text-xs">{i.subject}</span> <span className="font-medium text-slate-900">{i.title}</span>
                   <span className="block text-slate-700">{i.detail}</span>
                 </li>
@@ -54,6 +56,69 @@ export default async function StatusPage() {
             </ul>
           )}
         </div>
+      </section>
+
+      <section aria-labelledby="incidents-heading" className="space-y-3 rounded-lg border border-slate-200 p-5 shadow-sm">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="incidents-heading" className="text-xl font-semibold">
+            Current incidents
+          </h2>
+          <Link href="/status/history" className="text-sm">
+            Incident history
+          </Link>
+        </div>
+        {view.incidents.length === 0 ? (
+          <p className="text-lg font-semibold text-emerald-800" data-testid="no-incidents">
+            None: every venue, series and index is current.
+          </p>
+        ) : (
+          <IncidentList incidents={view.incidents} />
+        )}
+        {view.resolved.length > 0 && (
+          <details className="text-sm" data-testid="resolved-incidents">
+            <summary className="cursor-pointer text-slate-700">Resolved in the last 30 days ({view.resolved.length})</summary>
+            <div className="mt-2">
+              <IncidentList incidents={view.resolved} testId="resolved-incident" />
+            </div>
+          </details>
+        )}
+      </section>
+
+      <section aria-labelledby="venues-heading" className="space-y-3">
+        <h2 id="venues-heading" className="text-xl font-semibold">
+          Venues
+        </h2>
+        <DataTable
+          caption="Each venue in use: its last successful read, constituents stale now and its last error"
+          columns={[{ label: "Venue" }, { label: "Last successful read" }, { label: "Markets stale now", numeric: true }, { label: "Last error" }, { label: "State" }]}
+          testId="status-venues"
+        >
+          {view.venues.map((v) => (
+            <tr key={v.venue} className="border-t border-slate-100" data-testid="status-venue" data-venue={v.venue} data-last-ok={v.lastOkAt ?? ""} data-failing={v.failing ? "1" : "0"}>
+              <th scope="row" className="px-3 py-2 text-left font-normal">
+                {v.label}
+              </th>
+              <td className="px-3 py-2">{v.lastOkAt ? <UtcTime value={v.lastOkAt} /> : "never"}</td>
+              <td className="px-3 py-2 text-right tabular-nums">{v.staleMarkets}</td>
+              <td className="px-3 py-2 text-slate-700">
+                {v.lastError ? (
+                  <>
+                    <UtcTime value={v.lastErrorAt ?? ""} />: <span className="break-all">{v.lastError}</span>
+                  </>
+                ) : (
+                  "none"
+                )}
+              </td>
+              <td className="px-3 py-2">
+                {v.failing ? (
+                  <span className="rounded bg-rose-100 px-1.5 py-0.5 text-xs font-semibold text-rose-900">failing</span>
+                ) : (
+                  <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-semibold text-emerald-800">reading</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
 
       <section aria-labelledby="indices-heading" className="space-y-3">

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { BackfillNotice, backfilling } from "@/components/site/backfill-notice";
 import Link from "next/link";
 import { VolatilityTable } from "@/components/site/volatility-table";
 import { volatilityCatalogView } from "@/lib/site/volatility-views";
@@ -22,7 +23,9 @@ export default async function VolatilityPage() {
           different measurements. The headline shown is the latest value that cleared its publication checks.
         </p>
       </header>
-      {series.length === 0 ? (
+      {backfilling() ? (
+        <BackfillNotice what="The series and their latest values" />
+      ) : series.length === 0 ? (
         <p className="text-slate-600">No volatility series has a published value yet.</p>
       ) : (
         <VolatilityTable series={series} />

@@ -1,13 +1,17 @@
 "use client";
 
-import { useMemo, useRef, useState } from "react";
-import { LineChart, ReferenceLine } from "recharts";
+import { lazy, useMemo, useRef, useState } from "react";
 import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
-import { HistoryChartFrame, type HistoryRow, LINE, TooltipTime } from "./history-chart-frame";
+import { HistoryChartFrame, type HistoryRow, LINE } from "./history-chart-frame";
+import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
+
+/** The chart library's part, fetched after the page is usable. */
+const loadLevelPlot = () => import("./level-plot");
+const LevelPlot = lazy(loadLevelPlot);
 
 export interface LevelChartPoint {
   /** API timestamp */
@@ -30,7 +34,7 @@ const AXIS_AND_MARGINS = 76;
  * last point when it falls after the last point of the interval (a daily chart's last fixing).
  */
 export function LevelChart({
-  points,
+  series,
   latest,
   events,
   interval,
@@ -38,7 +42,8 @@ export function LevelChart({
   filename,
   testId = "level-chart",
 }: {
-  points: LevelChartPoint[];
+  /** the API history's levels, packed (lib: level-series.ts) */
+  series: PackedLevels;
   /** the latest level (GET .../latest), drawn last when newer than the last point */
   latest?: LevelChartPoint | null;
   events: LevelChartEvent[];
@@ -54,11 +59,11 @@ export function LevelChart({
 
   // `y` is plotted only; tooltips, tables and the CSV use the exact `value`.
   const rows: HistoryRow[] = useMemo(() => {
-    const out: HistoryRow[] = points.map((p) => ({ t: p.t, value: p.indexLevel, x: toMs(p.t), y: Number(p.indexLevel) }));
+    const out: HistoryRow[] = unpackLevels(series).map((p) => ({ t: p.t, value: p.indexLevel, x: p.x, y: Number(p.indexLevel) }));
     const end = out[out.length - 1];
     if (latest && (!end || toMs(latest.t) > end.x)) out.push({ t: latest.t, value: latest.indexLevel, x: toMs(latest.t), y: Number(latest.indexLevel), extra: true });
     return out;
-  }, [points, latest]);
+  }, [series, latest]);
   const span = timeWindow(rows, { hourly: interval === "1h" });
   const groups = useMemo(
     () => groupEvents(events.map((e) => ({ ...e, x: toMs(e.t) })), span.first, span.last, Math.max(40, width - AXIS_AND_MARGINS)),
@@ -70,14 +75,11 @@ export function LevelChart({
   return (
     <div ref={box} data-testid={`${testId}-box`} data-event-groups={groups.length} data-events={eventCount}>
       <HistoryChartFrame
-        chart={LineChart}
-        rows={rows}
-        span={span}
+        count={rows.length}
         testId={testId}
-        label={label}
-        yScale={log ? "log" : "linear"}
         preview={<ChartPreview xs={rows.map((r) => r.x)} span={span} testId={testId} yFormat={(v) => v.toFixed(2)} lines={[{ values: rows.map((r) => r.y), color: LINE }]} />}
-        yAxis={{ dataKey: "y", width: 56, tickFormatter: (v: number) => v.toFixed(2) }}
+        preload={loadLevelPlot}
+        plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} />}
         download={{
           filename,
           title: label,
@@ -97,29 +99,6 @@ export function LevelChart({
             </label>
           </>
         }
-        marks={
-          showEvents
-            ? groups.map((g) => (
-                <ReferenceLine
-                  key={g.x}
-                  x={g.x}
-                  stroke="#d97706"
-                  strokeDasharray="4 3"
-                  className="reconstitution-mark"
-                  label={{ value: g.events.length === 1 ? "R" : `R×${g.events.length}`, position: "top", fill: "#92400e", fontSize: 11 }}
-                />
-              ))
-            : null
-        }
-        tooltip={(row) => (
-          <>
-            <p className="font-mono text-sm font-semibold text-slate-900">{row.value}</p>
-            <p className="text-slate-600">
-              <TooltipTime row={row} />
-              {row.extra ? " · latest level" : ""}
-            </p>
-          </>
-        )}
       />
     </div>
   );

@@ -1,22 +1,17 @@
 "use client";
 
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { DataTable, STICKY_HEAD } from "@/components/site/data-table";
 import { UtcTime } from "@/components/site/utc-time";
-
-export interface LevelTablePoint {
-  t: string;
-  indexLevel: string;
-  stale: boolean;
-  revision: number;
-}
+import { type PackedLevels, unpackLevels } from "./level-series";
 
 /**
  * The chart's levels as a table, folded under it and built in the browser when opened, so a
  * 90-day hourly page does not carry 2,160 rows of HTML (and their copy in the page's payload).
  */
-export function LevelValuesTable({ points, testId }: { points: readonly LevelTablePoint[]; testId: string }) {
+export function LevelValuesTable({ series, testId }: { series: PackedLevels; testId: string }) {
   const [open, setOpen] = useState(false);
+  const points = useMemo(() => (open ? unpackLevels(series) : []), [open, series]);
   return (
     <details className="mt-3 text-sm" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer text-slate-700">Levels as a table</summary>

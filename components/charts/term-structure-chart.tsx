@@ -1,8 +1,12 @@
 "use client";
 
-import { useRef } from "react";
-import { Bar, BarChart, CartesianGrid, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { lazy, Suspense, useEffect, useRef } from "react";
 import { ChartDownloads, toCsv } from "./chart-downloads";
+import { useLoadWhenIdle } from "./use-load-when-idle";
+
+/** The chart library's part, fetched after the page is usable. */
+const loadTermStructurePlot = () => import("./term-structure-plot");
+const TermStructurePlot = lazy(loadTermStructurePlot);
 
 export interface TermPoint {
   tenorDays: number;
@@ -10,12 +14,31 @@ export interface TermPoint {
   headline: boolean;
 }
 
+/** Plain bars in the HTML, shown until the interactive chart has loaded. */
+function TermPreview({ tenors, testId }: { tenors: TermPoint[]; testId: string }) {
+  const max = Math.max(...tenors.map((t) => t.pts), 0) || 1;
+  return (
+    <div className="flex h-full items-end gap-3 border-b border-slate-400 px-12 pt-8 pb-0" data-testid={`${testId}-preview`} aria-hidden="true">
+      {tenors.map((t) => (
+        <div key={t.tenorDays} className="flex h-full flex-1 flex-col justify-end text-center text-xs text-slate-700">
+          <span>{t.pts.toFixed(2)}</span>
+          <div className="rounded-t" style={{ height: `${(t.pts / max) * 80}%`, background: t.headline ? "#2f5bea" : "#93c5fd" }} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
 /** Points at each published tenor: a small bar per horizon, the headline tenor emphasised. */
 export function TermStructureChart({ tenors, label, filename, testId = "term-chart" }: { tenors: TermPoint[]; label: string; filename: string; testId?: string }) {
   const frame = useRef<HTMLDivElement>(null);
-  const rows = tenors.map((t) => ({ ...t, name: `${t.tenorDays}d`, fill: t.headline ? "#2f5bea" : "#93c5fd" }));
+  const [wanted, want] = useLoadWhenIdle();
+  useEffect(() => {
+    void loadTermStructurePlot();
+  }, []);
+  const preview = <TermPreview tenors={tenors} testId={testId} />;
   return (
-    <div>
+    <div onPointerEnter={want} onTouchStart={want} onFocus={want}>
       <div className="mb-2 flex justify-end">
         <ChartDownloads
           filename={filename}
@@ -25,23 +48,14 @@ export function TermStructureChart({ tenors, label, filename, testId = "term-cha
           csv={() => toCsv(["tenorDays", "pts", "headline"], tenors.map((t) => [t.tenorDays, t.pts, t.headline ? "true" : "false"]))}
         />
       </div>
-      <div ref={frame} className="h-56 w-full min-w-0 overflow-hidden" data-testid={`${testId}-frame`} data-count={rows.length}>
-        <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 360, height: 224 }}>
-          <BarChart data={rows} margin={{ top: 20, right: 8, bottom: 4, left: 0 }} data-testid={testId} role="img" aria-label={label}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-            <XAxis dataKey="name" tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={{ stroke: "#94a3b8" }} />
-            <YAxis tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={false} width={40} tickFormatter={(v: number) => v.toFixed(0)} />
-            <Tooltip
-              cursor={{ fill: "#f1f5f9" }}
-              isAnimationActive={false}
-              formatter={(value) => [`${typeof value === "number" ? value.toFixed(6) : String(value)} pts`, "Value"]}
-              labelFormatter={(name) => `Over ${String(name).replace("d", " days")}`}
-            />
-            <Bar dataKey="pts" isAnimationActive={false} radius={[3, 3, 0, 0]}>
-              <LabelList dataKey="pts" position="top" fontSize={11} fill="#334155" formatter={(v) => (typeof v === "number" ? v.toFixed(2) : String(v ?? ""))} />
-            </Bar>
-          </BarChart>
-        </ResponsiveContainer>
+      <div ref={frame} className="h-56 w-full min-w-0 overflow-hidden" data-testid={`${testId}-frame`} data-count={tenors.length}>
+        {wanted ? (
+          <Suspense fallback={preview}>
+            <TermStructurePlot tenors={tenors} label={label} testId={testId} />
+          </Suspense>
+        ) : (
+          preview
+        )}
       </div>
     </div>
   );

@@ -1,20 +1,18 @@
 "use client";
 
-import { useMemo } from "react";
-import { Area, ComposedChart, Legend, Line } from "recharts";
+import { lazy, useMemo } from "react";
 import { timeWindow } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
-import { HistoryChartFrame, type HistoryRow, LINE, TooltipTime } from "./history-chart-frame";
-import { type PackedVolatilitySeries, pts6, unpackVolatility } from "./volatility-series";
+import { HistoryChartFrame, LINE } from "./history-chart-frame";
+import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-series";
+import type { VolatilityRow } from "./volatility-plot";
 
-interface Row extends HistoryRow {
-  band: [number, number];
-  cf: number | null;
-  status: string;
-}
+/** The chart library's part, fetched after the page is usable. */
+const loadVolatilityPlot = () => import("./volatility-plot");
+const VolatilityPlot = lazy(loadVolatilityPlot);
 
-/** Band fill: blue-300 at 45%; its legend text is slate-700 (the swatch carries the colour). */
+/** Band fill and the analytic's line: the same colours as the interactive chart (volatility-plot.tsx). */
 const BAND = "#93c5fd";
 const CF = "#475569";
 
@@ -33,7 +31,7 @@ export function VolatilityHistoryChart({
   testId?: string;
 }) {
   const points = useMemo(() => unpackVolatility(series), [series]);
-  const rows: Row[] = useMemo(
+  const rows: VolatilityRow[] = useMemo(
     () =>
       points.map((p) => ({
         t: p.t,
@@ -50,9 +48,8 @@ export function VolatilityHistoryChart({
   const span = timeWindow(rows);
   return (
     <HistoryChartFrame
-      chart={ComposedChart}
-      rows={rows}
-      span={span}
+      count={rows.length}
+      testId={testId}
       preview={
         <ChartPreview
           xs={rows.map((r) => r.x)}
@@ -66,8 +63,8 @@ export function VolatilityHistoryChart({
           ]}
         />
       }
-      testId={testId}
-      label={label}
+      preload={loadVolatilityPlot}
+      plot={() => <VolatilityPlot rows={rows} span={span} testId={testId} label={label} tenorDays={tenorDays} />}
       download={{
         filename,
         title: label,
@@ -77,45 +74,6 @@ export function VolatilityHistoryChart({
             points.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status]),
           ),
       }}
-      yAxis={{
-        width: 48,
-        tickFormatter: (v: number) => v.toFixed(1),
-        label: { value: "pts", angle: -90, position: "insideLeft", fill: "#475569", fontSize: 12 },
-      }}
-      tooltip={(row) => (
-        <>
-          <p className="text-sm font-semibold text-slate-900">
-            <span className="font-mono">{pts6(row.y)}</span> pts over {tenorDays} {tenorDays === 1 ? "day" : "days"}
-          </p>
-          <p className="text-slate-600">
-            Band <span className="font-mono">{pts6(row.band[0])}</span> to <span className="font-mono">{pts6(row.band[1])}</span>
-          </p>
-          {row.cf !== null && (
-            <p className="text-slate-600">
-              Frozen-inception analytic <span className="font-mono">{pts6(row.cf)}</span>
-            </p>
-          )}
-          <p className="text-slate-600">
-            <TooltipTime row={row} /> · {row.status}
-          </p>
-        </>
-      )}
-      lineName={`Headline (${tenorDays} days)`}
-    >
-      <Legend verticalAlign="top" iconSize={10} wrapperStyle={{ fontSize: 12, color: "#334155" }} formatter={(value: string) => <span style={{ color: "#334155" }}>{value}</span>} />
-      <Area type="linear" dataKey="band" name="Uncertainty band" stroke="none" fill={BAND} fillOpacity={0.45} isAnimationActive={false} activeDot={false} />
-      <Line
-        type="linear"
-        dataKey="cf"
-        name="Frozen-inception analytic"
-        stroke={CF}
-        strokeDasharray="5 4"
-        strokeWidth={1.25}
-        dot={false}
-        activeDot={false}
-        connectNulls
-        isAnimationActive={false}
-      />
-    </HistoryChartFrame>
+    />
   );
 }

@@ -2,10 +2,11 @@ import "server-only";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
+import { conditionsOf, type Condition, type Facts } from "@/lib/incidents/rule";
 
-// The status page's read model: how fresh each index and series is, the last hour the engine
-// computed, constituents whose quotes are stale, and the incidents those facts amount to. All
-// from the database; nothing here is typed in by hand.
+// The status page's read model (the page and /status.json): how fresh each index and series is,
+// the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the
+// recorded incidents (lib/incidents) and notices on the newest values. All from the database.
 
 const TTL = 5000;
 const HOUR_MS = 3_600_000;
@@ -40,12 +41,38 @@ export interface StaleMarket {
   indexTicker: string;
   conditionId: string;
   label: string;
+  venue: string;
   lastSnapshotAt: string | null;
   limitSeconds: number;
 }
 
-export interface Incident {
+export interface VenueStatus {
+  venue: string;
+  label: string;
+  /** the last collector run that read at least one book (the demo feed: its newest quote) */
+  lastOkAt: string | null;
+  lastRunAt: string | null;
+  /** open constituents of active indices on this venue whose newest quote is older than their limit */
+  staleMarkets: number;
+  failing: boolean;
+  lastError: string | null;
+  lastErrorAt: string | null;
+}
+
+export interface IncidentView {
+  /** `INC-` and the first 8 hex digits of the id; null for a condition detected now and not yet recorded */
+  ref: string | null;
+  source: "auto" | "operator" | "detected";
   severity: "major" | "minor";
+  subject: string;
+  title: string;
+  openedAt: string | null;
+  resolvedAt: string | null;
+  notes: Array<{ at: string; body: string }>;
+}
+
+/** A remark on a newest value (withheld, flagged, stale constituents): shown, not an incident. */
+export interface Notice {
   subject: string;
   title: string;
   detail: string;
@@ -59,8 +86,13 @@ export interface StatusView {
   tickSeconds: number;
   indices: IndexFreshness[];
   series: SeriesFreshness[];
+  venues: VenueStatus[];
   staleMarkets: StaleMarket[];
-  incidents: Incident[];
+  /** open incidents, newest first, then conditions detected now that no incident records yet */
+  incidents: IncidentView[];
+  /** incidents resolved in the last 30 days, newest first (at most 10) */
+  resolved: IncidentView[];
+  notices: Notice[];
 }
 
 function freshnessOf(ageMs: number | null, tickSeconds: number): Freshness {
@@ -70,14 +102,44 @@ function freshnessOf(ageMs: number | null, tickSeconds: number): Freshness {
   return "stale";
 }
 
+const VENUE_LABELS: Record<string, string> = { demo: "Demo feed", polymarket: "Polymarket", kalshi: "Kalshi", file: "Ingested files" };
+
 /** Everything /status shows, as of `now`. `tickSeconds` is the engine's interval. */
 export function statusView(tickSeconds: number, now = new Date()): Promise<StatusView> {
   return memo(`status:${tickSeconds}`, TTL, () => loadStatus(tickSeconds, now));
 }
 
-async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
+const incidentRef = (id: string) => `INC-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
+
+type IncidentRow = { id: string; source: string; severity: string; subject: string; title: string; openedAt: Date; resolvedAt: Date | null; notes: Array<{ at: Date; body: string }> };
+
+function incidentView(r: IncidentRow): IncidentView {
+  return {
+    ref: incidentRef(r.id),
+    source: r.source === "operator" ? "operator" : "auto",
+    severity: r.severity === "minor" ? "minor" : "major",
+    subject: r.subject,
+    title: r.title,
+    openedAt: iso6(r.openedAt),
+    resolvedAt: isoOrNull(r.resolvedAt),
+    notes: r.notes.map((n) => ({ at: iso6(n.at), body: n.body })),
+  };
+}
+
+const INCIDENT_SELECT = { id: true, key: true, source: true, severity: true, subject: true, title: true, openedAt: true, resolvedAt: true, notes: { select: { at: true, body: true }, orderBy: { at: "asc" } } } as const;
+
+/** Every incident, newest first (the status history page). */
+export function incidentHistory(limit = 200): Promise<IncidentView[]> {
+  return memo(`incidents:${limit}`, TTL, async () => {
+    const rows = await (await db()).incident.findMany({ orderBy: { openedAt: "desc" }, take: limit, select: INCIDENT_SELECT });
+    return rows.map(incidentView);
+  });
+}
+
+/** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
+export async function statusFacts(tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
   const prisma = await db();
-  const [engine, indexRows, seriesRows, marketRows] = await Promise.all([
+  const [engine, indexRows, seriesRows, marketRows, health] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
     prisma.$queryRaw<
       Array<{ ticker: string; name: string; ceasedAt: Date | null; resolvedAt: Date | null; t: Date | null; stale: boolean | null; staleMarketsCount: number | null; totalMarketsCount: number | null }>
@@ -88,19 +150,19 @@ async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
       WHERE i.listed
       ORDER BY i.ticker`,
     prisma.$queryRaw<
-      Array<{ ticker: string; slug: string; name: string; retiredAt: Date | null; computedAt: Date | null; status: string | null; publicationState: string | null; publishedAt: Date | null }>
+      Array<{ ticker: string; slug: string; name: string; venue: string; retiredAt: Date | null; computedAt: Date | null; status: string | null; publicationState: string | null; publishedAt: Date | null }>
     >`
-      SELECT s.ticker, s.slug, s.name, s."retiredAt", t."computedAt", t.status, t."publicationState",
+      SELECT s.ticker, s.slug, s.name, s.venue, s."retiredAt", t."computedAt", t.status, t."publicationState",
         (SELECT max(p."computedAt") FROM volatility_ticks p WHERE p."seriesId" = s.id AND p."publicationState" = 'published') AS "publishedAt"
       FROM volatility_series s
       LEFT JOIN LATERAL (SELECT "computedAt", status, "publicationState" FROM volatility_ticks WHERE "seriesId" = s.id ORDER BY "computedAt" DESC LIMIT 1) t ON true
       WHERE s.listed
       ORDER BY s.ticker`,
-    prisma.$queryRaw<Array<{ ticker: string; conditionId: string; label: string; lastSeen: Date | null; limitSeconds: number }>>`
+    prisma.$queryRaw<Array<{ ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number }>>`
       WITH current AS (
         SELECT DISTINCT ON (c."indexId") c.id, c."indexId" FROM compositions c ORDER BY c."indexId", c."effectiveAt" DESC
       )
-      SELECT i.ticker, m."conditionId", m.label, i."stalenessLimitSeconds" AS "limitSeconds",
+      SELECT i.ticker, m."conditionId", m.label, mk.venue, i."stalenessLimitSeconds" AS "limitSeconds",
         (SELECT max(s."observedAt") FROM market_snapshots s WHERE s."conditionId" = m."conditionId") AS "lastSeen"
       FROM current cur
       JOIN indices i ON i.id = cur."indexId"
@@ -108,6 +170,7 @@ async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
       JOIN markets mk ON mk."conditionId" = m."conditionId"
       WHERE i.listed AND i."ceasedAt" IS NULL AND i."resolvedAt" IS NULL AND mk."resolvedAt" IS NULL
       ORDER BY i.ticker, m.label`,
+    prisma.venueHealth.findMany({ orderBy: { venue: "asc" } }),
   ]);
 
   const nowMs = now.getTime();
@@ -148,51 +211,70 @@ async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
   const reference = lastTick?.getTime() ?? nowMs;
   const staleMarkets: StaleMarket[] = marketRows
     .filter((m) => !m.lastSeen || reference - m.lastSeen.getTime() > m.limitSeconds * 1000)
-    .map((m) => ({ indexTicker: m.ticker, conditionId: m.conditionId, label: m.label, lastSnapshotAt: isoOrNull(m.lastSeen), limitSeconds: m.limitSeconds }));
+    .map((m) => ({ indexTicker: m.ticker, conditionId: m.conditionId, label: m.label, venue: m.venue, lastSnapshotAt: isoOrNull(m.lastSeen), limitSeconds: m.limitSeconds }));
 
-  const incidents: Incident[] = [];
+  // Venues in use: those of active constituents and listed series, and those the collector reads.
+  const inUse = new Set<string>([...marketRows.map((m) => m.venue), ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue), ...health.map((h) => h.venue)]);
+  const venues: VenueStatus[] = [...inUse].sort().map((venue) => {
+    const h = health.find((x) => x.venue === venue);
+    const newest = marketRows.filter((m) => m.venue === venue && m.lastSeen).reduce<Date | null>((a, m) => (!a || m.lastSeen! > a ? m.lastSeen : a), null);
+    return {
+      venue,
+      label: VENUE_LABELS[venue] ?? venue,
+      lastOkAt: isoOrNull(h ? h.lastOkAt : newest),
+      lastRunAt: isoOrNull(h?.lastRunAt ?? null),
+      staleMarkets: new Set(staleMarkets.filter((m) => m.venue === venue).map((m) => m.conditionId)).size,
+      failing: h?.failing ?? false,
+      lastError: h?.lastError ?? null,
+      lastErrorAt: isoOrNull(h?.lastErrorAt ?? null),
+    };
+  });
+
   const engineAge = age(lastTick);
-  if (engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS) {
-    incidents.push({
-      severity: "major",
-      subject: "Engine",
-      title: lastTick ? "Computation is behind" : "Nothing computed yet",
-      detail: lastTick ? `The last computed hour is ${iso6(lastTick)}; a new hour is due every ${Math.round(tickSeconds / 60)} minutes.` : "The engine has not computed any hour.",
-      since: isoOrNull(lastTick),
-    });
-  }
+  const facts: Facts = {
+    engineBehind: engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS ? { lastComputedHour: isoOrNull(lastTick), tickMinutes: Math.round(tickSeconds / 60) } : null,
+    venues,
+    indices: indices.filter((i) => i.publicStatus === "active"),
+    series,
+  };
+
+  const notices: Notice[] = [];
   for (const s of series) {
     if (s.publicationState === "withheld") {
-      incidents.push({
-        severity: "minor",
+      notices.push({
         subject: s.ticker,
         title: `Newest value withheld (${s.status ?? "suspended"})`,
         detail: `The computation at ${s.lastComputedAt} failed its publication checks; the page and the API show the value of ${s.lastPublishedAt ?? "no earlier hour"}.`,
         since: s.lastComputedAt,
       });
     } else if (s.status === "flagged") {
-      incidents.push({ severity: "minor", subject: s.ticker, title: "Newest value flagged", detail: "Published with at least one publication check failing (see the series page).", since: s.lastComputedAt });
+      notices.push({ subject: s.ticker, title: "Newest value flagged", detail: "Published with at least one publication check failing (see the series page).", since: s.lastComputedAt });
     }
   }
   for (const i of indices) {
     if (i.publicStatus === "active" && i.stale) {
-      incidents.push({
-        severity: "minor",
-        subject: i.ticker,
-        title: "Stale constituents",
-        detail: `${i.staleMarkets} of ${i.totalMarkets} constituents had no fresh quote at the last level.`,
-        since: i.lastLevelAt,
-      });
+      notices.push({ subject: i.ticker, title: "Stale constituents", detail: `${i.staleMarkets} of ${i.totalMarkets} constituents had no fresh quote at the last level.`, since: i.lastLevelAt });
     }
   }
   return {
-    generatedAt: iso6(now),
-    lastComputedHour: isoOrNull(lastTick),
-    engineAgeSeconds: engineAge,
-    tickSeconds,
-    indices,
-    series,
-    staleMarkets,
-    incidents,
+    view: { generatedAt: iso6(now), lastComputedHour: isoOrNull(lastTick), engineAgeSeconds: engineAge, tickSeconds, indices, series, venues, staleMarkets, notices },
+    facts,
+    conditions: conditionsOf(facts),
   };
+}
+
+async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
+  const prisma = await db();
+  const since = new Date(now.getTime() - 30 * 86_400_000);
+  const [{ view, conditions }, open, resolved] = await Promise.all([
+    statusFacts(tickSeconds, now),
+    prisma.incident.findMany({ where: { resolvedAt: null }, orderBy: { openedAt: "desc" }, select: INCIDENT_SELECT }),
+    prisma.incident.findMany({ where: { resolvedAt: { gte: since } }, orderBy: { resolvedAt: "desc" }, take: 10, select: INCIDENT_SELECT }),
+  ]);
+  // A condition that holds but that no incident records yet (the recorder runs after each tick) is shown too.
+  const recorded = new Set(open.flatMap((o) => (o.key ? [o.key] : [])));
+  const detected: IncidentView[] = conditions
+    .filter((c) => !recorded.has(c.key))
+    .map((c) => ({ ref: null, source: "detected", severity: c.severity, subject: c.subject, title: c.title, openedAt: null, resolvedAt: null, notes: [{ at: iso6(now), body: c.detail }] }));
+  return { ...view, incidents: [...open.map(incidentView), ...detected], resolved: resolved.map(incidentView) };
 }

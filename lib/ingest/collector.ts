@@ -10,6 +10,7 @@ import { legsInForce, updateLegWindows } from "@/lib/engine/volatility/legs";
 import type { LegWindow } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { VenueHttp, type RawResponse } from "@/lib/venues/http";
 import { KalshiConnector } from "@/lib/venues/kalshi";
@@ -221,6 +222,7 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
             data: { legConditionIds: u.legs, legWindows: u.legWindows as unknown as Prisma.InputJsonValue, definitionLine: u.definitionLine },
           });
       }
+      await recordVenueRuns(tx, runs, new Date());
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
+import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { onShutdown } from "@/lib/server/shutdown";
 
@@ -30,6 +31,8 @@ export function startScheduler(): void {
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
+      const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS);
+      if (incidents.opened.length || incidents.closed) console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
       const months = await buildMissingBundles(prisma);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {

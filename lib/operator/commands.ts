@@ -8,6 +8,7 @@ import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { config } from "@/lib/config";
 import { clearReadCache } from "@/lib/data/memo";
 import { CatalogError } from "@/lib/catalog/validate";
+import { closeIncident, IncidentError, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
@@ -43,6 +44,10 @@ export const commandSchemas = {
   "catalog.validate": z.object({ file: z.string().min(1), text: z.string() }),
   "catalog.apply": z.object({ file: z.string().min(1), text: z.string() }),
   collect: z.object({ at: z.iso.datetime().optional() }),
+  "incidents.open": z.object({ title: z.string().trim().min(1).max(200), subject: z.string().trim().min(1).max(60).default("Service"), severity: z.enum(["major", "minor"]).default("major"), note: z.string().trim().max(2000).optional() }),
+  "incidents.note": z.object({ id: z.string().min(1), text: z.string().trim().min(1).max(2000) }),
+  "incidents.close": z.object({ id: z.string().min(1), note: z.string().trim().max(2000).optional() }),
+  "incidents.list": z.object({ all: z.coerce.boolean().optional() }),
 } as const;
 
 export type CommandName = keyof typeof commandSchemas;
@@ -130,7 +135,26 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const now = args.at ? new Date(args.at as string) : new Date();
         const r = await collect(prisma, collectorSettings(), { now });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
-        return ok(`${describeCollect(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n`);
+        const { recordIncidents } = await import("@/lib/incidents/record-incidents");
+        const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
+        clearReadCache();
+        return ok(
+          `${describeCollect(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
+            (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
+        );
+      }
+      case "incidents.open": {
+        return ok(`opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`);
+      }
+      case "incidents.note": {
+        return ok(`noted on ${await noteIncident(args.id as string, args.text as string)}\n`);
+      }
+      case "incidents.close": {
+        return ok(`closed ${await closeIncident(args.id as string, args.note as string | undefined)}\n`);
+      }
+      case "incidents.list": {
+        const lines = await listIncidents(args.all === true);
+        return ok(lines.length ? `${lines.join("\n")}\n` : args.all ? "no incidents\n" : "no open incidents\n");
       }
       case "licenses.list": {
         const rows = await listLicenseRequests((args.limit as number | undefined) ?? 100);
@@ -148,6 +172,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
     if (error instanceof KeyError) return fail(error.message);
     if (error instanceof IngestError) return fail(`refused, nothing stored:\n${error.message}`);
     if (error instanceof CatalogError) return fail(error.message);
+    if (error instanceof IncidentError) return fail(error.message);
     throw error;
   }
   return fail(`unhandled command ${name}`, 2);

@@ -1,18 +1,8 @@
+import fs from "node:fs";
+import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
+import { backfillRecord, type BackfillProgress } from "@/lib/server/backfill-progress";
 import { BACKFILL_DAYS, catchUp, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
-
-/** How far the start-up catch-up of the engine is, for /healthz and the log. */
-export interface BackfillProgress {
-  state: "idle" | "running" | "done" | "failed";
-  hoursDone: number;
-  /** Hours from the first missing hour up to now, when known. */
-  hoursTotal: number | null;
-  /** The newest computed hour. */
-  through: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error?: string;
-}
 
 const HOUR_MS = 3_600_000;
 /**
@@ -26,24 +16,11 @@ const CHUNK = {
 };
 const MAX_CHUNK_HOURS = 24 * 60;
 
-const progress: BackfillProgress = ((globalThis as { __pmbBackfill?: BackfillProgress }).__pmbBackfill ??= {
-  state: "idle",
-  hoursDone: 0,
-  hoursTotal: null,
-  through: null,
-  startedAt: null,
-  finishedAt: null,
-});
-
-export function backfillProgress(): Readonly<BackfillProgress> {
-  return progress;
-}
-
 /**
  * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
  * server serves pages, the API and /healthz while it runs (the embedded database has one
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
- * each chunk. A failure is recorded in `backfillProgress()` and rethrown.
+ * each chunk. A failure is recorded in `backfillProgress()` (lib/server/backfill-progress.ts) and rethrown.
  */
 export async function runBackfill(
   prisma: Db,
@@ -51,6 +28,7 @@ export async function runBackfill(
   embedded: boolean,
   log: (line: string) => void = console.log,
 ): Promise<BackfillProgress & Pick<CatchUpResult, "catalog">> {
+  const progress = backfillRecord();
   const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
   progress.state = "running";
   progress.startedAt = new Date().toISOString();
@@ -62,6 +40,7 @@ export async function runBackfill(
   let first = true;
   try {
     for (;;) {
+      if (!first) await whilePaused();
       const chunkStarted = Date.now();
       // The catalog is brought in force by the first chunk; the others compute on it.
       const r = await catchUp(prisma, { ...options, ...(first ? {} : { catalog: null }), maxHours: chunk });
@@ -97,4 +76,10 @@ export async function runBackfill(
     progress.finishedAt = new Date().toISOString();
   }
   return { ...progress, catalog: applied };
+}
+
+/** Waits while BACKFILL_PAUSE_FILE exists (tests hold the backfill between two chunks with it). */
+async function whilePaused(): Promise<void> {
+  const file = config().BACKFILL_PAUSE_FILE;
+  while (file && fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 100));
 }

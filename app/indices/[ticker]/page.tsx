@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { LevelChart } from "@/components/charts/level-chart";
+import { packLevels } from "@/components/charts/level-series";
 import { LevelValuesTable } from "@/components/charts/level-values-table";
+import { parseApiTime } from "@/lib/site/time";
+import { BackfillNotice, BackfillPending, backfilling } from "@/components/site/backfill-notice";
 import { ApiCall } from "@/components/site/api-call";
 import { StaleBadge, StatusBadge } from "@/components/site/badges";
 import { Change } from "@/components/site/change";
@@ -34,6 +37,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
   const range = parseRange(query.range);
   const interval = parseIntervalParam(query.interval);
   const found = await indexLatest(ticker);
+  if (!found && backfilling()) return <BackfillPending what={`/indices/${ticker}`} />;
   if (!found) notFound();
   const path = `/indices/${found.ticker}`;
   // Tickers are case-insensitive; the page has one address, in the catalog's spelling.
@@ -41,8 +45,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
     redirect(query.range === undefined && query.interval === undefined ? path : chartHref(path, { range, interval }));
   }
   const view = await indexPageView(found.ticker, range, interval);
+  if (!view && backfilling()) return <BackfillPending what={path} />;
   if (!view) notFound();
   const { latest, points, reconstitutions } = view;
+  // Sent once, packed, to both the chart and the levels table (not 2,160 point objects twice).
+  const packed = packLevels(points, (t) => parseApiTime(t).getTime());
   const windowEvents = reconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
   const rangeLabel = `${RANGES[range]} days`;
   const intervalLabel = interval === "1h" ? "hourly" : "daily (00:00 UTC fixing)";
@@ -54,6 +61,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
         {latest.stale && <StaleBadge />}
         <span className="text-slate-500">{latest.maturityType}</span>
       </DetailHeader>
+      <BackfillNotice what="The latest level, the changes and the level history" />
 
       <section aria-labelledby="latest-heading" className="grid gap-4 md:grid-cols-3">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm md:col-span-1">
@@ -148,7 +156,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
         >
           {points.length > 0 ? (
             <LevelChart
-              points={points}
+              series={packed}
               latest={latest.computedAt >= view.served.start.slice(0, 19) ? { t: latest.computedAt, indexLevel: latest.indexLevel } : null}
               filename={`${latest.ticker}-${range}-${interval}`}
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
@@ -176,7 +184,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
             )}
           </figcaption>
           {points.length > 0 && (
-            <LevelValuesTable points={points} testId="level-table" />
+            <LevelValuesTable series={packed} testId="level-table" />
           )}
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/index-history" />

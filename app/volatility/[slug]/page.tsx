@@ -7,6 +7,7 @@ import { VolatilityValuesTable } from "@/components/charts/volatility-values-tab
 import { ApiCall } from "@/components/site/api-call";
 import { StatusBadge } from "@/components/site/badges";
 import { DataTable } from "@/components/site/data-table";
+import { BackfillNotice, BackfillPending, backfilling } from "@/components/site/backfill-notice";
 import { DetailHeader } from "@/components/site/detail-header";
 import { Fact } from "@/components/site/fact";
 import { GateFlags } from "@/components/site/gate-flags";
@@ -36,10 +37,12 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
   const [{ slug }, query] = await Promise.all([params, searchParams]);
   const range = parseRange(query.range);
   const canonical = await volatilitySlug(slug);
+  if (!canonical && backfilling()) return <BackfillPending what={`/volatility/${slug}`} />;
   if (!canonical) notFound();
   // One address per series: a ticker (or a differently cased slug) redirects to the slug.
   if (decodeURIComponent(slug) !== canonical) redirect(query.range === undefined ? `/volatility/${canonical}` : chartHref(`/volatility/${canonical}`, { range }));
   const view = await volatilityPageView(canonical, range);
+  if (!view && backfilling()) return <BackfillPending what={`/volatility/${canonical}`} />;
   if (!view) notFound();
   const { series, shown, newest, points } = view;
 
@@ -64,6 +67,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           {series.productFamily} · {series.category}
         </span>
       </DetailHeader>
+      <BackfillNotice what="The headline value, the term structure and the history" />
 
       <section aria-labelledby="headline-heading" className="grid gap-4 md:grid-cols-2">
         <div className="rounded-lg border border-slate-200 p-5 shadow-sm">
