@@ -1,41 +1,10 @@
 import { describe, expect, test } from "vitest";
-import { CatalogError, validateCatalog } from "@/lib/catalog/validate";
+import { index, problemsOf, series } from "./fixtures";
 
 // Every message an operator can get from the catalog schema: what is wrong, at which JSON path,
 // in words that say how to mend it (never zod's "Invalid input").
 
-const index = (over: Record<string, unknown> = {}) => ({
-  ticker: "PMX-FED",
-  name: "Fed Index",
-  description: "Open Fed markets.",
-  inceptionAt: "2026-12-01T00:00:00Z",
-  maturityType: "PERPETUAL",
-  universe: { venue: "polymarket", tagSlugs: ["fed"] },
-  ...over,
-});
-const series = (over: Record<string, unknown> = {}) => ({
-  ticker: "PMV-FED",
-  slug: "fed",
-  name: "Fed Vol",
-  description: "Fed decision volatility.",
-  category: "macro",
-  venue: "polymarket",
-  event: "fed-decision-in-december",
-  tenorsDays: [7, 30],
-  headlineTenorDays: 30,
-  ...over,
-});
 const without = (o: Record<string, unknown>, key: string) => Object.fromEntries(Object.entries(o).filter(([k]) => k !== key));
-
-function problemsOf(c: unknown): Array<{ path: string; reason: string }> {
-  try {
-    validateCatalog("c.json", JSON.stringify(c));
-  } catch (error) {
-    if (error instanceof CatalogError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 const withIndex = (ix: unknown) => ({ version: 1, indices: [ix] });
 const withSeries = (s: unknown) => ({ version: 1, indices: [index()], volatility: [s] });

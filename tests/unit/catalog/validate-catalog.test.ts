@@ -1,40 +1,10 @@
 import { describe, expect, test } from "vitest";
 import { catalogHash, compileIndex, bumpVersion } from "@/lib/catalog/compile";
-import { CatalogError, validateCatalog } from "@/lib/catalog/validate";
+import { validateCatalog } from "@/lib/catalog/validate";
+import { index, problemsOf, series as baseSeries } from "./fixtures";
 
-const index = (over: Record<string, unknown> = {}) => ({
-  ticker: "PMX-FED",
-  name: "Fed Index",
-  description: "Open Fed markets.",
-  inceptionAt: "2026-12-01T00:00:00Z",
-  maturityType: "PERPETUAL",
-  universe: { venue: "polymarket", tagSlugs: ["fed"] },
-  ...over,
-});
-const series = (over: Record<string, unknown> = {}) => ({
-  ticker: "PMV-FED",
-  slug: "fed",
-  name: "Fed Vol",
-  description: "Fed decision volatility.",
-  category: "macro",
-  venue: "polymarket",
-  event: "fed-decision-in-december",
-  tenorsDays: [7, 30],
-  headlineTenorDays: 30,
-  relatedIndexTickers: ["PMX-FED"],
-  ...over,
-});
+const series = (over: Record<string, unknown> = {}) => baseSeries({ relatedIndexTickers: ["PMX-FED"], ...over });
 const text = (c: unknown) => JSON.stringify(c);
-const problemsOf = (c: unknown) => {
-  try {
-    validateCatalog("c.json", typeof c === "string" ? c : text(c));
-  } catch (error) {
-    if (error instanceof CatalogError) return error.problems;
-    throw error;
-  }
-  return [];
-};
-
 describe("catalog validation", () => {
   test("a valid catalog parses with the documented defaults", () => {
     const c = validateCatalog("c.json", text({ version: 1, indices: [index()], volatility: [series()] }));
