@@ -3,7 +3,7 @@ import { decimalOf, quoteOf, type Level } from "./book";
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
 import { arr, bool, dateOf, isObj, str, type Obj } from "./read";
-import type { BookRead, VenueConnector, VenueEventLegs, VenueMarket } from "./types";
+import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
 const PAGE = 200;
 const MAX_PAGES = 50;
@@ -57,13 +57,8 @@ export class KalshiConnector implements VenueConnector {
 
   async discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }> {
     const problems: string[] = [];
-    const found = new Map<string, VenueMarket>();
-    const add = (ms: VenueMarket[]) => {
-      for (const m of ms) {
-        const prior = found.get(m.conditionId);
-        found.set(m.conditionId, prior ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])] } : m);
-      }
-    };
+    const found = new DiscoveredMarkets();
+    const add = (ms: VenueMarket[]) => found.add(ms);
     await Promise.all(
       selectors.map(async (selector) => {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
@@ -89,7 +84,7 @@ export class KalshiConnector implements VenueConnector {
         }
       }),
     );
-    return { markets: [...found.values()], problems };
+    return { markets: found.list(), problems };
   }
 
   async event(ticker: string): Promise<VenueEventLegs | null> {

@@ -39,3 +39,19 @@ export interface VenueConnector {
   event(event: string): Promise<VenueEventLegs | null>;
   books(markets: readonly VenueMarket[]): Promise<BookRead[]>;
 }
+
+/** Markets found by several selectors: each market once, carrying every selector that found it. */
+export class DiscoveredMarkets {
+  private readonly byId = new Map<string, VenueMarket>();
+
+  add(markets: readonly VenueMarket[]): void {
+    for (const m of markets) {
+      const prior = this.byId.get(m.conditionId);
+      this.byId.set(m.conditionId, prior ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])] } : m);
+    }
+  }
+
+  list(): VenueMarket[] {
+    return [...this.byId.values()];
+  }
+}

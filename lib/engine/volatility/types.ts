@@ -1,3 +1,5 @@
+import type { ClockEstimate } from "./clock";
+
 /** Publication tolerances of a composite-of-partition series (field set as in the spec). */
 export interface VolGates {
   /** minimum depth (USD) on every leg before a quoted arbitrage counts as executable */
@@ -147,15 +149,8 @@ export interface TickLabels {
   attrDeltaFromPublished: boolean | null;
 }
 
-/** One tenor's clock as the tick used it (full precision). */
-export interface ClockInput {
-  tier: Tier;
-  speed: number;
-  speedLo: number;
-  speedHi: number;
-  windowDays: number;
-  coverage: number;
-}
+/** One tenor's clock as the tick used it (full precision): the estimate itself. */
+export type ClockInput = ClockEstimate;
 
 /** One leg's inputs to a computation: quotes as read, and the de-vigged probability and budget weight used. */
 export interface LegInput {

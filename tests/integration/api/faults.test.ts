@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectRateHeaders, newKey, applyRunEnvironment } from "../support/api";
 import { freePort, startServer, type RunningServer } from "../support/server";
+import { startRedis, stopProcess } from "../faults/support";
 import { requestFrom, type WireAnswer } from "./from-address";
 import { inject } from "vitest";
 
@@ -69,20 +69,7 @@ describe("database down", () => {
 });
 
 describe("Redis down", () => {
-  // A Redis of this test's own, so stopping it touches nothing else of the run.
-  async function startRedis(port: number): Promise<ChildProcess> {
-    const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
-    await new Promise<void>((resolve, reject) => {
-      let out = "";
-      child.stdout!.on("data", (d: Buffer) => {
-        out += d.toString();
-        if (/Ready to accept connections/.test(out)) resolve();
-      });
-      child.once("exit", (code) => reject(new Error(`redis-server exited with ${code}: ${out}`)));
-    });
-    return child;
-  }
-  const stopRedis = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGKILL"))));
+  // A Redis of this test's own (tests/integration/faults/support.ts), so stopping it touches nothing else of the run.
 
   it("a keyed request answers unavailable (503, Retry-After) while Redis is gone, and is served again once it is back", async () => {
     applyRunEnvironment();
@@ -101,7 +88,7 @@ describe("Redis down", () => {
       expect((await get()).status).toBe(200);
       expect((await get()).status).toBe(200); // a key the instance knows: the one-script path
 
-      await stopRedis(redis);
+      await stopProcess(redis);
       for (const res of [await get(), await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: "Bearer svc_live_unknown" } })]) {
         expect(res.status).toBe(503);
         expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -122,7 +109,7 @@ describe("Redis down", () => {
       expect(status).toBe(200);
     } finally {
       await server.stop();
-      await stopRedis(redis);
+      await stopProcess(redis);
     }
   }, 60_000);
 });
