@@ -42,7 +42,9 @@ export function replayInto(store: MemoryStore, files: readonly string[], nowMs: 
       if (!entry) continue;
       const g = grouped.get(entry.key) ?? { spanMs: entry.spanMs, times: [] };
       g.spanMs = Math.max(g.spanMs, entry.spanMs);
-      g.times.push(...entry.times);
+      // One by one: a busy key's day window is one line of hundreds of thousands of times, more
+      // arguments than a spread call may take.
+      for (const t of entry.times) g.times.push(t);
       grouped.set(entry.key, g);
     }
   }

@@ -86,6 +86,16 @@ describe("rate-limit journal", () => {
     expect(entries.get("addr:x")).toEqual([now - 1]);
   });
 
+  test("a busy key's window (one line of 300,000 admissions) replays whole", () => {
+    const now = 1_700_000_000_000;
+    const file = path.join(tempDir(), "busy.jnl");
+    const times = Array.from({ length: 300_000 }, (_, i) => now - DAY_MS + 1 + i * 100);
+    fs.writeFileSync(file, formatLine("key:busy", DAY_MS, times));
+    const store = createMemoryStore();
+    expect(replayInto(store, [file], now)).toBe(300_000);
+    expect(store.entries(now).find((e) => e.key === "key:busy")?.times).toHaveLength(300_000);
+  });
+
   test("compaction keeps the journal near its live content", async () => {
     const dataDir = tempDir();
     let journal: Awaited<ReturnType<typeof startRateLimitJournal>> | null = null;
