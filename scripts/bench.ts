@@ -19,6 +19,8 @@ import { startServer } from "../tests/integration/support/server";
 // BENCH_SECONDS sets the length of each measured run (8 s by default).
 const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
+/** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
+const BODY_ONLY = "bare node:http, body only";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
@@ -136,22 +138,31 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
 
 /**
  * A node:http server in its own process answering every request with the very bytes of `url`'s
- * body from one Buffer: the cost of moving that response on this machine, nothing else.
+ * response from one Buffer: the cost of moving that response on this machine, nothing else. With
+ * `head`, the response's own head too (every header the API sends, in its order; Node adds Date
+ * and Connection as it does for the API), so the two send the same bytes; without, the body with
+ * Content-Type and Content-Length only. Pinned to the server's CPU when BENCH_PIN=1.
  */
-async function bareServer(url: string, key: string) {
+async function bareServer(url: string, key: string, head = true) {
   const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, "accept-encoding": "identity" } });
   const body = Buffer.from(await res.arrayBuffer());
   const file = path.join(os.tmpdir(), `pmb-bench-body-${randomUUID()}`);
   fs.writeFileSync(file, body);
   const bytes = body.byteLength;
+  const own = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
+  const headers = head
+    ? [...res.headers].filter(([name]) => !own.has(name)).flat()
+    : ["content-type", "application/json; charset=utf-8", "content-length", String(body.length)];
   const code = `const body = require("node:fs").readFileSync(${JSON.stringify(file)});
-require("node:http").createServer((req, res) => { res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": body.length }); res.end(body); })
+const head = ${JSON.stringify(headers)};
+require("node:http").createServer((req, res) => { res.writeHead(200, head); res.end(body); })
   .listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
   const port = await new Promise<number>((resolve, reject) => {
     child.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
     child.once("exit", (c) => reject(new Error(`bare server exited with ${c}`)));
   });
+  if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(file, { force: true }));
   return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
 }
@@ -222,9 +233,10 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "5000" }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
+      { label: BODY_ONLY, path: "/", bare: "body" },
       { label: "bare handler, Next router", path: "/bench-floor" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
@@ -239,7 +251,7 @@ async function main() {
     ];
     const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
     if (only.length > 0) {
-      const keep = targets.filter((t) => t.label === FLOOR || only.some((w) => t.label.includes(w)));
+      const keep = targets.filter((t) => t.label === FLOOR || t.label === BODY_ONLY || only.some((w) => t.label.includes(w)));
       targets.splice(0, targets.length, ...keep);
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
@@ -266,15 +278,17 @@ async function main() {
         ms(r.p50).padStart(8),
         ms(r.p99).padStart(8),
         String(r.non2xx).padStart(8),
-        (r.cpuMs === null ? "-" : r.cpuMs.toFixed(2)).padStart(11),
+        (r.cpuMs === null ? "-" : r.cpuMs.toFixed(3)).padStart(11),
         (r.redisMs === null ? "-" : r.redisMs.toFixed(3)).padStart(13),
       );
     const bareLatest = await bareServer(`${server.baseUrl}/v1/indices/${index}/latest`, keys[0]!);
     bareProcesses.push(bareLatest.process);
+    const bareBody = await bareServer(`${server.baseUrl}/v1/indices/${index}/latest`, keys[0]!, false);
+    bareProcesses.push(bareBody.process);
     const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
     if (bare) bareProcesses.push(bare.process);
     for (const t of targets) {
-      const own = t.bare === "latest" ? bareLatest : t.bare === "5000" ? bare : null;
+      const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
       const target = own ? own.url : `${server.baseUrl}${t.path}`;
       const pid = own ? own.process.pid : server.process.pid;
       await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
@@ -293,7 +307,9 @@ async function main() {
     if (router) console.log(`  a bare route handler through Next's router answers ${((router.rps / floor) * 100).toFixed(0)}% of the bare node:http row`);
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
-      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the bare node:http row's throughput (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(2) ?? "-"} ms/request`);
+      const bodyOnly = figures[BODY_ONLY];
+      const against = bodyOnly ? ` (${((f?.rps ?? 0) / bodyOnly.rps * 100).toFixed(0)}% of the body-only row)` : "";
+      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the bare node:http row's throughput${against} (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
     }
     const h = "index history 90d 1h";
     const hist = figures[h];
@@ -309,7 +325,7 @@ async function main() {
     if (figures[v] && bareRow) {
       console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== FLOOR && f.p99 >= 50);
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);

@@ -18,7 +18,8 @@ import path from "node:path";
 import next from "next";
 
 /**
- * @typedef {{ createFront(o: { direct: boolean }): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>;
+ * @typedef {(req: http.IncomingMessage, res: http.ServerResponse, peer: string) => boolean | Promise<boolean>} Front
+ * @typedef {{ createFront(o: { direct: boolean }): Front;
  *   clientError(error: Error, socket: import("node:stream").Duplex): void;
  *   connectRequest(req: http.IncomingMessage, socket: import("node:stream").Duplex): void }} HttpFront
  */
@@ -83,7 +84,7 @@ async function serve() {
   });
   /** @type {HttpFront | null} */
   let httpFront = null;
-  /** @type {((req: http.IncomingMessage, res: http.ServerResponse) => Promise<boolean>) | null} */
+  /** @type {Front | null} */
   let front = null;
   // Should the app never publish it (a broken build), Next serves everything after a minute.
   const giveUp = new Promise((resolve) => setTimeout(resolve, 60_000).unref());
@@ -95,24 +96,47 @@ async function serve() {
     front = httpFront.createFront({ direct });
   });
 
-  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
-  const toNext = (req, res) => void handle(req, res);
+  /** Next reads the client address from `x-pmb-peer`, which only this server writes. */
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} peer */
+  const toNext = (req, res, peer) => {
+    req.headers["x-pmb-peer"] = peer;
+    void handle(req, res);
+  };
 
-  const server = http.createServer(async (req, res) => {
-    req.headers["x-pmb-peer"] = req.socket.remoteAddress ?? "";
-    if (!front) await Promise.race([published, giveUp]);
-    if (!front) return toNext(req, res);
-    front(req, res).then(
-      (answered) => answered || toNext(req, res),
-      (error) => {
-        // The pipeline maps its own failures; this is a fault in writing the answer.
-        console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${error?.message ?? error}`);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.end();
-        } else res.destroy();
-      },
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {unknown} error */
+  const fault = (req, res, error) => {
+    // The pipeline maps its own failures; this is a fault in writing the answer.
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${message}`);
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.end();
+    } else res.destroy();
+  };
+
+  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
+  const serveRequest = (req, res) => {
+    const peer = req.socket.remoteAddress ?? "";
+    if (!front) return toNext(req, res, peer);
+    /** @type {boolean | Promise<boolean>} */
+    let answered;
+    try {
+      answered = front(req, res, peer);
+    } catch (error) {
+      return fault(req, res, error);
+    }
+    // The front answers at once when it had everything in memory (most /v1 requests).
+    if (answered === true) return;
+    if (answered === false) return toNext(req, res, peer);
+    answered.then(
+      (done) => done || toNext(req, res, peer),
+      (error) => fault(req, res, error),
     );
+  };
+
+  const server = http.createServer((req, res) => {
+    if (front) serveRequest(req, res);
+    else Promise.race([published, giveUp]).then(() => serveRequest(req, res));
   });
   server.on("clientError", (error, socket) => {
     if (httpFront) httpFront.clientError(error, socket);

@@ -12,6 +12,7 @@ import {
   volatilityHistoryQuery,
 } from "@/lib/api/params";
 import type { Handler, Payload } from "@/lib/api/pipeline";
+import { andThen } from "@/lib/awaitable";
 import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
 import { downloadsPointer } from "@/lib/data/downloads";
@@ -36,7 +37,7 @@ export const endpoints = {
   service: {
     path: "/v1",
     description: "Service index and the calling key's quota (counts as one request).",
-    handler: async ({ key, decision }): Promise<Payload> => {
+    handler: ({ key, decision }): Payload => {
       const c = config();
       return {
         data: {
@@ -63,12 +64,12 @@ export const endpoints = {
   indices: {
     path: "/v1/indices",
     description: "Catalog of indices.",
-    handler: async () => ({ data: await listIndices() }),
+    handler: () => andThen(listIndices(), (data) => ({ data })),
   },
   indexLatest: {
     path: "/v1/indices/{ticker}/latest",
     description: "Latest level of an index.",
-    handler: async ({ params }) => ({ data: (await indexLatest(ticker(params))) ?? notFound(ticker(params)) }),
+    handler: ({ params }) => andThen(indexLatest(ticker(params)), (data) => ({ data: data ?? notFound(ticker(params)) })),
   },
   indexHistory: {
     path: "/v1/indices/{ticker}/history",
@@ -98,12 +99,12 @@ export const endpoints = {
   volatility: {
     path: "/v1/volatility",
     description: "Catalog of published volatility series with their latest published headline.",
-    handler: async () => ({ data: await listVolatility() }),
+    handler: () => andThen(listVolatility(), (data) => ({ data })),
   },
   volatilityLatest: {
     path: "/v1/volatility/{ticker}/latest",
     description: "Series definition and latest computation (status and publication state included).",
-    handler: async ({ params }) => ({ data: (await volatilityLatest(ticker(params))) ?? notFound(ticker(params)) }),
+    handler: ({ params }) => andThen(volatilityLatest(ticker(params)), (data) => ({ data: data ?? notFound(ticker(params)) })),
   },
   volatilityHistory: {
     path: "/v1/volatility/{ticker}/history",
@@ -122,7 +123,7 @@ export const endpoints = {
   downloads: {
     path: "/v1/downloads",
     description: "Where the monthly snapshot bundles and their latest manifest are.",
-    handler: async () => ({ data: downloadsPointer() }),
+    handler: () => ({ data: downloadsPointer() }),
   },
 } satisfies Record<string, Endpoint>;
 

@@ -28,7 +28,9 @@ export function jsonText(value: unknown): string {
 }
 
 function textOf(parts: Part[]): string {
-  return parts.map((p) => (typeof p === "string" ? p : p.text)).join("");
+  let text = "";
+  for (const p of parts) text += typeof p === "string" ? p : p.text;
+  return text;
 }
 
 /** The body for a Response: one string below STREAM_THRESHOLD, else a stream of the reused bytes between per-request pieces. */
@@ -39,7 +41,23 @@ export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
 
 /** The same body as one string below STREAM_THRESHOLD, else the reused bytes between per-request pieces. */
 export function jsonChunks(value: unknown): string | Uint8Array[] {
-  const parts = jsonParts(value);
+  return chunksOf(jsonParts(value));
+}
+
+/**
+ * `jsonChunks({ data, meta })`, byte for byte, for the success envelope: `data` as jsonParts
+ * serializes it (a frozen read model's bytes reused), `meta` (a few per-request fields) in one
+ * JSON.stringify instead of member by member.
+ */
+export function envelopeChunks(data: unknown, meta: Record<string, unknown>): string | Uint8Array[] {
+  if (data === undefined || typeof data === "function" || typeof data === "symbol") return jsonChunks({ data, meta });
+  const parts: Part[] = ['{"data":'];
+  jsonParts(data, 2, parts);
+  push(parts, `,"meta":${JSON.stringify(meta)}}`);
+  return chunksOf(parts);
+}
+
+function chunksOf(parts: Part[]): string | Uint8Array[] {
   let length = 0;
   for (const p of parts) length += typeof p === "string" ? p.length : p.text.length;
   if (length < STREAM_THRESHOLD) return textOf(parts);

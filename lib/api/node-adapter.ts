@@ -9,6 +9,7 @@ import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, methodNotAllowed, newRequestId } from "@/lib/api/shell";
 import { flushJournals } from "@/lib/server/journal";
+import { andThen, type Awaitable } from "@/lib/awaitable";
 
 // The node:http adapter: the production server (scripts/server.mjs) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
@@ -140,6 +141,18 @@ function trimHttpWhitespace(value: string): string {
 const SECURITY_FLAT: string[] = SECURITY_HEADERS.flatMap(({ key, value }) => [key, value]);
 const SECURITY_LOWER: string[] = SECURITY_HEADERS.map(({ key }) => key.toLowerCase());
 
+/** Header names in lower case; the service's few names are lowered once, not per response. */
+const LOWER = new Map<string, string>();
+
+function lowerName(key: string): string {
+  let lower = LOWER.get(key);
+  if (lower === undefined) {
+    lower = key.toLowerCase();
+    if (LOWER.size < 256) LOWER.set(key, lower);
+  }
+  return lower;
+}
+
 /**
  * The head of a result as a flat [name, value, ...] list for `writeHead`: the security headers,
  * the result's headers (Content-Length and Set-Cookie dropped; a name given twice keeps its first
@@ -150,7 +163,7 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
   const flat = SECURITY_FLAT.slice();
   const lower = SECURITY_LOWER.slice();
   const put = (key: string, value: string) => {
-    const name = key.toLowerCase();
+    const name = lowerName(key);
     const at = lower.indexOf(name);
     if (at === -1) {
       lower.push(name);
@@ -161,7 +174,7 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
     }
   };
   for (const key in result.headers) {
-    const name = key.toLowerCase();
+    const name = lowerName(key);
     if (name !== "content-length" && name !== "set-cookie") put(key, result.headers[key]!);
   }
   for (const key in encoded.headers) {
@@ -177,11 +190,11 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
 }
 
 /** The result on the wire: security headers, the result's headers, the body encoded for the client. */
-function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult): void {
+function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | undefined): void {
   const head = req.method === "HEAD";
   let contentType: string | undefined;
   for (const key in result.headers) if (key.length === 12 && key.toLowerCase() === "content-type") contentType = result.headers[key];
-  const encoded = encodeBody(result.body, contentType, head ? undefined : req.headers["accept-encoding"]);
+  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding);
   res.writeHead(result.status, headList(result, encoded));
   const body = encoded.body;
   if (head || result.status === 204 || result.status === 304) res.end();
@@ -198,6 +211,7 @@ interface Outgoing {
   req: IncomingMessage;
   res: ServerResponse;
   result: ApiResult;
+  acceptEncoding: string | undefined;
 }
 
 /** Answers of this event-loop turn, sent together once the journals are written. */
@@ -212,9 +226,9 @@ function drain(): void {
   const batch = outbox;
   outbox = [];
   flushJournals();
-  for (const { req, res, result } of batch) {
+  for (const { req, res, result, acceptEncoding } of batch) {
     try {
-      writeNow(req, res, result);
+      writeNow(req, res, result, acceptEncoding);
     } catch (error) {
       // The pipeline maps its own failures; this is a fault in writing the answer.
       console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${(error as Error)?.message ?? error}`);
@@ -230,9 +244,9 @@ function drain(): void {
  * Queues the answer; it is written in this turn's check phase with the others of the turn, after
  * one write per journal for all of them (group commit).
  */
-export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult): void {
+export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding = req.headers["accept-encoding"]): void {
   if (outbox.length === 0) setImmediate(drain);
-  outbox.push({ req, res, result });
+  outbox.push({ req, res, result, acceptEncoding });
 }
 
 function redirectResult(location: string): ApiResult {
@@ -249,11 +263,12 @@ export interface FrontOptions {
 }
 
 /**
- * What the server calls for every request: resolves true when it answered, false when Next
- * should (the response untouched).
+ * What the server calls for every request, with the socket's peer address: true when it
+ * answered, false when Next should (the response untouched). The answer is given at once when
+ * the pipeline had everything in memory, else as a promise (lib/awaitable.ts).
  */
 export function createFront({ direct }: FrontOptions) {
-  return async function front(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  return function front(req: IncomingMessage, res: ServerResponse, peer: string): Awaitable<boolean> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
@@ -274,19 +289,21 @@ export function createFront({ direct }: FrontOptions) {
       return true;
     }
     if (!v1) return false;
-    let request: ApiRequest;
+    let headers: NodeRequestHeaders;
     try {
-      request = { method, headers: new NodeRequestHeaders(req.rawHeaders, String(req.headers["x-pmb-peer"] ?? "")), query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
+      headers = new NodeRequestHeaders(req.rawHeaders, peer);
     } catch {
       writeResult(req, res, badRequest("A request header could not be read."));
       return true;
     }
+    const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
     const match = matchRoute(segments);
-    const result = match
-      ? await answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params })
-      : await answerUnknown(request);
-    writeResult(req, res, result);
-    return true;
+    const result = match ? answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : answerUnknown(request);
+    const acceptEncoding = headers.get("accept-encoding") ?? undefined;
+    return andThen(result, (result) => {
+      writeResult(req, res, result, acceptEncoding);
+      return true;
+    });
   };
 }
 

@@ -5,13 +5,15 @@ import { preflightHeaders } from "@/lib/api/cors";
 import { keyLimits, limiterStore } from "@/lib/api/limiter";
 import { meter } from "@/lib/api/metering";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
-import { jsonResult, KeyedRefusal, rateLimitHeaders, shell, type ShellContext, type Surface } from "@/lib/api/shell";
+import { envelopeChunks } from "@/lib/api/json-body";
+import { addRateLimitHeaders, JSON_TYPE, KeyedRefusal, rateLimitHeaders, shell, type Keyed, type ShellContext, type Surface } from "@/lib/api/shell";
+import { andThen, type Awaitable } from "@/lib/awaitable";
 import { config } from "@/lib/config";
 import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
-import { iso6 } from "@/lib/time-format";
+import { iso6Now } from "@/lib/time-format";
 
 export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/shell";
 
@@ -34,14 +36,15 @@ export interface RawPayload {
   raw: { body: Uint8Array | string; contentType: string; headers?: Record<string, string> };
 }
 
-export type Handler = (ctx: KeyedContext) => Promise<Payload>;
-export type RawHandler = (ctx: KeyedContext) => Promise<Payload | RawPayload>;
+/** A handler answers at once when its read model is loaded (lib/data/memo.ts memoNow), else with a promise. */
+export type Handler = (ctx: KeyedContext) => Awaitable<Payload>;
+export type RawHandler = (ctx: KeyedContext) => Awaitable<Payload | RawPayload>;
 
 const ALLOW = "GET";
 
 export function commonMeta(): Record<string, unknown> {
   const c = config();
-  return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt: iso6(new Date()) };
+  return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt: iso6Now() };
 }
 
 /** The success body: the handler's `data`, and the common `meta` with the handler's members added. */
@@ -80,20 +83,27 @@ export function presentedKey(headers: RequestHeaders): string {
  * looked up only once the address is admitted, so a flood of unknown keys is throttled before it
  * reaches the database.
  */
-export async function admit(headers: RequestHeaders): Promise<{ key: ResolvedKey; decision: LimitDecision }> {
+export function admit(headers: RequestHeaders): Awaitable<Keyed> {
   const hinted = knownKey(headers);
-  if (hinted) {
-    const epoch = readEpoch();
-    epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
-    const both = await throttleThenConsume(limiterStore(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key), Date.now(), {
-      limit: config().IP_LIMIT_MINUTE,
-    });
-    if (!both.address.allowed || !both.key) throw addressRefusal(both.address);
-    const key = await authenticate(headers, epoch ? epoch.then(applyEpoch) : Promise.resolve(), hinted);
+  if (!hinted) return admitUnknown(headers);
+  const epoch = readEpoch();
+  epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
+  const both = throttleThenConsume(limiterStore(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key), Date.now(), {
+    limit: config().IP_LIMIT_MINUTE,
+  });
+  return andThen(both, ({ address, key: windows }) => {
+    if (!address.allowed || !windows) throw addressRefusal(address);
+    // One instance without Redis has no shared epoch: a revocation here cleared this cache
+    // directly, so the hint is the answer and the request is decided now, without a promise.
+    if (!epoch) return { key: hinted.key, decision: admitted(hinted.key, windows) };
     // A key's id and limits never change once minted (rotation mints a new key), so the windows
     // spent under the hint are the resolved key's.
-    return { key, decision: admitted(key, both.key) };
-  }
+    return authenticate(headers, epoch.then(applyEpoch), hinted).then((key) => ({ key, decision: admitted(key, windows) }));
+  });
+}
+
+/** A key this instance has not resolved (or none): the address is throttled before the database is asked. */
+async function admitUnknown(headers: RequestHeaders): Promise<Keyed> {
   const synced = syncEpoch();
   synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
   await admitAddressOnly(headers);
@@ -189,16 +199,25 @@ const V1_METHODS = ["GET", "HEAD"] as const;
  * throttle first) -> address throttle, key and key windows -> handler (which validates its
  * parameters) -> envelope, headers and metering.
  */
-export function answerEndpoint(endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
-  return shell(request, v1Surface(endpoint, V1_METHODS), async (ctx) => {
-    const keyed = (ctx.keyed = await admit(request.headers));
-    const payload = await handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
-    const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };
-    if ("raw" in payload) {
-      return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: rawBody(payload.raw.body) };
-    }
-    return jsonResult(envelope(payload), 200, headers);
-  });
+export function answerEndpoint(endpoint: string, handler: RawHandler, request: ApiRequest): Awaitable<ApiResult> {
+  return shell(request, v1Surface(endpoint, V1_METHODS), (ctx) =>
+    andThen(admit(request.headers), (keyed) => {
+      ctx.keyed = keyed;
+      const payload = handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
+      return andThen(payload, (payload) => {
+        if ("raw" in payload) {
+          const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };
+          return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: rawBody(payload.raw.body) };
+        }
+        // The headers in their final order, built once: Content-Type, the base, the key's limits.
+        const headers: Record<string, string> = { "Content-Type": JSON_TYPE };
+        Object.assign(headers, ctx.base);
+        addRateLimitHeaders(headers, keyed.decision);
+        const { data, meta } = envelope(payload);
+        return { status: 200, headers, body: envelopeChunks(data, meta) };
+      });
+    }),
+  );
 }
 
 function rawBody(body: Uint8Array | string): string | Uint8Array[] {
@@ -213,7 +232,7 @@ export const UNKNOWN_ENDPOINT = "/v1/*";
  * counts toward the address throttle like every other; when it presents a key, the key is
  * resolved and charged as for an endpoint, and the answer carries its rate-limit headers.
  */
-export function answerUnknown(request: ApiRequest): Promise<ApiResult> {
+export function answerUnknown(request: ApiRequest): Awaitable<ApiResult> {
   return shell(request, v1Surface(UNKNOWN_ENDPOINT, null), async (ctx) => {
     if (request.headers.has("authorization") || request.headers.has("x-api-key")) ctx.keyed = await admit(request.headers);
     else await admitAddressOnly(request.headers);

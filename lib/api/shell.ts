@@ -9,6 +9,7 @@ import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { isoSeconds } from "@/lib/time-format";
+import { isPromise, type Awaitable } from "@/lib/awaitable";
 
 // The one request shell of every answer the service gives outside Next's pages: a request id,
 // CORS and preflight, the method check and the mapping of any failure to the spec's error
@@ -59,22 +60,28 @@ export interface ShellContext {
 
 /** The six X-RateLimit-* headers, and the IETF draft RateLimit-Policy / RateLimit beside them. */
 export function rateLimitHeaders(d: LimitDecision, nowMs = Date.now()): Record<string, string> {
-  const now = Math.floor(nowMs / 1000);
-  return {
-    "X-RateLimit-Limit": String(d.limitMinute),
-    "X-RateLimit-Remaining": String(d.remainingMinute),
-    "X-RateLimit-Limit-Day": String(d.limitDay),
-    "X-RateLimit-Remaining-Day": String(d.remainingDay),
-    "X-RateLimit-Reset": String(d.resetMinute),
-    "X-RateLimit-Reset-Day": String(d.resetDay),
-    "RateLimit-Policy": `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`,
-    RateLimit: `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`,
-  };
+  return addRateLimitHeaders({}, d, nowMs);
 }
+
+/** `rateLimitHeaders`, added to `headers` (the hot path builds one object, not several to spread). */
+export function addRateLimitHeaders(headers: Record<string, string>, d: LimitDecision, nowMs = Date.now()): Record<string, string> {
+  const now = Math.floor(nowMs / 1000);
+  headers["X-RateLimit-Limit"] = String(d.limitMinute);
+  headers["X-RateLimit-Remaining"] = String(d.remainingMinute);
+  headers["X-RateLimit-Limit-Day"] = String(d.limitDay);
+  headers["X-RateLimit-Remaining-Day"] = String(d.remainingDay);
+  headers["X-RateLimit-Reset"] = String(d.resetMinute);
+  headers["X-RateLimit-Reset-Day"] = String(d.resetDay);
+  headers["RateLimit-Policy"] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
+  headers.RateLimit = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
+  return headers;
+}
+
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 /** A JSON answer; frozen read-model values inside `body` keep their serialized bytes (json-body.ts). */
 export function jsonResult(body: unknown, status: number, headers: Record<string, string>): ApiResult {
-  return { status, headers: { "Content-Type": "application/json; charset=utf-8", ...headers }, body: jsonChunks(body) };
+  return { status, headers: { "Content-Type": JSON_TYPE, ...headers }, body: jsonChunks(body) };
 }
 
 /** Maps any failure to the one error shape; unknown faults are logged (one line), never echoed. */
@@ -124,38 +131,41 @@ export function methodNotAllowed(method: string, allow: string): ApiError {
 /**
  * Runs `answer` inside the shell: request id -> foreign Origin (when refused) -> preflight ->
  * method (the address throttle is spent first) -> the answer; any failure becomes the spec's
- * error shape with the same base headers.
+ * error shape with the same base headers. An answer given at once is returned at once (the
+ * /v1 hot path, lib/awaitable.ts); one given as a promise, as a promise.
  */
-export async function shell(request: ApiRequest, surface: Surface, answer: (ctx: ShellContext) => Promise<ApiResult>): Promise<ApiResult> {
+export function shell(request: ApiRequest, surface: Surface, answer: (ctx: ShellContext) => Awaitable<ApiResult>): Awaitable<ApiResult> {
   const requestId = newRequestId();
   const origin = request.headers.get("origin");
   const ctx: ShellContext = { requestId, base: baseHeaders(requestId, origin), keyed: null };
-  let status = 500;
-  try {
-    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin)) {
-      throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
-    }
-    if (request.method === "OPTIONS" && origin && originAllowed(origin) && request.headers.get("access-control-request-method")) {
-      status = 204;
-      return { status, headers: { "X-Request-Id": requestId, ...surface.preflight(origin) }, body: null };
-    }
-    if (surface.methods && !surface.methods.includes(request.method)) {
-      await surface.throttle(request.headers);
-      throw methodNotAllowed(request.method, surface.allow);
-    }
-    const result = await answer(ctx);
-    status = result.status;
+  /** The final answer: metered once, with its status, when a key was resolved. */
+  const done = (result: ApiResult): ApiResult => {
+    if (ctx.keyed) surface.done?.(ctx.keyed, result.status);
     return result;
-  } catch (caught) {
+  };
+  const failed = (caught: unknown): ApiResult => {
     let error: unknown = caught;
     if (caught instanceof KeyedRefusal) {
       ctx.keyed = { key: caught.key, decision: caught.decision };
       error = caught.error;
     }
-    const apiError = toApiError(error, requestId, surface.label);
-    status = apiError.status;
-    return errorResult(apiError, requestId, ctx.base, ctx.keyed);
-  } finally {
-    if (ctx.keyed) surface.done?.(ctx.keyed, status);
+    return done(errorResult(toApiError(error, requestId, surface.label), requestId, ctx.base, ctx.keyed));
+  };
+  let result: Awaitable<ApiResult>;
+  try {
+    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin)) {
+      throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
+    }
+    if (request.method === "OPTIONS" && origin && originAllowed(origin) && request.headers.get("access-control-request-method")) {
+      return { status: 204, headers: { "X-Request-Id": requestId, ...surface.preflight(origin) }, body: null };
+    }
+    if (surface.methods && !surface.methods.includes(request.method)) {
+      result = surface.throttle(request.headers).then(() => {
+        throw methodNotAllowed(request.method, surface.allow);
+      });
+    } else result = answer(ctx);
+  } catch (caught) {
+    return failed(caught);
   }
+  return isPromise(result) ? result.then(done, failed) : done(result);
 }

@@ -1,7 +1,8 @@
 import "server-only";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
-import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
+import { andThen, type Awaitable } from "@/lib/awaitable";
+import { keptFrozen, memo, memoNow, versionedMemo } from "@/lib/data/memo";
 import { windowVersion } from "@/lib/data/window-version";
 
 const TTL = 2000;
@@ -57,10 +58,10 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-async function findIndex(ticker: string): Promise<IndexRow | null> {
+function findIndex(ticker: string): Awaitable<IndexRow | null> {
   const t = normalizeTicker(ticker);
   if (!t) return null;
-  return memo(`index:${t}`, TTL, async () => {
+  return memoNow(`index:${t}`, TTL, async () => {
     const prisma = await db();
     return prisma.index.findFirst({ where: { ticker: t, listed: true }, select: indexSelect });
   });
@@ -85,8 +86,8 @@ export interface IndexCatalogEntry {
   resolvedAt: string | null;
 }
 
-export function listIndices(): Promise<{ count: number; indices: IndexCatalogEntry[] }> {
-  return memo("indices", TTL, async () => {
+export function listIndices(): Awaitable<{ count: number; indices: IndexCatalogEntry[] }> {
+  return memoNow("indices", TTL, async () => {
     const prisma = await db();
     const rows = await prisma.index.findMany({ where: { listed: true }, select: indexSelect, orderBy: { ticker: "asc" } });
     const indices = await Promise.all(
@@ -128,10 +129,13 @@ export interface IndexLatest {
 }
 
 /** The latest level object, or null for an unknown ticker or an index with no level yet. */
-export async function indexLatest(ticker: string): Promise<IndexLatest | null> {
-  const row = await findIndex(ticker);
-  if (!row) return null;
-  return memo(`index-latest:${row.id}`, TTL, async () => {
+export function indexLatest(ticker: string): Awaitable<IndexLatest | null> {
+  return andThen(findIndex(ticker), (row) => (row ? latestOf(row) : null));
+}
+
+/** Synchronous once loaded (memoNow): a keyed latest request then answers without a promise. */
+function latestOf(row: IndexRow): Awaitable<IndexLatest | null> {
+  return memoNow(`index-latest:${row.id}`, TTL, async () => {
     const level = await latestLevel(row.id);
     if (!level) return null;
     const total = level.totalMarketsCount;

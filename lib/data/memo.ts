@@ -1,16 +1,39 @@
+import type { Awaitable } from "@/lib/awaitable";
+
 // A short-lived read-through cache for read models: data changes once per engine tick, and
 // every instance serves a value at most `ttlMs` old. `clearReadCache` runs after each tick.
-const store = ((globalThis as { __pmbReadCache?: Map<string, { at: number; value: Promise<unknown> }> }).__pmbReadCache ??= new Map());
+interface Entry {
+  at: number;
+  value: Promise<unknown>;
+  /** Set once `value` fulfilled: what `memoNow` hands out without a promise. */
+  settled?: { value: unknown };
+}
+
+const store = ((globalThis as { __pmbReadCache?: Map<string, Entry> }).__pmbReadCache ??= new Map());
 
 export function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = store.get(key);
   if (hit && now - hit.at < ttlMs) return hit.value as Promise<T>;
   const value = load();
-  store.set(key, { at: now, value });
-  value.catch(() => store.delete(key));
+  const entry: Entry = { at: now, value };
+  store.set(key, entry);
+  value.then(
+    (v) => (entry.settled = { value: v }),
+    () => store.get(key) === entry && store.delete(key),
+  );
   if (store.size > 2000) store.delete(store.keys().next().value as string);
   return value;
+}
+
+/**
+ * `memo`, but the value itself when it is cached, fresh and already loaded: the request path
+ * (lib/api) then answers without waiting on a promise. Otherwise the same promise as `memo`.
+ */
+export function memoNow<T>(key: string, ttlMs: number, load: () => Promise<T>): Awaitable<T> {
+  const hit = store.get(key);
+  if (hit?.settled && Date.now() - hit.at < ttlMs) return hit.settled.value as T;
+  return memo(key, ttlMs, load);
 }
 
 const versions = ((globalThis as { __pmbReadVersions?: Map<string, { version: string; value: unknown }> }).__pmbReadVersions ??= new Map());

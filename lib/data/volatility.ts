@@ -3,7 +3,8 @@ import { iso6, iso6NoZ } from "@/lib/time-format";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
-import { keptFrozen, memo, versionedMemo } from "@/lib/data/memo";
+import { andThen, type Awaitable } from "@/lib/awaitable";
+import { keptFrozen, memoNow, versionedMemo } from "@/lib/data/memo";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -210,10 +211,10 @@ export type HistoryPoint = ReturnType<typeof toPoint>;
 export type SeriesLookup = "ticker" | "tickerOrSlug";
 
 /** A listed series with at least one published tick, or null (the two are indistinguishable). */
-async function findSeries(ticker: string, lookup: SeriesLookup = "ticker"): Promise<SeriesRow | null> {
+function findSeries(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<SeriesRow | null> {
   const t = normalizeTicker(ticker);
   if (!t) return null;
-  return memo(`series:${lookup}:${t}`, TTL, async () => {
+  return memoNow(`series:${lookup}:${t}`, TTL, async () => {
     const prisma = await db();
     const named = lookup === "ticker" ? [{ ticker: t }] : [{ ticker: t }, { slug: t.toLowerCase() }];
     const row = await prisma.volatilitySeries.findFirst({
@@ -231,8 +232,8 @@ export interface VolatilityCatalogEntry extends SeriesDefinition {
   headlinePts: number;
 }
 
-export function listVolatility(): Promise<{ count: number; series: VolatilityCatalogEntry[] }> {
-  return memo("volatility", TTL, async () => {
+export function listVolatility(): Awaitable<{ count: number; series: VolatilityCatalogEntry[] }> {
+  return memoNow("volatility", TTL, async () => {
     const prisma = await db();
     const rows = await prisma.volatilitySeries.findMany({ where: { listed: true }, select: seriesSelect, orderBy: { ticker: "asc" } });
     const entries: VolatilityCatalogEntry[] = [];
@@ -264,10 +265,13 @@ export interface VolatilityLatest {
 }
 
 /** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
-export async function volatilityLatest(ticker: string, lookup: SeriesLookup = "ticker"): Promise<VolatilityLatest | null> {
-  const series = await findSeries(ticker, lookup);
-  if (!series) return null;
-  return memo(`vol-latest:${series.id}`, TTL, async () => {
+export function volatilityLatest(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<VolatilityLatest | null> {
+  return andThen(findSeries(ticker, lookup), (series) => (series ? latestTickOf(series) : null));
+}
+
+/** Synchronous once loaded (memoNow), as indexLatest. */
+function latestTickOf(series: SeriesRow): Awaitable<VolatilityLatest | null> {
+  return memoNow(`vol-latest:${series.id}`, TTL, async () => {
     const prisma = await db();
     const newest = await prisma.volatilityTick.findFirst({ where: { seriesId: series.id }, orderBy: { computedAt: "desc" }, select: tickSelect });
     if (!newest) return null;

@@ -78,7 +78,7 @@ async function readMessage(request: Request, base: Record<string, string>): Prom
  * transport. Every message needs a valid key; only tools/call spends from the key's windows and
  * is metered, one request per call (see call-tool.ts).
  */
-export function answerMcp(request: Request): Promise<ApiResult> {
+export async function answerMcp(request: Request): Promise<ApiResult> {
   return shell(fromWebRequest(request), surface, async ({ requestId, base }) => {
     await admitAddressOnly(request.headers);
     if (keyInUrl(new URL(request.url))) {

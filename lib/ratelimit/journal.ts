@@ -109,9 +109,21 @@ export async function startRateLimitJournal(
     fs.rmSync(old, { force: true });
   }
 
+  // The few keys that take most requests (an address, a busy key) are encoded once, not per line.
+  const encoded = new Map<string, { spanMs: number; prefix: string }>();
+  const prefixOf = (key: string, spanMs: number): string => {
+    let hit = encoded.get(key);
+    if (hit?.spanMs !== spanMs) {
+      if (encoded.size >= 10_000) encoded.clear();
+      hit = { spanMs, prefix: `${spanMs} ${encodeURIComponent(key)} ` };
+      encoded.set(key, hit);
+    }
+    return hit.prefix;
+  };
+
   return {
     record(key, atMs, spanMs) {
-      const line = formatLine(key, spanMs, [atMs]);
+      const line = `${prefixOf(key, spanMs)}${atMs}\n`; // formatLine(key, spanMs, [atMs])
       journal.append(line);
       written += line.length;
       if (written > 4 * live + 1_000_000 || (atMs - compactedAt > compactEveryMs && written > 2 * live)) compact(atMs);

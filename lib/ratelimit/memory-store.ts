@@ -83,14 +83,23 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
   ): LogOutcome {
     checkWindows(windows);
     if (nowMs - lastSweepMs >= sweepEveryMs || logs.size > maxKeys) sweep(nowMs);
-    const spanMs = Math.max(...windows.map((w) => w.ms));
+    let spanMs = -Infinity;
+    for (const w of windows) if (w.ms > spanMs) spanMs = w.ms;
     const existing = logs.get(key);
     const log = existing ?? { times: [], spanMs };
     log.spanMs = Math.max(log.spanMs, spanMs);
     prune(log, nowMs);
-    const allowed = windows.every((w) => countWindow(log.times, w, nowMs).count < w.limit);
+    let allowed = true;
+    for (const w of windows) {
+      if (log.times.length - upperBound(log.times, nowMs - w.ms) >= w.limit) {
+        allowed = false;
+        break;
+      }
+    }
     if (allowed && record) {
-      log.times.splice(upperBound(log.times, nowMs), 0, nowMs);
+      const last = log.times[log.times.length - 1];
+      if (last === undefined || last <= nowMs) log.times.push(nowMs);
+      else log.times.splice(upperBound(log.times, nowMs), 0, nowMs);
       options.onRecord?.(key, nowMs, log.spanMs);
       // Re-insert so Map order is least-recently-used first.
       logs.delete(key);
@@ -111,7 +120,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async look(key, windows, nowMs) {
       return run(key, windows, nowMs, false);
     },
-    async hitThen(first, second, nowMs) {
+    hitThen(first, second, nowMs) {
       checkWindows(second.windows);
       const a = run(first.key, first.windows, nowMs, true);
       return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null];

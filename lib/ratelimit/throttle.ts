@@ -1,3 +1,4 @@
+import { andThen, type Awaitable } from "@/lib/awaitable";
 import { ADDRESS_NAMESPACE, KEY_NAMESPACE, MINUTE_MS, keyWindows, resetSeconds, secondsUntil, toDecision } from "./sliding-log";
 import type { KeyLimits, LimitDecision, LogOutcome, RateLimitStore, ThrottleDecision } from "./types";
 
@@ -46,19 +47,19 @@ export async function throttle(
  * store (one Redis round trip): what `throttle` then `consume` decide, at one instant. `key` is
  * null when the address was refused; the key's windows were then not touched.
  */
-export async function throttleThenConsume(
+export function throttleThenConsume(
   store: RateLimitStore,
   address: string,
   keyId: string,
   limits: KeyLimits,
   nowMs: number,
   options: ThrottleOptions = {},
-): Promise<{ address: ThrottleDecision; key: LimitDecision | null }> {
+): Awaitable<{ address: ThrottleDecision; key: LimitDecision | null }> {
   const window = addressWindow(options);
-  const [a, k] = await store.hitThen(
+  const outcomes = store.hitThen(
     { key: ADDRESS_NAMESPACE + address, windows: [window] },
     { key: KEY_NAMESPACE + keyId, windows: keyWindows(limits) },
     nowMs,
   );
-  return { address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null };
+  return andThen(outcomes, ([a, k]) => ({ address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null }));
 }

@@ -1,3 +1,5 @@
+import type { Awaitable } from "@/lib/awaitable";
+
 /** One sliding window of a log: a request counts for `ms` after it was admitted, at most `limit` count. */
 export interface LogWindow {
   ms: number;
@@ -72,8 +74,9 @@ export interface RateLimitStore {
   /**
    * Atomically: `hit` the first log and, only when it admitted, the second at the same instant
    * (one round trip in the Redis store). The second outcome is null when the first refused.
+   * The memory store answers at once, not with a promise (the request path then need not wait).
    */
-  hitThen(first: LogRequest, second: LogRequest, nowMs: number): Promise<[LogOutcome, LogOutcome | null]>;
+  hitThen(first: LogRequest, second: LogRequest, nowMs: number): Awaitable<[LogOutcome, LogOutcome | null]>;
   /** The same counts without recording anything (`allowed` = whether a request now would pass). */
   look(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
   /** Per-key minute + day windows; namespaced apart from the address throttle. */

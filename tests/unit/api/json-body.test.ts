@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonBody, jsonText } from "@/lib/api/json-body";
+import { envelopeChunks, jsonBody, jsonChunks, jsonText } from "@/lib/api/json-body";
 
 const points = Object.freeze([Object.freeze({ t: "2026-11-21T13:00:00.000000Z", indexLevel: "101.25000000", revision: 0, stale: false })]);
 
@@ -76,5 +76,23 @@ describe("jsonBody is the same JSON, streamed around reused bytes", () => {
   it("the reused bytes survive being sent many times", async () => {
     const value = { data: { points: large }, meta: { generatedAt: "a" } };
     for (let i = 0; i < 3; i++) expect((await read(jsonBody(value))).toString("utf8")).toBe(JSON.stringify(value));
+  });
+});
+
+describe("envelopeChunks is jsonChunks({ data, meta }) byte for byte", () => {
+  const long = Object.freeze(Array.from({ length: 2_000 }, (_, i) => Object.freeze({ t: i, level: `${100 + i / 7}` })));
+  const meta = { attribution: "a", generatedAt: "2026-11-24T07:00:00.000000Z", clamped: false, nested: { x: [1, null] } };
+  const cases: Array<[string, unknown]> = [
+    ["frozen data (a latest value)", Object.freeze({ ticker: "PMX-A", indexLevel: "101.25000000" })],
+    ["unfrozen data holding a frozen history", { ticker: "PMX-A", count: long.length, points: long }],
+    ["a long frozen array (streamed in parts)", long],
+    ["null data", null],
+    ["undefined data is left out", undefined],
+  ];
+  it.each(cases)("%s", (_name, data) => {
+    const chunks = envelopeChunks(data, meta);
+    const text = typeof chunks === "string" ? chunks : Buffer.concat(chunks).toString("utf8");
+    expect(text).toBe(JSON.stringify({ data, meta }));
+    expect(typeof chunks).toBe(typeof jsonChunks({ data, meta }));
   });
 });
