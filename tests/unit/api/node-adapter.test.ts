@@ -27,6 +27,11 @@ describe("pathSegments", () => {
     ["/v1/indices/../volatility", ["v1", "volatility"]],
     ["/v1/indices/a%2Fb/latest", ["v1", "indices", "a/b", "latest"]],
     ["/v1/indices/%E0%A4%A/latest", null],
+    ["/v1/indices/PMX.A/latest", ["v1", "indices", "PMX.A", "latest"]],
+    ["/v1/indices/.hidden/latest", ["v1", "indices", ".hidden", "latest"]],
+    ["/v1/indices/..", ["v1"]],
+    ["/", [""]],
+    ["/v1/indices/", ["v1", "indices", ""]],
   ])("%s", (path, expected) => {
     expect(pathSegments(path)).toEqual(expected);
   });
