@@ -60,17 +60,36 @@ export function replayInto(store: MemoryStore, files: readonly string[], nowMs: 
 
 function writeSnapshot(journal: Journal, store: MemoryStore, nowMs: number): number {
   let bytes = 0;
+  for (const chunk of snapshotChunks(store, nowMs)) {
+    journal.append(chunk);
+    bytes += chunk.length;
+  }
+  return bytes;
+}
+
+/** Text of a snapshot in pieces of about this many characters (a busy key's window spans several lines). */
+const CHUNK_CHARS = 256 * 1024;
+/** Times per line when a window is split over lines; replay merges a key's lines. */
+const TIMES_PER_LINE = 8192;
+
+/**
+ * The store's live windows at `nowMs`, as journal lines in chunks of about CHUNK_CHARS. The
+ * windows are copied when this is called: the chunks describe that instant however late they
+ * are read.
+ */
+function* snapshotChunks(store: MemoryStore, nowMs: number): Generator<string> {
+  const entries = store.entries(nowMs).map((e) => ({ key: e.key, spanMs: e.spanMs, times: e.times.slice() }));
   let chunk = "";
-  for (const e of store.entries(nowMs)) {
-    chunk += formatLine(e.key, e.spanMs, e.times);
-    if (chunk.length > 64 * 1024) {
-      journal.append(chunk);
-      bytes += chunk.length;
-      chunk = "";
+  for (const e of entries) {
+    for (let at = 0; at < e.times.length; at += TIMES_PER_LINE) {
+      chunk += formatLine(e.key, e.spanMs, e.times.slice(at, at + TIMES_PER_LINE));
+      if (chunk.length >= CHUNK_CHARS) {
+        yield chunk;
+        chunk = "";
+      }
     }
   }
-  if (chunk) journal.append(chunk);
-  return bytes + chunk.length;
+  if (chunk) yield chunk;
 }
 
 export interface RateLimitJournal {
@@ -100,13 +119,45 @@ export async function startRateLimitJournal(
   let written = live;
   let compactedAt = now;
 
+  let compacting = false;
+  let closed = false;
+
+  /**
+   * Rewrites the journal with only the live windows: rotate to a new file, write the snapshot of
+   * this instant into it, then delete the old file. A small snapshot is written at once; a large
+   * one (a busy key's day window, a million admissions) one chunk per event-loop turn, so no
+   * request waits behind the whole of it. Admissions recorded meanwhile go to the new file after
+   * the rotation, beside the snapshot's lines (replay merges them). Until the snapshot is flushed
+   * the old file stays: a crash then replays both and counts some admissions twice (refusing
+   * early), never fewer.
+   */
   function compact(nowMs: number): void {
+    if (compacting) return;
+    compacting = true;
     const old = journal.rotate();
-    live = writeSnapshot(journal, store, nowMs);
-    journal.flush();
-    written = live;
+    written = 0;
     compactedAt = nowMs;
-    fs.rmSync(old, { force: true });
+    const chunks = snapshotChunks(store, nowMs);
+    let snapshot = 0;
+    let next = chunks.next();
+    const step = (): void => {
+      if (closed) return; // the old file stays; the next start replays both
+      while (!next.done) {
+        journal.append(next.value);
+        snapshot += next.value.length;
+        written += next.value.length;
+        next = chunks.next();
+        if (!next.done) {
+          setImmediate(step);
+          return;
+        }
+      }
+      journal.flush(); // the snapshot is on disk before the file it replaces is deleted
+      live = snapshot;
+      fs.rmSync(old, { force: true });
+      compacting = false;
+    };
+    step();
   }
 
   // The few keys that take most requests (an address, a busy key) are encoded once, not per line.
@@ -128,6 +179,9 @@ export async function startRateLimitJournal(
       written += line.length;
       if (written > 4 * live + 1_000_000 || (atMs - compactedAt > compactEveryMs && written > 2 * live)) compact(atMs);
     },
-    close: () => journal.close(),
+    close: () => {
+      closed = true;
+      journal.close();
+    },
   };
 }
