@@ -89,7 +89,7 @@ export default async function StatusPage() {
           Venues
         </h2>
         <DataTable
-          caption="Each venue in use: its last successful read, constituents stale now and its last error"
+          caption="Each venue in use: its last successful read, markets stale now (index constituents and volatility legs) and its last error"
           columns={[{ label: "Venue" }, { label: "Last successful read" }, { label: "Markets stale now", numeric: true }, { label: "Last error" }, { label: "State" }]}
           testId="status-venues"
         >
@@ -185,14 +185,14 @@ export default async function StatusPage() {
         <h2 id="markets-heading" className="text-xl font-semibold">
           Stale markets
         </h2>
-        {view.staleMarkets.length === 0 ? (
+        {view.staleMarkets.length === 0 && view.staleLegs.length === 0 ? (
           <p className="text-sm text-slate-700" data-testid="no-stale-markets">
-            Every open constituent of an active index had a quote within its index&apos;s staleness limit at the last computed hour.
+            Every open constituent of an active index and every leg of a listed volatility series had a quote within its limit at the last computed hour.
           </p>
         ) : (
           <DataTable
-            caption="Constituents whose newest quote is older than their index's staleness limit"
-            columns={[{ label: "Index" }, { label: "Market" }, { label: "Newest quote" }, { label: "Limit" }]}
+            caption="Index constituents and volatility legs whose newest quote is older than their limit (the index's staleness limit, the series' snapshot age gate)"
+            columns={[{ label: "Index or series" }, { label: "Market" }, { label: "Newest quote" }, { label: "Limit" }]}
             testId="stale-markets"
           >
             {view.staleMarkets.map((m) => (
@@ -200,7 +200,15 @@ export default async function StatusPage() {
                 <td className="px-3 py-2 font-mono">{m.indexTicker}</td>
                 <td className="px-3 py-2">{m.label}</td>
                 <td className="px-3 py-2">{m.lastSnapshotAt ? <UtcTime value={m.lastSnapshotAt} /> : "none"}</td>
-                <td className="px-3 py-2 whitespace-nowrap">{Math.round(m.limitSeconds / 3600)} h</td>
+                <td className="px-3 py-2 whitespace-nowrap">{limitText(m.limitSeconds)}</td>
+              </tr>
+            ))}
+            {view.staleLegs.map((l) => (
+              <tr key={`${l.seriesTicker}:${l.conditionId}`} className="border-t border-slate-100" data-testid="stale-leg" data-series={l.seriesTicker}>
+                <td className="px-3 py-2 font-mono">{l.seriesTicker}</td>
+                <td className="px-3 py-2">{l.label}</td>
+                <td className="px-3 py-2">{l.lastSnapshotAt ? <UtcTime value={l.lastSnapshotAt} /> : "none"}</td>
+                <td className="px-3 py-2 whitespace-nowrap">{limitText(l.limitSeconds)}</td>
               </tr>
             ))}
           </DataTable>
@@ -208,4 +216,9 @@ export default async function StatusPage() {
       </section>
     </article>
   );
+}
+
+/** A staleness limit as hours, or minutes below an hour (a 60 s gate is not "0 h"). */
+function limitText(seconds: number): string {
+  return seconds >= 3600 ? `${Math.round(seconds / 3600)} h` : `${Math.max(1, Math.round(seconds / 60))} min`;
 }

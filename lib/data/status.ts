@@ -1,4 +1,5 @@
 import "server-only";
+import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
@@ -46,6 +47,25 @@ export interface StaleMarket {
   limitSeconds: number;
 }
 
+/** A leg of a listed volatility series whose newest quote is older than the series' `snapshotMaxAgeSeconds` gate. */
+export interface StaleLeg {
+  seriesTicker: string;
+  conditionId: string;
+  label: string;
+  venue: string;
+  lastSnapshotAt: string | null;
+  limitSeconds: number;
+}
+
+/**
+ * The rows whose newest quote (`lastSeen`) is older than their limit at `referenceMs` (the last
+ * computed hour), or that never had one: the engine's own staleness rule, for index constituents
+ * and volatility legs alike.
+ */
+export function staleAt<T extends { lastSeen: Date | null; limitSeconds: number }>(rows: readonly T[], referenceMs: number): T[] {
+  return rows.filter((r) => !r.lastSeen || referenceMs - r.lastSeen.getTime() > r.limitSeconds * 1000);
+}
+
 export interface VenueStatus {
   venue: string;
   label: string;
@@ -88,6 +108,8 @@ export interface StatusView {
   series: SeriesFreshness[];
   venues: VenueStatus[];
   staleMarkets: StaleMarket[];
+  /** legs of listed volatility series with no fresh quote at the last computed hour */
+  staleLegs: StaleLeg[];
   /** open incidents, newest first, then conditions detected now that no incident records yet */
   incidents: IncidentView[];
   /** incidents resolved in the last 30 days, newest first (at most 10) */
@@ -139,7 +161,7 @@ export function incidentHistory(limit = 200): Promise<IncidentView[]> {
 /** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
 export async function statusFacts(tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
   const prisma = await db();
-  const [engine, indexRows, seriesRows, marketRows, health] = await Promise.all([
+  const [engine, indexRows, seriesRows, marketRows, legRows, health] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
     prisma.$queryRaw<
       Array<{ ticker: string; name: string; ceasedAt: Date | null; resolvedAt: Date | null; t: Date | null; stale: boolean | null; staleMarketsCount: number | null; totalMarketsCount: number | null }>
@@ -170,6 +192,14 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
       JOIN markets mk ON mk."conditionId" = m."conditionId"
       WHERE i.listed AND i."ceasedAt" IS NULL AND i."resolvedAt" IS NULL AND mk."resolvedAt" IS NULL
       ORDER BY i.ticker, m.label`,
+    prisma.$queryRaw<Array<{ ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number }>>`
+      SELECT s.ticker, mk."conditionId", mk.label, mk.venue, COALESCE((s.gates->>'snapshotMaxAgeSeconds')::int, ${DEFAULT_GATES.snapshotMaxAgeSeconds}) AS "limitSeconds",
+        (SELECT max(ms."observedAt") FROM market_snapshots ms WHERE ms."conditionId" = mk."conditionId") AS "lastSeen"
+      FROM volatility_series s
+      CROSS JOIN LATERAL unnest(s."legConditionIds") AS leg("conditionId")
+      JOIN markets mk ON mk."conditionId" = leg."conditionId"
+      WHERE s.listed AND s."retiredAt" IS NULL AND s."ceasedAt" IS NULL AND mk."resolvedAt" IS NULL
+      ORDER BY s.ticker, mk.label`,
     prisma.venueHealth.findMany({ orderBy: { venue: "asc" } }),
   ]);
 
@@ -209,9 +239,10 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
   // A constituent is stale when its newest quote is older than its index's staleness limit at
   // the last computed hour (the engine's own rule).
   const reference = lastTick?.getTime() ?? nowMs;
-  const staleMarkets: StaleMarket[] = marketRows
-    .filter((m) => !m.lastSeen || reference - m.lastSeen.getTime() > m.limitSeconds * 1000)
-    .map((m) => ({ indexTicker: m.ticker, conditionId: m.conditionId, label: m.label, venue: m.venue, lastSnapshotAt: isoOrNull(m.lastSeen), limitSeconds: m.limitSeconds }));
+  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, conditionId: m.conditionId, label: m.label, venue: m.venue, lastSnapshotAt: isoOrNull(m.lastSeen), limitSeconds: m.limitSeconds }));
+
+  // Legs the same way, against their series' snapshot age gate.
+  const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, conditionId: l.conditionId, label: l.label, venue: l.venue, lastSnapshotAt: isoOrNull(l.lastSeen), limitSeconds: l.limitSeconds }));
 
   // Venues in use: those of active constituents and listed series, and those the collector reads.
   const inUse = new Set<string>([...marketRows.map((m) => m.venue), ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue), ...health.map((h) => h.venue)]);
@@ -223,7 +254,8 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
       label: VENUE_LABELS[venue] ?? venue,
       lastOkAt: isoOrNull(h ? h.lastOkAt : newest),
       lastRunAt: isoOrNull(h?.lastRunAt ?? null),
-      staleMarkets: new Set(staleMarkets.filter((m) => m.venue === venue).map((m) => m.conditionId)).size,
+      // Each market once, whether it is stale as a constituent, as a leg or as both.
+      staleMarkets: new Set([...staleMarkets, ...staleLegs].filter((m) => m.venue === venue).map((m) => m.conditionId)).size,
       failing: h?.failing ?? false,
       lastError: h?.lastError ?? null,
       lastErrorAt: isoOrNull(h?.lastErrorAt ?? null),
@@ -257,7 +289,7 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
     }
   }
   return {
-    view: { generatedAt: iso6(now), lastComputedHour: isoOrNull(lastTick), engineAgeSeconds: engineAge, tickSeconds, indices, series, venues, staleMarkets, notices },
+    view: { generatedAt: iso6(now), lastComputedHour: isoOrNull(lastTick), engineAgeSeconds: engineAge, tickSeconds, indices, series, venues, staleMarkets, staleLegs, notices },
     facts,
     conditions: conditionsOf(facts),
   };

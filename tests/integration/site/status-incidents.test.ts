@@ -40,7 +40,22 @@ const catalog = {
       universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
     },
   ],
-  volatility: [],
+  volatility: [
+    {
+      ticker: "KXV-FED",
+      slug: "kalshi-fed",
+      name: "Kalshi Fed Decision Volatility",
+      description: "Expected movement of the probabilities of the Kalshi Fed decision event.",
+      category: "macro",
+      venue: "kalshi",
+      event: "KXFED-A",
+      inceptionAt: hours[0]!.toISOString(),
+      tenorsDays: [7],
+      headlineTenorDays: 7,
+      // A one-minute snapshot age gate: an hour without a Kalshi read makes both legs stale.
+      gates: { snapshotMaxAgeSeconds: 60 },
+    },
+  ],
 };
 
 // A day-long tick keeps the engine and the indices "fresh" between these hours: only the venue fails.
@@ -64,6 +79,7 @@ const cli = (script: string, args: string[], kalshiUrl = fake.kalshiUrl) =>
 
 interface StatusJson {
   venues: Array<{ venue: string; failing: boolean; lastOkAt: string | null; lastError: string | null; staleMarkets: number }>;
+  staleLegs: Array<{ seriesTicker: string; venue: string; label: string; lastSnapshotAt: string | null; limitSeconds: number }>;
   incidents: Array<{ ref: string | null; source: string; subject: string; title: string; resolvedAt: string | null; notes: Array<{ body: string }> }>;
   resolved: Array<{ ref: string; subject: string; resolvedAt: string; notes: Array<{ body: string }> }>;
 }
@@ -101,6 +117,18 @@ beforeAll(async () => {
     mutually_exclusive: false,
     markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
   });
+  fake.kalshi.events.push({
+    event_ticker: "KXFED-A",
+    series_ticker: "KXFED",
+    title: "Fed decision A",
+    mutually_exclusive: true,
+    markets: [
+      { ticker: "KXFED-A-HOLD", title: "Hold?", status: "active", close_time: end },
+      { ticker: "KXFED-A-CUT", title: "Cut?", status: "active", close_time: end },
+    ],
+  });
+  fake.kalshi.books.set("KXFED-A-HOLD", kalshiBookFp(0.6, 0.62));
+  fake.kalshi.books.set("KXFED-A-CUT", kalshiBookFp(0.38, 0.4));
   fake.poly.books.set("tok-btc-a", polyBook(0.3, 0.33));
   fake.poly.books.set("tok-btc-b", polyBook(0.5, 0.53));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.4, 0.43));
@@ -134,6 +162,7 @@ describe("incidents recorded by the service", () => {
     expect(s.venues.map((v) => v.venue).sort()).toEqual(["kalshi", "polymarket"]);
     expect(s.venues.every((v) => !v.failing && v.lastOkAt !== null)).toBe(true);
     expect(s.incidents).toEqual([]);
+    expect(s.staleLegs).toEqual([]);
     const kalshiOk = s.venues.find((v) => v.venue === "kalshi")!.lastOkAt;
 
     const down = await cli("scripts/collect.ts", ["--once", "--at", hours[1]!.toISOString()], DEAD);
@@ -147,7 +176,14 @@ describe("incidents recorded by the service", () => {
     expect(s.incidents).toHaveLength(1);
     expect(s.incidents[0]).toMatchObject({ source: "auto", subject: "kalshi", title: "Venue reads failing", resolvedAt: null });
     expect(s.incidents[0]!.ref).toMatch(/^INC-[0-9A-F]{8}$/);
+    // The series' legs had no read this hour: past their one-minute gate, listed and counted.
+    expect(s.staleLegs.map((l) => [l.seriesTicker, l.venue, l.limitSeconds, l.lastSnapshotAt])).toEqual([
+      ["KXV-FED", "kalshi", 60, expect.stringMatching(/^\d{4}-/)],
+      ["KXV-FED", "kalshi", 60, expect.stringMatching(/^\d{4}-/)],
+    ]);
+    expect(kalshi.staleMarkets).toBeGreaterThanOrEqual(2);
     const html = await page("/status");
+    expect(html.match(/data-testid="stale-leg" data-series="KXV-FED"/g)).toHaveLength(2);
     expect(html).toMatch(/data-testid="status-venue" data-venue="kalshi"[^>]*data-failing="1"/);
     expect(html).toContain(`data-ref="${s.incidents[0]!.ref}"`);
 
@@ -159,6 +195,7 @@ describe("incidents recorded by the service", () => {
     expect(back.stdout).toContain("closed 1");
     s = await status();
     expect(s.incidents).toEqual([]);
+    expect(s.staleLegs).toEqual([]);
     expect(s.venues.find((v) => v.venue === "kalshi")!.failing).toBe(false);
     expect(s.resolved[0]).toMatchObject({ subject: "kalshi" });
     expect(s.resolved[0]!.notes.map((n) => n.body).join(" ")).toContain("Recovered");
