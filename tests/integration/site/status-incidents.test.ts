@@ -191,8 +191,13 @@ describe("incidents recorded by the service", () => {
     const still = await cli("scripts/collect.ts", ["--once", "--at", hours[1]!.toISOString()], DEAD);
     expect(still.stdout).not.toContain("incidents:");
 
+    // Kalshi is back, and its Fed event now lists a third outcome: it joins the series' legs
+    // from this hour (the leg updates of lib/ingest/collector.ts, on a Kalshi event).
+    fake.kalshi.events.find((e) => e.event_ticker === "KXFED-A")!.markets.push({ ticker: "KXFED-A-HIKE", title: "Hike?", status: "active", close_time: new Date(now + 40 * 86_400_000).toISOString() });
+    fake.kalshi.books.set("KXFED-A-HIKE", kalshiBookFp(0.01, 0.03));
     const back = await cli("scripts/collect.ts", ["--once", "--at", hours[2]!.toISOString()]);
     expect(back.stdout).toContain("closed 1");
+    expect(back.stdout).toContain("legs of KXV-FED: kalshi:KXFED-A-HIKE joined");
     s = await status();
     expect(s.incidents).toEqual([]);
     expect(s.staleLegs).toEqual([]);
