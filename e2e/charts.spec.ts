@@ -77,6 +77,20 @@ test("the log-scale toggle redraws the index chart on a log axis", async ({ page
 });
 
 test("CSV of the plotted series and PNG of the chart, from the index, volatility and term-structure charts", async ({ page, request }) => {
+  // The chart library's code is held back until the PNG button was clicked: a reader who asks
+  // for the PNG before the interactive chart is drawn gets it once it is, not an error.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let heldChunks = 0;
+  await page.route("**/_next/static/chunks/*.js", async (route) => {
+    const response = await route.fetch();
+    const body = await response.text();
+    if (body.includes("recharts-cartesian-grid")) {
+      heldChunks += 1;
+      await held;
+    }
+    await route.fulfill({ response, body });
+  });
   await page.goto("/indices/PMX-MACRO?range=7d&interval=1d");
   const figure = page.getByTestId("level-figure");
   const start = (await figure.getAttribute("data-start")) ?? "";
@@ -92,7 +106,12 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   if (history.points.at(-1)?.t !== latest.computedAt) expected.push(`${latest.computedAt},${latest.indexLevel},latest`);
   expect(lines.slice(1)).toEqual(expected);
 
-  const [png] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /^Download PNG of the chart/ }).first().click()]);
+  await expect(page.locator('[data-testid="level-chart-frame"] svg.recharts-surface')).toHaveCount(0);
+  const pngDownload = page.waitForEvent("download");
+  await page.getByRole("button", { name: /^Download PNG of the chart/ }).first().click();
+  expect(heldChunks).toBeGreaterThan(0);
+  release();
+  const png = await pngDownload;
   expect(png.suggestedFilename()).toBe("PMX-MACRO-7d-1d.png");
   const bytes = readFileSync(await png.path());
   expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

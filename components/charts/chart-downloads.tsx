@@ -63,6 +63,36 @@ async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
 }
 
 /**
+ * The interactive chart's SVG in `frame`, once it is drawn. The chart's code loads lazily (when
+ * the browser is idle, or when the reader reaches for the chart, as a click on these buttons
+ * does), so a PNG asked for before that waits for the drawing, up to `timeoutMs`.
+ */
+function drawnChart(frame: HTMLElement | null, timeoutMs = 10_000): Promise<SVGSVGElement> {
+  const find = () => frame?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
+  const now = find();
+  if (now) return Promise.resolve(now);
+  if (!frame) return Promise.reject(new Error("The chart is not drawn yet."));
+  return new Promise((resolve, reject) => {
+    const done = () => {
+      observer.disconnect();
+      window.clearTimeout(timer);
+    };
+    const observer = new MutationObserver(() => {
+      const svg = find();
+      if (!svg) return;
+      done();
+      // One frame more: the point markers are laid out from the drawn axes.
+      window.requestAnimationFrame(() => resolve(svg));
+    });
+    const timer = window.setTimeout(() => {
+      done();
+      reject(new Error("The chart is not drawn yet: try again in a moment."));
+    }, timeoutMs);
+    observer.observe(frame, { childList: true, subtree: true });
+  });
+}
+
+/**
  * "Download what you see": the plotted series as CSV and the chart as PNG. `csv` is built on
  * click from the rows the chart draws; the PNG is the chart's own SVG, so both match the screen.
  */
@@ -95,16 +125,13 @@ export function ChartDownloads({
         className={button}
         aria-label={`Download PNG of the chart: ${title}`}
         onClick={() => {
-          const svg = frame.current?.querySelector<SVGSVGElement>("svg.recharts-surface");
-          if (!svg) {
-            setError("The chart is not drawn yet.");
-            return;
-          }
           setError(null);
-          svgToPng(svg, title).then(
-            (blob) => save(blob, `${filename}.png`),
-            (e: unknown) => setError(e instanceof Error ? e.message : "PNG export failed"),
-          );
+          drawnChart(frame.current)
+            .then((svg) => svgToPng(svg, title))
+            .then(
+              (blob) => save(blob, `${filename}.png`),
+              (e: unknown) => setError(e instanceof Error ? e.message : "PNG export failed"),
+            );
         }}
       >
         PNG
