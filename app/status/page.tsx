@@ -7,7 +7,7 @@ import { StatusBadge } from "@/components/site/badges";
 import { IncidentList } from "@/components/site/incident-list";
 import { UtcTime } from "@/components/site/utc-time";
 import { config } from "@/lib/config";
-import { statusView } from "@/lib/data/status";
+import { statusView, type StaleQuote } from "@/lib/data/status";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Status", description: "Data freshness of every index, volatility series and venue, the last computed hour and current incidents." };
@@ -196,25 +196,27 @@ export default async function StatusPage() {
             testId="stale-markets"
           >
             {view.staleMarkets.map((m) => (
-              <tr key={`${m.indexTicker}:${m.conditionId}`} className="border-t border-slate-100" data-testid="stale-market">
-                <td className="px-3 py-2 font-mono">{m.indexTicker}</td>
-                <td className="px-3 py-2">{m.label}</td>
-                <td className="px-3 py-2">{m.lastSnapshotAt ? <UtcTime value={m.lastSnapshotAt} /> : "none"}</td>
-                <td className="px-3 py-2 whitespace-nowrap">{limitText(m.limitSeconds)}</td>
-              </tr>
+              <StaleQuoteRow key={`${m.indexTicker}:${m.conditionId}`} subject={m.indexTicker} quote={m} testId="stale-market" />
             ))}
             {view.staleLegs.map((l) => (
-              <tr key={`${l.seriesTicker}:${l.conditionId}`} className="border-t border-slate-100" data-testid="stale-leg" data-series={l.seriesTicker}>
-                <td className="px-3 py-2 font-mono">{l.seriesTicker}</td>
-                <td className="px-3 py-2">{l.label}</td>
-                <td className="px-3 py-2">{l.lastSnapshotAt ? <UtcTime value={l.lastSnapshotAt} /> : "none"}</td>
-                <td className="px-3 py-2 whitespace-nowrap">{limitText(l.limitSeconds)}</td>
-              </tr>
+              <StaleQuoteRow key={`${l.seriesTicker}:${l.conditionId}`} subject={l.seriesTicker} quote={l} testId="stale-leg" series={l.seriesTicker} />
             ))}
           </DataTable>
         )}
       </section>
     </article>
+  );
+}
+
+/** One stale market: the index or series it belongs to, the market, its newest quote, the limit. */
+function StaleQuoteRow({ subject, quote, testId, series }: { subject: string; quote: StaleQuote; testId: string; series?: string }) {
+  return (
+    <tr className="border-t border-slate-100" data-testid={testId} data-series={series}>
+      <td className="px-3 py-2 font-mono">{subject}</td>
+      <td className="px-3 py-2">{quote.label}</td>
+      <td className="px-3 py-2">{quote.lastSnapshotAt ? <UtcTime value={quote.lastSnapshotAt} /> : "none"}</td>
+      <td className="px-3 py-2 whitespace-nowrap">{limitText(quote.limitSeconds)}</td>
+    </tr>
   );
 }
 

@@ -180,16 +180,24 @@ function addressRefusal(address: ThrottleDecision): ApiError {
   });
 }
 
+/** Surfaces by label: built once per endpoint, not per request. */
+const surfaces = new Map<string, Surface>();
+
 /** The /v1 surface: GET (and HEAD), the API's preflight, usage metered under `label`. */
 function v1Surface(label: string, methods: readonly string[] | null): Surface {
-  return {
-    label,
-    methods,
-    allow: ALLOW,
-    preflight: preflightHeaders,
-    throttle: admitAddressOnly,
-    done: (keyed, status) => meter(keyed.key.id, label, status),
-  };
+  let surface = surfaces.get(label);
+  if (!surface) {
+    surface = {
+      label,
+      methods,
+      allow: ALLOW,
+      preflight: preflightHeaders,
+      throttle: admitAddressOnly,
+      done: (keyed, status) => meter(keyed.key.id, label, status),
+    };
+    surfaces.set(label, surface);
+  }
+  return surface;
 }
 
 const V1_METHODS = ["GET", "HEAD"] as const;

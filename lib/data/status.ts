@@ -38,8 +38,8 @@ export interface SeriesFreshness {
   freshness: Freshness;
 }
 
-export interface StaleMarket {
-  indexTicker: string;
+/** A market whose newest quote is older than its limit at the last computed hour. */
+export interface StaleQuote {
   conditionId: string;
   label: string;
   venue: string;
@@ -47,14 +47,20 @@ export interface StaleMarket {
   limitSeconds: number;
 }
 
-/** A leg of a listed volatility series whose newest quote is older than the series' `snapshotMaxAgeSeconds` gate. */
-export interface StaleLeg {
+/** An open constituent of an active index, against the index's staleness limit. */
+export interface StaleMarket extends StaleQuote {
+  indexTicker: string;
+}
+
+/** A leg of a listed volatility series, against the series' `snapshotMaxAgeSeconds` gate. */
+export interface StaleLeg extends StaleQuote {
   seriesTicker: string;
-  conditionId: string;
-  label: string;
-  venue: string;
-  lastSnapshotAt: string | null;
-  limitSeconds: number;
+}
+
+type QuoteRow = { ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number };
+
+function staleQuote(r: QuoteRow): StaleQuote {
+  return { conditionId: r.conditionId, label: r.label, venue: r.venue, lastSnapshotAt: isoOrNull(r.lastSeen), limitSeconds: r.limitSeconds };
 }
 
 /**
@@ -72,7 +78,7 @@ export interface VenueStatus {
   /** the last collector run that read at least one book (the demo feed: its newest quote) */
   lastOkAt: string | null;
   lastRunAt: string | null;
-  /** open constituents of active indices on this venue whose newest quote is older than their limit */
+  /** markets on this venue stale now (staleMarkets and staleLegs), each counted once */
   staleMarkets: number;
   failing: boolean;
   lastError: string | null;
@@ -180,7 +186,7 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
       LEFT JOIN LATERAL (SELECT "computedAt", status, "publicationState" FROM volatility_ticks WHERE "seriesId" = s.id ORDER BY "computedAt" DESC LIMIT 1) t ON true
       WHERE s.listed
       ORDER BY s.ticker`,
-    prisma.$queryRaw<Array<{ ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number }>>`
+    prisma.$queryRaw<QuoteRow[]>`
       WITH current AS (
         SELECT DISTINCT ON (c."indexId") c.id, c."indexId" FROM compositions c ORDER BY c."indexId", c."effectiveAt" DESC
       )
@@ -192,7 +198,7 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
       JOIN markets mk ON mk."conditionId" = m."conditionId"
       WHERE i.listed AND i."ceasedAt" IS NULL AND i."resolvedAt" IS NULL AND mk."resolvedAt" IS NULL
       ORDER BY i.ticker, m.label`,
-    prisma.$queryRaw<Array<{ ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number }>>`
+    prisma.$queryRaw<QuoteRow[]>`
       SELECT s.ticker, mk."conditionId", mk.label, mk.venue, COALESCE((s.gates->>'snapshotMaxAgeSeconds')::int, ${DEFAULT_GATES.snapshotMaxAgeSeconds}) AS "limitSeconds",
         (SELECT max(ms."observedAt") FROM market_snapshots ms WHERE ms."conditionId" = mk."conditionId") AS "lastSeen"
       FROM volatility_series s
@@ -239,10 +245,10 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
   // A constituent is stale when its newest quote is older than its index's staleness limit at
   // the last computed hour (the engine's own rule).
   const reference = lastTick?.getTime() ?? nowMs;
-  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, conditionId: m.conditionId, label: m.label, venue: m.venue, lastSnapshotAt: isoOrNull(m.lastSeen), limitSeconds: m.limitSeconds }));
+  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, ...staleQuote(m) }));
 
   // Legs the same way, against their series' snapshot age gate.
-  const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, conditionId: l.conditionId, label: l.label, venue: l.venue, lastSnapshotAt: isoOrNull(l.lastSeen), limitSeconds: l.limitSeconds }));
+  const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, ...staleQuote(l) }));
 
   // Venues in use: those of active constituents and listed series, and those the collector reads.
   const inUse = new Set<string>([...marketRows.map((m) => m.venue), ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue), ...health.map((h) => h.venue)]);

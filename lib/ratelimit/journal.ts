@@ -15,7 +15,12 @@ import type { MemoryStore } from "./memory-store";
  * Line format: `<spanMs> <key, URI-encoded> <t1>[,<t2>...]` (unix ms of admissions).
  */
 export function formatLine(key: string, spanMs: number, times: readonly number[]): string {
-  return `${spanMs} ${encodeURIComponent(key)} ${times.join(",")}\n`;
+  return `${linePrefix(key, spanMs)}${times.join(",")}\n`;
+}
+
+/** A line up to its times: `<spanMs> <key, URI-encoded> `. */
+function linePrefix(key: string, spanMs: number): string {
+  return `${spanMs} ${encodeURIComponent(key)} `;
 }
 
 export function parseLine(line: string): { key: string; spanMs: number; times: number[] } | null {
@@ -166,7 +171,7 @@ export async function startRateLimitJournal(
     let hit = encoded.get(key);
     if (hit?.spanMs !== spanMs) {
       if (encoded.size >= 10_000) encoded.clear();
-      hit = { spanMs, prefix: `${spanMs} ${encodeURIComponent(key)} ` };
+      hit = { spanMs, prefix: linePrefix(key, spanMs) };
       encoded.set(key, hit);
     }
     return hit.prefix;
@@ -174,7 +179,7 @@ export async function startRateLimitJournal(
 
   return {
     record(key, atMs, spanMs) {
-      const line = `${prefixOf(key, spanMs)}${atMs}\n`; // formatLine(key, spanMs, [atMs])
+      const line = `${prefixOf(key, spanMs)}${atMs}\n`; // = formatLine(key, spanMs, [atMs])
       journal.append(line);
       written += line.length;
       if (written > 4 * live + 1_000_000 || (atMs - compactedAt > compactEveryMs && written > 2 * live)) compact(atMs);
