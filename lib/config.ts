@@ -13,6 +13,13 @@ const schema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   // 0: /v1 goes through Next's router instead of the node:http adapter (lib/api/node-adapter.ts).
   PMB_DIRECT_ROUTES: bool.default(true),
+  // 1: /v1 is served by a process of its own without Next, which runs Next as its child for the
+  // rest (lib/server/api-process.ts). Needs DATABASE_URL; read by scripts/start.mjs.
+  API_PROCESS: bool.default(false),
+  // Set by the API process for the Next process it runs (never by hand): the socket Next listens
+  // on (scripts/server.mjs), and that rate limits and key revocations go through the parent.
+  PMB_PAGES_SOCKET: z.string().optional(),
+  PMB_API_PARENT: bool.default(false),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATA_DIR: z.string().default(".data"),
   REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),

@@ -182,7 +182,9 @@ async function main() {
   const prefix = `${name}:`;
   // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
   const memory = process.env.BENCH_LIMITER === "memory";
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
+  // BENCH_API_PROCESS=1: /v1 from the API process, Next as its child (API_PROCESS=1, lib/server/api-process.ts).
+  const apiProcess = process.env.BENCH_API_PROCESS === "1";
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID(), API_PROCESS: apiProcess ? "1" : "0" };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
@@ -264,7 +266,7 @@ async function main() {
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process"}`);
+    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : apiProcess ? "the API process, Next as its child (API_PROCESS=1)" : "one process"}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(
       "endpoint".padEnd(28),

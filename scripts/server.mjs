@@ -9,10 +9,15 @@
 // non-canonical paths and requests Node cannot parse in the API's error shape, and /v1 itself;
 // the rest goes to Next. Until the front is published (the first moments of a start) requests wait.
 //
+// With API_PROCESS=1 this server runs as the child of the API process (lib/server/api-process.ts),
+// which serves /v1 without Next: it then listens on PMB_PAGES_SOCKET instead of PORT, and the
+// client address is the `x-pmb-peer` that process wrote from its own socket.
+//
 // WEB_CONCURRENCY=N (N > 1) runs N such servers as a node:cluster sharing the port, one per core.
 // They are separate instances exactly as several machines would be, so it needs what several
 // instances need: DATABASE_URL (PGlite is one process's database) and REDIS_URL (shared limits).
 import cluster from "node:cluster";
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import next from "next";
@@ -20,6 +25,8 @@ import next from "next";
 /**
  * @typedef {(req: http.IncomingMessage, res: http.ServerResponse, peer: string) => boolean | Promise<boolean>} Front
  * @typedef {{ createFront(o: { direct: boolean }): Front;
+ *   dispatch(front: Front, req: http.IncomingMessage, res: http.ServerResponse, peer: string,
+ *     pass: (req: http.IncomingMessage, res: http.ServerResponse, peer: string) => void): void;
  *   clientError(error: Error, socket: import("node:stream").Duplex): void;
  *   connectRequest(req: http.IncomingMessage, socket: import("node:stream").Duplex): void }} HttpFront
  */
@@ -28,12 +35,15 @@ const FRONT = Symbol.for("pmb.http-front");
 const FRONT_READY = Symbol.for("pmb.http-front.ready");
 
 const dir = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-// These four are also in lib/config.ts's schema (which validates them when the app loads);
+// These are also in lib/config.ts's schema (which validates them when the app loads);
 // the server needs them before the app exists.
 const port = Number(process.env.PORT || 3000);
 const hostname = process.env.HOST || "0.0.0.0";
 const workers = Number(process.env.WEB_CONCURRENCY || 1);
 const direct = process.env.PMB_DIRECT_ROUTES !== "0";
+// Set when the API process (lib/server/api-process.ts) runs this server as its child: listen on
+// this Unix socket (in a directory only this user can open) instead of PORT.
+const pagesSocket = process.env.PMB_PAGES_SOCKET || "";
 const address = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
 
 if (workers > 1 && cluster.isPrimary) {
@@ -96,42 +106,21 @@ async function serve() {
     front = httpFront.createFront({ direct });
   });
 
-  /** Next reads the client address from `x-pmb-peer`, which only this server writes. */
+  /** Next reads the client address from `x-pmb-peer`, which only this server (or the API process) writes. */
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {string} peer */
   const toNext = (req, res, peer) => {
     req.headers["x-pmb-peer"] = peer;
     void handle(req, res);
   };
 
-  /** @param {http.IncomingMessage} req @param {http.ServerResponse} res @param {unknown} error */
-  const fault = (req, res, error) => {
-    // The pipeline maps its own failures; this is a fault in writing the answer.
-    const message = error instanceof Error ? error.message : String(error);
-    console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${message}`);
-    if (!res.headersSent) {
-      res.statusCode = 500;
-      res.end();
-    } else res.destroy();
-  };
-
   /** @param {http.IncomingMessage} req @param {http.ServerResponse} res */
   const serveRequest = (req, res) => {
-    const peer = req.socket.remoteAddress ?? "";
-    if (!front) return toNext(req, res, peer);
-    /** @type {boolean | Promise<boolean>} */
-    let answered;
-    try {
-      answered = front(req, res, peer);
-    } catch (error) {
-      return fault(req, res, error);
-    }
+    // Behind the API process, the peer is the one it read from its socket and wrote into the
+    // request (over a socket only this user can open); else this socket's peer.
+    const peer = pagesSocket ? String(req.headers["x-pmb-peer"] ?? "") : (req.socket.remoteAddress ?? "");
+    if (!front || !httpFront) return toNext(req, res, peer);
     // The front answers at once when it had everything in memory (most /v1 requests).
-    if (answered === true) return;
-    if (answered === false) return toNext(req, res, peer);
-    answered.then(
-      (done) => done || toNext(req, res, peer),
-      (error) => fault(req, res, error),
-    );
+    httpFront.dispatch(front, req, res, peer, toNext);
   };
 
   const server = http.createServer((req, res) => {
@@ -147,10 +136,16 @@ async function serve() {
     else socket.destroy();
   });
   server.keepAliveTimeout = 65_000;
-  server.listen(port, hostname, () => {
-    if (cluster.isWorker) process.send?.("ready");
+  const listening = () => {
+    if (cluster.isWorker || pagesSocket) process.send?.("ready");
     else console.log(`ready on ${address}`);
-  });
+  };
+  if (pagesSocket) {
+    fs.rmSync(pagesSocket, { force: true }); // left by a previous life that was killed
+    server.listen(pagesSocket, listening);
+    // The API process is gone (killed): nobody can reach this one any more.
+    process.once("disconnect", () => process.kill(process.pid, "SIGTERM"));
+  } else server.listen(port, hostname, listening);
   warmUp(handle);
 
   // Stop accepting, let the app flush usage and close the database, then exit.

@@ -4,7 +4,7 @@
 // date, then serves the production server on PORT (default 3000).
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { ensureBuild, serverEnv } from "./lib/build.mjs";
+import { ensureBuild, serverCommand, serverEnv } from "./lib/build.mjs";
 import { pendingMigrations, reachPostgres } from "./lib/database.mjs";
 
 process.chdir(path.resolve(path.dirname(new URL(import.meta.url).pathname), ".."));
@@ -31,6 +31,7 @@ try {
   fail(/** @type {Error} */ (error).message);
 }
 
-const server = spawn(process.execPath, ["scripts/server.mjs"], { stdio: "inherit", env: serverEnv({ PORT: port }) });
+const env = serverEnv({ PORT: port });
+const server = spawn(process.execPath, serverCommand(env), { stdio: "inherit", env: /** @type {NodeJS.ProcessEnv} */ (env) });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

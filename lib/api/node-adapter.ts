@@ -232,12 +232,7 @@ function drain(): void {
     try {
       writeNow(req, res, result, acceptEncoding);
     } catch (error) {
-      // The pipeline maps its own failures; this is a fault in writing the answer.
-      console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${(error as Error)?.message ?? error}`);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.end();
-      } else res.destroy();
+      writeFault(req, res, error);
     }
   }
 }
@@ -309,6 +304,36 @@ export function createFront({ direct }: FrontOptions) {
   };
 }
 
+export type Front = ReturnType<typeof createFront>;
+
+/**
+ * Gives a request to `front` (its answer is written at once, or when its promise settles) and to
+ * `pass` when the front leaves it to Next. A fault in writing the answer (the pipeline maps its
+ * own failures) is logged in one line and ends the response.
+ */
+export function dispatch(front: Front, req: IncomingMessage, res: ServerResponse, peer: string, pass: (req: IncomingMessage, res: ServerResponse, peer: string) => void): void {
+  let answered: Awaitable<boolean>;
+  try {
+    answered = front(req, res, peer);
+  } catch (error) {
+    return writeFault(req, res, error);
+  }
+  if (answered === true) return;
+  if (answered === false) return pass(req, res, peer);
+  answered.then(
+    (done) => done || pass(req, res, peer),
+    (error: unknown) => writeFault(req, res, error),
+  );
+}
+
+function writeFault(req: IncomingMessage, res: ServerResponse, error: unknown): void {
+  console.error(`front ${req.method} ${req.url?.split("?")[0]}: ${(error as Error)?.message ?? error}`);
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.end();
+  } else res.destroy();
+}
+
 /**
  * The answer to a request Node could not parse (a malformed request line, raw bytes in the
  * path, headers over the size limit): the spec's error shape with a request id, then close.
@@ -354,12 +379,13 @@ export const FRONT = Symbol.for("pmb.http-front");
 
 export interface HttpFront {
   createFront: typeof createFront;
+  dispatch: typeof dispatch;
   clientError: typeof clientError;
   connectRequest: typeof connectRequest;
 }
 
 export function publishFront(): void {
-  const front: HttpFront = { createFront, clientError, connectRequest };
+  const front: HttpFront = { createFront, dispatch, clientError, connectRequest };
   const g = globalThis as Record<symbol, unknown>;
   g[FRONT] = front;
   const ready = g[Symbol.for("pmb.http-front.ready")];

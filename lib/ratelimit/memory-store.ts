@@ -1,11 +1,20 @@
 import { checkWindows, withKeyMethods } from "./sliding-log";
 import type { LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types";
 
-/** One key's log: admission times in ascending order, kept only as long as the longest window. */
+/**
+ * One key's log: admission times in ascending order from `head` on, kept only as long as the
+ * longest window. Entries before `head` have aged out; they are cut off in one go once they are
+ * half the array, so ageing out costs O(1) per admission, not a shift of the whole log (a key
+ * allowed a million requests a day holds that many times).
+ */
 interface Log {
   times: number[];
+  head: number;
   spanMs: number;
 }
+
+/** Aged-out entries kept before they are cut off (and then only while they are under half the log). */
+const DEAD_PREFIX = 1024;
 
 export interface MemoryStoreOptions {
   /** Hard cap on tracked keys; beyond it the least recently used logs are dropped. */
@@ -28,9 +37,8 @@ export interface MemoryStore extends RateLimitStore {
   entries(nowMs: number): Array<{ key: string; times: readonly number[]; spanMs: number }>;
 }
 
-/** Index of the first element > x in an ascending array. */
-function upperBound(times: readonly number[], x: number): number {
-  let lo = 0;
+/** Index of the first element > x in an ascending array, searching from `lo`. */
+function upperBound(times: readonly number[], x: number, lo = 0): number {
   let hi = times.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -41,8 +49,9 @@ function upperBound(times: readonly number[], x: number): number {
 }
 
 /** Counts of one window over a log; an entry counts while nowMs - t < ms. */
-function countWindow(times: readonly number[], window: LogWindow, nowMs: number): WindowCount {
-  const first = upperBound(times, nowMs - window.ms);
+function countWindow(log: Log, window: LogWindow, nowMs: number): WindowCount {
+  const times = log.times;
+  const first = upperBound(times, nowMs - window.ms, log.head);
   const count = times.length - first;
   const oldest = times[first + Math.max(0, count - window.limit)];
   return { count, resetMs: oldest === undefined ? nowMs + window.ms : oldest + window.ms };
@@ -66,13 +75,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     lastSweepMs = nowMs;
     for (const [key, log] of logs) {
       const newest = log.times[log.times.length - 1];
-      if (newest === undefined || nowMs - newest >= log.spanMs) logs.delete(key);
+      if (newest === undefined || log.head >= log.times.length || nowMs - newest >= log.spanMs) logs.delete(key);
     }
   }
 
   function prune(log: Log, nowMs: number): void {
-    const stale = upperBound(log.times, nowMs - log.spanMs);
-    if (stale > 0) log.times.splice(0, stale);
+    log.head = upperBound(log.times, nowMs - log.spanMs, log.head);
+    if (log.head === log.times.length) {
+      log.times = [];
+      log.head = 0;
+    } else if (log.head > DEAD_PREFIX && log.head * 2 >= log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
+    }
   }
 
   function run(
@@ -86,12 +101,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     let spanMs = -Infinity;
     for (const w of windows) if (w.ms > spanMs) spanMs = w.ms;
     const existing = logs.get(key);
-    const log = existing ?? { times: [], spanMs };
+    const log = existing ?? { times: [], head: 0, spanMs };
     log.spanMs = Math.max(log.spanMs, spanMs);
     prune(log, nowMs);
     let allowed = true;
     for (const w of windows) {
-      if (log.times.length - upperBound(log.times, nowMs - w.ms) >= w.limit) {
+      if (log.times.length - upperBound(log.times, nowMs - w.ms, log.head) >= w.limit) {
         allowed = false;
         break;
       }
@@ -99,7 +114,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     if (allowed && record) {
       const last = log.times[log.times.length - 1];
       if (last === undefined || last <= nowMs) log.times.push(nowMs);
-      else log.times.splice(upperBound(log.times, nowMs), 0, nowMs);
+      else log.times.splice(upperBound(log.times, nowMs, log.head), 0, nowMs);
       options.onRecord?.(key, nowMs, log.spanMs);
       // Re-insert so Map order is least-recently-used first.
       logs.delete(key);
@@ -110,7 +125,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         logs.delete(lru.value);
       }
     }
-    return { nowMs, allowed, windows: windows.map((w) => countWindow(log.times, w, nowMs)) };
+    return { nowMs, allowed, windows: windows.map((w) => countWindow(log, w, nowMs)) };
   }
 
   const store = withKeyMethods({
@@ -133,16 +148,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     ...store,
     size: () => logs.size,
     load(key, times, spanMs, nowMs) {
-      const log = logs.get(key) ?? { times: [], spanMs };
+      const log = logs.get(key) ?? { times: [], head: 0, spanMs };
       log.spanMs = Math.max(log.spanMs, spanMs);
-      for (const t of times) if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t), 0, t);
-      if (log.times.length > 0) logs.set(key, log);
+      for (const t of times) if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t, log.head), 0, t);
+      if (log.times.length > log.head) logs.set(key, log);
     },
     entries(nowMs) {
       const out: Array<{ key: string; times: readonly number[]; spanMs: number }> = [];
       for (const [key, log] of logs) {
         prune(log, nowMs);
-        if (log.times.length > 0) out.push({ key, times: log.times, spanMs: log.spanMs });
+        if (log.times.length > log.head) out.push({ key, times: log.head === 0 ? log.times : log.times.slice(log.head), spanMs: log.spanMs });
       }
       return out;
     },

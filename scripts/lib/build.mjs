@@ -51,6 +51,19 @@ export function ensureBuild({ quiet = false } = {}) {
  * @param {Record<string, string>} [extra]
  * @returns {NodeJS.ProcessEnv}
  */
+/**
+ * The node arguments that run the production server for `env`: scripts/server.mjs (Next with the
+ * node:http front), or with API_PROCESS=1 the API process, which runs that server as its child
+ * (lib/server/api-process.ts; the loader flags are its own, the child runs without them).
+ * @param {Record<string, string | undefined>} env
+ * @returns {string[]}
+ */
+export function serverCommand(env) {
+  return /^(1|true|yes)$/.test(env.API_PROCESS ?? "")
+    ? ["--conditions=react-server", "--import", "tsx", "scripts/api-server.ts"]
+    : ["scripts/server.mjs"];
+}
+
 export function serverEnv(extra = {}) {
   return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...extra };
 }

@@ -43,6 +43,37 @@ describe("memory store bounds", () => {
   });
 });
 
+describe("a long log ages out without shifting it per admission", () => {
+  test("counts and resets stay exact while entries age out across many cut-offs, and only live entries are kept", async () => {
+    const store = createMemoryStore();
+    const window = { ms: 1_000, limit: 1_000_000 };
+    const T0 = 1_700_000_000_000;
+    // One admission per ms for 10 windows' worth: the log's front ages out on every admission.
+    for (let i = 0; i < 10_000; i++) {
+      const r = await store.hit("busy", [window], T0 + i);
+      expect(r.allowed).toBe(true);
+      if (i % 997 === 0 || i > 9_990) {
+        // Live: admissions at now - 999 ... now.
+        expect(r.windows[0]!.count).toBe(Math.min(i + 1, 1_000));
+        expect(r.windows[0]!.resetMs).toBe(T0 + Math.max(0, i - 999) + 1_000);
+      }
+    }
+    const [entry] = store.entries(T0 + 9_999);
+    expect(entry!.times).toHaveLength(1_000);
+    expect(entry!.times[0]).toBe(T0 + 9_000);
+    expect(entry!.times.at(-1)).toBe(T0 + 9_999);
+    // A limit lower than the live count refuses; an admission out of order lands in its place.
+    expect((await store.hit("busy", [{ ms: 1_000, limit: 1_000 }], T0 + 9_999)).allowed).toBe(false);
+    expect((await store.hit("busy", [window], T0 + 9_500)).windows[0]!.count).toBe(1_001);
+    const after = store.entries(T0 + 9_999)[0]!.times;
+    expect(after).toHaveLength(1_001);
+    expect([...after].sort((a, b) => a - b)).toEqual(after);
+    // Everything aged out: the log is empty, and swept.
+    expect((await store.look("busy", [window], T0 + 20_000)).windows[0]!.count).toBe(0);
+    expect(store.entries(T0 + 20_000)).toEqual([]);
+  });
+});
+
 describe("the memory store decides at once", () => {
   test("hitThen returns its outcomes, not a promise, so a keyed request need not wait (lib/api/pipeline.ts)", () => {
     const store = createMemoryStore();
