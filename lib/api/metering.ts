@@ -55,10 +55,41 @@ function hourIso(hourMs: number): string {
   return hourText.iso;
 }
 
+/** A counter's id in a batch, and the start of its journal line (the JSON array up to the time). */
+interface MeterLine {
+  id: string;
+  journalPrefix: string;
+}
+
+/** Per key, this hour's lines by endpoint and status class: built once an hour, not per request. */
+const meterLines = new Map<string, { hourMs: number; byEndpoint: Map<string, Map<string, MeterLine>> }>();
+
+function meterLine(keyId: string, hourMs: number, endpoint: string, cls: string): MeterLine {
+  let perKey = meterLines.get(keyId);
+  if (!perKey || perKey.hourMs !== hourMs) {
+    if (meterLines.size >= 10_000) meterLines.clear();
+    perKey = { hourMs, byEndpoint: new Map() };
+    meterLines.set(keyId, perKey);
+  }
+  let byClass = perKey.byEndpoint.get(endpoint);
+  if (!byClass) perKey.byEndpoint.set(endpoint, (byClass = new Map()));
+  let line = byClass.get(cls);
+  if (!line) {
+    const fields = JSON.stringify([keyId, hourMs, endpoint, cls]);
+    line = { id: `${keyId}|${hourIso(hourMs)}|${endpoint}|${cls}`, journalPrefix: `${fields.slice(0, -1)},` };
+    byClass.set(cls, line);
+  }
+  return line;
+}
+
 function add(batch: Batch, keyId: string, hourMs: number, endpoint: string, cls: string, atMs: number, n = 1): void {
-  const id = `${keyId}|${hourIso(hourMs)}|${endpoint}|${cls}`;
+  count(batch, meterLine(keyId, hourMs, endpoint, cls).id, keyId, atMs, n);
+}
+
+function count(batch: Batch, id: string, keyId: string, atMs: number, n = 1): void {
   batch.counts.set(id, (batch.counts.get(id) ?? 0) + n);
-  batch.lastUsed.set(keyId, Math.max(batch.lastUsed.get(keyId) ?? 0, atMs));
+  const last = batch.lastUsed.get(keyId);
+  if (last === undefined || last < atMs) batch.lastUsed.set(keyId, atMs);
 }
 
 function ensureTimer(): void {
@@ -77,8 +108,10 @@ function ensureTimer(): void {
 export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now()): void {
   const hourMs = atMs - (atMs % HOUR_MS);
   const cls = statusClass(status);
-  pending.journal?.append(`${JSON.stringify([keyId, hourMs, endpoint, cls, atMs])}\n`);
-  add(pending.current, keyId, hourMs, endpoint, cls, atMs);
+  const line = meterLine(keyId, hourMs, endpoint, cls);
+  // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once.
+  pending.journal?.append(`${line.journalPrefix}${atMs}]\n`);
+  count(pending.current, line.id, keyId, atMs);
   ensureTimer();
 }
 

@@ -192,11 +192,11 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
 }
 
 /** The result on the wire: security headers, the result's headers, the body encoded for the client. */
-function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | undefined): void {
+function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
   let contentType: string | undefined;
   for (const key in result.headers) if (key.length === 12 && key.toLowerCase() === "content-type") contentType = result.headers[key];
-  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding);
+  const encoded = encodeBody(result.body, contentType, head ? undefined : (acceptEncoding ?? undefined));
   res.writeHead(result.status, headList(result, encoded));
   const body = encoded.body;
   if (head || result.status === 204 || result.status === 304) res.end();
@@ -213,7 +213,8 @@ interface Outgoing {
   req: IncomingMessage;
   res: ServerResponse;
   result: ApiResult;
-  acceptEncoding: string | undefined;
+  /** The request's Accept-Encoding; null when it sent none, or when the answer is never compressed. */
+  acceptEncoding: string | null;
 }
 
 /** Answers of this event-loop turn, sent together once the journals are written. */
@@ -239,11 +240,12 @@ function drain(): void {
 
 /**
  * Queues the answer; it is written in this turn's check phase with the others of the turn, after
- * one write per journal for all of them (group commit).
+ * one write per journal for all of them (group commit). `acceptEncoding` as the caller read it
+ * (null: none sent); left out, it is read from `req.headers`.
  */
-export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding = req.headers["accept-encoding"]): void {
+export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding?: string | null): void {
   if (outbox.length === 0) setImmediate(drain);
-  outbox.push({ req, res, result, acceptEncoding });
+  outbox.push({ req, res, result, acceptEncoding: acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding });
 }
 
 function redirectResult(location: string): ApiResult {
@@ -296,7 +298,8 @@ export function createFront({ direct }: FrontOptions) {
     const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
     const match = matchRoute(segments);
     const result = match ? answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : answerUnknown(request);
-    const acceptEncoding = headers.get("accept-encoding") ?? undefined;
+    // Read from the headers already parsed: `req.headers` would build Node's header object.
+    const acceptEncoding = headers.get("accept-encoding");
     return andThen(result, (result) => {
       writeResult(req, res, result, acceptEncoding);
       return true;

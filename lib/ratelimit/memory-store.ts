@@ -11,7 +11,12 @@ interface Log {
   times: number[];
   head: number;
   spanMs: number;
+  /** When the log last moved to the recently-used end of the map. */
+  movedAt: number;
 }
+
+/** The LRU order is kept to within this much: a busy log moves at most once per interval, not per admission. */
+const LRU_GRAIN_MS = 1000;
 
 /** Aged-out entries kept before they are cut off (and then only while they are under half the log). */
 const DEAD_PREFIX = 1024;
@@ -101,7 +106,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     let spanMs = -Infinity;
     for (const w of windows) if (w.ms > spanMs) spanMs = w.ms;
     const existing = logs.get(key);
-    const log = existing ?? { times: [], head: 0, spanMs };
+    const log = existing ?? { times: [], head: 0, spanMs, movedAt: -Infinity };
     log.spanMs = Math.max(log.spanMs, spanMs);
     prune(log, nowMs);
     let allowed = true;
@@ -116,13 +121,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
       if (last === undefined || last <= nowMs) log.times.push(nowMs);
       else log.times.splice(upperBound(log.times, nowMs, log.head), 0, nowMs);
       options.onRecord?.(key, nowMs, log.spanMs);
-      // Re-insert so Map order is least-recently-used first.
-      logs.delete(key);
-      logs.set(key, log);
-      while (logs.size > maxKeys) {
-        const lru = logs.keys().next();
-        if (lru.done) break;
-        logs.delete(lru.value);
+      if (!existing || Math.abs(nowMs - log.movedAt) >= LRU_GRAIN_MS) {
+        // Re-insert so Map order is least-recently-used first.
+        log.movedAt = nowMs;
+        logs.delete(key);
+        logs.set(key, log);
+        while (logs.size > maxKeys) {
+          const lru = logs.keys().next();
+          if (lru.done) break;
+          logs.delete(lru.value);
+        }
       }
     }
     return { nowMs, allowed, windows: windows.map((w) => countWindow(log, w, nowMs)) };
@@ -148,7 +156,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     ...store,
     size: () => logs.size,
     load(key, times, spanMs, nowMs) {
-      const log = logs.get(key) ?? { times: [], head: 0, spanMs };
+      const log = logs.get(key) ?? { times: [], head: 0, spanMs, movedAt: -Infinity };
       log.spanMs = Math.max(log.spanMs, spanMs);
       for (const t of times) if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t, log.head), 0, t);
       if (log.times.length > log.head) logs.set(key, log);

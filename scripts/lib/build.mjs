@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { buildApiBundle } from "./api-bundle.mjs";
 
 const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs", "mdx-components.tsx"];
 
@@ -42,6 +43,7 @@ export function ensureBuild({ quiet = false } = {}) {
     if (quiet) process.stderr.write(r.stdout?.toString() ?? "");
     throw new Error("the build failed (see above)");
   }
+  buildApiBundle();
   fs.writeFileSync(stamp, fingerprint);
   return true;
 }
@@ -54,13 +56,13 @@ export function ensureBuild({ quiet = false } = {}) {
 /**
  * The node arguments that run the production server for `env`: scripts/server.mjs (Next with the
  * node:http front), or with API_PROCESS=1 the API process, which runs that server as its child
- * (lib/server/api-process.ts; the loader flags are its own, the child runs without them).
+ * (lib/server/api-process.ts, bundled by the build; its flags are its own, the child runs without them).
  * @param {Record<string, string | undefined>} env
  * @returns {string[]}
  */
 export function serverCommand(env) {
   return /^(1|true|yes)$/.test(env.API_PROCESS ?? "")
-    ? ["--conditions=react-server", "--import", "tsx", "scripts/api-server.ts"]
+    ? ["--conditions=react-server", "--enable-source-maps", "scripts/api-server.mjs"]
     : ["scripts/server.mjs"];
 }
 

@@ -43,6 +43,24 @@ describe("memory store bounds", () => {
   });
 });
 
+describe("least recently used, to within a second", () => {
+  test("a log used again within a second keeps its place in the eviction order; after a second it moves", async () => {
+    const T0 = 1_700_000_000_000;
+    const limits = { minute: 100, day: 100 };
+    const store = createMemoryStore({ maxKeys: 2 });
+    await store.consume("a", limits, T0);
+    await store.consume("b", limits, T0);
+    await store.consume("a", limits, T0 + 10); // within the second: not moved
+    await store.consume("c", limits, T0 + 20); // evicts the front: a
+    expect((await store.peek("a", limits, T0 + 20)).remainingMinute).toBe(100);
+    expect((await store.peek("b", limits, T0 + 20)).remainingMinute).toBe(99);
+    await store.consume("b", limits, T0 + 1_500); // a second later: moves behind c
+    await store.consume("d", limits, T0 + 1_600); // evicts the front: c
+    expect((await store.peek("c", limits, T0 + 1_600)).remainingMinute).toBe(100);
+    expect((await store.peek("b", limits, T0 + 1_600)).remainingMinute).toBe(98);
+  });
+});
+
 describe("a long log ages out without shifting it per admission", () => {
   test("counts and resets stay exact while entries age out across many cut-offs, and only live entries are kept", async () => {
     const store = createMemoryStore();
