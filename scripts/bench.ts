@@ -16,9 +16,12 @@ import { startServer } from "../tests/integration/support/server";
 // server to CPU 0 and wrk to CPU 1. BENCH_ONLY=latest,gzip runs only the rows whose label
 // contains one of those words (the floor row always runs: the targets are relative to it).
 // The floor is a bare node:http server sending the very bytes of an index latest response.
-// BENCH_SECONDS sets the length of each measured run (8 s by default).
+// BENCH_SECONDS sets the length of each measured run (8 s by default); BENCH_ROUNDS=n measures
+// every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
+const API_INDEX = "index latest, API process";
+const API_VOLATILITY = "volatility latest, API process";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
@@ -182,13 +185,16 @@ async function main() {
   const prefix = `${name}:`;
   // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
   const memory = process.env.BENCH_LIMITER === "memory";
-  // BENCH_API_PROCESS=1: /v1 from the API process, Next as its child (API_PROCESS=1, lib/server/api-process.ts).
+  // BENCH_API_PROCESS=1: a second server beside the first, the API process (API_PROCESS=1,
+  // lib/server/api-process.ts; Next as its child), on the same database; its latest rows take
+  // turns with the one-process rows and the floor, so the two ways are compared in one run.
   const apiProcess = process.env.BENCH_API_PROCESS === "1";
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID(), API_PROCESS: apiProcess ? "1" : "0" };
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
+  let api: Awaited<ReturnType<typeof startServer>> | null = null;
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
@@ -236,14 +242,27 @@ async function main() {
       if (prev === null || now === null || now - prev < 100) break;
       prev = now;
     }
+    if (apiProcess) {
+      // The data is in the database already: the second server's Next process only catches up.
+      api = await startServer({ ...env, API_PROCESS: "1", DEMO_MARKET: "0" }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
+      if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(api.process.pid)], { stdio: "ignore" });
+      for (let waited = 0, prev = cpuTimeMs(api.process.pid); waited < 300; waited++) {
+        await new Promise((r) => setTimeout(r, 2000));
+        const now = cpuTimeMs(api.process.pid);
+        if (prev === null || now === null || now - prev < 100) break;
+        prev = now;
+      }
+    }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;
     const series = vol.data.series[0].ticker as string;
+    const bodyBytes = async (p: string) => (await (await fetch(`${server.baseUrl}${p}`, { headers: { authorization: `Bearer ${keys[0]}`, "accept-encoding": "identity" } })).arrayBuffer()).byteLength;
+    const latestBytes = { index: await bodyBytes(`/v1/indices/${index}/latest`), volatility: await bodyBytes(`/v1/volatility/${series}/latest`) };
     // 90 days of hourly levels: start and end spanning the trailing window (start 10 minutes
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000"; api?: boolean }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
@@ -251,6 +270,12 @@ async function main() {
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
+      ...(apiProcess
+        ? [
+            { label: API_INDEX, path: `/v1/indices/${index}/latest`, api: true },
+            { label: API_VOLATILITY, path: `/v1/volatility/${series}/latest`, api: true },
+          ]
+        : []),
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
       // The machine's own floor for a body that size: node:http sending the same number of bytes
       // from one Buffer, no framework, no key, no Redis.
@@ -266,10 +291,11 @@ async function main() {
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : apiProcess ? "the API process, Next as its child (API_PROCESS=1)" : "one process"}`);
+    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process"}${apiProcess ? `; "${API_INDEX}" rows: the API process, Next as its child (API_PROCESS=1)` : ""}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
+    console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
     console.log(
-      "endpoint".padEnd(28),
+      "endpoint".padEnd(32),
       "conns".padStart(5),
       "req/s".padStart(8),
       "p50 ms".padStart(8),
@@ -282,7 +308,7 @@ async function main() {
     const single: Record<string, Figures> = {};
     const row = (label: string, c: number, r: Figures) =>
       console.log(
-        label.padEnd(28),
+        label.padEnd(32),
         String(c).padStart(5),
         r.rps.toFixed(0).padStart(8),
         ms(r.p50).padStart(8),
@@ -297,29 +323,52 @@ async function main() {
     bareProcesses.push(bareBody.process);
     const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
     if (bare) bareProcesses.push(bare.process);
-    for (const t of targets) {
-      const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
-      const target = own ? own.url : `${server.baseUrl}${t.path}`;
-      const pid = own ? own.process.pid : server.process.pid;
-      await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
-      const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
-      figures[t.label] = r;
-      row(t.label, CONNECTIONS, r);
-      if (t.single) {
-        const s = await load(target, 1, SECONDS, t.gzip, pid);
-        single[t.label] = s;
-        row(`${t.label} (1 conn)`, 1, s);
+    // BENCH_ROUNDS=n: every row n times, the rows taking turns, so each round's ratios compare
+    // runs seconds apart; on a machine whose neighbours take CPU, the median ratio is steadier
+    // than any one run. The figures shown after the table are the median round's.
+    const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS || 1));
+    const perRound: Array<Record<string, Figures>> = [];
+    for (let round = 0; round < rounds; round++) {
+      const these: Record<string, Figures> = {};
+      perRound.push(these);
+      if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
+      for (const t of targets) {
+        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
+        const serving = t.api && api ? api : server;
+        const target = own ? own.url : `${serving.baseUrl}${t.path}`;
+        const pid = own ? own.process.pid : serving.process.pid;
+        if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
+        const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
+        these[t.label] = r;
+        row(t.label, CONNECTIONS, r);
+        if (t.single && round === 0) {
+          const s = await load(target, 1, SECONDS, t.gzip, pid);
+          single[t.label] = s;
+          row(`${t.label} (1 conn)`, 1, s);
+        }
       }
     }
+    /** A row's share of its own round's floor, in %, one per round. */
+    const shares = (label: string, of = FLOOR) => perRound.map((r) => (r[label] && r[of] ? (r[label].rps / r[of].rps) * 100 : NaN)).filter(Number.isFinite);
+    // Each row's figures from the round where its share of the floor is the median one.
+    for (const t of targets) {
+      const s = shares(t.label);
+      const at = s.length ? s.indexOf(median(s)) : 0;
+      const r = perRound[at]?.[t.label];
+      if (r) figures[t.label] = r;
+    }
     const floor = figures[FLOOR]!.rps;
-    console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}):`);
+    console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
     const router = figures["bare handler, Next router"];
-    if (router) console.log(`  a bare route handler through Next's router answers ${((router.rps / floor) * 100).toFixed(0)}% of the bare node:http row`);
-    for (const l of ["index latest", "volatility latest"]) {
+    if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
+    for (const l of ["index latest", "volatility latest", API_INDEX, API_VOLATILITY]) {
       const f = figures[l];
-      const bodyOnly = figures[BODY_ONLY];
-      const against = bodyOnly ? ` (${((f?.rps ?? 0) / bodyOnly.rps * 100).toFixed(0)}% of the body-only row)` : "";
-      if (f) console.log(`  ${l}: ${((f.rps / floor) * 100).toFixed(0)}% of the bare node:http row's throughput${against} (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
+      if (!f) continue;
+      const s = shares(l);
+      const spread = rounds > 1 ? ` (rounds: ${s.map((v) => v.toFixed(0)).join(", ")})` : "";
+      const bodyOnly = shares(l, BODY_ONLY);
+      const against = bodyOnly.length ? ` (${median(bodyOnly).toFixed(0)}% of the body-only row)` : "";
+      console.log(`  ${l}: ${median(s).toFixed(0)}% of the bare node:http row's throughput${spread}${against} (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
     }
     const h = "index history 90d 1h";
     const hist = figures[h];
@@ -345,6 +394,7 @@ async function main() {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     for (const p of bareProcesses) p.kill();
+    await api?.stop();
     await server.stop();
     await dropDatabase(name);
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.

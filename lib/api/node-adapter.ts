@@ -75,7 +75,7 @@ export function canonicalPath(path: string): string | null {
 /** Decoded segments with `.` and `..` resolved; null when a segment is not valid percent-encoding. */
 export function pathSegments(path: string): string[] | null {
   // Most paths have nothing to decode or resolve: no percent sign, no segment starting with a dot.
-  if (!path.includes("%") && !path.includes("/.")) return path.split("/").slice(1);
+  if (!path.includes("%") && !path.includes("/.")) return path.charCodeAt(0) === 0x2f ? path.slice(1).split("/") : path.split("/").slice(1);
   const out: string[] = [];
   for (const raw of path.split("/").slice(1)) {
     let segment: string;
