@@ -357,7 +357,6 @@ async function main() {
       const r = perRound[at]?.[t.label];
       if (r) figures[t.label] = r;
     }
-    const floor = figures[FLOOR]!.rps;
     console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
     const router = figures["bare handler, Next router"];
     if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
