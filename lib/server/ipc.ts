@@ -39,13 +39,21 @@ export function hasParent(): boolean {
   return config().PMB_API_PARENT && typeof process.send === "function";
 }
 
-const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
-let nextId = 1;
-let listening = false;
+interface CallState {
+  pending: Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>;
+  nextId: number;
+  listening: boolean;
+}
+
+// One per process, on globalThis: Next may load this module more than once (the instrumentation
+// hook and the route bundles), and every copy must share the ids and the one listener, or an
+// answer could settle another copy's call of the same id.
+const state: CallState = ((globalThis as { __pmbIpc?: CallState }).__pmbIpc ??= { pending: new Map(), nextId: 1, listening: false });
+const pending = state.pending;
 
 function listen(): void {
-  if (listening) return;
-  listening = true;
+  if (state.listening) return;
+  state.listening = true;
   process.on("message", (m: AnswerMessage) => {
     if (m?.pmb !== "answer") return;
     const call = pending.get(m.id);
@@ -68,7 +76,7 @@ function listen(): void {
 export function callParent<T>(op: string, args: unknown[], timeoutMs = 2000): Promise<T> {
   listen();
   return new Promise<T>((resolve, reject) => {
-    const id = nextId++;
+    const id = state.nextId++;
     const timer = setTimeout(() => {
       pending.delete(id);
       reject(new ParentCallError(`the API process did not answer ${op} within ${timeoutMs} ms`));
