@@ -170,6 +170,16 @@ require("node:http").createServer((req, res) => { res.writeHead(200, head); res.
   return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
 }
 
+/** Waits until a server (with its children) has used under 5 % of a core for two seconds in a row. */
+async function untilIdle(pid: number | undefined): Promise<void> {
+  for (let waited = 0, prev = cpuTimeMs(pid); waited < 300; waited++) {
+    await new Promise((r) => setTimeout(r, 2000));
+    const now = cpuTimeMs(pid);
+    if (prev === null || now === null || now - prev < 100) break;
+    prev = now;
+  }
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const isoSeconds = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
@@ -236,22 +246,12 @@ async function main() {
     if (!catalog.data) throw new Error("GET /v1/indices never answered with data");
     // Boot goes on after the data is there (monthly bundles are built next): measure once the
     // server has been idle, under 5% of a core, for two seconds in a row.
-    for (let waited = 0, prev = cpuTimeMs(server.process.pid); waited < 300; waited++) {
-      await new Promise((r) => setTimeout(r, 2000));
-      const now = cpuTimeMs(server.process.pid);
-      if (prev === null || now === null || now - prev < 100) break;
-      prev = now;
-    }
+    await untilIdle(server.process.pid);
     if (apiProcess) {
       // The data is in the database already: the second server's Next process only catches up.
       api = await startServer({ ...env, API_PROCESS: "1", DEMO_MARKET: "0" }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
       if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(api.process.pid)], { stdio: "ignore" });
-      for (let waited = 0, prev = cpuTimeMs(api.process.pid); waited < 300; waited++) {
-        await new Promise((r) => setTimeout(r, 2000));
-        const now = cpuTimeMs(api.process.pid);
-        if (prev === null || now === null || now - prev < 100) break;
-        prev = now;
-      }
+      await untilIdle(api.process.pid);
     }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;

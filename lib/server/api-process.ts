@@ -4,8 +4,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { createProxyServer } from "http-proxy-3";
-import { limiterHandlers, startLimiterJournal } from "@/lib/api/limiter";
-import { startUsageJournal } from "@/lib/api/metering";
+import { limiterHandlers } from "@/lib/api/limiter";
 import { clientError, connectRequest, createFront, dispatch, writeResult } from "@/lib/api/node-adapter";
 import { ApiError } from "@/lib/api/errors";
 import { errorResult, newRequestId } from "@/lib/api/shell";
@@ -13,7 +12,7 @@ import { config } from "@/lib/config";
 import { clearOwnReadCache, READ_CACHE_CLEAR } from "@/lib/data/memo";
 import { closeDb, db, describeDbError } from "@/lib/db";
 import { forgetKeys, KEYS_INVALIDATE } from "@/lib/keys/key-cache";
-import { readyRedis, redis } from "@/lib/redis";
+import { startDurability } from "@/lib/server/durability";
 import { answerChild } from "@/lib/server/ipc";
 import { installShutdown, onShutdown, runShutdown } from "@/lib/server/shutdown";
 
@@ -108,9 +107,7 @@ export async function serveApiProcess(root: string): Promise<void> {
     console.error(`[api-process] ${describeDbError(error)}`);
   }
   onShutdown(closeDb, 100);
-  await startLimiterJournal();
-  await startUsageJournal();
-  if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
+  await startDurability({ register: false });
 
   // A directory only this user can open: the socket in it is how requests reach Next, with
   // `x-pmb-peer` trusted.

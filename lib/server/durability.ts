@@ -8,9 +8,10 @@ import { readyRedis, redis } from "@/lib/redis";
  * previous life of this instance are recovered from DATA_DIR/journal and journaling starts; the
  * instance records how it learns of revocations; Redis starts connecting.
  */
-export async function startDurability(): Promise<void> {
+export async function startDurability({ register = true }: { register?: boolean } = {}): Promise<void> {
   await startLimiterJournal();
   await startUsageJournal();
-  registerInstance();
+  // The API process does not register: with its Next process it is one instance, which registers.
+  if (register) registerInstance();
   if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }
