@@ -13,9 +13,13 @@ const schema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   // 0: /v1 goes through Next's router instead of the node:http adapter (lib/api/node-adapter.ts).
   PMB_DIRECT_ROUTES: bool.default(true),
-  // 1: /v1 is served by a process of its own without Next, which runs Next as its child for the
-  // rest (lib/server/api-process.ts). Needs DATABASE_URL; read by scripts/start.mjs.
-  API_PROCESS: bool.default(false),
+  // /v1 served by a process of its own without Next, which runs Next as its child for the rest
+  // (lib/server/api-process.ts): 1 on, 0 off; unset (or `auto`), on wherever it can run
+  // (`apiProcessRefusal`). Read by scripts/start.mjs through `apiProcess`.
+  API_PROCESS: z
+    .enum(["auto", "1", "0", "true", "false", "yes", "no", ""])
+    .default("auto")
+    .transform((v) => (v === "auto" || v === "" ? "auto" : v === "1" || v === "true" || v === "yes" ? "on" : "off")),
   // Set by the API process for the Next process it runs (never by hand): the socket Next listens
   // on (scripts/server.mjs), and that rate limits and key revocations go through the parent.
   PMB_PAGES_SOCKET: z.string().optional(),
@@ -69,6 +73,8 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & {
   embedded: boolean;
+  /** Whether the production server runs as the API process (API_PROCESS, or where it can run when unset). */
+  apiProcess: boolean;
   baseUrl: string;
   demoMarket: boolean;
   licenseUrl: string;
@@ -81,6 +87,18 @@ const DEFAULT_FREE_MAIL =
 
 let cached: Config | null = null;
 
+/**
+ * Why this configuration cannot run the API process (lib/server/api-process.ts), or null: it needs
+ * PostgreSQL (the embedded PGlite is one process's database), and it is one API process beside
+ * one Next process, serving /v1 without Next's router.
+ */
+export function apiProcessRefusal(c: Pick<Config, "embedded" | "WEB_CONCURRENCY" | "PMB_DIRECT_ROUTES">): string | null {
+  if (c.embedded) return "API_PROCESS=1 needs DATABASE_URL: the embedded database is one process's, and two processes use it";
+  if (c.WEB_CONCURRENCY > 1) return "API_PROCESS=1 runs one API process and one Next process; it does not combine with WEB_CONCURRENCY > 1";
+  if (!c.PMB_DIRECT_ROUTES) return "API_PROCESS=1 serves /v1 without Next's router; it does not combine with PMB_DIRECT_ROUTES=0";
+  return null;
+}
+
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
   if (!parsed.success) {
@@ -89,9 +107,11 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   const baseUrl = (c.PUBLIC_BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, "");
+  const embedded = !c.DATABASE_URL;
   return {
     ...c,
-    embedded: !c.DATABASE_URL,
+    embedded,
+    apiProcess: c.API_PROCESS === "on" || (c.API_PROCESS === "auto" && apiProcessRefusal({ ...c, embedded }) === null),
     baseUrl,
     // The demo feeds the engine by default only in the embedded default with no catalog of one's own.
     demoMarket: c.DEMO_MARKET ?? (!c.DATABASE_URL && !c.CATALOG_FILE),

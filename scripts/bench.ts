@@ -20,8 +20,8 @@ import { startServer } from "../tests/integration/support/server";
 // every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
-const API_INDEX = "index latest, API process";
-const API_VOLATILITY = "volatility latest, API process";
+const ONE_INDEX = "index latest, one process";
+const ONE_VOLATILITY = "volatility latest, one process";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
@@ -195,16 +195,17 @@ async function main() {
   const prefix = `${name}:`;
   // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
   const memory = process.env.BENCH_LIMITER === "memory";
-  // BENCH_API_PROCESS=1: a second server beside the first, the API process (API_PROCESS=1,
-  // lib/server/api-process.ts; Next as its child), on the same database; its latest rows take
-  // turns with the one-process rows and the floor, so the two ways are compared in one run.
-  const apiProcess = process.env.BENCH_API_PROCESS === "1";
+  // The server runs as the product does by default on PostgreSQL: the API process (lib/config.ts
+  // `apiProcess`; one process with WEB_CONCURRENCY > 1). BENCH_ONE_PROCESS=1: a second server
+  // beside it, one process with Next (API_PROCESS=0), on the same database; its latest rows take
+  // turns with the others and the floor, so the two ways are compared in one run.
+  const oneProcess = process.env.BENCH_ONE_PROCESS === "1";
   const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-  let api: Awaited<ReturnType<typeof startServer>> | null = null;
+  let one: Awaited<ReturnType<typeof startServer>> | null = null;
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
@@ -247,11 +248,11 @@ async function main() {
     // Boot goes on after the data is there (monthly bundles are built next): measure once the
     // server has been idle, under 5% of a core, for two seconds in a row.
     await untilIdle(server.process.pid);
-    if (apiProcess) {
+    if (oneProcess) {
       // The data is in the database already: the second server's Next process only catches up.
-      api = await startServer({ ...env, API_PROCESS: "1", DEMO_MARKET: "0" }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-      if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(api.process.pid)], { stdio: "ignore" });
-      await untilIdle(api.process.pid);
+      one = await startServer({ ...env, API_PROCESS: "0", DEMO_MARKET: "0" }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
+      if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(one.process.pid)], { stdio: "ignore" });
+      await untilIdle(one.process.pid);
     }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;
@@ -262,18 +263,20 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000"; api?: boolean }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000"; one?: boolean }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
-      { label: "bare handler, Next router", path: "/bench-floor" },
+      // Through the one-process server when there is one; else through the API process's proxy too.
+      { label: "bare handler, Next router", path: "/bench-floor", one: true },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
-      ...(apiProcess
+      { label: "volatility latest, gzip", path: `/v1/volatility/${series}/latest`, gzip: true },
+      ...(oneProcess
         ? [
-            { label: API_INDEX, path: `/v1/indices/${index}/latest`, api: true },
-            { label: API_VOLATILITY, path: `/v1/volatility/${series}/latest`, api: true },
+            { label: ONE_INDEX, path: `/v1/indices/${index}/latest`, one: true },
+            { label: ONE_VOLATILITY, path: `/v1/volatility/${series}/latest`, one: true },
           ]
         : []),
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
@@ -291,7 +294,8 @@ async function main() {
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    console.log(`\ngenerator: ${generator}; server: ${workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process"}${apiProcess ? `; "${API_INDEX}" rows: the API process, Next as its child (API_PROCESS=1)` : ""}`);
+    const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "the API process, Next as its child (the default on PostgreSQL)";
+    console.log(`\ngenerator: ${generator}; server: ${mode}${oneProcess ? `; "${ONE_INDEX}" rows: one process with Next (API_PROCESS=0)` : ""}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
     console.log(
@@ -334,7 +338,7 @@ async function main() {
       if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
       for (const t of targets) {
         const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
-        const serving = t.api && api ? api : server;
+        const serving = t.one && one ? one : server;
         const target = own ? own.url : `${serving.baseUrl}${t.path}`;
         const pid = own ? own.process.pid : serving.process.pid;
         if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
@@ -360,7 +364,7 @@ async function main() {
     console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
     const router = figures["bare handler, Next router"];
     if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
-    for (const l of ["index latest", "volatility latest", API_INDEX, API_VOLATILITY]) {
+    for (const l of ["index latest", "volatility latest", ONE_INDEX, ONE_VOLATILITY]) {
       const f = figures[l];
       if (!f) continue;
       const s = shares(l);
@@ -393,7 +397,7 @@ async function main() {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     for (const p of bareProcesses) p.kill();
-    await api?.stop();
+    await one?.stop();
     await server.stop();
     await dropDatabase(name);
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.

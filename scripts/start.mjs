@@ -32,6 +32,13 @@ try {
 }
 
 const env = serverEnv({ PORT: port });
-const server = spawn(process.execPath, serverCommand(env), { stdio: "inherit", env: /** @type {NodeJS.ProcessEnv} */ (env) });
+/** @type {string[]} */
+let command = [];
+try {
+  command = await serverCommand(env);
+} catch (error) {
+  fail(/** @type {Error} */ (error).message);
+}
+const server = spawn(process.execPath, command, { stdio: "inherit", env: /** @type {NodeJS.ProcessEnv} */ (env) });
 for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => server.kill(signal));
 server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

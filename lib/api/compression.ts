@@ -7,6 +7,7 @@
 // technique pigz uses). An empty final block closes it; the CRC-32 of the whole body is combined
 // from the segments' CRCs without reading the cached bytes again.
 import zlib from "node:zlib";
+import { joinSmall } from "@/lib/api/json-body";
 
 const HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]); // gzip, deflate, no name, no mtime, Unix
 const FINAL = zlib.deflateRawSync(Buffer.alloc(0)); // an empty final block
@@ -79,7 +80,7 @@ export interface Encoded {
   /** Headers to add: Content-Encoding and Vary when the body may be transformed. */
   headers: Record<string, string>;
   /** The bytes to write: text as it is (written with the head in one write), or buffers in order. */
-  body: string | Uint8Array[];
+  body: string | readonly Uint8Array[];
   length: number;
 }
 
@@ -89,17 +90,18 @@ const GZIP: Record<string, string> = Object.freeze({ "Content-Encoding": "gzip",
 
 /**
  * The body to write for a client's Accept-Encoding: gzip from segments for a compressible body of
- * COMPRESS_AT bytes or more, else as it is; a compressible body carries `Vary: Accept-Encoding`
- * either way, since another client may get it encoded.
+ * COMPRESS_AT bytes or more, else as it is (a small body's parts joined into one buffer); a
+ * compressible body carries `Vary: Accept-Encoding` either way, since another client may get it
+ * encoded.
  */
 export function encodeBody(body: string | readonly Uint8Array[] | null, contentType: string | undefined, acceptEncoding: string | string[] | undefined): Encoded {
   let length = 0;
   if (typeof body === "string") length = Buffer.byteLength(body, "utf8");
   else if (body !== null) for (const p of body) length += p.byteLength;
-  const plain = body === null ? "" : typeof body === "string" ? body : [...body];
+  const plain = body === null ? "" : typeof body === "string" ? body : joinSmall(body, length);
   if (length === 0 || !compressible(contentType)) return { headers: NO_HEADERS, body: plain, length };
   if (available && length >= COMPRESS_AT && acceptsGzip(acceptEncoding)) {
-    const gz = gzipSegments(typeof body === "string" ? [Buffer.from(body, "utf8")] : [...body!]);
+    const gz = gzipSegments(typeof body === "string" ? [Buffer.from(body, "utf8")] : body!);
     let gzLength = 0;
     for (const p of gz) gzLength += p.length;
     return { headers: GZIP, body: gz, length: gzLength };

@@ -2,8 +2,10 @@
 // inside it is serialized and UTF-8 encoded once and its bytes reused: read models freeze what
 // they share between requests (immutable per data version), so a 90-day history is not
 // serialized again for every response, while `meta` (generatedAt, window) stays per request.
-// The reused bytes keep their identity through the Response's stream, so the production server
-// compresses each of them once for gzip clients (scripts/gzip-segments.mjs).
+// A body holding reused bytes is a list of parts: the reused bytes as they are, never encoded or
+// copied again, between the per-request pieces. The transport joins a small body's parts into one
+// buffer (`joinSmall`) and writes a large one's in order; the reused bytes keep their identity up
+// to the compressor, which deflates each of them once for gzip clients (lib/api/compression.ts).
 
 /** A frozen value's JSON and its UTF-8 bytes, each computed on first use. */
 interface Cached {
@@ -14,13 +16,14 @@ interface Cached {
 type Part = string | Cached;
 
 const cache = new WeakMap<object, Cached>();
+/** Reused bytes get a buffer of their own (Buffer.from would share a pool slab with per-request pieces). */
 const encoder = new TextEncoder();
 
 /**
- * Below this many characters a body is one string: joining a few KB of cached text costs less
- * than a stream of parts (a latest value, a catalog); a long history is streamed, not copied.
+ * Parts of fewer bytes than this in all are sent as one buffer: copying a few KB (a latest value,
+ * a catalog) costs less than writing parts one by one; a long history is written in its parts.
  */
-const STREAM_THRESHOLD = 64 * 1024;
+export const JOIN_BELOW = 64 * 1024;
 
 /** The body as text: exactly `JSON.stringify(value)` for JSON data. */
 export function jsonText(value: unknown): string {
@@ -33,13 +36,7 @@ function textOf(parts: Part[]): string {
   return text;
 }
 
-/** The body for a Response: one string below STREAM_THRESHOLD, else a stream of the reused bytes between per-request pieces. */
-export function jsonBody(value: unknown): string | ReadableStream<Uint8Array> {
-  const chunks = jsonChunks(value);
-  return typeof chunks === "string" ? chunks : streamOf(chunks);
-}
-
-/** The same body as one string below STREAM_THRESHOLD, else the reused bytes between per-request pieces. */
+/** The body as one string when nothing in it is reused, else the reused bytes between per-request pieces. */
 export function jsonChunks(value: unknown): string | Uint8Array[] {
   return chunksOf(jsonParts(value));
 }
@@ -58,10 +55,19 @@ export function envelopeChunks(data: unknown, meta: Record<string, unknown>): st
 }
 
 function chunksOf(parts: Part[]): string | Uint8Array[] {
-  let length = 0;
-  for (const p of parts) length += typeof p === "string" ? p.length : p.text.length;
-  if (length < STREAM_THRESHOLD) return textOf(parts);
-  return parts.map((p) => (typeof p === "string" ? encoder.encode(p) : bytesOf(p)));
+  if (parts.every((p) => typeof p === "string")) return textOf(parts);
+  return parts.map((p) => (typeof p === "string" ? Buffer.from(p, "utf8") : bytesOf(p)));
+}
+
+/** The parts as one buffer when they are several and fewer than JOIN_BELOW bytes in all; else as they are. */
+export function joinSmall(parts: readonly Uint8Array[], length = byteLength(parts)): readonly Uint8Array[] {
+  return parts.length > 1 && length < JOIN_BELOW ? [Buffer.concat(parts, length)] : parts;
+}
+
+function byteLength(parts: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const p of parts) n += p.byteLength;
+  return n;
 }
 
 function jsonParts(value: unknown, depth = 3, out: Part[] = []): Part[] {
@@ -102,15 +108,4 @@ function isPlainObject(value: object): boolean {
 
 function bytesOf(c: Cached): Uint8Array {
   return (c.bytes ??= encoder.encode(c.text));
-}
-
-function streamOf(chunks: Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const chunk = chunks[i++];
-      if (chunk) controller.enqueue(chunk);
-      else controller.close();
-    },
-  });
 }

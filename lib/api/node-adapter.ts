@@ -201,6 +201,7 @@ function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, 
   const body = encoded.body;
   if (head || result.status === 204 || result.status === 304) res.end();
   else if (typeof body === "string") res.end(body); // one write: Node sends the head and a text body together
+  else if (body.length === 1) res.end(body[0]);
   else {
     res.cork();
     for (const part of body) res.write(part);

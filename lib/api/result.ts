@@ -1,3 +1,4 @@
+import { joinSmall } from "@/lib/api/json-body";
 import { flushJournals } from "@/lib/server/journal";
 
 /**
@@ -29,17 +30,21 @@ export interface ApiRequest {
 }
 
 /**
- * A web Response carrying the result; a body in parts is streamed as it is, not copied. What the
- * request was charged is written to the journals first (lib/server/journal.ts).
+ * A web Response carrying the result: a small body's parts joined into one buffer, a large one's
+ * streamed as they are. What the request was charged is written to the journals first
+ * (lib/server/journal.ts).
  */
 export function toResponse(result: ApiResult): Response {
   flushJournals();
   const { status, headers, body } = result;
   if (body === null || typeof body === "string") return new Response(body, { status, headers });
+  const parts = joinSmall(body);
+  // Our parts are never views of a SharedArrayBuffer (json-body.ts, snapshot files).
+  if (parts.length === 1) return new Response(parts[0] as Uint8Array<ArrayBuffer>, { status, headers });
   let i = 0;
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
-      const chunk = body[i++];
+      const chunk = parts[i++];
       if (chunk) controller.enqueue(chunk);
       else controller.close();
     },

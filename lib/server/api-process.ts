@@ -8,7 +8,7 @@ import { limiterHandlers } from "@/lib/api/limiter";
 import { clientError, connectRequest, createFront, dispatch, writeResult } from "@/lib/api/node-adapter";
 import { ApiError } from "@/lib/api/errors";
 import { errorResult, newRequestId } from "@/lib/api/shell";
-import { config } from "@/lib/config";
+import { apiProcessRefusal, config } from "@/lib/config";
 import { clearOwnReadCache, READ_CACHE_CLEAR } from "@/lib/data/memo";
 import { closeDb, db, describeDbError } from "@/lib/db";
 import { forgetKeys, KEYS_INVALIDATE } from "@/lib/keys/key-cache";
@@ -30,14 +30,6 @@ import { installShutdown, onShutdown, runShutdown } from "@/lib/server/shutdown"
 // and show the windows /v1 spends from), the key cache (a revocation in the portal clears it
 // before the portal answers) and the read cache (cleared after each engine tick). The database
 // must be PostgreSQL: the embedded PGlite is one process's database.
-
-/** Why this configuration cannot run an API process, or null. */
-export function apiProcessRefusal(c = config()): string | null {
-  if (c.embedded) return "API_PROCESS=1 needs DATABASE_URL: the embedded database is one process's, and two processes use it";
-  if (c.WEB_CONCURRENCY > 1) return "API_PROCESS=1 runs one API process and one Next process; it does not combine with WEB_CONCURRENCY > 1";
-  if (!c.PMB_DIRECT_ROUTES) return "API_PROCESS=1 serves /v1 without Next's router; it does not combine with PMB_DIRECT_ROUTES=0";
-  return null;
-}
 
 interface Pages {
   /** Settles when the current child listens (at once when it already does). */
@@ -107,7 +99,7 @@ export async function serveApiProcess(root: string): Promise<void> {
     console.error(`[api-process] ${describeDbError(error)}`);
   }
   onShutdown(closeDb, 100);
-  await startDurability({ register: false });
+  await startDurability();
 
   // A directory only this user can open: the socket in it is how requests reach Next, with
   // `x-pmb-peer` trusted.

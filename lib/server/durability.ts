@@ -11,7 +11,9 @@ import { readyRedis, redis } from "@/lib/redis";
 export async function startDurability({ register = true }: { register?: boolean } = {}): Promise<void> {
   await startLimiterJournal();
   await startUsageJournal();
-  // The API process does not register: with its Next process it is one instance, which registers.
+  // An API process and the Next process it runs are one instance, registered by the API process:
+  // it outlives its child, so a Next process that dies and is replaced leaves no row claiming an
+  // instance that no longer runs (lib/server/api-process.ts).
   if (register) registerInstance();
   if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

@@ -1,5 +1,6 @@
 // @ts-check
-// The API process's code (lib/server/api-process.ts and what it imports) as one ES module,
+// The API process's code (lib/server/api-process.ts and what it imports) as one ES module, and
+// the configuration's rules (lib/config.ts) as another,
 // bundled by esbuild after `next build` (scripts/lib/build.mjs): the API process loads it with
 // plain Node, never Next, and never a TypeScript loader at run time. Packages stay imports of
 // node_modules; `@/` paths and TypeScript are resolved here, with the `react-server` condition
@@ -7,14 +8,18 @@
 import path from "node:path";
 import { buildSync } from "esbuild";
 
-export const API_BUNDLE = path.join(".next", "pmb-api", "api-process.mjs");
+const OUT = path.join(".next", "pmb-api");
+export const API_BUNDLE = path.join(OUT, "api-process.mjs");
+/** lib/config.ts alone: how scripts/lib/build.mjs reads the configuration (`serverCommand`). */
+export const CONFIG_BUNDLE = path.join(OUT, "config.mjs");
 
-/** Writes API_BUNDLE (with a source map beside it) under `root`. */
+/** Writes API_BUNDLE and CONFIG_BUNDLE (with source maps beside them) under `root`. */
 export function buildApiBundle(root = process.cwd()) {
   buildSync({
     absWorkingDir: root,
-    entryPoints: ["lib/server/api-process.ts"],
-    outfile: API_BUNDLE,
+    entryPoints: { "api-process": "lib/server/api-process.ts", config: "lib/config.ts" },
+    outdir: OUT,
+    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
     format: "esm",

@@ -4,7 +4,10 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { buildApiBundle } from "./api-bundle.mjs";
+import { pathToFileURL } from "node:url";
+import { buildApiBundle, CONFIG_BUNDLE } from "./api-bundle.mjs";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..");
 
 const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs", "mdx-components.tsx"];
 
@@ -48,24 +51,28 @@ export function ensureBuild({ quiet = false } = {}) {
   return true;
 }
 
-/** The environment a production server process gets. */
 /**
- * @param {Record<string, string>} [extra]
- * @returns {NodeJS.ProcessEnv}
- */
-/**
- * The node arguments that run the production server for `env`: scripts/server.mjs (Next with the
- * node:http front), or with API_PROCESS=1 the API process, which runs that server as its child
- * (lib/server/api-process.ts, bundled by the build; its flags are its own, the child runs without them).
+ * The node arguments that run the production server for `env`: the API process, which serves /v1
+ * and runs scripts/server.mjs as its child for the rest (lib/server/api-process.ts; its flags are
+ * its own, the child runs without them), when the configuration says so (`apiProcess`,
+ * lib/config.ts, read from the build); else scripts/server.mjs (Next with the node:http front).
+ * A configuration that is not valid fails here, before the server starts.
  * @param {Record<string, string | undefined>} env
- * @returns {string[]}
+ * @returns {Promise<string[]>}
  */
-export function serverCommand(env) {
-  return /^(1|true|yes)$/.test(env.API_PROCESS ?? "")
+export async function serverCommand(env) {
+  /** @type {{ parseConfig(env: Record<string, string | undefined>): { apiProcess: boolean } }} */
+  const { parseConfig } = await import(pathToFileURL(path.join(ROOT, CONFIG_BUNDLE)).href);
+  return parseConfig(env).apiProcess
     ? ["--conditions=react-server", "--enable-source-maps", "scripts/api-server.mjs"]
     : ["scripts/server.mjs"];
 }
 
+/**
+ * The environment a production server process gets.
+ * @param {Record<string, string>} [extra]
+ * @returns {NodeJS.ProcessEnv}
+ */
 export function serverEnv(extra = {}) {
   return { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...extra };
 }

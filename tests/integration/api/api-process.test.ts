@@ -137,6 +137,8 @@ describe("API_PROCESS=1", () => {
 
   it("/v1 keeps answering, windows intact, while the Next process is killed and started again", async () => {
     const { key } = await newKey({ limitMinute: 100, limitDay: 1000 });
+    const { revocationReach } = await import("@/lib/keys/instances");
+    expect(await revocationReach()).toMatch(/^1 running server instance\(s\) of this database use no Redis/);
     expect((await v1("127.0.0.15", key)).headers["x-ratelimit-remaining"]).toBe("99");
     const [next] = children(server.process.pid!);
     expect(next).toBeGreaterThan(0);
@@ -161,5 +163,8 @@ describe("API_PROCESS=1", () => {
     const [restarted] = children(server.process.pid!);
     expect(restarted).not.toBe(next);
     expect(server.output()).toContain("the Next process exited (SIGKILL); starting another");
+    // Still one instance in the registry the operator CLI reads: the API process registers it,
+    // so a Next process that died leaves no row claiming a running instance without Redis.
+    expect(await revocationReach()).toMatch(/^1 running server instance\(s\) of this database use no Redis/);
   });
 });

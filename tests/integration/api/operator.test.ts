@@ -23,14 +23,14 @@ describe("npm run keys (operator CLI)", () => {
     expect(res.body.data.key).toMatchObject({ limitMinute: 7, limitDay: 70 });
 
     const list = keys("list", "--email", email);
-    expect(list.status).toBe(0);
+    expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toContain(key.slice(0, 13));
     expect(list.stdout).toContain("active");
     expect(list.stdout).toContain("minute=7");
     expect(list.stdout).not.toContain(key);
 
     const rotated = keys("rotate", "--key", key);
-    expect(rotated.status).toBe(0);
+    expect(rotated.status, rotated.stderr).toBe(0);
     const next = rotated.stdout.trim();
     expect(next).toMatch(/^svc_live_/);
     expectError(await call("/v1", { key }), 401, "invalid_api_key");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { envelopeChunks, jsonBody, jsonChunks, jsonText } from "@/lib/api/json-body";
+import { envelopeChunks, jsonChunks, jsonText, joinSmall, JOIN_BELOW } from "@/lib/api/json-body";
 
 const points = Object.freeze([Object.freeze({ t: "2026-11-21T13:00:00.000000Z", indexLevel: "101.25000000", revision: 0, stale: false })]);
 
@@ -49,33 +49,50 @@ describe("a frozen value's text is computed once and reused", () => {
   });
 });
 
-async function read(body: string | ReadableStream<Uint8Array>): Promise<Buffer> {
-  if (typeof body === "string") return Buffer.from(body);
-  return Buffer.from(await new Response(body).arrayBuffer());
-}
+const text = (chunks: string | Uint8Array[]) => (typeof chunks === "string" ? chunks : Buffer.concat(chunks).toString("utf8"));
 
 const history = (n: number) =>
   Object.freeze(Array.from({ length: n }, (_, i) => Object.freeze({ t: new Date(Date.UTC(2026, 7, 1) + i * 3_600_000).toISOString(), indexLevel: `${100 + i / 7}`, revision: 0, stale: i % 5 === 0 })));
 
-describe("jsonBody is the same JSON, streamed around reused bytes", () => {
+describe("jsonChunks is the same JSON, in parts around reused bytes", () => {
   const large = history(3000);
-  const cases: Array<[string, unknown, "string" | "stream"]> = [
-    ["a small body stays one string", { data: { a: 1 }, meta: { generatedAt: "x" } }, "string"],
-    ["a small frozen value stays one string", { data: Object.freeze({ a: 1 }), meta: {} }, "string"],
-    ["a frozen value of a few KB (a latest value) stays one string", { data: history(40), meta: { generatedAt: "x" } }, "string"],
-    ["a frozen history between per-request members", { data: { ticker: "PMX-A", interval: "1h", count: large.length, points: large }, meta: { generatedAt: new Date().toISOString() } }, "stream"],
-    ["a frozen data object with non-ASCII meta", { data: large, meta: { generatedAt: "é ü — non-ASCII" } }, "stream"],
-    ["an unfrozen large member beside a frozen one", { data: { points: large, unfrozen: history(3000).slice() }, meta: {} }, "stream"],
+  const cases: Array<[string, unknown, "string" | "parts"]> = [
+    ["a body with nothing frozen is one string", { data: { a: 1 }, meta: { generatedAt: "x" } }, "string"],
+    ["a small frozen value is parts", { data: Object.freeze({ a: 1 }), meta: {} }, "parts"],
+    ["a frozen value of a few KB (a latest value) is parts", { data: history(40), meta: { generatedAt: "x" } }, "parts"],
+    ["a frozen history between per-request members", { data: { ticker: "PMX-A", interval: "1h", count: large.length, points: large }, meta: { generatedAt: new Date().toISOString() } }, "parts"],
+    ["a frozen data object with non-ASCII meta", { data: large, meta: { generatedAt: "é ü — non-ASCII" } }, "parts"],
+    ["an unfrozen large member beside a frozen one", { data: { points: large, unfrozen: history(3000).slice() }, meta: {} }, "parts"],
   ];
-  it.each(cases)("%s", async (_name, value, kind) => {
-    const body = jsonBody(value);
-    expect(typeof body === "string" ? "string" : "stream").toBe(kind);
-    expect((await read(body)).toString("utf8")).toBe(JSON.stringify(value));
+  it.each(cases)("%s", (_name, value, kind) => {
+    const chunks = jsonChunks(value);
+    expect(typeof chunks === "string" ? "string" : "parts").toBe(kind);
+    expect(text(chunks)).toBe(JSON.stringify(value));
   });
 
-  it("the reused bytes survive being sent many times", async () => {
-    const value = { data: { points: large }, meta: { generatedAt: "a" } };
-    for (let i = 0; i < 3; i++) expect((await read(jsonBody(value))).toString("utf8")).toBe(JSON.stringify(value));
+  it("the reused bytes are the same bytes in every body, never copied", () => {
+    const value = (generatedAt: string) => ({ data: { points: large }, meta: { generatedAt } });
+    const [a, b] = [jsonChunks(value("a")), jsonChunks(value("b"))] as Uint8Array[][];
+    const reused = a!.filter((part) => b!.includes(part));
+    expect(reused).toHaveLength(1);
+    expect(Buffer.from(reused[0]!).toString("utf8")).toBe(JSON.stringify(large));
+    expect(text(a!)).toBe(JSON.stringify(value("a")));
+    expect(text(b!)).toBe(JSON.stringify(value("b")));
+  });
+});
+
+describe("joinSmall: one buffer for a small body, the parts of a large one as they are", () => {
+  const parts = (...sizes: number[]) => sizes.map((n, i) => Buffer.alloc(n, 97 + i));
+  it.each([
+    ["several parts below the limit are joined", parts(10, 700, 200), 1],
+    ["one part is left as it is", parts(100), 1],
+    ["parts of JOIN_BELOW bytes in all are not joined", parts(10, JOIN_BELOW - 20, 10), 3],
+    ["no parts", parts(), 0],
+  ] as const)("%s", (_name, given, count) => {
+    const out = joinSmall(given);
+    expect(out).toHaveLength(count);
+    expect(Buffer.concat(out as Uint8Array[]).equals(Buffer.concat(given))).toBe(true);
+    if (count === given.length) expect(out).toBe(given);
   });
 });
 
