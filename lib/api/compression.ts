@@ -4,8 +4,10 @@
 //
 // Each segment is a raw deflate stream ended with a sync flush: byte-aligned and not final, and
 // referring only to its own bytes, so segments concatenate into one valid deflate stream (the
-// technique pigz uses). An empty final block closes it; the CRC-32 of the whole body is combined
-// from the segments' CRCs without reading the cached bytes again.
+// technique pigz uses). A small per-request segment (an envelope's opening, its `meta`) is one
+// stored block instead: its bytes as they are, with no compressor set up for a few hundred bytes.
+// An empty final block closes the stream; the CRC-32 of the whole body is combined from the
+// segments' CRCs without reading the cached bytes again.
 import zlib from "node:zlib";
 import { joinSmall } from "@/lib/api/json-body";
 
@@ -15,6 +17,12 @@ const SYNC = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
 /** Segments at least this long are kept, by identity, with their compressed form. */
 const KEEP = 4096;
+/**
+ * Segments shorter than this are sent stored, not compressed: setting up a compressor (deflateInit
+ * allocates and clears its window and tables) costs tens of microseconds, more than the few
+ * hundred bytes it would save are worth. Never above 65,535, a stored block's limit.
+ */
+const STORE_BELOW = 1024;
 /** Bodies from this size on are compressed for clients that accept it. */
 export const COMPRESS_AT = 1024;
 
@@ -33,9 +41,25 @@ export const available = typeof crc32 === "function";
 function segment(chunk: Uint8Array): Segment {
   const hit = kept.get(chunk);
   if (hit) return hit;
+  if (chunk.byteLength < STORE_BELOW) return { deflated: storedBlock(chunk), crc: crc32!(chunk), length: chunk.byteLength };
   const s = { deflated: zlib.deflateRawSync(chunk, SYNC), crc: crc32!(chunk), length: chunk.byteLength };
   if (chunk.byteLength >= KEEP) kept.set(chunk, s);
   return s;
+}
+
+/**
+ * The bytes as one stored deflate block that is not the last (RFC 1951, 3.2.4): a header byte
+ * (BFINAL 0, BTYPE 00, the rest of the byte padding: every segment starts on a byte boundary),
+ * LEN and its one's complement NLEN, little-endian, then the bytes themselves.
+ */
+function storedBlock(chunk: Uint8Array): Buffer {
+  const length = chunk.byteLength;
+  const out = Buffer.allocUnsafe(5 + length);
+  out[0] = 0;
+  out.writeUInt16LE(length, 1);
+  out.writeUInt16LE(~length & 0xffff, 3);
+  out.set(chunk, 5);
+  return out;
 }
 
 /** The chunks' concatenation, gzip-compressed, as a list of buffers to write in order. */

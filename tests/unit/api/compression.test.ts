@@ -39,6 +39,8 @@ describe("gzipSegments", () => {
     ["per-request text around a large reused segment", [text('{"data":{"points":'), json(3000), text('},"meta":{"generatedAt":"2026-11-22T05:00:00.000000Z"}}')]],
     ["empty segments in between", [text("a"), new Uint8Array(0), text("b")]],
     ["random bytes that do not compress", [randomBytes(70_000), randomBytes(10)]],
+    ["stored segments only, one of 1,023 bytes", [text("x".repeat(1023)), text("é"), randomBytes(500)]],
+    ["stored and compressed segments taking turns", [text("{"), json(300), text(","), json(3000), text("}")]],
   ];
   it.each(cases)("%s: gunzip gives the concatenation, and the output is one member with the right trailer", (_label, chunks) => {
     const gz = Buffer.concat(gzipSegments(chunks));
@@ -58,6 +60,19 @@ describe("gzipSegments", () => {
     expect(second[2]).toBe(first[2]);
     expect(first[1]).not.toBe(second[1]);
     expect(zlib.gunzipSync(Buffer.concat(second)).toString()).toBe(`y${Buffer.from(big).toString()}`);
+  });
+
+  it("a small per-request segment is stored as it is, a larger one compressed", () => {
+    const meta = text(`,"meta":{"generatedAt":"2026-11-24T13:00:00.000000Z","pad":"${"a".repeat(600)}"}}`);
+    const [, stored] = gzipSegments([meta]);
+    // One stored block: header byte 0, LEN, NLEN, then the bytes verbatim.
+    expect(stored![0]).toBe(0);
+    expect(stored!.readUInt16LE(1)).toBe(meta.byteLength);
+    expect(stored!.readUInt16LE(3)).toBe(~meta.byteLength & 0xffff);
+    expect(stored!.subarray(5).equals(Buffer.from(meta))).toBe(true);
+    const larger = text(`{"pad":"${"a".repeat(2000)}"}`);
+    const [, deflated] = gzipSegments([larger]);
+    expect(deflated!.length).toBeLessThan(larger.byteLength / 4);
   });
 
   it("compresses a reused history well", () => {
