@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { mintKey, ownDatabase, startProxy, startRedis, stopProcess } from "../tests/integration/faults/support";
 import { freePort, startServer } from "../tests/integration/support/server";
 
@@ -93,6 +95,8 @@ async function main() {
     IP_LIMIT_MINUTE: "100000000",
     EMAIL_SERVER: "smtp://127.0.0.1:1",
     AUTH_SECRET: "bench-faults-secret-0123456789abcdef",
+    // Its usage journal in a directory of its own, not the `.data` that `npm start` uses.
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-faults-")),
   };
   const server = await startServer(env);
   try {
@@ -124,6 +128,7 @@ async function main() {
     await proxy.close();
     await stopProcess(redis);
     await database.drop();
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
   }
 }
 

@@ -200,7 +200,16 @@ async function main() {
   // beside it, one process with Next (API_PROCESS=0), on the same database; its latest rows take
   // turns with the others and the floor, so the two ways are compared in one run.
   const oneProcess = process.env.BENCH_ONE_PROCESS === "1";
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID() };
+  // Each server journals its windows and usage into a DATA_DIR of its own, deleted at the end: a
+  // run's millions of admissions are neither replayed by the next run nor left in `.data` for
+  // `npm start` to replay.
+  const dataDirs: string[] = [];
+  const dataDir = () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-data-"));
+    dataDirs.push(dir);
+    return dir;
+  };
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
@@ -250,7 +259,7 @@ async function main() {
     await untilIdle(server.process.pid);
     if (oneProcess) {
       // The data is in the database already: the second server's Next process only catches up.
-      one = await startServer({ ...env, API_PROCESS: "0", DEMO_MARKET: "0" }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
+      one = await startServer({ ...env, API_PROCESS: "0", DEMO_MARKET: "0", DATA_DIR: dataDir() }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
       if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(one.process.pid)], { stdio: "ignore" });
       await untilIdle(one.process.pid);
     }
@@ -400,6 +409,7 @@ async function main() {
     await one?.stop();
     await server.stop();
     await dropDatabase(name);
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
     await deleteRedisPrefix(env.REDIS_URL, prefix);
   }
