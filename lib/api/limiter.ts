@@ -17,7 +17,7 @@ const holder = ((globalThis as { __pmbLimiter?: Holder }).__pmbLimiter ??= { sto
 /**
  * Redis when REDIS_URL is set (windows shared by every instance, kept by Redis), else this
  * process's memory, journaled to DATA_DIR once `startLimiterJournal` ran (at boot). In the Next
- * process of an API process (API_PROCESS=1, lib/server/api-process.ts) without Redis, the API
+ * process of an API process (lib/server/api-process.ts) without Redis, the API
  * process's memory: MCP, the portal and sign-in spend from the very windows /v1 spends from.
  */
 export function limiterStore(): RateLimitStore {

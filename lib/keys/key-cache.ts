@@ -39,7 +39,7 @@ const EPOCH = () => redisKey("keys:epoch");
  * token an instance saw; and an instance that lost its connection drops its cache when it
  * reconnects, so a revocation made while Redis was unreachable holds too. Without Redis there is
  * one instance, and the revoking call clears this cache directly, and, in the Next process of an
- * API process (API_PROCESS=1), the API process's too before it returns.
+ * API process (lib/server/api-process.ts), the API process's too before it returns.
  */
 export async function syncEpoch(): Promise<void> {
   const read = readEpoch();

@@ -16,7 +16,8 @@ import { startDurability } from "@/lib/server/durability";
 import { answerChild } from "@/lib/server/ipc";
 import { installShutdown, onShutdown, runShutdown } from "@/lib/server/shutdown";
 
-// The API process (API_PROCESS=1): /v1 served by a Node process that never loads Next.js.
+// The API process (how `npm start` runs wherever it can: `apiProcess` in lib/config.ts; API_PROCESS
+// asks for it or against it): /v1 served by a Node process that never loads Next.js.
 //
 // Why: Next.js uses AsyncLocalStorage, which on Node 20 turns async hooks on for the whole
 // process; every promise and every `process.nextTick` of Node's own HTTP code then pays for
