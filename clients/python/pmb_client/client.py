@@ -77,6 +77,11 @@ def _as_datetime(value: Time) -> datetime:
     return parse_timestamp(value)
 
 
+def _to_millisecond(value: datetime) -> datetime:
+    """The time as the API reads it: to the millisecond."""
+    return value.replace(microsecond=value.microsecond - value.microsecond % 1000)
+
+
 class Client:
     """Client of the benchmark data API.
 
@@ -167,18 +172,20 @@ class Client:
 
         Only the trailing 90 days are served: an older start is clamped by the API (``meta["clamped"]``)
         and the walk continues from the window it served. Full history is in the snapshot bundles.
+        The API reads times to the millisecond, so the walk works at that resolution: it never asks
+        for a window that is empty there (start equal to end, which the API refuses).
         """
         if window_days <= 0:
             raise ValueError("window_days must be positive")
         step = timedelta(days=window_days)
-        stop = _as_datetime(end) if end is not None else datetime.now(timezone.utc)
-        frm = _as_datetime(start)
+        stop = _to_millisecond(_as_datetime(end) if end is not None else datetime.now(timezone.utc))
+        frm = _to_millisecond(_as_datetime(start))
         while frm < stop:
             to = min(frm + step, stop)
             page = self.index_history(ticker, start=frm, end=to, interval=interval)
             yield page
             served = page.meta.get("effectiveStart")
-            frm = served if page.meta.get("clamped") and served is not None and served > to else to
+            frm = _to_millisecond(served) if page.meta.get("clamped") and served is not None and served > to else to
 
     def index_history_range(self, ticker: str, start: Time, end: Optional[Time] = None, interval: Optional[str] = None, window_days: float = 30) -> Dict[str, Any]:
         """All points of ``walk_index_history`` in one list, oldest first, no duplicates at window edges."""

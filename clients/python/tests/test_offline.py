@@ -6,6 +6,7 @@ import unittest
 from datetime import timezone
 from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
 
 from pmb_client import Client, InternalError, NotFoundError, PmbError, RateLimitedError, UnavailableError, parse_timestamp
 
@@ -73,6 +74,22 @@ class OfflineTest(unittest.TestCase):
             self.client.get("/v1/x")
         self.assertEqual(self.waits, [])
         self.assertEqual(caught.exception.retry_after, 3600)
+
+    def test_a_clamped_walk_never_asks_for_a_window_empty_at_the_apis_millisecond(self):
+        # The API clamps the start to its own clock, read to the millisecond: the served window can
+        # end within the millisecond of the walk's end. The next window would then start and end
+        # at the same millisecond, which the API refuses (422 invalid_window).
+        def page(effective_start):
+            return (200, {}, {"data": {"ticker": "PMX-A", "interval": "1d", "count": 0, "points": []},
+                              "meta": {"clamped": effective_start is not None, "effectiveStart": effective_start or "2026-08-26T14:33:32.123000Z"}})
+        _Script.script = [page("2026-08-26T14:33:32.123000Z"), page(None), page(None), page(None), page(None)]
+        pages = list(self.client.walk_index_history("PMX-A", "2020-01-01", end="2026-11-24T14:33:32.123456Z", window_days=30))
+        self.assertEqual(len(pages), 4)  # the clamped one, then 30 + 30 + 30 days from where it was served
+        for path, _ in _Script.seen:
+            query = parse_qs(urlparse(path).query)
+            self.assertLess(parse_timestamp(query["start"][0]), parse_timestamp(query["end"][0]))
+            self.assertLess(query["start"][0][:23], query["end"][0][:23])  # also at the millisecond
+        self.assertEqual(parse_qs(urlparse(_Script.seen[-1][0]).query)["end"][0], "2026-11-24T14:33:32.123000Z")
 
     def test_a_404_is_not_retried(self):
         _Script.script = [(404, {}, _error("not_found", 404))]
