@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
-import { mintKey, ownDatabase, startProxy, startRedis, stopProcess } from "../tests/integration/faults/support";
+import { mintKey, ownDatabase, startProxy, startRedis, stopProcess, tempDataDir } from "../tests/integration/faults/support";
 import { freePort, startServer } from "../tests/integration/support/server";
 
 // `npm run bench:faults`: how fast the service says "unavailable" when a dependency is down, and
@@ -96,7 +95,7 @@ async function main() {
     EMAIL_SERVER: "smtp://127.0.0.1:1",
     AUTH_SECRET: "bench-faults-secret-0123456789abcdef",
     // Its usage journal in a directory of its own, not the `.data` that `npm start` uses.
-    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-faults-")),
+    DATA_DIR: tempDataDir("bench-faults"),
   };
   const server = await startServer(env);
   try {

@@ -6,6 +6,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { chromium } from "@playwright/test";
 import { createDatabase, dropDatabase, uniqueName } from "../tests/integration/support/pg";
+import { tempDataDir } from "../tests/integration/faults/support";
 import { deleteRedisPrefix } from "../tests/integration/support/redis";
 import { startServer } from "../tests/integration/support/server";
 
@@ -205,7 +206,7 @@ async function main() {
   // `npm start` to replay.
   const dataDirs: string[] = [];
   const dataDir = () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-data-"));
+    const dir = tempDataDir("bench-data");
     dataDirs.push(dir);
     return dir;
   };

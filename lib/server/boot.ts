@@ -28,7 +28,7 @@ export async function boot(): Promise<void> {
   }
   onShutdown(closeDb, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
-  await startDurability({ register: !c.PMB_API_PARENT });
+  await startDurability();
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
   const catalog = catalogFile ? readCatalogFile(catalogFile) : null;
