@@ -3,6 +3,8 @@
 // The production server with /v1 in a process of its own (API_PROCESS=1; lib/server/api-process.ts),
 // run by scripts/start.mjs as `node --conditions=react-server --enable-source-maps scripts/api-server.mjs`.
 // Its code is the bundle the build writes (scripts/lib/api-bundle.mjs): no Next, no TypeScript loader.
+// First: keeps process.nextTick fast for the life of the process (why: in the module).
+import "./lib/tick-shape.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

@@ -16,6 +16,8 @@
 // WEB_CONCURRENCY=N (N > 1) runs N such servers as a node:cluster sharing the port, one per core.
 // They are separate instances exactly as several machines would be, so it needs what several
 // instances need: DATABASE_URL (PGlite is one process's database) and REDIS_URL (shared limits).
+// First: keeps process.nextTick fast for the life of the process (why: in the module).
+import "./lib/tick-shape.mjs";
 import cluster from "node:cluster";
 import fs from "node:fs";
 import http from "node:http";
