@@ -44,13 +44,15 @@ export function jsonChunks(value: unknown): string | Uint8Array[] {
 /**
  * `jsonChunks({ data, meta })`, byte for byte, for the success envelope: `data` as jsonParts
  * serializes it (a frozen read model's bytes reused), `meta` (a few per-request fields) in one
- * JSON.stringify instead of member by member.
+ * JSON.stringify instead of member by member, or given as that JSON text (`metaJson` in
+ * lib/api/pipeline.ts builds it without serializing the common members each time).
  */
-export function envelopeChunks(data: unknown, meta: Record<string, unknown>): string | Uint8Array[] {
-  if (data === undefined || typeof data === "function" || typeof data === "symbol") return jsonChunks({ data, meta });
+export function envelopeChunks(data: unknown, meta: Record<string, unknown> | string): string | Uint8Array[] {
+  const metaText = typeof meta === "string" ? meta : JSON.stringify(meta);
+  if (data === undefined || typeof data === "function" || typeof data === "symbol") return `{"meta":${metaText}}`;
   const parts: Part[] = ['{"data":'];
   jsonParts(data, 2, parts);
-  push(parts, `,"meta":${JSON.stringify(meta)}}`);
+  push(parts, `,"meta":${metaText}}`);
   return chunksOf(parts);
 }
 

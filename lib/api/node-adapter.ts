@@ -75,7 +75,18 @@ export function canonicalPath(path: string): string | null {
 /** Decoded segments with `.` and `..` resolved; null when a segment is not valid percent-encoding. */
 export function pathSegments(path: string): string[] | null {
   // Most paths have nothing to decode or resolve: no percent sign, no segment starting with a dot.
-  if (!path.includes("%") && !path.includes("/.")) return path.charCodeAt(0) === 0x2f ? path.slice(1).split("/") : path.split("/").slice(1);
+  // Cut by indexOf: about half the cost of slice and split on a request path.
+  if (!path.includes("%") && !path.includes("/.")) {
+    const out: string[] = [];
+    let start = path.indexOf("/") + 1;
+    if (start === 0) return out;
+    for (let end = path.indexOf("/", start); end !== -1; end = path.indexOf("/", start)) {
+      out.push(path.slice(start, end));
+      start = end + 1;
+    }
+    out.push(path.slice(start));
+    return out;
+  }
   const out: string[] = [];
   for (const raw of path.split("/").slice(1)) {
     let segment: string;

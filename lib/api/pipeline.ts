@@ -8,7 +8,7 @@ import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type Reque
 import { envelopeChunks } from "@/lib/api/json-body";
 import { addRateLimitHeaders, JSON_TYPE, KeyedRefusal, rateLimitHeaders, shell, type Keyed, type ShellContext, type Surface } from "@/lib/api/shell";
 import { andThen, type Awaitable } from "@/lib/awaitable";
-import { config } from "@/lib/config";
+import { config, type Config } from "@/lib/config";
 import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
@@ -42,14 +42,34 @@ export type RawHandler = (ctx: KeyedContext) => Awaitable<Payload | RawPayload>;
 
 const ALLOW = "GET";
 
-export function commonMeta(): Record<string, unknown> {
+export function commonMeta(generatedAt = iso6Now()): Record<string, unknown> {
   const c = config();
-  return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt: iso6Now() };
+  return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt };
 }
 
 /** The success body: the handler's `data`, and the common `meta` with the handler's members added. */
 export function envelope(payload: Payload): { data: unknown; meta: Record<string, unknown> } {
   return { data: payload.data, meta: { ...commonMeta(), ...payload.meta } };
+}
+
+/** The common members' JSON up to generatedAt's value (`{"attribution":…,"generatedAt":`), per configuration. */
+let metaHead: { config: Config; text: string } | null = null;
+const COMMON_KEYS = new Set(["attribution", "license", "termsUrl", "generatedAt"]);
+
+/**
+ * `JSON.stringify(envelope(payload).meta)` byte for byte: the common members' text is built once
+ * per configuration instead of serialized for every response. A handler member that would take a
+ * common member's place, or an integer-like name (which JSON puts first), takes the plain way.
+ */
+export function metaJson(extra: Record<string, unknown> | undefined, generatedAt = iso6Now()): string {
+  if (extra) for (const k in extra) if (COMMON_KEYS.has(k) || /^\d+$/.test(k)) return JSON.stringify({ ...commonMeta(generatedAt), ...extra });
+  const c = config();
+  if (metaHead?.config !== c) {
+    const empty = JSON.stringify(commonMeta(""));
+    metaHead = { config: c, text: empty.slice(0, -'""}'.length) };
+  }
+  const rest = extra === undefined ? "{}" : JSON.stringify(extra);
+  return `${metaHead.text}${JSON.stringify(generatedAt)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -221,8 +241,7 @@ export function answerEndpoint(endpoint: string, handler: RawHandler, request: A
         const headers: Record<string, string> = { "Content-Type": JSON_TYPE };
         Object.assign(headers, ctx.base);
         addRateLimitHeaders(headers, keyed.decision);
-        const { data, meta } = envelope(payload);
-        return { status: 200, headers, body: envelopeChunks(data, meta) };
+        return { status: 200, headers, body: envelopeChunks(payload.data, metaJson(payload.meta)) };
       });
     }),
   );

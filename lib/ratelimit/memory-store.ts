@@ -53,10 +53,13 @@ function upperBound(times: readonly number[], x: number, lo = 0): number {
   return lo;
 }
 
-/** Counts of one window over a log; an entry counts while nowMs - t < ms. */
-function countWindow(log: Log, window: LogWindow, nowMs: number): WindowCount {
+/**
+ * Counts of one window over a log; an entry counts while nowMs - t < ms. `first` is the window's
+ * first counted entry, upperBound(times, nowMs - ms, head): recording nowMs after finding it
+ * leaves it in place (nowMs goes after it).
+ */
+function countWindow(log: Log, window: LogWindow, nowMs: number, first: number): WindowCount {
   const times = log.times;
-  const first = upperBound(times, nowMs - window.ms, log.head);
   const count = times.length - first;
   const oldest = times[first + Math.max(0, count - window.limit)];
   return { count, resetMs: oldest === undefined ? nowMs + window.ms : oldest + window.ms };
@@ -110,11 +113,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     log.spanMs = Math.max(log.spanMs, spanMs);
     prune(log, nowMs);
     let allowed = true;
+    const firsts: number[] = [];
     for (const w of windows) {
-      if (log.times.length - upperBound(log.times, nowMs - w.ms, log.head) >= w.limit) {
-        allowed = false;
-        break;
-      }
+      const first = upperBound(log.times, nowMs - w.ms, log.head);
+      firsts.push(first);
+      if (log.times.length - first >= w.limit) allowed = false;
     }
     if (allowed && record) {
       const last = log.times[log.times.length - 1];
@@ -133,7 +136,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
         }
       }
     }
-    return { nowMs, allowed, windows: windows.map((w) => countWindow(log, w, nowMs)) };
+    return { nowMs, allowed, windows: windows.map((w, i) => countWindow(log, w, nowMs, firsts[i]!)) };
   }
 
   const store = withKeyMethods({

@@ -43,6 +43,25 @@ export async function throttle(
 }
 
 /**
+ * A log's name in the store, kept per address or key id: a name built afresh for every request
+ * would be hashed afresh by the store's Map, a kept one carries its hash. At most NAMES_KEPT of
+ * each; when full, the names start again.
+ */
+const NAMES_KEPT = 10_000;
+const addressNames = new Map<string, string>();
+const keyNames = new Map<string, string>();
+
+function logName(names: Map<string, string>, namespace: string, id: string): string {
+  let name = names.get(id);
+  if (name === undefined) {
+    if (names.size >= NAMES_KEPT) names.clear();
+    name = namespace + id;
+    names.set(id, name);
+  }
+  return name;
+}
+
+/**
  * The address throttle and, only when it admits, the key's windows, in one atomic step of the
  * store (one Redis round trip): what `throttle` then `consume` decide, at one instant. `key` is
  * null when the address was refused; the key's windows were then not touched.
@@ -57,8 +76,8 @@ export function throttleThenConsume(
 ): Awaitable<{ address: ThrottleDecision; key: LimitDecision | null }> {
   const window = addressWindow(options);
   const outcomes = store.hitThen(
-    { key: ADDRESS_NAMESPACE + address, windows: [window] },
-    { key: KEY_NAMESPACE + keyId, windows: keyWindows(limits) },
+    { key: logName(addressNames, ADDRESS_NAMESPACE, address), windows: [window] },
+    { key: logName(keyNames, KEY_NAMESPACE, keyId), windows: keyWindows(limits) },
     nowMs,
   );
   return andThen(outcomes, ([a, k]) => ({ address: throttleDecision(a, window.limit), key: k ? toDecision(limits, k) : null }));

@@ -112,4 +112,10 @@ describe("envelopeChunks is jsonChunks({ data, meta }) byte for byte", () => {
     expect(text).toBe(JSON.stringify({ data, meta }));
     expect(typeof chunks).toBe(typeof jsonChunks({ data, meta }));
   });
+
+  it.each(cases)("%s, with meta given as its JSON text", (_name, data) => {
+    const chunks = envelopeChunks(data, JSON.stringify(meta));
+    const text = typeof chunks === "string" ? chunks : Buffer.concat(chunks).toString("utf8");
+    expect(text).toBe(JSON.stringify({ data, meta }));
+  });
 });

@@ -32,6 +32,10 @@ describe("pathSegments", () => {
     ["/v1/indices/..", ["v1"]],
     ["/", [""]],
     ["/v1/indices/", ["v1", "indices", ""]],
+    ["//v1//indices", ["", "v1", "", "indices"]],
+    ["/v1/indices/PMX-ELEC/latest", ["v1", "indices", "PMX-ELEC", "latest"]],
+    ["v1/indices", ["indices"]],
+    ["v1", []],
   ])("%s", (path, expected) => {
     expect(pathSegments(path)).toEqual(expected);
   });
