@@ -175,8 +175,7 @@ function lowerName(key: string): string {
 export function headList(result: ApiResult, encoded: Encoded): string[] {
   const flat = SECURITY_FLAT.slice();
   const lower = SECURITY_LOWER.slice();
-  const put = (key: string, value: string) => {
-    const name = lowerName(key);
+  const put = (key: string, value: string, name = lowerName(key)) => {
     const at = lower.indexOf(name);
     if (at === -1) {
       lower.push(name);
@@ -188,7 +187,7 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
   };
   for (const key in result.headers) {
     const name = lowerName(key);
-    if (name !== "content-length" && name !== "set-cookie") put(key, result.headers[key]!);
+    if (name !== "content-length" && name !== "set-cookie") put(key, result.headers[key]!, name);
   }
   for (const key in encoded.headers) {
     const value = encoded.headers[key]!;

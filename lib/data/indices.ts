@@ -51,6 +51,7 @@ export function normalizeTicker(raw: string): string | null {
 }
 
 function decodeURIComponentSafe(s: string): string {
+  if (!s.includes("%")) return s; // nothing to decode: the common case, without the decoder's cost
   try {
     return decodeURIComponent(s);
   } catch {
