@@ -52,24 +52,28 @@ export function envelope(payload: Payload): { data: unknown; meta: Record<string
   return { data: payload.data, meta: { ...commonMeta(), ...payload.meta } };
 }
 
-/** The common members' JSON up to generatedAt's value (`{"attribution":…,"generatedAt":`), per configuration. */
-let metaHead: { config: Config; text: string } | null = null;
-const COMMON_KEYS = new Set(["attribution", "license", "termsUrl", "generatedAt"]);
+/** The common members' JSON up to generatedAt's value (`{"attribution":…,"generatedAt":`) and their names, per configuration. */
+let metaHead: { config: Config; text: string; names: ReadonlySet<string> } | null = null;
+
+function metaHeadOf(c: Config): { text: string; names: ReadonlySet<string> } {
+  if (metaHead?.config !== c) {
+    const common = commonMeta("");
+    metaHead = { config: c, text: JSON.stringify(common).slice(0, -'""}'.length), names: new Set(Object.keys(common)) };
+  }
+  return metaHead;
+}
 
 /**
- * `JSON.stringify(envelope(payload).meta)` byte for byte: the common members' text is built once
- * per configuration instead of serialized for every response. A handler member that would take a
- * common member's place, or an integer-like name (which JSON puts first), takes the plain way.
+ * `JSON.stringify(envelope(payload).meta)` for `extra` = `payload.meta`, byte for byte: the
+ * common members' text is built once per configuration instead of serialized for every response.
+ * A handler member that would take a common member's place, or an integer-like name (which JSON
+ * puts first), takes the plain way.
  */
 export function metaJson(extra: Record<string, unknown> | undefined, generatedAt = iso6Now()): string {
-  if (extra) for (const k in extra) if (COMMON_KEYS.has(k) || /^\d+$/.test(k)) return JSON.stringify({ ...commonMeta(generatedAt), ...extra });
-  const c = config();
-  if (metaHead?.config !== c) {
-    const empty = JSON.stringify(commonMeta(""));
-    metaHead = { config: c, text: empty.slice(0, -'""}'.length) };
-  }
+  const head = metaHeadOf(config());
+  if (extra) for (const k in extra) if (head.names.has(k) || /^\d+$/.test(k)) return JSON.stringify({ ...commonMeta(generatedAt), ...extra });
   const rest = extra === undefined ? "{}" : JSON.stringify(extra);
-  return `${metaHead.text}${JSON.stringify(generatedAt)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
+  return `${head.text}${JSON.stringify(generatedAt)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */

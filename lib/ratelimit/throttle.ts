@@ -28,21 +28,6 @@ function throttleDecision(outcome: LogOutcome, limit: number): ThrottleDecision 
 }
 
 /**
- * Per-address pre-authentication throttle: one sliding window in the same store as the per-key
- * limits, under its own namespace, so an address and a key with the same text never share a log.
- * Same rounding as the key limits: retryAfter = reset - floor(now in s).
- */
-export async function throttle(
-  store: RateLimitStore,
-  address: string,
-  nowMs: number,
-  options: ThrottleOptions = {},
-): Promise<ThrottleDecision> {
-  const window = addressWindow(options);
-  return throttleDecision(await store.hit(ADDRESS_NAMESPACE + address, [window], nowMs), window.limit);
-}
-
-/**
  * A log's name in the store, kept per address or key id: a name built afresh for every request
  * would be hashed afresh by the store's Map, a kept one carries its hash. At most NAMES_KEPT of
  * each; when full, the names start again.
@@ -59,6 +44,21 @@ function logName(names: Map<string, string>, namespace: string, id: string): str
     names.set(id, name);
   }
   return name;
+}
+
+/**
+ * Per-address pre-authentication throttle: one sliding window in the same store as the per-key
+ * limits, under its own namespace, so an address and a key with the same text never share a log.
+ * Same rounding as the key limits: retryAfter = reset - floor(now in s).
+ */
+export async function throttle(
+  store: RateLimitStore,
+  address: string,
+  nowMs: number,
+  options: ThrottleOptions = {},
+): Promise<ThrottleDecision> {
+  const window = addressWindow(options);
+  return throttleDecision(await store.hit(logName(addressNames, ADDRESS_NAMESPACE, address), [window], nowMs), window.limit);
 }
 
 /**
