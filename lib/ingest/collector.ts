@@ -15,7 +15,7 @@ import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/rest
 import { VenueHttp, type RawResponse } from "@/lib/venues/http";
 import { KalshiConnector } from "@/lib/venues/kalshi";
 import { PolymarketConnector } from "@/lib/venues/polymarket";
-import type { BookRead, VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
+import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 
@@ -27,20 +27,6 @@ export interface CollectorSettings {
   timeoutMs: number;
   /** tests shorten the backoff; production keeps the default */
   backoffMs?: number;
-}
-
-export interface VenueRun {
-  venue: VenueName;
-  requests: number;
-  markets: number;
-  newMarkets: number;
-  snapshots: number;
-  resolved: number;
-  /** markets whose book could not be read this hour: stale, never carried forward as fresh */
-  stale: number;
-  /** series whose leg set changed this run (the venue listed an outcome, or one left) */
-  legChanges: string[];
-  problems: string[];
 }
 
 export interface CollectResult {

@@ -16,8 +16,7 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import type { ClockEstimate } from "@/lib/engine/volatility/clock";
-import type { VolGates } from "@/lib/engine/volatility/types";
+import type { ClockEstimate, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
