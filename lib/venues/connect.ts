@@ -15,6 +15,15 @@ export interface VenueEndpoints {
   backoffMs?: number;
 }
 
+/** Where an operator command writes, and the configuration it reads (tests give their own). */
+export interface CommandIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+  /** tests shorten the venues' backoff */
+  endpoints?: Partial<VenueEndpoints>;
+}
+
 /** The venue addresses and limits of the configuration (the collector's settings). */
 export function venueEndpoints(c: Pick<Config, "POLYMARKET_GAMMA_URL" | "POLYMARKET_CLOB_URL" | "KALSHI_API_URL" | "COLLECT_CONCURRENCY" | "COLLECT_TIMEOUT_MS">): VenueEndpoints {
   const base = (url: string) => url.replace(/\/+$/, "");

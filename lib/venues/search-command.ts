@@ -1,15 +1,7 @@
 import { config, parseConfig } from "@/lib/config";
-import { httpFor, venueEndpoints, type VenueEndpoints } from "./connect";
+import { httpFor, venueEndpoints, type CommandIo, type VenueEndpoints } from "./connect";
 import { formatSearchTable, SEARCH_DEFAULTS, searchVenues } from "./search";
 import type { VenueName } from "./types";
-
-export interface CommandIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env?: NodeJS.ProcessEnv;
-  /** tests shorten the venues' backoff */
-  endpoints?: Partial<VenueEndpoints>;
-}
 
 export const VENUES_USAGE = "usage: npm run venues -- search WORDS... [--venue polymarket|kalshi] [--limit N]";
 
