@@ -20,8 +20,8 @@ export interface SearchRow {
   status: string;
   /** YYYY-MM-DD: an event's close; for a tag or series, the next close among its open markets */
   closes: string | null;
-  /** open markets; `capped` when the page cap stopped the count */
-  markets: number;
+  /** open markets (null: the venue's answer did not list them); `capped` when the page cap stopped the count */
+  markets: number | null;
   capped: boolean;
   /** a Polymarket neg-risk or Kalshi mutually exclusive event: it can be a volatility series' event */
   exclusive: boolean;
@@ -55,15 +55,16 @@ function gammaEventRow(e: Obj): SearchRow | null {
   const slug = str(e, "slug");
   if (!slug) return null;
   const open = openGammaMarkets(e);
+  const listed = arr(e, "markets") !== null;
   const closed = bool(e, "closed") === true;
   return {
     venue: "polymarket",
     kind: "event",
     selector: slug,
     title: str(e, "title") ?? slug,
-    status: closed ? "closed" : open.length > 0 ? "open" : "no open markets",
+    status: closed ? "closed" : !listed || open.length > 0 ? "open" : "no open markets",
     closes: day(e.endDate) ?? latest(open.map((m) => day(m.endDate))),
-    markets: open.length,
+    markets: listed ? open.length : null,
     capped: false,
     exclusive: bool(e, "negRisk") === true,
   };
@@ -217,7 +218,7 @@ export function formatSearchTable(results: readonly VenueSearch[], titleWidth = 
   const cut = (s: string) => (s.length > titleWidth ? `${s.slice(0, titleWidth - 1)}…` : s);
   const table = [
     ["VENUE", "KIND", "SELECTOR", "TITLE", "STATUS", "CLOSES", "MARKETS"],
-    ...rows.map((r) => [r.venue, `${r.kind}${r.exclusive ? "*" : ""}`, r.selector, cut(r.title), r.status, r.closes ?? "-", `${r.markets}${r.capped ? "+" : ""}`]),
+    ...rows.map((r) => [r.venue, `${r.kind}${r.exclusive ? "*" : ""}`, r.selector, cut(r.title), r.status, r.closes ?? "-", r.markets === null ? "-" : `${r.markets}${r.capped ? "+" : ""}`]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
   const lines = table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd());

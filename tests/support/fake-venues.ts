@@ -239,6 +239,8 @@ export interface Discovery {
   kalshiSeries: KalshiSeries[];
   /** series per page of `/series`; unset: the whole list in one answer, as the venue does */
   kalshiSeriesPage?: number;
+  /** answer searches with events that do not list their markets (a lighter payload) */
+  searchWithoutMarkets?: boolean;
 }
 
 const words = (q: string) => q.toLowerCase().split(/\s+/).filter(Boolean);
@@ -258,7 +260,7 @@ function discoveryRoute(
     const keepClosed = q.get("keep_closed_markets") === "1";
     const events = state.poly.events
       .filter((e) => hasAll(`${e.title} ${e.slug}`, ws) && (!active || !e.closed))
-      .map((e) => ({ ...gammaEvent(e), markets: e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)) }));
+      .map((e) => ({ ...gammaEvent(e), markets: state.discovery.searchWithoutMarkets ? undefined : e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)) }));
     const tagSlugs = [...new Set(state.poly.events.flatMap((e) => e.tags))].filter((t) => hasAll(t, ws));
     const tags = q.get("search_tags") === "false" ? [] : tagSlugs.map((t, i) => ({ id: String(100 + i), label: t, slug: t }));
     const from = (page - 1) * perType;

@@ -106,6 +106,12 @@ describe("venues search", () => {
     expect(capped.out).toContain("+ counted up to the page cap");
   });
 
+  test("an event answered without its markets shows no count rather than zero", async () => {
+    fake.discovery.searchWithoutMarkets = true;
+    const r = await run(["search", "fed", "chair", "--venue", "polymarket"]);
+    expect(r.rows).toEqual([["polymarket", "event", "fed-chair-2027", "Fed chair nominee", "open", "2027-02-01", "-"]]);
+  });
+
   test("a failing venue is one line on stderr and the other venue's rows still print", async () => {
     fake.faults.set("/kalshi/series", [{ status: 500, times: 10 }]);
     const r = await run(["search", "fed"]);
