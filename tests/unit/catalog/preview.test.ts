@@ -157,6 +157,39 @@ describe("catalog preview", () => {
     expect(r.out).toContain("flag: Leg prices sum to 0.970, below the 0.980 floor.");
   });
 
+  test("Kalshi: an event-ticker universe that includes partition legs, and a series on the same mutually exclusive event", async () => {
+    fake.kalshi.events.push({
+      event_ticker: "KXFED-26DEC",
+      series_ticker: "KXFED",
+      title: "Fed rate in December",
+      mutually_exclusive: true,
+      markets: [
+        { ticker: "KXFED-26DEC-T4.00", title: "Fed rate", yes_sub_title: "4.00%", status: "active", close_time: inDays(15) },
+        { ticker: "KXFED-26DEC-T4.25", title: "Fed rate", yes_sub_title: "4.25%", status: "active", close_time: inDays(15) },
+        { ticker: "KXFED-26DEC-T4.50", title: "Fed rate", yes_sub_title: "4.50%", status: "settled", result: "no", close_time: inDays(15) },
+      ],
+    });
+    fake.kalshi.books.set("KXFED-26DEC-T4.00", kalshiBookFp(0.55, 0.57));
+    fake.kalshi.books.set("KXFED-26DEC-T4.25", kalshiBookFp(0.41, 0.44, 100));
+    const kalshi = {
+      version: 1,
+      indices: [{ ...catalog.indices[1], ticker: "KX-FED", universe: { venue: "kalshi", eventTickers: ["KXFED-26DEC"] }, eligibility: { includePartitionLegs: true, minDepthUsd: 200 } }],
+      volatility: [{ ...catalog.volatility[0], ticker: "KXV-FED", venue: "kalshi", event: "KXFED-26DEC" }],
+    };
+    const r = await run(write("kalshi.json", kalshi));
+    expect(r.code).toBe(0);
+    expect(rowsOf(r.out, "index KX-FED").map((row) => [row[0], row[2], row[8] ?? ""])).toEqual([
+      ["enters", "KXFED-26DEC-T4.00", ""],
+      ["excluded", "KXFED-26DEC-T4.25", "depth $125.00 below minDepthUsd $200.00"],
+      ["excluded", "KXFED-26DEC-T4.50", "resolved NO"],
+    ]);
+    expect(rowsOf(r.out, "volatility KXV-FED").map((l) => [l[0], l[1], l.at(-1)])).toEqual([
+      ["t4.00", "Fed rate in December: 4.00%", "pass"],
+      ["t4.25", "Fed rate in December: 4.25%", "'Fed rate in December: 4.25%' has $125 of book depth, below the $250 floor."],
+      ["t4.50", "Fed rate in December: 4.50%", "resolved"],
+    ]);
+  });
+
   test("a venue that fails is reported on its entries, the others are still previewed, and the exit code is 1", async () => {
     setUp();
     fake.faults.set("/kalshi/events", [{ status: 500, times: 10 }]);
