@@ -21,8 +21,6 @@ import { startServer } from "../tests/integration/support/server";
 // every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
-const ONE_INDEX = "index latest, one process";
-const ONE_VOLATILITY = "volatility latest, one process";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
@@ -196,11 +194,7 @@ async function main() {
   const prefix = `${name}:`;
   // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
   const memory = process.env.BENCH_LIMITER === "memory";
-  // The server runs as the product does by default on PostgreSQL: the API process (lib/config.ts
-  // `apiProcess`; one process with WEB_CONCURRENCY > 1). BENCH_ONE_PROCESS=1: a second server
-  // beside it, one process with Next (API_PROCESS=0), on the same database; its latest rows take
-  // turns with the others and the floor, so the two ways are compared in one run.
-  const oneProcess = process.env.BENCH_ONE_PROCESS === "1";
+  // The server runs as the product does: one process (N identical ones with WEB_CONCURRENCY).
   // Each server journals its windows and usage into a DATA_DIR of its own, deleted at the end: a
   // run's millions of admissions are neither replayed by the next run nor left in `.data` for
   // `npm start` to replay.
@@ -215,7 +209,6 @@ async function main() {
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-  let one: Awaited<ReturnType<typeof startServer>> | null = null;
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
@@ -258,12 +251,6 @@ async function main() {
     // Boot goes on after the data is there (monthly bundles are built next): measure once the
     // server has been idle, under 5% of a core, for two seconds in a row.
     await untilIdle(server.process.pid);
-    if (oneProcess) {
-      // The data is in the database already: the second server's Next process only catches up.
-      one = await startServer({ ...env, API_PROCESS: "0", DEMO_MARKET: "0", DATA_DIR: dataDir() }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-      if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(one.process.pid)], { stdio: "ignore" });
-      await untilIdle(one.process.pid);
-    }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;
     const series = vol.data.series[0].ticker as string;
@@ -273,22 +260,16 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000"; one?: boolean }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
-      // Through the one-process server when there is one; else through the API process's proxy too.
-      { label: "bare handler, Next router", path: "/bench-floor", one: true },
+      // A bare route handler of the app, through the front and Next's router.
+      { label: "bare handler, Next router", path: "/bench-floor" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility latest, gzip", path: `/v1/volatility/${series}/latest`, gzip: true },
-      ...(oneProcess
-        ? [
-            { label: ONE_INDEX, path: `/v1/indices/${index}/latest`, one: true },
-            { label: ONE_VOLATILITY, path: `/v1/volatility/${series}/latest`, one: true },
-          ]
-        : []),
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
       // The machine's own floor for a body that size: node:http sending the same number of bytes
       // from one Buffer, no framework, no key, no Redis.
@@ -304,8 +285,8 @@ async function main() {
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "the API process, Next as its child (the default on PostgreSQL)";
-    console.log(`\ngenerator: ${generator}; server: ${mode}${oneProcess ? `; "${ONE_INDEX}" rows: one process with Next (API_PROCESS=0)` : ""}`);
+    const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process";
+    console.log(`\ngenerator: ${generator}; server: ${mode}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
     console.log(
@@ -348,9 +329,8 @@ async function main() {
       if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
       for (const t of targets) {
         const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
-        const serving = t.one && one ? one : server;
-        const target = own ? own.url : `${serving.baseUrl}${t.path}`;
-        const pid = own ? own.process.pid : serving.process.pid;
+        const target = own ? own.url : `${server.baseUrl}${t.path}`;
+        const pid = own ? own.process.pid : server.process.pid;
         if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
         const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
         these[t.label] = r;
@@ -374,7 +354,7 @@ async function main() {
     console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
     const router = figures["bare handler, Next router"];
     if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
-    for (const l of ["index latest", "volatility latest", ONE_INDEX, ONE_VOLATILITY]) {
+    for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
       if (!f) continue;
       const s = shares(l);
@@ -407,7 +387,6 @@ async function main() {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     for (const p of bareProcesses) p.kill();
-    await one?.stop();
     await server.stop();
     await dropDatabase(name);
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
