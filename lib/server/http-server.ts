@@ -59,10 +59,14 @@ function runPrimary(c: Config, workerScript: string): void {
   cluster.setupPrimary({ exec: workerScript, args: [] });
   let stopping = false;
   let ready = 0;
-  const fork = () =>
-    cluster.fork().on("message", (m) => {
-      if (m === "ready" && ++ready === c.WEB_CONCURRENCY) console.log(`ready on ${address(c)} (${c.WEB_CONCURRENCY} workers)`);
+  const fork = (replacing?: number) => {
+    const worker = cluster.fork();
+    worker.on("message", (m) => {
+      if (m !== "ready") return;
+      if (replacing !== undefined) console.log(`worker ${worker.process.pid} ready (replacing ${replacing})`);
+      else if (++ready === c.WEB_CONCURRENCY) console.log(`ready on ${address(c)} (${c.WEB_CONCURRENCY} workers)`);
     });
+  };
   for (let i = 0; i < c.WEB_CONCURRENCY; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) {
@@ -70,7 +74,7 @@ function runPrimary(c: Config, workerScript: string): void {
       return;
     }
     console.error(`worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    fork();
+    fork(worker.process.pid);
   });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {

@@ -47,40 +47,41 @@ afterAll(async () => {
   for (const c of cleanups) await c();
 });
 
-/** Polls until both workers listen again (two live children, each having answered). */
-async function waitForWorkers(primary: number, gone: number[], budgetMs: number): Promise<number> {
+/** Polls until the primary reports the worker that replaces `pid` ready; returns the new pid. */
+async function replacementOf(pid: number, budgetMs: number): Promise<number> {
   const started = Date.now();
   for (;;) {
-    const pids = workersOf(primary);
-    const fresh = pids.filter((p) => !gone.includes(p));
-    if (fresh.length === 2) {
-      const res = await fetch(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(1000) }).catch(() => null);
-      if (res?.status === 200) return Date.now() - started;
-    }
-    if (Date.now() - started > budgetMs) throw new Error(`workers not back within ${budgetMs} ms: ${pids.join(", ")}\n${server.output().slice(-2000)}`);
+    const m = new RegExp(`worker (\\d+) ready \\(replacing ${pid}\\)`).exec(server.output());
+    if (m) return Number(m[1]);
+    if (Date.now() - started > budgetMs) throw new Error(`no replacement for worker ${pid} within ${budgetMs} ms\n${server.output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
+const keyed = () => fetch(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(1000) }).catch(() => null);
+
 describe("a cluster of two workers", () => {
-  it("answers again within 5 s after kill -9 of each worker, without a hand", async () => {
+  it("kill -9 of each worker in turn: the service answers again within 5 s, and the primary replaces it", async () => {
     const primary = server.process.pid!;
     const workers = workersOf(primary);
     expect(workers).toHaveLength(2);
-    for (const pid of workers) process.kill(pid, "SIGKILL");
-    const since = Date.now();
-    // The service answers again as soon as one replacement listens; both are back soon after.
-    for (;;) {
-      const res = await fetch(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(1000) }).catch(() => null);
-      if (res?.status === 200) break;
-      expect(Date.now() - since, server.output().slice(-2000)).toBeLessThan(5000);
-      await new Promise((r) => setTimeout(r, 50));
+    for (const pid of workers) {
+      process.kill(pid, "SIGKILL");
+      const since = Date.now();
+      for (;;) {
+        const res = await keyed();
+        if (res?.status === 200) break;
+        expect(Date.now() - since, server.output().slice(-2000)).toBeLessThan(5000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(Date.now() - since).toBeLessThan(5000);
+      const fresh = await replacementOf(pid, 90_000);
+      expect(alive(fresh)).toBe(true);
+      expect(server.output()).toContain(`worker ${pid} exited (SIGKILL); starting another`);
     }
-    expect(Date.now() - since).toBeLessThan(5000);
-    await waitForWorkers(primary, workers, 30_000);
     expect(alive(primary)).toBe(true);
-    expect(server.output()).toMatch(/worker \d+ exited \(SIGKILL\); starting another/);
-  }, 60_000);
+    expect(workersOf(primary).filter((p) => workers.includes(p))).toEqual([]);
+  }, 240_000);
 
   it("a worker killed under load leaves no accepted connection unanswered: each gets its answer or a reset", async () => {
     const primary = server.process.pid!;
@@ -96,9 +97,9 @@ describe("a cluster of two workers", () => {
           res.on("end", () => resolve(String(res.statusCode)));
           res.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
         });
-        // An accepted connection left waiting: what the issue saw for 30 s.
-        req.setTimeout(8000, () => {
-          resolve("no answer in 8 s");
+        // An accepted connection left waiting: what was seen for 30 s.
+        req.setTimeout(20_000, () => {
+          resolve("no answer in 20 s");
           req.destroy();
         });
         req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
@@ -115,9 +116,9 @@ describe("a cluster of two workers", () => {
     await Promise.all(loops);
     const counts: Record<string, number> = {};
     for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
-    expect(counts["no answer in 8 s"] ?? 0, JSON.stringify(counts)).toBe(0);
-    for (const o of Object.keys(counts)) expect(["200", "ECONNRESET", "EPIPE", "ECONNREFUSED", "socket hang up"], JSON.stringify(counts)).toContain(o);
-    expect(counts["200"]).toBeGreaterThan(500);
-    await waitForWorkers(primary, [before[0]!], 30_000);
-  }, 120_000);
+    expect(counts["no answer in 20 s"] ?? 0, JSON.stringify(counts)).toBe(0);
+    for (const o of Object.keys(counts)) expect(["200", "503", "ECONNRESET", "EPIPE"], JSON.stringify(counts)).toContain(o);
+    expect(counts["200"] ?? 0, JSON.stringify(counts)).toBeGreaterThan(550);
+    await replacementOf(before[0]!, 90_000);
+  }, 240_000);
 });
