@@ -140,7 +140,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/gamma/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
       const offset = Number(q.get("offset") ?? 0);
-      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (q.get("closed") !== "false" || !e.closed));
+      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only
+      const closed = q.get("closed") === "true";
+      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
       return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
     }
     if (p.startsWith("/gamma/events/slug/")) {
@@ -148,9 +150,14 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       return e ? send(res, 200, gammaEvent(e)) : send(res, 404, { error: "not found" });
     }
     if (p === "/gamma/markets") {
+      // As the venue: closed markets are left out unless `closed=true`, which answers closed ones only.
       const ids = new Set(q.getAll("condition_ids"));
-      const out = state.poly.events.flatMap((e) => e.markets.filter((m) => ids.has(m.conditionId)).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })));
-      return send(res, 200, out);
+      const closed = q.get("closed") === "true";
+      const limit = Number(q.get("limit") ?? 20);
+      const out = state.poly.events.flatMap((e) =>
+        e.markets.filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
+      );
+      return send(res, 200, out.slice(0, limit));
     }
     if (p === "/clob/book") {
       const book = state.poly.books.get(q.get("token_id") ?? "");
@@ -159,7 +166,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/kalshi/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.kalshi ?? 200);
       const start = Number(q.get("cursor") || 0);
-      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && e.markets.some((m) => m.status === "active"));
+      // no `status`: every event; `status=open`: those with a market open for trading; any other: the rest
+      const open = (e: KalshiEvent) => e.markets.some((m) => m.status === "active");
+      const status = q.get("status");
+      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && (!status || (status === "open") === open(e)));
       const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }
