@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -23,6 +24,9 @@ const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
+/** The floors of the 90-day history rows: node:http sending that answer's bytes and head, plain and gzip. */
+const HISTORY_BARE = "bare node:http, history's bytes";
+const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
@@ -143,17 +147,18 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
  * response from one Buffer: the cost of moving that response on this machine, nothing else. With
  * `head`, the response's own head too (every header the API sends, in its order; Node adds Date
  * and Connection as it does for the API), so the two send the same bytes; without, the body with
- * Content-Type and Content-Length only. Pinned to the server's CPU when BENCH_PIN=1.
+ * Content-Type and Content-Length only. With `gzip`, the bytes a gzip client gets, as sent.
+ * Pinned to the server's CPU when BENCH_PIN=1.
  */
-async function bareServer(url: string, key: string, head = true) {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, "accept-encoding": "identity" } });
-  const body = Buffer.from(await res.arrayBuffer());
+async function bareServer(url: string, key: string, head = true, gzip = false) {
+  const res = await rawGet(url, { authorization: `Bearer ${key}`, "accept-encoding": gzip ? "gzip" : "identity" });
+  const body = res.body;
   const file = path.join(os.tmpdir(), `pmb-bench-body-${randomUUID()}`);
   fs.writeFileSync(file, body);
   const bytes = body.byteLength;
   const own = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
   const headers = head
-    ? [...res.headers].filter(([name]) => !own.has(name)).flat()
+    ? res.headers.filter(([name]) => !own.has(name.toLowerCase())).flat()
     : ["content-type", "application/json; charset=utf-8", "content-length", String(body.length)];
   const code = `const body = require("node:fs").readFileSync(${JSON.stringify(file)});
 const head = ${JSON.stringify(headers)};
@@ -167,6 +172,25 @@ require("node:http").createServer((req, res) => { res.writeHead(200, head); res.
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(file, { force: true }));
   return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
+}
+
+/** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Array<[string, string]>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const raw = res.rawHeaders;
+          const pairs: Array<[string, string]> = [];
+          for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+          resolve({ headers: pairs, body: Buffer.concat(chunks) });
+        });
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
 }
 
 /** Waits until a server (with its children) has used under 5 % of a core for two seconds in a row. */
@@ -260,7 +284,7 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" | "history" | "history-gzip" }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
@@ -268,6 +292,7 @@ async function main() {
       { label: "bare handler, Next router", path: "/bench-floor" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
+      { label: HISTORY_BARE, path: "/", bare: "history" },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility latest, gzip", path: `/v1/volatility/${series}/latest`, gzip: true },
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
@@ -276,6 +301,7 @@ async function main() {
       { label: "bare node:http, 5000's bytes", path: "/", bare: "5000" },
       // What browsers and most HTTP libraries send: the body compressed, its reused part once.
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
+      { label: HISTORY_GZIP_BARE, path: "/", bare: "history-gzip", gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
     const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
@@ -318,6 +344,11 @@ async function main() {
     bareProcesses.push(bareBody.process);
     const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
     if (bare) bareProcesses.push(bare.process);
+    const historyUrl = `${server.baseUrl}/v1/indices/${index}/history?interval=1h&${span}`;
+    const bareHistory = targets.some((t) => t.bare === "history") ? await bareServer(historyUrl, keys[0]!) : null;
+    if (bareHistory) bareProcesses.push(bareHistory.process);
+    const bareHistoryGzip = targets.some((t) => t.bare === "history-gzip") ? await bareServer(historyUrl, keys[0]!, true, true) : null;
+    if (bareHistoryGzip) bareProcesses.push(bareHistoryGzip.process);
     // BENCH_ROUNDS=n: every row n times, the rows taking turns, so each round's ratios compare
     // runs seconds apart; on a machine whose neighbours take CPU, the median ratio is steadier
     // than any one run. The figures shown after the table are the median round's.
@@ -328,7 +359,7 @@ async function main() {
       perRound.push(these);
       if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
       for (const t of targets) {
-        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
+        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : t.bare === "history" ? bareHistory : t.bare === "history-gzip" ? bareHistoryGzip : null;
         const target = own ? own.url : `${server.baseUrl}${t.path}`;
         const pid = own ? own.process.pid : server.process.pid;
         if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
@@ -370,6 +401,13 @@ async function main() {
       console.log(`  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`);
       console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`);
     }
+    for (const [l, floor] of [
+      [h, HISTORY_BARE],
+      [`${h}, gzip`, HISTORY_GZIP_BARE],
+    ] as const) {
+      const s = shares(l, floor);
+      if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)`);
+    }
     const v = "volatility history 5000";
     const volSingle = single[v];
     if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
@@ -377,7 +415,7 @@ async function main() {
     if (figures[v] && bareRow) {
       console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
