@@ -24,6 +24,8 @@ export interface CollectorSettings {
   polymarketClobUrl: string;
   kalshiApiUrl: string;
   concurrency: number;
+  /** requests per second per venue (POLYMARKET_RPS, KALSHI_RPS); none when unset */
+  rps?: Partial<Record<VenueName, number>>;
   timeoutMs: number;
   /** tests shorten the backoff; production keeps the default */
   backoffMs?: number;
@@ -89,7 +91,7 @@ export async function catalogUsesVenues(prisma: Db): Promise<boolean> {
 }
 
 function connectorFor(venue: VenueName, settings: CollectorSettings) {
-  const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs });
+  const http = new VenueHttp({ venue, concurrency: settings.concurrency, rps: settings.rps?.[venue], timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs });
   const connector = venue === "polymarket" ? new PolymarketConnector(http, settings.polymarketGammaUrl, settings.polymarketClobUrl) : new KalshiConnector(http, settings.kalshiApiUrl);
   return { http, connector };
 }
@@ -170,7 +172,8 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
           });
         }
       }
-      // Markets we hold that discovery no longer lists (closed or resolved): their current state.
+      // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
+      // batches where the venue has them. A market recorded as resolved is never looked up again.
       const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
       const missing = held.map((m) => m.conditionId).filter((id) => !found.has(id));
       if (missing.length) {
@@ -323,6 +326,7 @@ export function collectorSettings(): CollectorSettings {
     polymarketClobUrl: base(c.POLYMARKET_CLOB_URL),
     kalshiApiUrl: base(c.KALSHI_API_URL),
     concurrency: c.COLLECT_CONCURRENCY,
+    rps: { polymarket: c.POLYMARKET_RPS, kalshi: c.KALSHI_RPS },
     timeoutMs: c.COLLECT_TIMEOUT_MS,
   };
 }
