@@ -131,9 +131,14 @@ beforeAll(async () => {
       slug: "fed-decision-december",
       title: "Fed decision in December",
       negRisk: true,
+      // augmented: its explicit "Other" is a placeholder the venue says to ignore, never a leg
+      negRiskAugmented: true,
       tags: ["economy"],
       endDate: end,
-      markets: ["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+      markets: [
+        ...["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+        { conditionId: "0xother", question: "Fed: Other?", groupItemTitle: "Other", yesToken: "tok-other", endDate: end, negRiskOther: true },
+      ],
     },
   );
   fake.kalshi.events.push(
@@ -176,7 +181,7 @@ describe("the service on venue markets, without the demo", () => {
         // the Fed event lists a fourth outcome after the series was discovered: it joins the partition
         fake.poly.events.find((e) => e.slug === "fed-decision-december")!.markets.push({ conditionId: "0xpause", question: "Fed: Pause?", groupItemTitle: "Pause", yesToken: "tok-pause", endDate: settle(hours[0]!) });
         fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
-        fake.faults.set("/clob/book?token_id=tok-btc-b", [{ status: 429, retryAfter: "1" }]);
+        fake.faults.set("/clob/books", [{ status: 429, retryAfter: "1" }]);
       }
       mids[step] = new Map([...fake.poly.books].map(([token, book]) => [token, midOf(book as ReturnType<typeof polyBook>)]));
       const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
@@ -187,6 +192,11 @@ describe("the service on venue markets, without the demo", () => {
         expect(r.stdout).toContain("legs of PMV-FEDDEC: 0xpause joined");
       }
     }
+    // books in batches (POST /books), never one GET /book per market; the settled market is looked
+    // up once (closed=true, the hour it closed) and never again
+    expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books")).length).toBeGreaterThanOrEqual(hours.length);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
     await new Promise((resolve) => setTimeout(resolve, 2100)); // the read models' 2 s cache
 
     const list = await v1("/v1/indices");
