@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
+import { Dec } from "@/lib/engine/decimal";
 import { devigMultiplicative } from "@/lib/engine/devig";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "@/lib/engine/volatility/attribution";
 import { diffusionVariance, horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
@@ -15,16 +16,15 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import type { ClockEstimate } from "@/lib/engine/volatility/clock";
-import type { VolGates } from "@/lib/engine/volatility/types";
+import type { ClockEstimate, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
 // priced t, in decimal arithmetic with 50 significant digits (multiply first), rounded to eight
 // decimals ROUND_HALF_EVEN. Volatility: the engine's published formulas over the leg panel.
 
-/** The arithmetic every index level uses (the same context as the engine). */
-const D = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+/** The arithmetic every index level uses: the engine's own decimal context. */
+const D = Dec;
 type Row = Record<string, string>;
 
 export interface IndexReport {
