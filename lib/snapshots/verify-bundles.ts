@@ -15,8 +15,8 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import type { ClockEstimate } from "@/lib/engine/volatility/clock";
-import type { VolGates } from "@/lib/engine/volatility/types";
+import { addClockIncrement, estimateClock, type ClockEstimate } from "@/lib/engine/volatility/clock";
+import type { ClockBucket, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
@@ -76,6 +76,12 @@ export interface VolReport {
   gateMismatches: number;
   /** computations whose identity gate could not be recomputed (previous computation not in DIR) */
   identityUnchecked: number;
+  /** per-leg attribution parts (volatility_attribution.csv) recomputed */
+  attributionLegsChecked: number;
+  /** clock estimates (speed, bounds, coverage, tier per tenor) recomputed from the published hourly increments */
+  clocksChecked: number;
+  /** computations whose clock window reaches before the bundles in DIR (or into bundles without increments) */
+  clockUnchecked: number;
   failures: Failure[];
 }
 
@@ -332,8 +338,32 @@ export function decideGates(f: GateFacts): { status: "ok" | "flagged" | "suspend
   return { status, names: [...names].sort() };
 }
 
-function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>): void {
+/** A series' realized-variance clock rebuilt from the published hourly increments. */
+interface ClockTrack {
+  buckets: ClockBucket[];
+  /** every increment from this instant on is known (-Infinity: the series began inside DIR; +Infinity: a month without increments) */
+  knownFrom: number;
+}
+
+const MS_DAY = 86_400_000;
+
+function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>, clocks: Map<string, ClockTrack>, dirStart: number): void {
   const month = path.basename(dir);
+  const manifestFile = path.join(dir, "manifest.json");
+  const schemaVersion = fs.existsSync(manifestFile) ? Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) : 0;
+  const hasIncrements = schemaVersion >= 3;
+  const history = readCsv(dir, "volatility_history.csv");
+  const monthStart = history[0] ? Date.parse(`${history[0].t!.slice(0, 7)}-01T00:00:00Z`) : 0;
+  for (const track of clocks.values()) {
+    if (!hasIncrements) track.knownFrom = Number.POSITIVE_INFINITY;
+    else if (track.knownFrom === Number.POSITIVE_INFINITY) track.knownFrom = monthStart;
+  }
+  const attributionOf = new Map<string, Row[]>();
+  for (const r of readCsv(dir, "volatility_attribution.csv")) {
+    const k = key(r.ticker!, r.t!);
+    if (!attributionOf.has(k)) attributionOf.set(k, []);
+    attributionOf.get(k)!.push(r);
+  }
   const defs = new Map(
     readCsv(dir, "volatility_series.csv").map((r) => [
       r.ticker!,
@@ -373,7 +403,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     if (diff > VOL_ROUNDING) fail(what, published, round6(recomputed));
   };
 
-  for (const r of readCsv(dir, "volatility_history.csv")) {
+  for (const r of history) {
     ticker = r.ticker!;
     t0 = r.t!;
     file = "volatility_history.csv";
@@ -387,6 +417,30 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     seriesSeen.add(r.ticker!);
     report.computations += 1;
     const t = new Date(r.t!);
+
+    // the clock: rebuilt from the hourly increments published before t, per tenor
+    let track = clocks.get(r.ticker!);
+    if (track === undefined) {
+      // a series whose first computation in DIR is not at its first hour may have history before DIR
+      track = { buckets: [], knownFrom: !hasIncrements ? Number.POSITIVE_INFINITY : t.getTime() > dirStart ? Number.NEGATIVE_INFINITY : dirStart };
+      clocks.set(r.ticker!, track);
+    }
+    for (const [tau, published] of Object.entries(clock)) {
+      const windowDays = Math.max(30, Math.ceil(Number(tau)));
+      const windowStart = Date.parse(`${new Date(t.getTime() - (windowDays - 1) * MS_DAY).toISOString().slice(0, 10)}T00:00:00Z`);
+      if (windowStart < track.knownFrom) {
+        report.clockUnchecked += 1;
+        continue;
+      }
+      const c = estimateClock(track.buckets, t, Number(tau));
+      report.clocksChecked += 1;
+      for (const field of ["tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"] as const) {
+        if (c[field] !== published[field]) fail(`clock ${tau}d ${field}`, published[field], c[field]);
+      }
+    }
+    if (hasIncrements && r.clock_increment_realized && r.clock_increment_predicted) {
+      track.buckets = addClockIncrement(track.buckets, t, Number(r.clock_increment_realized), Number(r.clock_increment_predicted));
+    }
     const live = legs.filter((l) => l.observedAt !== null);
     const mids = live.map((l) => l.mid);
     const p = devigMultiplicative(mids) ?? [];
@@ -487,8 +541,31 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       });
       const f = (pp: number, c: LegClock) => PTS2 * diffusionVariance(pp, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
       const splits = attributeLegs(inputs, f);
-      identity = { deltaPts2: round6(headline * headline - prev.headlinePts * prev.headlinePts), parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]) };
+      const deltaPts2 = headline * headline - prev.headlinePts * prev.headlinePts;
+      identity = { deltaPts2: round6(deltaPts2), parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]) };
       check(Number(r.attr_delta_headline_pts), headline - prev.headlinePts, "attr_delta_headline_pts");
+      if (r.attr_delta_pts2 !== undefined && r.attr_delta_pts2 !== "") check(Number(r.attr_delta_pts2), deltaPts2, "attr_delta_pts2");
+      // per-leg attribution (volatility_attribution.csv), by leg key
+      const legKeyOf = (id: string) => live.find((l) => l.conditionId === id)?.legKey ?? prev.legs.find((l) => l.conditionId === id)?.legKey ?? id;
+      const published = attributionOf.get(key(r.ticker!, r.t!));
+      if (published !== undefined) {
+        file = "volatility_attribution.csv";
+        const byKey = new Map(published.map((a) => [a.leg_key!, a]));
+        for (const x of splits) {
+          const a = byKey.get(legKeyOf(x.legKey));
+          report.attributionLegsChecked += 1;
+          if (a === undefined) {
+            fail(`leg ${legKeyOf(x.legKey)} attribution`, "no row", `${round6(x.deltaPrice)} / ${round6(x.deltaClock)}`);
+            continue;
+          }
+          check(Number(a.delta_price), x.deltaPrice, `leg ${a.leg_key} delta_price`);
+          check(Number(a.delta_clock), x.deltaClock, `leg ${a.leg_key} delta_clock`);
+          check(Number(a.delta), x.delta, `leg ${a.leg_key} delta`);
+        }
+        if (published.length !== splits.length) fail("attribution legs", published.length, splits.length);
+        identity = { deltaPts2: Number(r.attr_delta_pts2), parts: published.flatMap((a) => [Number(a.delta_price), Number(a.delta_clock)]) };
+        file = "volatility_history.csv";
+      }
     } else if (r.attr_delta_from) {
       report.identityUnchecked += 1;
     }
@@ -531,14 +608,29 @@ export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
   const integrity: IntegrityReport = { filesChecked: 0, failures: [] };
   const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", failures: [] };
-  const volatility: VolReport = { computations: 0, series: 0, valuesChecked: 0, maxValueDiff: 0, gateDecisionsChecked: 0, gateMismatches: 0, identityUnchecked: 0, failures: [] };
+  const volatility: VolReport = {
+    computations: 0,
+    series: 0,
+    valuesChecked: 0,
+    maxValueDiff: 0,
+    gateDecisionsChecked: 0,
+    gateMismatches: 0,
+    identityUnchecked: 0,
+    attributionLegsChecked: 0,
+    clocksChecked: 0,
+    clockUnchecked: 0,
+    failures: [],
+  };
   const tickers = new Set<string>();
   const seriesSeen = new Set<string>();
   const prevBySeries = new Map<string, Recomputed>();
+  const clocks = new Map<string, ClockTrack>();
+  const firstRow = months.length ? readCsv(months[0]!, "volatility_history.csv")[0] : undefined;
+  const dirStart = firstRow ? Date.parse(`${firstRow.t!.slice(0, 7)}-01T00:00:00Z`) : 0;
   for (const m of months) verifyManifest(m, integrity);
   for (const m of months) {
     verifyIndexMonth(m, index, tickers);
-    verifyVolMonth(m, volatility, prevBySeries, seriesSeen);
+    verifyVolMonth(m, volatility, prevBySeries, seriesSeen, clocks, dirStart);
   }
   index.indices = tickers.size;
   volatility.series = seriesSeen.size;

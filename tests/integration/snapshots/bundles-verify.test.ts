@@ -99,6 +99,27 @@ describe("bundles:verify recomputes every published value from the bundle files"
     expect(r.volatility.identityUnchecked).toBe(0);
     expect(r.volatility.gateDecisionsChecked).toBe(ticks);
     expect(r.volatility.gateMismatches).toBe(0);
+    // every tenor's clock (speed, bounds, coverage, tier) recomputes exactly from the published increments
+    expect(r.volatility.clockUnchecked).toBe(0);
+    expect(r.volatility.clocksChecked).toBeGreaterThanOrEqual(ticks * 3);
+    expect(r.volatility.attributionLegsChecked).toBeGreaterThan(ticks);
+    const history = rows("2026-09", "volatility_history.csv");
+    expect(history.some((h) => h.clock_increment_realized !== "" && Number(h.clock_increment_predicted) > 0)).toBe(true);
+    expect(history.some((h) => (JSON.parse(h.clock_json!) as Record<string, { tier: string }>)["30"]?.tier === "historical-clock")).toBe(true);
+  });
+
+  it("every bundle timestamp has microseconds and Z, inside JSON cells and in the manifest too", () => {
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+    for (const month of ["2026-08", "2026-09"]) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, month, "manifest.json"), "utf8")) as { generatedAt: string; catalogs: Array<{ appliedAt: string }> };
+      expect(manifest.generatedAt).toMatch(iso);
+      expect(manifest.catalogs.length).toBeGreaterThan(0);
+      for (const c of manifest.catalogs) expect(c.appliedAt).toMatch(iso);
+      const stamps = fs.readFileSync(path.join(dir, month, "chain_links.csv"), "utf8").match(/\d{4}-\d{2}-\d{2}T[0-9:.]+Z/g) ?? [];
+      expect(stamps.length).toBeGreaterThan(0);
+      for (const x of stamps) expect(x).toMatch(iso);
+      for (const l of rows(month, "chain_links.csv")) for (const p of JSON.parse(l.prices_used_json!) as Array<{ observedAt: string }>) expect(p.observedAt).toMatch(iso);
+    }
   });
 
   /** A copy of September's folder with `edit` applied to one file; `reseal` writes the manifest to match the edited bytes. */
@@ -181,7 +202,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
 
   it("an altered bid (manifest resealed) changes the gate decision the verifier reaches by the documented rule", () => {
     let changed: string[] = [];
-    const clean = new Set(rows("2026-09", "volatility_history.csv").filter((h) => h.gate_names_json === "[]" && h.status === "ok").map((h) => `${h.ticker}|${h.t}`));
+    const clean = new Set(rows("2026-09", "volatility_history.csv").filter((h) => h.gate_names_json === "[]" && h.status === "ok" && h.t! >= "2026-09-02").map((h) => `${h.ticker}|${h.t}`));
     const copy = tampered("volatility_legs.csv", (records) => {
       // a quoted, unresolved leg of a computation that passed every gate
       const cells = records.find((r, n) => n > 0 && clean.has(`${r[0]}|${r[1]}`) && r[10] !== "" && r[13] === "false")!;
@@ -198,7 +219,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
   it("npm run bundles:verify -- DIR prints the figures and exits 0", () => {
     const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", dir], { encoding: "utf8" });
     expect(out.stdout).toMatch(/index levels: \d+ hours of \d+ indices recomputed; largest difference 0\.00000000/);
-    expect(out.stdout).toContain("OK: every published value recomputes");
+    expect(out.stdout).toContain("OK: every file matches its manifest and every published value recomputes");
     expect(out.status).toBe(0);
   });
 });
