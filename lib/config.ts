@@ -58,6 +58,7 @@ const schema = z.object({
   TERMS_URL: z.string().url().optional(),
   FREE_LIMIT_MINUTE: z.coerce.number().int().min(1).default(60),
   FREE_LIMIT_DAY: z.coerce.number().int().min(1).default(2000),
+  // The per-address throttle before key resolution: 10 x the free per-key minute rate (DESIGN.md section 2).
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),

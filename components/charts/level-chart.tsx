@@ -8,6 +8,7 @@ import { groupEvents } from "./event-groups";
 import { HistoryChartFrame, type HistoryRow, LINE } from "./history-chart-frame";
 import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
+import type { Interval } from "@/lib/data/window";
 
 /** The chart library's part, fetched after the page is usable. */
 const loadLevelPlot = () => import("./level-plot");
@@ -47,7 +48,7 @@ export function LevelChart({
   /** the latest level (GET .../latest), drawn last when newer than the last point */
   latest?: LevelChartPoint | null;
   events: LevelChartEvent[];
-  interval: "1h" | "1d";
+  interval: Interval;
   label: string;
   filename: string;
   testId?: string;

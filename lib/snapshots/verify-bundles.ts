@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
+import { Dec } from "@/lib/engine/decimal";
 import { devigMultiplicative } from "@/lib/engine/devig";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "@/lib/engine/volatility/attribution";
 import { diffusionVariance, horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
@@ -15,8 +16,8 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import { addClockIncrement, estimateClock, type ClockEstimate } from "@/lib/engine/volatility/clock";
-import type { ClockBucket, VolGates } from "@/lib/engine/volatility/types";
+import { addClockIncrement, estimateClock } from "@/lib/engine/volatility/clock";
+import type { ClockBucket, ClockEstimate, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
@@ -25,8 +26,8 @@ import type { ClockBucket, VolGates } from "@/lib/engine/volatility/types";
 // the gates decided here by the documented rules in exact decimal arithmetic (not by the engine's
 // gate code). First of all, every file is checked against the month's manifest.json.
 
-/** The arithmetic every index level uses (the same context as the engine). */
-const D = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+/** The arithmetic every index level uses: the engine's own decimal context. */
+const D = Dec;
 type Row = Record<string, string>;
 
 /** One published number (or file) that does not check: where it is, what was published, what was recomputed. */

@@ -8,6 +8,8 @@ import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventL
 const PAGE = 100;
 /** Discovery stops here per selector: a runaway pagination must not stall the collector. */
 const MAX_PAGES = 50;
+/** Condition ids per Gamma `/markets` look-up (66 characters each in the query string). */
+const LOOKUP_BATCH = 50;
 
 /**
  * Polymarket: events and markets from the Gamma API (`/events?tag_slug=`, `/events/slug/{slug}`,
@@ -72,7 +74,10 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "tag") {
-            // Offset pages until an empty one: the venue may serve fewer per page than asked.
+            // Gamma `/events`: `closed` always sent (its default has differed from the docs:
+            // Polymarket/polymarket-cli#71); an open event lists all its markets, closed ones
+            // included (resolved early). Offset pages until an empty one: the venue may serve
+            // fewer per page than asked, and a short page is not the last.
             let offset = 0;
             for (let page = 0; page < MAX_PAGES; page++) {
               const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${offset}`);
@@ -94,6 +99,7 @@ export class PolymarketConnector implements VenueConnector {
     return { markets: found.list(), problems };
   }
 
+  /** Gamma `/events/slug/{slug}` answers an event whatever its state, with every market it lists. */
   private async eventBody(slug: string): Promise<Obj | null> {
     const body = await this.http.getJson(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`);
     return isObj(body) ? body : null;
@@ -108,19 +114,32 @@ export class PolymarketConnector implements VenueConnector {
     return { venue: "polymarket", event: slug, title: str(e, "title") ?? slug, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
   }
 
-  /** Current state of known markets (those discovery no longer lists: closed or resolved). */
+  /**
+   * Current state of held markets that discovery no longer lists (most often: their event closed).
+   * Gamma's `/markets` leaves closed markets out unless `closed=true` is sent, and with
+   * `closed=true` answers closed ones only (the venue's own SDKs had this bug: Polymarket/py-sdk#130,
+   * ts-sdk#180), so ask for closed markets first and for open ones among the rest. Condition ids go
+   * in the query string, LOOKUP_BATCH at a time, well under the ~8 KB URL limit.
+   */
   async lookup(conditionIds: readonly string[]): Promise<VenueMarket[]> {
-    const out: VenueMarket[] = [];
-    for (let i = 0; i < conditionIds.length; i += 20) {
-      const batch = conditionIds.slice(i, i + 20);
-      const body = await this.http.getJson(`${this.gammaUrl}/markets?${batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&")}&limit=${batch.length}`);
-      for (const m of (Array.isArray(body) ? body : []).filter(isObj)) {
-        const events = (arr(m, "events") ?? []).filter(isObj);
-        const v = this.market(m, events[0] ?? {}, []);
-        if (v) out.push(v);
-      }
+    const found = new Map<string, VenueMarket>();
+    for (const closed of [true, false]) {
+      const rest = conditionIds.filter((id) => !found.has(id));
+      const batches = Array.from({ length: Math.ceil(rest.length / LOOKUP_BATCH) }, (_, i) => rest.slice(i * LOOKUP_BATCH, (i + 1) * LOOKUP_BATCH));
+      await Promise.all(
+        batches.map(async (batch) => {
+          const ids = batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&");
+          const body = await this.http.getJson(`${this.gammaUrl}/markets?${ids}&closed=${closed}&limit=${batch.length}`);
+          if (!Array.isArray(body)) throw new VenueError("gamma /markets", "not a list of markets");
+          for (const m of body.filter(isObj)) {
+            const events = (arr(m, "events") ?? []).filter(isObj);
+            const v = this.market(m, events[0] ?? {}, []);
+            if (v && batch.includes(v.conditionId)) found.set(v.conditionId, v);
+          }
+        }),
+      );
     }
-    return out;
+    return [...found.values()];
   }
 
   async books(markets: readonly VenueMarket[]): Promise<BookRead[]> {

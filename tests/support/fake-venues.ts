@@ -61,6 +61,8 @@ export interface FakeVenues {
   /** every request path, in order */
   hits: string[];
   pageSize: { gamma?: number; kalshi?: number };
+  /** what only the discovery endpoints serve (Gamma search, Kalshi series list) */
+  discovery: Discovery;
   close(): Promise<void>;
 }
 
@@ -107,6 +109,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     faults: new Map<string, Fault[]>(),
     hits: [] as string[],
     pageSize: {} as { gamma?: number; kalshi?: number },
+    discovery: { kalshiSeries: [] } as Discovery,
   };
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
@@ -132,10 +135,14 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     const url = new URL(path, "http://fake");
     const p = url.pathname;
     const q = url.searchParams;
+    const found = discoveryRoute(state, p, q);
+    if (found) return send(res, found.status, found.body);
     if (p === "/gamma/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
       const offset = Number(q.get("offset") ?? 0);
-      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (q.get("closed") !== "false" || !e.closed));
+      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only
+      const closed = q.get("closed") === "true";
+      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
       return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
     }
     if (p.startsWith("/gamma/events/slug/")) {
@@ -143,9 +150,14 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       return e ? send(res, 200, gammaEvent(e)) : send(res, 404, { error: "not found" });
     }
     if (p === "/gamma/markets") {
+      // As the venue: closed markets are left out unless `closed=true`, which answers closed ones only.
       const ids = new Set(q.getAll("condition_ids"));
-      const out = state.poly.events.flatMap((e) => e.markets.filter((m) => ids.has(m.conditionId)).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })));
-      return send(res, 200, out);
+      const closed = q.get("closed") === "true";
+      const limit = Number(q.get("limit") ?? 20);
+      const out = state.poly.events.flatMap((e) =>
+        e.markets.filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
+      );
+      return send(res, 200, out.slice(0, limit));
     }
     if (p === "/clob/book") {
       const book = state.poly.books.get(q.get("token_id") ?? "");
@@ -154,7 +166,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/kalshi/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.kalshi ?? 200);
       const start = Number(q.get("cursor") || 0);
-      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && e.markets.some((m) => m.status === "active"));
+      // no `status`: every event; `status=open`: those with a market open for trading; any other: the rest
+      const open = (e: KalshiEvent) => e.markets.some((m) => m.status === "active");
+      const status = q.get("status");
+      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && (!status || (status === "open") === open(e)));
       const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }
@@ -218,4 +233,62 @@ export function kalshiBookFp(yesBid: number, yesAsk: number, size = 500) {
 /** The older cents shape, levels in descending order. */
 export function kalshiBookCents(yesBid: number, yesAsk: number, size = 500) {
   return { orderbook: { yes: [[Math.round(yesBid * 100), size], [Math.round(yesBid * 100) - 2, size]], no: [[Math.round((1 - yesAsk) * 100), size]] } };
+}
+
+// Discovery: Gamma `/public-search` (events, tags; page-numbered with `pagination.hasMore`) and
+// Kalshi `/series` (the whole list, optional cursor), in the shapes the venues document.
+
+export interface KalshiSeries {
+  ticker: string;
+  title: string;
+  category: string;
+  tags: string[];
+  frequency?: string;
+}
+export interface Discovery {
+  kalshiSeries: KalshiSeries[];
+  /** series per page of `/series`; unset: the whole list in one answer, as the venue does */
+  kalshiSeriesPage?: number;
+  /** answer searches with events that do not list their markets (a lighter payload) */
+  searchWithoutMarkets?: boolean;
+}
+
+const words = (q: string) => q.toLowerCase().split(/\s+/).filter(Boolean);
+const hasAll = (text: string, ws: string[]) => ws.every((w) => text.toLowerCase().includes(w));
+
+function discoveryRoute(
+  state: { poly: { events: PolyEvent[] }; kalshi: { events: KalshiEvent[] }; discovery: Discovery },
+  p: string,
+  q: URLSearchParams,
+): { status: number; body: unknown } | null {
+  if (p === "/gamma/public-search") {
+    const ws = words(q.get("q") ?? "");
+    if (ws.length === 0) return { status: 422, body: { error: "q is required" } };
+    const perType = Number(q.get("limit_per_type") ?? 10);
+    const page = Math.max(1, Number(q.get("page") ?? 1));
+    const active = q.get("events_status") === "active";
+    const keepClosed = q.get("keep_closed_markets") === "1";
+    const events = state.poly.events
+      .filter((e) => hasAll(`${e.title} ${e.slug}`, ws) && (!active || !e.closed))
+      .map((e) => ({ ...gammaEvent(e), markets: state.discovery.searchWithoutMarkets ? undefined : e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)) }));
+    const tagSlugs = [...new Set(state.poly.events.flatMap((e) => e.tags))].filter((t) => hasAll(t, ws));
+    const tags = q.get("search_tags") === "false" ? [] : tagSlugs.map((t, i) => ({ id: String(100 + i), label: t, slug: t }));
+    const from = (page - 1) * perType;
+    return {
+      status: 200,
+      body: {
+        events: events.slice(from, from + perType),
+        tags: tags.slice(from, from + perType),
+        pagination: { hasMore: from + perType < Math.max(events.length, tags.length), totalResults: events.length + tags.length },
+      },
+    };
+  }
+  if (p === "/kalshi/series") {
+    const list = state.discovery.kalshiSeries.filter((s) => !q.get("category") || s.category === q.get("category"));
+    const size = state.discovery.kalshiSeriesPage ?? list.length;
+    const start = Number(q.get("cursor") || 0);
+    const page = list.slice(start, start + size).map((s) => ({ frequency: "custom", settlement_sources: [], contract_url: "", fee_type: "quadratic", fee_multiplier: 1, ...s }));
+    return { status: 200, body: { series: page, ...(start + size < list.length ? { cursor: String(start + size) } : {}) } };
+  }
+  return null;
 }

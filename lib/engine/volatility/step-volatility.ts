@@ -2,7 +2,7 @@ import type { Snapshot } from "../types";
 import { devigMultiplicative } from "../devig";
 import { formatMicros, isoDate } from "../time-format";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "./attribution";
-import { addClockIncrement, estimateClock, type ClockEstimate } from "./clock";
+import { addClockIncrement, estimateClock } from "./clock";
 import {
   CALENDAR_CLOCK_VERSION,
   DEVIG_VERSION,
@@ -26,6 +26,7 @@ import {
 } from "./tenor-variance";
 import type {
   Attribution,
+  ClockEstimate,
   Component,
   PrevLeg,
   TenorValue,

@@ -1,5 +1,3 @@
-import type { ClockEstimate } from "./clock";
-
 /** Publication tolerances of a composite-of-partition series (field set as in the spec). */
 export interface VolGates {
   /** minimum depth (USD) on every leg before a quoted arbitrage counts as executable */
@@ -72,6 +70,16 @@ export interface LegWindow {
 export type VolStatus = "ok" | "flagged" | "suspended";
 export type PublicationState = "published" | "withheld";
 export type Tier = "budget-implied" | "historical-clock";
+
+/** The realized-variance clock of one tenor (lib/engine/volatility/clock.ts estimates it). */
+export interface ClockEstimate {
+  tier: Tier;
+  speed: number;
+  speedLo: number;
+  speedHi: number;
+  windowDays: number;
+  coverage: number;
+}
 
 export interface TenorValue {
   pts: number;

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogHash } from "@/lib/catalog/compile";
 import { validateCatalog } from "@/lib/catalog/validate";
@@ -94,6 +95,10 @@ const v1 = async (p: string) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
+// the YES mid of each CLOB book as set for each collected hour
+const mids: Array<Map<string, Decimal>> = [];
+const midOf = (book: ReturnType<typeof polyBook>) =>
+  Decimal.max(...book.bids.map((l) => l.price)).plus(Decimal.min(...book.asks.map((l) => l.price))).dividedBy(2);
 const settle = (d: Date) => new Date(d.getTime() + 40 * 86_400_000).toISOString();
 
 function setPrices(step: number) {
@@ -173,6 +178,7 @@ describe("the service on venue markets, without the demo", () => {
         fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
         fake.faults.set("/clob/book?token_id=tok-btc-b", [{ status: 429, retryAfter: "1" }]);
       }
+      mids[step] = new Map([...fake.poly.books].map(([token, book]) => [token, midOf(book as ReturnType<typeof polyBook>)]));
       const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`collected ${hour.toISOString()}`);
@@ -200,6 +206,19 @@ describe("the service on venue markets, without the demo", () => {
     const recon = await v1("/v1/indices/PMX-BTC/reconstitutions");
     expect(recon.body.data.events.length).toBeGreaterThanOrEqual(1);
     expect(recon.body.data.events.some((e: { addedMarketCount: number }) => e.addedMarketCount === 1)).toBe(true);
+
+    // btc-a's event closed at hours[2], settled YES: discovery no longer lists it, the look-up of
+    // the held market (closed=true) records the resolution, so hours[2] is a reconstitution and
+    // its level counts btc-a at its settlement of 1 (L = 100 * basket(2) / basket(0), no
+    // reconstitution before), never the last mid carried as stale.
+    const closing = hours[2]!.toISOString().slice(0, 19);
+    expect(recon.body.data.events.map((e: { completedAt: string }) => e.completedAt.slice(0, 19))).toContain(closing);
+    const basket = (step: number, settled: Record<string, Decimal> = {}) =>
+      ["btc-a", "btc-b", "btc-c"].reduce((sum, slug) => sum.plus(settled[slug] ?? mids[step]!.get(`tok-${slug}`)!), new Decimal(0));
+    const expected = new Decimal(100).times(basket(2, { "btc-a": new Decimal(1) })).dividedBy(basket(0)).toFixed(8);
+    const atClosing = history.body.data.points.find((p: { t: string }) => p.t.startsWith(closing));
+    expect(atClosing).toMatchObject({ indexLevel: expected, stale: false });
+    expect(history.body.data.points.slice(2).map((p: { stale: boolean }) => p.stale)).toEqual([false, false, false]);
 
     const cpi = await v1("/v1/indices/KX-CPI/latest");
     expect(cpi.body.data.dataQuality).toMatchObject({ totalMarketsCount: 2, staleMarketsCount: 0 });

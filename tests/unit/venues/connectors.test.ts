@@ -125,6 +125,25 @@ describe("Polymarket connector", () => {
     expect(by.get("0xrace2")).toMatchObject({ problem: expect.stringContaining("HTTP 404") });
   });
 
+  test("a held market whose event closed is looked up with closed=true (Gamma leaves closed markets out otherwise); an open one is found too", async () => {
+    polySetup();
+    const race = fake.poly.events.find((e) => e.slug === "race-0")!;
+    Object.assign(race, { closed: true });
+    Object.assign(race.markets[0]!, { closed: true, outcomePrices: ["1", "0"] });
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain("0xrace0");
+    const byId = new Map((await pm.lookup(["0xrace0", "0xold", "0xrace1", "0xgone"])).map((m) => [m.conditionId, m]));
+    expect(byId.get("0xrace0")).toMatchObject({ closed: true, resolved: true, outcome: 1, eventKey: "race-0" });
+    expect(byId.get("0xold")).toMatchObject({ closed: true, resolved: true, outcome: 0 });
+    expect(byId.get("0xrace1")).toMatchObject({ closed: false, resolved: false });
+    expect(byId.has("0xgone")).toBe(false);
+    const lookups = fake.hits.filter((h) => h.startsWith("/gamma/markets?"));
+    expect(lookups).toEqual([
+      "/gamma/markets?condition_ids=0xrace0&condition_ids=0xold&condition_ids=0xrace1&condition_ids=0xgone&closed=true&limit=4",
+      "/gamma/markets?condition_ids=0xrace1&condition_ids=0xgone&closed=false&limit=2",
+    ]);
+  });
+
   test("429 with Retry-After is honoured, a 500 is retried, a timeout and a malformed body make the market stale", async () => {
     polySetup();
     const pm = new PolymarketConnector(httpFor("polymarket", 1000), fake.gammaUrl, fake.clobUrl);
