@@ -54,9 +54,6 @@ const schema = z.object({
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
-  // Refuse localhost origins outside production too (CORS tests of the production rule).
-  PMB_STRICT_CORS: bool.default(false),
-  BENCH_FLOOR: bool.default(false),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),
   // Portal sign-in: magic links per hour per e-mail address and per client address.
