@@ -33,6 +33,11 @@ const schema = z.object({
   // Venue collector: requests in flight per venue, and the timeout of one request.
   COLLECT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COLLECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // Requests per second per venue, besides the concurrency cap; defaults below the venues'
+  // published limits: Polymarket Gamma `/markets` 300 per 10 s (the tightest endpoint read),
+  // Kalshi's Basic tier 20 reads per second.
+  POLYMARKET_RPS: z.coerce.number().positive().max(1000).default(25),
+  KALSHI_RPS: z.coerce.number().positive().max(1000).default(15),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
   // Tests: while this file exists, the start-up backfill waits before each chunk after the first,
@@ -49,9 +54,6 @@ const schema = z.object({
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
-  // Refuse localhost origins outside production too (CORS tests of the production rule).
-  PMB_STRICT_CORS: bool.default(false),
-  BENCH_FLOOR: bool.default(false),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),
   // Portal sign-in: magic links per hour per e-mail address and per client address.
