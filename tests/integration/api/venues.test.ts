@@ -272,13 +272,15 @@ describe("the service on venue markets, without the demo", () => {
     expect(levels.length).toBe(6); // two indices, three hours before the month's end
     expect(fs.readFileSync(path.join(monthDir, "chain_links.csv"), "utf8")).toContain("PMX-BTC");
 
+    fs.writeFileSync(path.join(monthDir, "manifest.json"), JSON.stringify(manifest));
     const report = verifyBundles(path.join(dir, "bundles"));
     expect(report.months).toEqual([closedMonth]);
-    expect(report.index.problems).toEqual([]);
+    expect(report.integrity.failures).toEqual([]);
+    expect(report.index.failures).toEqual([]);
     expect(report.index).toMatchObject({ hours: 6, indices: 2 });
     expect(Number(report.index.maxLevelDiff)).toBe(0);
     expect(Number(report.index.maxBaseDiff)).toBe(0);
-    expect(report.volatility.problems).toEqual([]);
+    expect(report.volatility.failures).toEqual([]);
     expect(report.volatility).toMatchObject({ computations: 3, series: 1, gateMismatches: 0 });
     expect(report.volatility.valuesChecked).toBeGreaterThan(0);
     expect(report.volatility.maxValueDiff).toBeLessThanOrEqual(VOL_ROUNDING);
