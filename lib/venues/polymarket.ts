@@ -10,10 +10,19 @@ const PAGE = 100;
 const MAX_PAGES = 50;
 /** Condition ids per Gamma `/markets` look-up (66 characters each in the query string). */
 const LOOKUP_BATCH = 50;
+/** Tokens per CLOB `POST /books` (the docs state no maximum; 100 keeps each answer small). */
+const BOOKS_BATCH = 100;
+/**
+ * Outcomes of an augmented neg-risk event (`negRiskAugmented`) that the venue says to ignore:
+ * the explicit "Other" (its meaning shrinks as outcomes are named; Gamma marks it `negRiskOther`)
+ * and placeholders awaiting a name ("Person A", "Candidate 3"). A placeholder once named reads
+ * as an outcome from then on.
+ */
+const PLACEHOLDER = /^(other|(person|candidate|option|player|team|driver|party|country|company|outcome)\s+[a-z0-9]{1,2})$/i;
 
 /**
  * Polymarket: events and markets from the Gamma API (`/events?tag_slug=`, `/events/slug/{slug}`,
- * `/markets?condition_ids=`), books from the CLOB API (`/book?token_id=` of the YES token).
+ * `/markets?condition_ids=`), books of the YES tokens from the CLOB API (`POST /books`).
  */
 export class PolymarketConnector implements VenueConnector {
   readonly venue = "polymarket" as const;
@@ -24,15 +33,17 @@ export class PolymarketConnector implements VenueConnector {
     private readonly clobUrl: string,
   ) {}
 
-  /** A Gamma market of an event as our market; null when it lacks what we need to read it. */
+  /** A Gamma market of an event as our market; null when it lacks what we need to read it or is a placeholder. */
   private market(m: Obj, event: Obj, selectors: string[]): VenueMarket | null {
     const conditionId = str(m, "conditionId");
     const tokens = encodedArray(m.clobTokenIds);
     const yes = tokens?.[0];
     const label = str(m, "question") ?? str(m, "title");
     if (!conditionId || typeof yes !== "string" || !label) return null;
-    const negRisk = bool(event, "negRisk") === true || bool(m, "negRisk") === true;
     const group = str(m, "groupItemTitle");
+    const augmented = bool(event, "negRiskAugmented") === true || bool(m, "negRiskAugmented") === true;
+    if (augmented && (bool(m, "negRiskOther") === true || PLACEHOLDER.test((group ?? "").trim()))) return null;
+    const negRisk = bool(event, "negRisk") === true || bool(m, "negRisk") === true;
     const prices = encodedArray(m.outcomePrices)?.map((p) => decimalOf(p)) ?? [];
     const closed = bool(m, "closed") === true;
     const yesPrice = prices[0];
@@ -142,26 +153,54 @@ export class PolymarketConnector implements VenueConnector {
     return [...found.values()];
   }
 
+  /**
+   * Books of the YES tokens from CLOB `POST /books` (a list of `{token_id}`), BOOKS_BATCH at a
+   * time: answers a list of books, each naming its `asset_id`; a token without a book is left out
+   * of the answer, so its market is stale. A batch the venue refuses with a 4xx is read book by
+   * book (`GET /book`), so one token it rejects cannot make its neighbours stale.
+   */
   async books(markets: readonly VenueMarket[]): Promise<BookRead[]> {
-    return Promise.all(
-      markets.map(async (m): Promise<BookRead> => {
-        try {
-          const body = await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`);
-          if (!isObj(body)) return { conditionId: m.conditionId, problem: "malformed book" };
-          const levels = (side: string): Level[] | null => {
-            const list = arr(body, side);
-            if (list === null) return null;
-            return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
-          };
-          const bids = levels("bids");
-          const asks = levels("asks");
-          if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
-          const q = quoteOf(bids, asks);
-          return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
-        } catch (error) {
-          return { conditionId: m.conditionId, problem: (error as Error).message };
-        }
-      }),
-    );
+    const batches = Array.from({ length: Math.ceil(markets.length / BOOKS_BATCH) }, (_, i) => markets.slice(i * BOOKS_BATCH, (i + 1) * BOOKS_BATCH));
+    return (await Promise.all(batches.map((batch) => this.booksBatch(batch)))).flat();
   }
+
+  private async booksBatch(batch: readonly VenueMarket[]): Promise<BookRead[]> {
+    let body: unknown;
+    try {
+      body = await this.http.postJson(`${this.clobUrl}/books`, batch.map((m) => ({ token_id: m.venueRef })));
+    } catch (error) {
+      const status = error instanceof VenueError ? error.status : null;
+      if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1) return Promise.all(batch.map((m) => this.bookOne(m)));
+      return batch.map((m) => ({ conditionId: m.conditionId, problem: (error as Error).message }));
+    }
+    if (!Array.isArray(body)) return batch.map((m) => ({ conditionId: m.conditionId, problem: "malformed /books answer (not a list)" }));
+    const byToken = new Map(body.filter(isObj).map((b) => [str(b, "asset_id") ?? "", b]));
+    return batch.map((m) => {
+      const book = byToken.get(m.venueRef);
+      return book ? bookRead(m, book) : { conditionId: m.conditionId, problem: "no order book (left out of the /books answer)" };
+    });
+  }
+
+  private async bookOne(m: VenueMarket): Promise<BookRead> {
+    try {
+      return bookRead(m, await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`));
+    } catch (error) {
+      return { conditionId: m.conditionId, problem: (error as Error).message };
+    }
+  }
+}
+
+/** The quote of one CLOB book (`bids` and `asks` of `{price, size}` decimal strings, in any order). */
+function bookRead(m: VenueMarket, body: unknown): BookRead {
+  if (!isObj(body)) return { conditionId: m.conditionId, problem: "malformed book" };
+  const levels = (side: string): Level[] | null => {
+    const list = arr(body, side);
+    if (list === null) return null;
+    return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
+  };
+  const bids = levels("bids");
+  const asks = levels("asks");
+  if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
+  const q = quoteOf(bids, asks);
+  return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
 }
