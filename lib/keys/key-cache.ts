@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { unavailableDependency } from "@/lib/db/unavailable";
 import { onRedisReconnect, readyRedis, redis, redisKey } from "@/lib/redis";
 import { callParent, hasParent } from "@/lib/server/ipc";
 
@@ -106,18 +107,25 @@ export function forgetKeys(): void {
 }
 
 /**
- * Called after a key stopped working: forget it here, and tell every other instance. Throws when
- * Redis cannot be told (the change is already in the database; instances drop their caches when
- * they reconnect to Redis, and a key cache entry lives at most five minutes), or, without Redis,
- * the API process this process runs under.
+ * Called after a key stopped working (the change is already in the database): forget it here,
+ * and tell every other instance through Redis. "deferred" when Redis cannot be told now: each
+ * running instance then learns of it by itself, when it reconnects to Redis (it drops its cache)
+ * and from the database within REVOCATION_WATCH_MS (lib/keys/instances.ts). Throws, without
+ * Redis, when the API process this process runs under cannot be told.
  */
-export async function invalidateKeys(): Promise<void> {
+export async function invalidateKeys(): Promise<"told" | "deferred"> {
   state.entries.clear();
   if (!redis()) {
     if (hasParent()) await callParent(KEYS_INVALIDATE, []);
-    return;
+    return "told";
   }
   const epoch = randomUUID();
-  await (await readyRedis()).set(EPOCH(), epoch);
+  try {
+    await (await readyRedis()).set(EPOCH(), epoch);
+  } catch (error) {
+    if (unavailableDependency(error) === null) throw error;
+    return "deferred";
+  }
   state.epoch = epoch;
+  return "told";
 }
