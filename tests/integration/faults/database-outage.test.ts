@@ -53,9 +53,9 @@ describe("database that goes silent (a partition)", () => {
     await Promise.all(keys.slice(0, 4).map(async (k) => expect((await keyed(k)).res.status).toBe(200)));
 
     await proxy.silence();
-    // More requests at once than the pool has connections: idle ones go quiet, new ones never
-    // connect, the rest wait for the pool; each is bounded.
-    const answers = await Promise.all(keys.slice(4, 20).map((k) => keyed(k)));
+    // As many requests at once as the pool has connections: the idle ones have gone quiet, new
+    // ones never connect; each is bounded.
+    const answers = await Promise.all(keys.slice(4, 14).map((k) => keyed(k)));
     for (const a of answers) expectUnavailable(a);
     const times = answers.map((a) => Math.round(a.ms));
     expect(Math.max(...times), `answered in ${times.join(", ")} ms`).toBeLessThan(BOUND_MS + SLACK_MS);
@@ -97,8 +97,30 @@ describe("database that refuses (closed to connections, sessions terminated)", (
     expect(health.res.status).toBe(503);
     expect(JSON.parse(health.text).database.error).toMatch(/not currently accepting connections/);
 
+    // Pages: once the process serving them has met the outage (the first page may be the one that
+    // does), they say the service is temporarily unavailable with a 503 and Retry-After.
+    expect(await until(async () => (await timed(`${server.baseUrl}/`)).res.status === 503, 15_000)).not.toBeNaN();
+    for (const p of ["/", "/status"]) {
+      const page = await timed(`${server.baseUrl}${p}`);
+      expect(page.res.status, p).toBe(503);
+      expect(Number(page.res.headers.get("retry-after")), p).toBeGreaterThan(0);
+      expect(page.res.headers.get("content-type"), p).toMatch(/text\/html/);
+      expect(page.text, p).toContain("Temporarily unavailable");
+    }
+
     await admin((c) => c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`));
     expect(await until(async () => (await keyed(keys[21]!)).res.status === 200, 10_000)).toBeLessThan(2000);
+    // The pages' process notices by itself (its probe), without a request having to fail first:
+    // the first page request no longer refused starts within 2 s (rendering it takes what it takes).
+    const reopened = performance.now();
+    let backAfter = NaN;
+    await until(async () => {
+      const sent = performance.now() - reopened;
+      const ok = (await timed(`${server.baseUrl}/status`)).res.status === 200;
+      if (ok) backAfter = sent;
+      return ok;
+    }, 15_000);
+    expect(backAfter).toBeLessThan(2000);
 
     const log = server.output().slice(logStart);
     // One line when the outage began and one when it ended, per process that saw it; no stack, no per-request line.
