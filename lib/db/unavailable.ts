@@ -4,7 +4,7 @@
  * stack). It walks an error, its `cause` chain and the driver error Prisma keeps in `meta`.
  */
 
-export type Unavailable = "database" | "redis" | "service";
+export type Unavailable = "database" | "redis";
 
 /**
  * SQLSTATE codes of a database that cannot serve now: connection exceptions (class 08), operator
@@ -50,7 +50,6 @@ export function unavailableDependency(error: unknown): Unavailable | null {
     if (!e || typeof e !== "object") continue;
     const code = typeof e.code === "string" ? e.code : typeof e.originalCode === "string" ? e.originalCode : "";
     if (code === "REDIS_UNAVAILABLE") return "redis";
-    if (code === "PMB_API_PROCESS_UNAVAILABLE") return "service";
     const message = typeof e.message === "string" ? e.message : "";
     if (SQLSTATES.has(code) || code.startsWith("08") || PRISMA_CODES.has(code) || SOCKET_CODES.has(code)) return "database";
     // 55000 (object not in prerequisite state) is "cannot connect now" only for a database closed
@@ -64,7 +63,7 @@ export function unavailableDependency(error: unknown): Unavailable | null {
   return null;
 }
 
-/** True when an error means the database, Redis or the service's other process cannot be reached now, not a bug. */
+/** True when an error means the database or Redis cannot serve now, not a bug. */
 export function isUnavailableError(error: unknown): boolean {
   return unavailableDependency(error) !== null;
 }
