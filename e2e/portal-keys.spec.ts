@@ -121,6 +121,7 @@ test("the usage charts' PNG is the plotted chart with its title, not a legend sw
     ).toBe(200);
   await page.getByRole("button", { name: "I have stored the key, hide it" }).click();
   await page.getByRole("link", { name: /^Usage of usage png/ }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "usage png" })).toBeVisible({ timeout: 15_000 });
   await expect
     .poll(
       async () => {
