@@ -90,7 +90,7 @@ export function safeHost(url: string): string {
   }
 }
 
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024", "REDIS_UNAVAILABLE", "PMB_API_PROCESS_UNAVAILABLE", "3D000", "28P01", "28000", "08001", "08006", "08003", "08004"]);
+const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024", "REDIS_UNAVAILABLE", "3D000", "28P01", "28000", "08001", "08006", "08003", "08004"]);
 
 /** True when an error means the database (or Redis, or the API process) cannot be reached, not a bug. */
 export function isUnavailableError(error: unknown): boolean {

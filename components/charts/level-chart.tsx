@@ -5,9 +5,10 @@ import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
-import { HistoryChartFrame, type HistoryRow, LINE } from "./history-chart-frame";
+import { HistoryChartFrame, type HistoryRow, LINE, rangeSubtitle } from "./history-chart-frame";
 import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
+import type { Interval } from "@/lib/data/window";
 
 /** The chart library's part, fetched after the page is usable. */
 const loadLevelPlot = () => import("./level-plot");
@@ -47,7 +48,7 @@ export function LevelChart({
   /** the latest level (GET .../latest), drawn last when newer than the last point */
   latest?: LevelChartPoint | null;
   events: LevelChartEvent[];
-  interval: "1h" | "1d";
+  interval: Interval;
   label: string;
   filename: string;
   testId?: string;
@@ -82,7 +83,8 @@ export function LevelChart({
         plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} />}
         download={{
           filename,
-          title: label,
+          title: log ? `${label}, log scale` : label,
+          subtitle: rangeSubtitle(span),
           csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : kind])),
         }}
         controls={

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { corsHeaders, originAllowed } from "@/lib/api/cors";
 import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
 import { jsonChunks } from "@/lib/api/json-body";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
 import { isUnavailableError } from "@/lib/db";
@@ -76,14 +77,14 @@ export function rateLimitHeaders(d: LimitDecision, nowMs = Date.now()): Record<s
 /** `rateLimitHeaders`, added to `headers` (the hot path builds one object, not several to spread). */
 export function addRateLimitHeaders(headers: Record<string, string>, d: LimitDecision, nowMs = Date.now()): Record<string, string> {
   const now = Math.floor(nowMs / 1000);
-  headers["X-RateLimit-Limit"] = String(d.limitMinute);
-  headers["X-RateLimit-Remaining"] = String(d.remainingMinute);
-  headers["X-RateLimit-Limit-Day"] = String(d.limitDay);
-  headers["X-RateLimit-Remaining-Day"] = String(d.remainingDay);
-  headers["X-RateLimit-Reset"] = String(d.resetMinute);
-  headers["X-RateLimit-Reset-Day"] = String(d.resetDay);
-  headers["RateLimit-Policy"] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
-  headers.RateLimit = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
+  headers[H.limitMinute] = String(d.limitMinute);
+  headers[H.remainingMinute] = String(d.remainingMinute);
+  headers[H.limitDay] = String(d.limitDay);
+  headers[H.remainingDay] = String(d.remainingDay);
+  headers[H.resetMinute] = String(d.resetMinute);
+  headers[H.resetDay] = String(d.resetDay);
+  headers[RATE_LIMIT_POLICY_HEADER] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
+  headers[RATE_LIMIT_HEADER] = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
   return headers;
 }
 
@@ -103,7 +104,7 @@ export function toApiError(error: unknown, requestId: string, where: string): Ap
     });
   }
   if (isUnavailableError(error)) {
-    return new ApiError("unavailable", { headers: { "Retry-After": "5" } });
+    return new ApiError("unavailable");
   }
   console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);
   return new ApiError("internal_error");

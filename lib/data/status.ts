@@ -3,7 +3,7 @@ import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
-import { conditionsOf, type Condition, type Facts } from "@/lib/incidents/rule";
+import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { backfillRecord, type BackfillProgress } from "@/lib/server/backfill-progress";
-import { BACKFILL_DAYS, catchUp, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
+import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
+import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
+import { clearReadCache } from "@/lib/data/memo";
 
 const HOUR_MS = 3_600_000;
 /**
@@ -39,6 +41,7 @@ export async function runBackfill(
   let applied: CatchUpResult["catalog"];
   let first = true;
   try {
+    await correctStoredValues(prisma, log);
     for (;;) {
       if (!first) await whilePaused();
       const chunkStarted = Date.now();
@@ -76,6 +79,27 @@ export async function runBackfill(
     progress.finishedAt = new Date().toISOString();
   }
   return { ...progress, catalog: applied };
+}
+
+/**
+ * A database computed before an engine correction is recomputed over its stored history and
+ * what the correction changes is restated (lib/ingest/corrections.ts), before new hours are computed.
+ */
+export async function correctStoredValues(prisma: Db, log: (line: string) => void = console.log, now = new Date()): Promise<RestateResult | null> {
+  const result = await prisma.$transaction(
+    async (tx) => {
+      const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;
+      return lock?.ok ? applyEngineCorrections(tx, now) : null;
+    },
+    { timeout: 1_800_000, maxWait: 60_000 },
+  );
+  if (result?.fromHour) {
+    clearReadCache();
+    log(
+      `[engine] engine correction applied: recomputed ${result.hours} hours from ${result.fromHour.toISOString()}; ${result.ticksRestated} volatility values and ${result.levelsRestated} index levels restated`,
+    );
+  }
+  return result;
 }
 
 /** Waits while BACKFILL_PAUSE_FILE exists (tests hold the backfill between two chunks with it). */

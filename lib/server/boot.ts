@@ -10,8 +10,17 @@ import { startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 import { onShutdown, installShutdown } from "@/lib/server/shutdown";
 
-/** Opens (and in embedded mode migrates) the database and starts background work. */
-export async function boot(): Promise<void> {
+// Once per process, whichever copy of this module calls it (the server's bundle, or Next's copy
+// under `next dev`, through instrumentation.ts).
+const booted = ((globalThis as { __pmbBoot?: { started: Promise<void> | null } }).__pmbBoot ??= { started: null });
+
+/** Opens (and in embedded mode migrates) the database and starts background work, once per process. */
+export function boot(): Promise<void> {
+  booted.started ??= start();
+  return booted.started;
+}
+
+async function start(): Promise<void> {
   const c = config();
   installShutdown();
   try {

@@ -17,7 +17,7 @@ import { SegmentedLinks } from "@/components/site/segmented-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { indexLatest } from "@/lib/data/indices";
 import { indexPageView } from "@/lib/site/index-views";
-import { chartHref, INTERVAL_KEYS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
+import { chartHref, INTERVALS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
 
 export const dynamic = "force-dynamic";
 
@@ -136,7 +136,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
               label="Interval"
               name="interval"
               current={interval}
-              options={INTERVAL_KEYS.map((i) => ({
+              options={INTERVALS.map((i) => ({
                 key: i,
                 label: i === "1h" ? "hourly" : "daily",
                 ariaLabel: "Interval: ",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conditionsOf, type Facts, reconcile, venueRunFailed } from "@/lib/incidents/rule";
+import { conditionsOf, type Facts, reconcile, venueRunFailed } from "@/lib/data/incident-rule";
 
 const quiet: Facts = { engineBehind: null, venues: [], indices: [], series: [] };
 
