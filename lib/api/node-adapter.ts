@@ -316,7 +316,7 @@ export function createFront() {
       writeResult(req, res, badRequest("A request header could not be read."));
       return true;
     }
-    const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
+    const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {}, path: url };
     const match = matchRoute(segments);
     const result = match ? answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : answerUnknown(request);
     // Read from the headers already parsed: `req.headers` would build Node's header object.
