@@ -5,7 +5,7 @@ import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
-import { HistoryChartFrame, type HistoryRow, LINE } from "./history-chart-frame";
+import { HistoryChartFrame, type HistoryRow, LINE, rangeSubtitle } from "./history-chart-frame";
 import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
 import type { Interval } from "@/lib/data/window";
@@ -83,7 +83,8 @@ export function LevelChart({
         plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} />}
         download={{
           filename,
-          title: label,
+          title: log ? `${label}, log scale` : label,
+          subtitle: rangeSubtitle(span),
           csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : kind])),
         }}
         controls={

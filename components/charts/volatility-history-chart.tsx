@@ -4,7 +4,7 @@ import { lazy, useMemo } from "react";
 import { timeWindow } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
-import { HistoryChartFrame, LINE } from "./history-chart-frame";
+import { HistoryChartFrame, LINE, rangeSubtitle } from "./history-chart-frame";
 import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-series";
 import type { VolatilityRow } from "./volatility-plot";
 
@@ -68,6 +68,7 @@ export function VolatilityHistoryChart({
       download={{
         filename,
         title: label,
+        subtitle: rangeSubtitle(span),
         csv: () =>
           toCsv(
             ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status"],

@@ -5,7 +5,7 @@ import { jsonChunks } from "@/lib/api/json-body";
 import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
-import { isUnavailableError } from "@/lib/db";
+import { noteDbUnavailable, unavailableDependency } from "@/lib/db";
 import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
@@ -47,8 +47,18 @@ export interface Surface {
   refuseForeignOrigin?: { message: string };
   /** The per-address throttle, spent before a method is refused. */
   throttle(headers: RequestHeaders): Promise<void>;
-  /** Called once with the final status when a key was resolved (usage metering). */
-  done?(keyed: Keyed, status: number): void;
+  /** Called once with the final status when a key was resolved (usage metering and the request log). */
+  done?(keyed: Keyed, status: number, answer: Answered): void;
+}
+
+/** What the request log keeps of an answer besides its status. */
+export interface Answered {
+  requestId: string;
+  method: string;
+  /** Path and query as requested. */
+  path: string;
+  /** The error code when the answer is an error. */
+  errorCode: string | null;
 }
 
 export interface ShellContext {
@@ -93,7 +103,11 @@ export function toApiError(error: unknown, requestId: string, where: string): Ap
       message: errorMessage("invalid_window", { start: isoSeconds(error.start), end: isoSeconds(error.end) }),
     });
   }
-  if (isUnavailableError(error)) {
+  // A dependency that cannot serve now (lib/db/unavailable.ts): 503, and for the database one
+  // log line per outage (lib/db.ts), not one per request.
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    if (dependency === "database") noteDbUnavailable(error);
     return new ApiError("unavailable");
   }
   console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);
@@ -140,8 +154,8 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
   const origin = request.headers.get("origin");
   const ctx: ShellContext = { requestId, base: baseHeaders(requestId, origin), keyed: null };
   /** The final answer: metered once, with its status, when a key was resolved. */
-  const done = (result: ApiResult): ApiResult => {
-    if (ctx.keyed) surface.done?.(ctx.keyed, result.status);
+  const done = (result: ApiResult, errorCode: string | null = null): ApiResult => {
+    if (ctx.keyed) surface.done?.(ctx.keyed, result.status, { requestId, method: request.method, path: request.path ?? surface.label, errorCode });
     return result;
   };
   const failed = (caught: unknown): ApiResult => {
@@ -150,7 +164,8 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
       ctx.keyed = { key: caught.key, decision: caught.decision };
       error = caught.error;
     }
-    return done(errorResult(toApiError(error, requestId, surface.label), requestId, ctx.base, ctx.keyed));
+    const apiError = toApiError(error, requestId, surface.label);
+    return done(errorResult(apiError, requestId, ctx.base, ctx.keyed), apiError.code);
   };
   let result: Awaitable<ApiResult>;
   try {
@@ -168,5 +183,5 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
   } catch (caught) {
     return failed(caught);
   }
-  return isPromise(result) ? result.then(done, failed) : done(result);
+  return isPromise(result) ? result.then((r) => done(r), failed) : done(result);
 }

@@ -141,7 +141,8 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
           });
         }
       }
-      // Markets we hold that discovery no longer lists (closed or resolved): their current state.
+      // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
+      // batches where the venue has them. A market recorded as resolved is never looked up again.
       const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
       const missing = held.map((m) => m.conditionId).filter((id) => !found.has(id));
       if (missing.length) {

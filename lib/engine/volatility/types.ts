@@ -185,6 +185,12 @@ export interface LegInput {
 export interface VolInputs {
   clock: Record<string, ClockInput>;
   legs: LegInput[];
+  /**
+   * What this computation added to the realized-variance clock (probability squared, full
+   * precision): realized = sum_j (p_j - p_j,prev)^2, predicted = the diffusion's variance over the
+   * gap on calendar time; null when the hour does not count (absent in inputs stored before it was kept).
+   */
+  clockIncrement?: { realized: number; predicted: number } | null;
 }
 
 /** Exactly the spec's tick fields, plus compositionVersion (carried into history points). */

@@ -136,12 +136,12 @@ describe("a reused body follows the data", () => {
     applyRunEnvironment();
     const { indexHistory } = await import("@/lib/data/indices");
     const { volatilityHistory } = await import("@/lib/data/volatility");
-    const { clearOwnReadCache } = await import("@/lib/data/memo");
+    const { clearReadCache } = await import("@/lib/data/memo");
     const now = new Date();
     const window = { start: new Date(now.getTime() - 10 * 86_400_000), end: now };
     const levels = await indexHistory(index, { ...window, interval: "1h" });
     const ticks = await volatilityHistory(series, { ...window, limit: 5000, includeGated: false });
-    clearOwnReadCache();
+    clearReadCache();
     expect((await indexHistory(index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
     expect((await volatilityHistory(series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
     expect(Object.isFrozen(levels!.points)).toBe(true);
