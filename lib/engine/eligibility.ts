@@ -30,7 +30,8 @@ export function canEnter(
 
 /** The catalog's depth, spread and days-to-settlement filters (absent in the demo's rules). */
 function passesQuoteFilters(rule: EligibilityRule, market: MarketInfo, snapshot: Snapshot, t: Date): boolean {
-  if (rule.minDepthUsd !== undefined && snapshot.depthUsd.lessThan(rule.minDepthUsd)) return false;
+  // A price from the venue's history has no book: the depth rule cannot apply to it.
+  if (rule.minDepthUsd !== undefined && snapshot.source !== "history" && snapshot.depthUsd.lessThan(rule.minDepthUsd)) return false;
   if (rule.maxSpread !== undefined && snapshot.bestAsk.minus(snapshot.bestBid).greaterThan(rule.maxSpread)) return false;
   const settles = market.settlementDate ?? snapshot.settlementDate;
   if (settles !== null) {

@@ -4,6 +4,8 @@ import { db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
+import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
+import type { Db } from "@/lib/db";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { onShutdown } from "@/lib/server/shutdown";
 
@@ -28,6 +30,7 @@ export function startScheduler(): void {
           console.error(`[collector] run failed: ${describeDbError(error)}`);
         }
       }
+      if (!c.demoMarket) await backCalculateNew(prisma);
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
@@ -49,4 +52,14 @@ export function startScheduler(): void {
     stopped = true;
     if (timer) clearTimeout(timer);
   }, 5);
+}
+
+/** New catalog entries with a base date are back-calculated before the engine computes their live hours. */
+export async function backCalculateNew(prisma: Db): Promise<void> {
+  try {
+    const r = await backCalculatePending(prisma, collectorSettings());
+    if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
+  } catch (error) {
+    console.error(`[backfill] back-calculation failed: ${describeDbError(error)}`);
+  }
 }
