@@ -11,10 +11,10 @@ try {
   const r = verifyBundles(dir);
   const { index: i, volatility: v } = r;
   console.log(`months: ${r.months.join(", ") || "none"}`);
-  console.log(`index levels: ${i.hours} hours of ${i.indices} indices recomputed; largest difference ${i.maxLevelDiff} (8 decimals)`);
+  console.log(`index levels: ${i.hours} hours of ${i.indices} indices recomputed (${i.fromHistory} of them back-calculated or filled from venue history); largest difference ${i.maxLevelDiff} (8 decimals)`);
   console.log(`composition bases (inception baskets, chain links): ${i.basesChecked} checked; largest difference ${i.maxBaseDiff}`);
   console.log(
-    `volatility: ${v.computations} computations of ${v.series} series; ${v.valuesChecked} values recomputed, largest difference ${v.maxValueDiff.toExponential(3)} (published to 6 decimals)`,
+    `volatility: ${v.computations} computations of ${v.series} series (${v.fromHistory} back-calculated or history-filled); ${v.valuesChecked} values recomputed, largest difference ${v.maxValueDiff.toExponential(3)} (published to 6 decimals)`,
   );
   console.log(`gate decisions: ${v.gateDecisionsChecked} recomputed, ${v.gateMismatches} differ${v.identityUnchecked ? `; ${v.identityUnchecked} need the previous month's files for the identity gate` : ""}`);
   const problems = [...i.problems, ...v.problems];

@@ -35,6 +35,8 @@ export interface IndexReport {
   /** composition bases checked against the recomputed chain (inception basket, level and basket at each link) */
   basesChecked: number;
   maxBaseDiff: string;
+  /** of `hours`, those back-calculated before their index's launch or filled from the venue's history (recomputed alike) */
+  fromHistory: number;
   problems: string[];
 }
 
@@ -49,6 +51,8 @@ export interface VolReport {
   gateMismatches: number;
   /** computations whose identity gate could not be recomputed (previous computation not in DIR) */
   identityUnchecked: number;
+  /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
+  fromHistory: number;
   problems: string[];
 }
 
@@ -56,6 +60,14 @@ export interface VerifyReport {
   months: string[];
   index: IndexReport;
   volatility: VolReport;
+}
+
+/** What a value rests on (the `basis` column, bundles from schemaVersion 3): every kind is recomputed the same way. */
+const BASES = new Set(["live", "back-calculated", "history-filled"]);
+function countBasis(r: Row, where: string, problems: string[]): number {
+  if (r.basis === undefined) return 0;
+  if (!BASES.has(r.basis)) problems.push(`${where}: basis ${JSON.stringify(r.basis)} is none of ${[...BASES].join(", ")}`);
+  return r.basis === "live" ? 0 : 1;
 }
 
 /** Half a unit of the sixth decimal, plus float slack: values published with six decimals. */
@@ -138,6 +150,7 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
       continue;
     }
     const level = pricing.baseLevel.times(basket).div(pricing.baseBasket);
+    report.fromHistory += countBasis(r, `${r.ticker} ${r.t}`, report.problems);
     unrounded.set(key(r.ticker!, r.t!), level);
     const diff = new D(level.toFixed(8, Decimal.ROUND_HALF_EVEN)).minus(new D(r.index_level!)).abs();
     if (diff.greaterThan(maxDiff)) maxDiff = diff;
@@ -234,6 +247,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     }
     seriesSeen.add(r.ticker!);
     report.computations += 1;
+    report.fromHistory += countBasis(r, where, report.problems);
     const t = new Date(r.t!);
     const live = legs.filter((l) => l.observedAt !== null);
     const mids = live.map((l) => l.mid);
@@ -378,8 +392,8 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
 /** Recomputes every index level and volatility value of the bundles under dir. */
 export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
-  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", problems: [] };
-  const volatility: VolReport = { computations: 0, series: 0, valuesChecked: 0, maxValueDiff: 0, gateDecisionsChecked: 0, gateMismatches: 0, identityUnchecked: 0, problems: [] };
+  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", fromHistory: 0, problems: [] };
+  const volatility: VolReport = { computations: 0, series: 0, valuesChecked: 0, maxValueDiff: 0, gateDecisionsChecked: 0, gateMismatches: 0, identityUnchecked: 0, fromHistory: 0, problems: [] };
   const tickers = new Set<string>();
   const seriesSeen = new Set<string>();
   const prevBySeries = new Map<string, Recomputed>();

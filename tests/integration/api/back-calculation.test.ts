@@ -8,14 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { polyBook, kalshiBookFp, startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
 
-// Back-calculated history: a catalog of venue entries whose base date lies five days before their
+// Back-calculated history: a catalog of venue entries whose base date lies 35 days before their
 // launch, applied to a new service (real PostgreSQL, the operator CLIs, venues answering over
 // HTTP in their documented shapes). The first collector run back-calculates every hour from the
 // base date from the venues' price history, then the engine goes on live.
 
 const HOUR = 3_600_000;
 const launch = new Date(Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR);
-const base = new Date(launch.getTime() - 5 * 24 * HOUR);
+// 35 days: the month before the launch closes, so its bundle is built and verified
+const base = new Date(launch.getTime() - 35 * 24 * HOUR);
 const at = (h: number) => new Date(base.getTime() + h * HOUR);
 const sec = (d: Date) => d.getTime() / 1000;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-backcalc-"));
@@ -71,10 +72,10 @@ const cli = (script: string, args: string[]) =>
 const path4 = (from: number, until: number, price: (h: number) => number, spread = 0): HistoryPrice[] =>
   Array.from({ length: until - from }, (_, i) => ({ t: sec(at(from + i)), bid: +(price(from + i) - spread / 2).toFixed(4), ask: +(price(from + i) + spread / 2).toFixed(4) }));
 
-const pa = (h: number) => 0.4 + 0.001 * h;
-const pb = (h: number) => 0.6 - 0.001 * h;
+const pa = (h: number) => 0.4 + 0.1 * Math.sin(h / 10);
+const pb = (h: number) => 0.6 - 0.0002 * h;
 const pl = (h: number) => 0.3 + 0.01 * h;
-const HOURS = 5 * 24;
+const HOURS = 35 * 24;
 
 async function levels(ticker: string) {
   const r = await client.query<{ t: Date; level: string; basis: string; stale: boolean }>(
@@ -188,6 +189,31 @@ describe("back-calculation from a base date", () => {
     const mid = (h: number) => new Decimal((0.4 + 0.0005 * h - 0.02).toFixed(4)).plus((0.4 + 0.0005 * h + 0.02).toFixed(4)).dividedBy(2);
     expect(cpi[20]!.level).toBe(new Decimal(100).times(mid(20)).dividedBy(mid(0)).toFixed(8));
     expect(cpi[20]!.basis).toBe("back-calculated");
+  });
+
+  it("the closed month's bundle marks every back-calculated value, names the launch, and bundles:verify recomputes them all", async () => {
+    const built = await cli("scripts/snapshots-build.ts", []);
+    expect(built.status, built.stderr).toBe(0);
+    const month = base.toISOString().slice(0, 7);
+    const bundle = await client.query<{ manifest: { schemaVersion: number; launches: Array<{ ticker: string; baseDate: string; launchAt: string }> } }>(`SELECT manifest FROM snapshot_bundles WHERE month = $1`, [month]);
+    const manifest = bundle.rows[0]!.manifest;
+    expect(manifest.schemaVersion).toBe(3);
+    expect(manifest.launches.map((l) => [l.ticker, l.baseDate.slice(0, 19), l.launchAt.slice(0, 19)])).toEqual([
+      ["KX-CPI", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],
+      ["PMX-BTC", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],
+    ]);
+    const out = path.join(dir, "bundles", month);
+    fs.mkdirSync(out, { recursive: true });
+    const files = await client.query<{ name: string; content: string }>(`SELECT name, content FROM snapshot_files WHERE month = $1`, [month]);
+    for (const f of files.rows) fs.writeFileSync(path.join(out, f.name), f.content);
+    const levelsCsv = files.rows.find((f) => f.name === "index_levels.csv")!.content.split("\r\n");
+    expect(levelsCsv[0]).toMatch(/,basis$/);
+    expect(levelsCsv.slice(1).filter(Boolean).every((line) => line.endsWith(",back-calculated"))).toBe(true);
+    const verify = await cli("scripts/bundles-verify.ts", [path.join(dir, "bundles")]);
+    expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+    const rows = levelsCsv.slice(1).filter(Boolean).length;
+    expect(verify.stdout).toContain(`index levels: ${rows} hours of 2 indices recomputed (${rows} of them back-calculated`);
+    expect(verify.stdout).toContain("OK: every published value recomputes");
   });
 
   it("`npm run backfill -- TICKER` re-reads the history; unchanged history restates nothing, an unknown ticker is refused", async () => {
