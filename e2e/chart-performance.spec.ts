@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 // volatility charts are drawn (the server's SVG in the HTML) and how soon the interactive chart
 // replaces it, with the main thread's long tasks until then and the script bytes the page
 // loaded. Median of five loads after a warm-up; printed and attached. Speed targets live in the
-// README, next to the machine's load when they were measured (no timed assertion here).
+// BENCHMARKS.md, next to the machine's load when they were measured (no timed assertion here).
 
 const LOADS = 5;
 

@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 // first chart drawn from the HTML itself (the server's SVG drawing, before any script runs),
 // ahead of the interactive chart. How soon is a figure, printed and attached (median of five
 // loads after a warm-up), not an assertion: speed targets live in figures, a shared machine's
-// load must not decide a test. The target (first chart within 1 s) is reported in the README.
+// load must not decide a test. The target (first chart within 1 s) is reported in BENCHMARKS.md.
 
 const HTML_LIMIT = 300_000;
 const LOADS = 5;

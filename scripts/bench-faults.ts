@@ -11,7 +11,7 @@ import { freePort, startServer } from "../tests/integration/support/server";
 // bench switches between its states (tests/integration/faults/support.ts): open (Redis up),
 // closed (Redis refusing connections), silent (held connections go quiet and new ones are never
 // answered: a network partition, the case a client detects only by REDIS_COMMAND_TIMEOUT_MS).
-// Target (issue 17): a keyed request answers 503 with Retry-After within 250 ms while Redis is down.
+// Target: a keyed request answers 503 with Retry-After within 250 ms while Redis is down.
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const TARGET_MS = 250;
 

@@ -4,11 +4,16 @@ import { runOperator } from "./lib/operator-cli";
 // `npm run catalog -- validate FILE` checks a catalog (file rules, then a dry run against the
 // stored catalog); `npm run catalog -- apply FILE` brings it in force. Through the running
 // embedded server when one holds the database, directly with DATABASE_URL.
+// `npm run catalog -- preview FILE` shows what each entry would select now, from the venues only.
 async function main(): Promise<number> {
   const [verb, file] = process.argv.slice(2).filter((a) => !a.startsWith("--"));
-  if ((verb !== "validate" && verb !== "apply") || !file) {
-    console.error("usage: npm run catalog -- validate|apply FILE.json");
+  if ((verb !== "validate" && verb !== "apply" && verb !== "preview") || !file) {
+    console.error("usage: npm run catalog -- validate|preview|apply FILE.json");
     return 2;
+  }
+  if (verb === "preview") {
+    const { previewCommand } = await import("@/lib/catalog/preview-command");
+    return previewCommand(file, { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
   }
   let text: string;
   try {

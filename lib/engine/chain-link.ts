@@ -19,7 +19,7 @@ export function linkFactorOf(linkLevel: Decimal.Value, linkBasket: Decimal.Value
   return dec(linkLevel).div(dec(linkBasket));
 }
 
-/** Equal target weights: every constituent holds one unit (see README: the common scale cancels in L). */
+/** Equal target weights: every constituent holds one unit (the common scale cancels in L). */
 export function equalWeight(): string {
   return "1";
 }

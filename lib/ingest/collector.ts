@@ -12,22 +12,13 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
-import { VenueHttp, type RawResponse } from "@/lib/venues/http";
-import { KalshiConnector } from "@/lib/venues/kalshi";
-import { PolymarketConnector } from "@/lib/venues/polymarket";
+import { connectorFor, venueEndpoints, type VenueEndpoints } from "@/lib/venues/connect";
+import type { RawResponse } from "@/lib/venues/http";
 import type { BookRead, VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 
-export interface CollectorSettings {
-  polymarketGammaUrl: string;
-  polymarketClobUrl: string;
-  kalshiApiUrl: string;
-  concurrency: number;
-  timeoutMs: number;
-  /** tests shorten the backoff; production keeps the default */
-  backoffMs?: number;
-}
+export type CollectorSettings = VenueEndpoints;
 
 export interface VenueRun {
   venue: VenueName;
@@ -86,12 +77,6 @@ async function catalogued(prisma: Db): Promise<Catalogued> {
 export async function catalogUsesVenues(prisma: Db): Promise<boolean> {
   const c = await catalogued(prisma);
   return c.selectors.size > 0 || c.series.length > 0;
-}
-
-function connectorFor(venue: VenueName, settings: CollectorSettings) {
-  const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs });
-  const connector = venue === "polymarket" ? new PolymarketConnector(http, settings.polymarketGammaUrl, settings.polymarketClobUrl) : new KalshiConnector(http, settings.kalshiApiUrl);
-  return { http, connector };
 }
 
 interface SnapshotInput {
@@ -316,13 +301,5 @@ export function describeCollect(r: CollectResult): string {
 
 /** The collector's venue addresses and limits, from the configuration. */
 export function collectorSettings(): CollectorSettings {
-  const c = config();
-  const base = (url: string) => url.replace(/\/+$/, "");
-  return {
-    polymarketGammaUrl: base(c.POLYMARKET_GAMMA_URL),
-    polymarketClobUrl: base(c.POLYMARKET_CLOB_URL),
-    kalshiApiUrl: base(c.KALSHI_API_URL),
-    concurrency: c.COLLECT_CONCURRENCY,
-    timeoutMs: c.COLLECT_TIMEOUT_MS,
-  };
+  return venueEndpoints(config());
 }

@@ -63,6 +63,8 @@ export interface FakeVenues {
   /** every request path, in order */
   hits: string[];
   pageSize: { gamma?: number; kalshi?: number };
+  /** what only the discovery endpoints serve (Gamma search, Kalshi series list) */
+  discovery: Discovery;
   close(): Promise<void>;
 }
 
@@ -110,6 +112,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     hits: [] as string[],
     pageSize: {} as { gamma?: number; kalshi?: number },
     history: emptyHistory(),
+    discovery: { kalshiSeries: [] } as Discovery,
   };
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
@@ -136,6 +139,8 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     const p = url.pathname;
     const q = url.searchParams;
     if (answerHistory(state.history, p, q, (status, body) => send(res, status, body))) return;
+    const found = discoveryRoute(state, p, q);
+    if (found) return send(res, found.status, found.body);
     if (p === "/gamma/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
       const offset = Number(q.get("offset") ?? 0);
@@ -285,4 +290,62 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
     return true;
   }
   return false;
+}
+
+// Discovery: Gamma `/public-search` (events, tags; page-numbered with `pagination.hasMore`) and
+// Kalshi `/series` (the whole list, optional cursor), in the shapes the venues document.
+
+export interface KalshiSeries {
+  ticker: string;
+  title: string;
+  category: string;
+  tags: string[];
+  frequency?: string;
+}
+export interface Discovery {
+  kalshiSeries: KalshiSeries[];
+  /** series per page of `/series`; unset: the whole list in one answer, as the venue does */
+  kalshiSeriesPage?: number;
+  /** answer searches with events that do not list their markets (a lighter payload) */
+  searchWithoutMarkets?: boolean;
+}
+
+const words = (q: string) => q.toLowerCase().split(/\s+/).filter(Boolean);
+const hasAll = (text: string, ws: string[]) => ws.every((w) => text.toLowerCase().includes(w));
+
+function discoveryRoute(
+  state: { poly: { events: PolyEvent[] }; kalshi: { events: KalshiEvent[] }; discovery: Discovery },
+  p: string,
+  q: URLSearchParams,
+): { status: number; body: unknown } | null {
+  if (p === "/gamma/public-search") {
+    const ws = words(q.get("q") ?? "");
+    if (ws.length === 0) return { status: 422, body: { error: "q is required" } };
+    const perType = Number(q.get("limit_per_type") ?? 10);
+    const page = Math.max(1, Number(q.get("page") ?? 1));
+    const active = q.get("events_status") === "active";
+    const keepClosed = q.get("keep_closed_markets") === "1";
+    const events = state.poly.events
+      .filter((e) => hasAll(`${e.title} ${e.slug}`, ws) && (!active || !e.closed))
+      .map((e) => ({ ...gammaEvent(e), markets: state.discovery.searchWithoutMarkets ? undefined : e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)) }));
+    const tagSlugs = [...new Set(state.poly.events.flatMap((e) => e.tags))].filter((t) => hasAll(t, ws));
+    const tags = q.get("search_tags") === "false" ? [] : tagSlugs.map((t, i) => ({ id: String(100 + i), label: t, slug: t }));
+    const from = (page - 1) * perType;
+    return {
+      status: 200,
+      body: {
+        events: events.slice(from, from + perType),
+        tags: tags.slice(from, from + perType),
+        pagination: { hasMore: from + perType < Math.max(events.length, tags.length), totalResults: events.length + tags.length },
+      },
+    };
+  }
+  if (p === "/kalshi/series") {
+    const list = state.discovery.kalshiSeries.filter((s) => !q.get("category") || s.category === q.get("category"));
+    const size = state.discovery.kalshiSeriesPage ?? list.length;
+    const start = Number(q.get("cursor") || 0);
+    const page = list.slice(start, start + size).map((s) => ({ frequency: "custom", settlement_sources: [], contract_url: "", fee_type: "quadratic", fee_multiplier: 1, ...s }));
+    return { status: 200, body: { series: page, ...(start + size < list.length ? { cursor: String(start + size) } : {}) } };
+  }
+  return null;
 }

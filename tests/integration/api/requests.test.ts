@@ -5,7 +5,7 @@ import { RATE_HEADERS, baseUrl, call, expectError, expectRateHeaders, newKey } f
 import { uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 
-// Odd requests (issue 17, "Requests"): whatever produced the answer, it carries X-Request-Id
+// Odd requests: whatever produced the answer, it carries X-Request-Id
 // and, for errors, the spec's JSON error shape; the server never logs a stack trace for one.
 // A server of this file's own (a low address throttle, its own Redis prefix, its log read).
 
