@@ -21,7 +21,9 @@ import type { VenueMarket, VenueName } from "@/lib/venues/types";
 type Tx = Prisma.TransactionClient;
 
 /** Hours replayed per pass: bounds the snapshots held in memory at once. */
-const CHUNK_HOURS = 7 * 24;
+const CHUNK_HOURS = 3 * 24;
+/** Markets whose history is read and stored together. */
+const HISTORY_BATCH = 50;
 
 export interface BackCalcEntry {
   ticker: string;
@@ -141,7 +143,8 @@ async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promis
  * before the launch are marked back-calculated; values after it are recomputed on the new history
  * and a published value that moves beyond the materiality threshold is restated (revision + 1).
  */
-export async function backCalculate(prisma: Db, tickers: readonly string[] | null, settings: CollectorSettings, options: { now?: Date } = {}): Promise<BackCalcResult> {
+export async function backCalculate(prisma: Db, tickers: readonly string[] | null, settings: CollectorSettings, options: { now?: Date; log?: (line: string) => void } = {}): Promise<BackCalcResult> {
+  const log = options.log ?? (() => {});
   // A new service computes its first hours here: every entry with a base date takes part.
   const started = (await prisma.engineState.count()) > 0;
   const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
@@ -154,23 +157,36 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
-  const reads = await Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, settings, list.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour)));
-  result.requests = [...http.values()].reduce((n, h) => n + h.requests, 0);
-  const history = new Map<string, HistoryPoint[]>();
-  for (const r of reads.flat()) {
-    if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
-    else if (r.points.length) history.set(r.conditionId, r.points);
+  log(`${list.length} market(s) to price from ${base.toISOString()}`);
+  // A batch of markets at a time: read their history, store it; memory holds one batch's prices.
+  for (let i = 0; i < list.length; i += HISTORY_BATCH) {
+    const batch = list.slice(i, i + HISTORY_BATCH);
+    const reads = await Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, settings, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour)));
+    const history = new Map<string, HistoryPoint[]>();
+    for (const r of reads.flat()) {
+      if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
+      else if (r.points.length) history.set(r.conditionId, r.points);
+    }
+    result.markets += history.size;
+    log(`history of ${Math.min(i + HISTORY_BATCH, list.length)}/${list.length} market(s) read`);
+    await prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+        await storeHistory(tx, wanted, history, lastHistoryHour, result);
+      },
+      { timeout: 600_000, maxWait: 60_000 },
+    );
   }
-  result.markets = history.size;
+  result.requests = [...http.values()].reduce((n, h) => n + h.requests, 0);
 
+  log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();
   const computed = await prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-      await storeHistory(tx, wanted, history, lastHistoryHour, result);
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
       if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false);
-      else if (!engine && history.size > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true);
+      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true);
       await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       return true;

@@ -136,13 +136,15 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const now = args.at ? new Date(args.at as string) : new Date();
         const r = await collect(prisma, collectorSettings(), { now });
         const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
+        const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
+        const gaps = await fillMissedHours(prisma, collectorSettings(), { now });
         const back = await backCalculatePending(prisma, collectorSettings(), { now });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         const { recordIncidents } = await import("@/lib/incidents/record-incidents");
         const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
         clearReadCache();
         return ok(
-          `${describeCollect(r)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
+          `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
             (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
         );
       }

@@ -243,6 +243,8 @@ export interface VenueHistory {
   poly: Map<string, HistoryPrice[]>;
   /** by Kalshi market ticker: served as hourly candlesticks ending at t */
   kalshi: Map<string, HistoryPrice[]>;
+  /** computes a history on request instead (large benchmarks), given the venue, token or ticker, and span */
+  generate?: (venue: "poly" | "kalshi", key: string, start: number, end: number) => HistoryPrice[] | undefined;
 }
 export const emptyHistory = (): VenueHistory => ({ poly: new Map(), kalshi: new Map() });
 
@@ -263,7 +265,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: "invalid filters" });
       return true;
     }
-    const points = (history.poly.get(market) ?? []).filter((x) => x.t >= start && x.t <= end);
+    const points = (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? []).filter((x) => x.t >= start && x.t <= end);
     send(200, { history: points.map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) })) });
     return true;
   }
@@ -276,7 +278,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: { code: "invalid_parameters", message: "period_interval must be 1, 60 or 1440" } });
       return true;
     }
-    const list = history.kalshi.get(ticker);
+    const list = history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end);
     if (!list) {
       send(404, { error: { code: "not_found" } });
       return true;

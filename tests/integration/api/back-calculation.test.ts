@@ -6,6 +6,7 @@ import Decimal from "decimal.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { startServer, type RunningServer } from "../support/server";
 import { polyBook, kalshiBookFp, startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
 
 // Back-calculated history: a catalog of venue entries whose base date lies 35 days before their
@@ -24,6 +25,7 @@ const name = uniqueName("pmb_backcalc");
 let url = "";
 let fake: FakeVenues;
 let client: pg.Client;
+let server: RunningServer | undefined;
 
 const catalog = {
   version: 1,
@@ -134,6 +136,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  await server?.stop();
   await client?.end();
   await fake?.close();
   await dropDatabase(name);
@@ -224,5 +227,47 @@ describe("back-calculation from a base date", () => {
     const unknown = await cli("scripts/backfill.ts", ["NOPE-1"]);
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("NOPE-1: no entry of the applied catalog with a base date");
+  });
+
+  it("an hour the collector missed is filled from the venue's history once it answers again: marked history-filled and restated", async () => {
+    const missed = new Date(launch.getTime() + HOUR);
+    const next = new Date(launch.getTime() + 2 * HOUR);
+    fake.faults.set("/clob/book?token_id=tok-a", [{ status: 500, times: 8 }]);
+    const down = await cli("scripts/collect.ts", ["--once", "--at", missed.toISOString()]);
+    expect(down.status, down.stderr).toBe(0);
+    expect(down.stdout).toMatch(/polymarket: .* 1 stale/);
+    const before = (await levels("PMX-BTC")).find((l) => l.t.getTime() === missed.getTime())!;
+    expect(before.basis).toBe("live");
+    // the venue's history has the hour the books could not be read
+    fake.faults.delete("/clob/book?token_id=tok-a");
+    fake.history.poly.get("tok-a")!.push({ t: sec(missed), bid: 0.9, ask: 0.9 });
+    const back = await cli("scripts/collect.ts", ["--once", "--at", next.toISOString()]);
+    expect(back.status, back.stderr).toBe(0);
+    expect(back.stdout).toContain("filled 1 missed market-hour(s) of 1 market(s)");
+    const after = (await levels("PMX-BTC")).find((l) => l.t.getTime() === missed.getTime())!;
+    expect(after.basis).toBe("history-filled");
+    expect(after.level).not.toBe(before.level);
+    const restated = await client.query<{ revision: number; previous: string; value: string }>(`SELECT revision, previous, value FROM restatements WHERE ticker = 'PMX-BTC' AND t = $1`, [missed]);
+    expect(restated.rows).toEqual([{ revision: 1, previous: before.level, value: after.level }]);
+    const snap = await client.query<{ source: string; mid: string }>(`SELECT source, mid::text AS mid FROM market_snapshots WHERE "conditionId" = '0xbtc-a' AND "observedAt" = $1`, [missed]);
+    expect(snap.rows).toEqual([{ source: "history", mid: "0.90000000" }]);
+  });
+
+  it("the pages disclose the base and launch dates and shade the back-calculated part; /v1 keeps exactly its fields", async () => {
+    if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
+    server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+    const html = await (await fetch(`${server.baseUrl}/indices/PMX-BTC?range=90`)).text();
+    expect(html).toContain('data-testid="base-date"');
+    expect(html).toContain('data-testid="launch-date"');
+    expect(html).toContain('data-testid="back-calculated-legend"');
+    expect(html).toContain("1 later hour filled from venue history");
+    const changelog = await (await fetch(`${server.baseUrl}/changelog`)).text();
+    expect(changelog).toContain("levels before the launch are back-calculated");
+    const minted = await cli("scripts/keys.ts", ["mint", "--email", `backcalc-${Date.now()}@example.com`]);
+    const key = minted.stdout.trim();
+    expect(key, minted.stderr).toMatch(/^svc_live_/);
+    const latest = (await (await fetch(`${server.baseUrl}/v1/indices/PMX-BTC/latest`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { data: Record<string, unknown> };
+    expect(latest.data.inceptionAt).toBe(`${base.toISOString().slice(0, 19)}.000000Z`);
+    expect(Object.keys(latest.data).filter((k) => /launch|basis|back/i.test(k))).toEqual([]);
   });
 });
