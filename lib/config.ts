@@ -8,24 +8,16 @@ const bool = z
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  // Read by scripts/server.mjs before the app loads (and validated here when it does).
   HOST: z.string().min(1).default("0.0.0.0"),
+  // Identical servers in a node:cluster sharing PORT (lib/server/http-server.ts).
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-  // 0: /v1 goes through Next's router instead of the node:http adapter (lib/api/node-adapter.ts).
-  PMB_DIRECT_ROUTES: bool.default(true),
-  // /v1 served by a process of its own without Next, which runs Next as its child for the rest
-  // (lib/server/api-process.ts): 1 on, 0 off; unset (or `auto`), on wherever it can run
-  // (`apiProcessRefusal`). Read by scripts/start.mjs through `apiProcess`.
-  API_PROCESS: z
-    .enum(["auto", "1", "0", "true", "false", "yes", "no", ""])
-    .default("auto")
-    .transform((v) => (v === "auto" || v === "" ? "auto" : v === "1" || v === "true" || v === "yes" ? "on" : "off")),
-  // Set by the API process for the Next process it runs (never by hand): the socket Next listens
-  // on (scripts/server.mjs), and that rate limits and key revocations go through the parent.
-  PMB_PAGES_SOCKET: z.string().optional(),
-  PMB_API_PARENT: bool.default(false),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATA_DIR: z.string().default(".data"),
+  // PostgreSQL: a query not answered, or a pooled connection not obtained, within this many ms
+  // fails (the request then gets 503 unavailable); a background job's query (the engine, the
+  // collector, bundle builds, operator tools) within DB_JOB_TIMEOUT_MS.
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  DB_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
   REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   REDIS_PREFIX: z.string().default("pmb:"),
   // A Redis command not answered within this many ms fails (the request then gets 503 unavailable).
@@ -46,6 +38,11 @@ const schema = z.object({
   // Venue collector: requests in flight per venue, and the timeout of one request.
   COLLECT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COLLECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  // Requests per second per venue, besides the concurrency cap; defaults below the venues'
+  // published limits: Polymarket Gamma `/markets` 300 per 10 s (the tightest endpoint read),
+  // Kalshi's Basic tier 20 reads per second.
+  POLYMARKET_RPS: z.coerce.number().positive().max(1000).default(25),
+  KALSHI_RPS: z.coerce.number().positive().max(1000).default(15),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
   // Tests: while this file exists, the start-up backfill waits before each chunk after the first,
@@ -58,12 +55,10 @@ const schema = z.object({
   TERMS_URL: z.string().url().optional(),
   FREE_LIMIT_MINUTE: z.coerce.number().int().min(1).default(60),
   FREE_LIMIT_DAY: z.coerce.number().int().min(1).default(2000),
+  // The per-address throttle before key resolution: 10 x the free per-key minute rate (DESIGN.md section 2).
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
-  // Refuse localhost origins outside production too (CORS tests of the production rule).
-  PMB_STRICT_CORS: bool.default(false),
-  BENCH_FLOOR: bool.default(false),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),
   // Portal sign-in: magic links per hour per e-mail address and per client address.
@@ -73,8 +68,6 @@ const schema = z.object({
 
 export type Config = z.infer<typeof schema> & {
   embedded: boolean;
-  /** Whether the production server runs as the API process (API_PROCESS, or where it can run when unset). */
-  apiProcess: boolean;
   baseUrl: string;
   demoMarket: boolean;
   licenseUrl: string;
@@ -86,18 +79,6 @@ const DEFAULT_FREE_MAIL =
   "gmail.com,googlemail.com,yahoo.com,yahoo.co.uk,hotmail.com,outlook.com,live.com,msn.com,aol.com,icloud.com,me.com,mac.com,gmx.com,gmx.de,gmx.net,web.de,mail.com,proton.me,protonmail.com,yandex.com,yandex.ru,mail.ru,qq.com,163.com,zoho.com,tutanota.com,fastmail.com";
 
 let cached: Config | null = null;
-
-/**
- * Why this configuration cannot run the API process (lib/server/api-process.ts), or null: it needs
- * PostgreSQL (the embedded PGlite is one process's database), and it is one API process beside
- * one Next process, serving /v1 without Next's router.
- */
-export function apiProcessRefusal(c: Pick<Config, "embedded" | "WEB_CONCURRENCY" | "PMB_DIRECT_ROUTES">): string | null {
-  if (c.embedded) return "API_PROCESS=1 needs DATABASE_URL: the embedded database is one process's, and two processes use it";
-  if (c.WEB_CONCURRENCY > 1) return "API_PROCESS=1 runs one API process and one Next process; it does not combine with WEB_CONCURRENCY > 1";
-  if (!c.PMB_DIRECT_ROUTES) return "API_PROCESS=1 serves /v1 without Next's router; it does not combine with PMB_DIRECT_ROUTES=0";
-  return null;
-}
 
 export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(env);
@@ -111,7 +92,6 @@ export function parseConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...c,
     embedded,
-    apiProcess: c.API_PROCESS === "on" || (c.API_PROCESS === "auto" && apiProcessRefusal({ ...c, embedded }) === null),
     baseUrl,
     // The demo feeds the engine by default only in the embedded default with no catalog of one's own.
     demoMarket: c.DEMO_MARKET ?? (!c.DATABASE_URL && !c.CATALOG_FILE),

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -21,10 +22,11 @@ import { startServer } from "../tests/integration/support/server";
 // every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
 const FLOOR = "bare node:http, latest's bytes";
-const ONE_INDEX = "index latest, one process";
-const ONE_VOLATILITY = "volatility latest, one process";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
+/** The floors of the 90-day history rows: node:http sending that answer's bytes and head, plain and gzip. */
+const HISTORY_BARE = "bare node:http, history's bytes";
+const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
 const SECONDS = Number(process.env.BENCH_SECONDS || 8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
@@ -145,17 +147,18 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
  * response from one Buffer: the cost of moving that response on this machine, nothing else. With
  * `head`, the response's own head too (every header the API sends, in its order; Node adds Date
  * and Connection as it does for the API), so the two send the same bytes; without, the body with
- * Content-Type and Content-Length only. Pinned to the server's CPU when BENCH_PIN=1.
+ * Content-Type and Content-Length only. With `gzip`, the bytes a gzip client gets, as sent.
+ * Pinned to the server's CPU when BENCH_PIN=1.
  */
-async function bareServer(url: string, key: string, head = true) {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${key}`, "accept-encoding": "identity" } });
-  const body = Buffer.from(await res.arrayBuffer());
+async function bareServer(url: string, key: string, head = true, gzip = false) {
+  const res = await rawGet(url, { authorization: `Bearer ${key}`, "accept-encoding": gzip ? "gzip" : "identity" });
+  const body = res.body;
   const file = path.join(os.tmpdir(), `pmb-bench-body-${randomUUID()}`);
   fs.writeFileSync(file, body);
   const bytes = body.byteLength;
   const own = new Set(["date", "connection", "keep-alive", "transfer-encoding"]);
   const headers = head
-    ? [...res.headers].filter(([name]) => !own.has(name)).flat()
+    ? res.headers.filter(([name]) => !own.has(name.toLowerCase())).flat()
     : ["content-type", "application/json; charset=utf-8", "content-length", String(body.length)];
   const code = `const body = require("node:fs").readFileSync(${JSON.stringify(file)});
 const head = ${JSON.stringify(headers)};
@@ -169,6 +172,25 @@ require("node:http").createServer((req, res) => { res.writeHead(200, head); res.
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(file, { force: true }));
   return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
+}
+
+/** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Array<[string, string]>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const raw = res.rawHeaders;
+          const pairs: Array<[string, string]> = [];
+          for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+          resolve({ headers: pairs, body: Buffer.concat(chunks) });
+        });
+        res.on("error", reject);
+      })
+      .on("error", reject);
+  });
 }
 
 /** Waits until a server (with its children) has used under 5 % of a core for two seconds in a row. */
@@ -196,11 +218,7 @@ async function main() {
   const prefix = `${name}:`;
   // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
   const memory = process.env.BENCH_LIMITER === "memory";
-  // The server runs as the product does by default on PostgreSQL: the API process (lib/config.ts
-  // `apiProcess`; one process with WEB_CONCURRENCY > 1). BENCH_ONE_PROCESS=1: a second server
-  // beside it, one process with Next (API_PROCESS=0), on the same database; its latest rows take
-  // turns with the others and the floor, so the two ways are compared in one run.
-  const oneProcess = process.env.BENCH_ONE_PROCESS === "1";
+  // The server runs as the product does: one process (N identical ones with WEB_CONCURRENCY).
   // Each server journals its windows and usage into a DATA_DIR of its own, deleted at the end: a
   // run's millions of admissions are neither replayed by the next run nor left in `.data` for
   // `npm start` to replay.
@@ -210,12 +228,11 @@ async function main() {
     dataDirs.push(dir);
     return dir;
   };
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-  let one: Awaited<ReturnType<typeof startServer>> | null = null;
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
@@ -258,12 +275,6 @@ async function main() {
     // Boot goes on after the data is there (monthly bundles are built next): measure once the
     // server has been idle, under 5% of a core, for two seconds in a row.
     await untilIdle(server.process.pid);
-    if (oneProcess) {
-      // The data is in the database already: the second server's Next process only catches up.
-      one = await startServer({ ...env, API_PROCESS: "0", DEMO_MARKET: "0", DATA_DIR: dataDir() }, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
-      if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(one.process.pid)], { stdio: "ignore" });
-      await untilIdle(one.process.pid);
-    }
     const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;
     const series = vol.data.series[0].ticker as string;
@@ -273,28 +284,22 @@ async function main() {
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000"; one?: boolean }> = [
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" | "history" | "history-gzip" }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
-      // Through the one-process server when there is one; else through the API process's proxy too.
-      { label: "bare handler, Next router", path: "/bench-floor", one: true },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
+      { label: HISTORY_BARE, path: "/", bare: "history" },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility latest, gzip", path: `/v1/volatility/${series}/latest`, gzip: true },
-      ...(oneProcess
-        ? [
-            { label: ONE_INDEX, path: `/v1/indices/${index}/latest`, one: true },
-            { label: ONE_VOLATILITY, path: `/v1/volatility/${series}/latest`, one: true },
-          ]
-        : []),
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
       // The machine's own floor for a body that size: node:http sending the same number of bytes
       // from one Buffer, no framework, no key, no Redis.
       { label: "bare node:http, 5000's bytes", path: "/", bare: "5000" },
       // What browsers and most HTTP libraries send: the body compressed, its reused part once.
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
+      { label: HISTORY_GZIP_BARE, path: "/", bare: "history-gzip", gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
     const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
@@ -304,8 +309,8 @@ async function main() {
     }
     const workers = Number(process.env.WEB_CONCURRENCY || 1);
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
-    const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "the API process, Next as its child (the default on PostgreSQL)";
-    console.log(`\ngenerator: ${generator}; server: ${mode}${oneProcess ? `; "${ONE_INDEX}" rows: one process with Next (API_PROCESS=0)` : ""}`);
+    const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process";
+    console.log(`\ngenerator: ${generator}; server: ${mode}`);
     console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
     console.log(
@@ -337,6 +342,11 @@ async function main() {
     bareProcesses.push(bareBody.process);
     const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
     if (bare) bareProcesses.push(bare.process);
+    const historyUrl = `${server.baseUrl}/v1/indices/${index}/history?interval=1h&${span}`;
+    const bareHistory = targets.some((t) => t.bare === "history") ? await bareServer(historyUrl, keys[0]!) : null;
+    if (bareHistory) bareProcesses.push(bareHistory.process);
+    const bareHistoryGzip = targets.some((t) => t.bare === "history-gzip") ? await bareServer(historyUrl, keys[0]!, true, true) : null;
+    if (bareHistoryGzip) bareProcesses.push(bareHistoryGzip.process);
     // BENCH_ROUNDS=n: every row n times, the rows taking turns, so each round's ratios compare
     // runs seconds apart; on a machine whose neighbours take CPU, the median ratio is steadier
     // than any one run. The figures shown after the table are the median round's.
@@ -347,10 +357,9 @@ async function main() {
       perRound.push(these);
       if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
       for (const t of targets) {
-        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : null;
-        const serving = t.one && one ? one : server;
-        const target = own ? own.url : `${serving.baseUrl}${t.path}`;
-        const pid = own ? own.process.pid : serving.process.pid;
+        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : t.bare === "history" ? bareHistory : t.bare === "history-gzip" ? bareHistoryGzip : null;
+        const target = own ? own.url : `${server.baseUrl}${t.path}`;
+        const pid = own ? own.process.pid : server.process.pid;
         if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
         const r = await load(target, CONNECTIONS, SECONDS, t.gzip, pid);
         these[t.label] = r;
@@ -372,9 +381,7 @@ async function main() {
       if (r) figures[t.label] = r;
     }
     console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
-    const router = figures["bare handler, Next router"];
-    if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
-    for (const l of ["index latest", "volatility latest", ONE_INDEX, ONE_VOLATILITY]) {
+    for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
       if (!f) continue;
       const s = shares(l);
@@ -390,6 +397,13 @@ async function main() {
       console.log(`  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`);
       console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`);
     }
+    for (const [l, floor] of [
+      [h, HISTORY_BARE],
+      [`${h}, gzip`, HISTORY_GZIP_BARE],
+    ] as const) {
+      const s = shares(l, floor);
+      if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)`);
+    }
     const v = "volatility history 5000";
     const volSingle = single[v];
     if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
@@ -397,7 +411,7 @@ async function main() {
     if (figures[v] && bareRow) {
       console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
@@ -407,7 +421,6 @@ async function main() {
     if (script) fs.rmSync(script, { force: true });
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     for (const p of bareProcesses) p.kill();
-    await one?.stop();
     await server.stop();
     await dropDatabase(name);
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });

@@ -23,7 +23,7 @@ async function main() {
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
-  const { verifyBundles } = await import("@/lib/snapshots/verify-bundles");
+  const { formatFailure, verifyBundles } = await import("@/lib/snapshots/verify-bundles");
   const { formatMicros } = await import("@/lib/engine/time-format");
   const prisma = await db();
   const generatedAt = new Date();
@@ -75,6 +75,9 @@ async function main() {
     fs.mkdirSync(path.join(bundleDir, f.month), { recursive: true });
     fs.writeFileSync(path.join(bundleDir, f.month, f.name), f.content);
   }
+  for (const b of await prisma.snapshotBundle.findMany({ select: { month: true, manifest: true } })) {
+    fs.writeFileSync(path.join(bundleDir, b.month, "manifest.json"), JSON.stringify(b.manifest));
+  }
   const verified = verifyBundles(bundleDir);
   write("bundles-verify.json", {
     generatedAt: formatMicros(generatedAt),
@@ -89,7 +92,10 @@ async function main() {
     largestVolatilityDifference: verified.volatility.maxValueDiff,
     gateDecisionsChecked: verified.volatility.gateDecisionsChecked,
     gateDecisionMismatches: verified.volatility.gateMismatches,
-    problems: [...verified.index.problems, ...verified.volatility.problems].slice(0, 20),
+    attributionLegsChecked: verified.volatility.attributionLegsChecked,
+    clockEstimatesChecked: verified.volatility.clocksChecked,
+    manifestFilesChecked: verified.integrity.filesChecked,
+    failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
   });
   await closeDb();
   fs.rmSync(dir, { recursive: true, force: true });

@@ -1,14 +1,14 @@
 #!/usr/bin/env node
 // @ts-check
 // `npm start`: checks the database, migrates it, builds when the build is missing or out of
-// date, then serves the production server on PORT (default 3000).
-import { spawn, spawnSync } from "node:child_process";
+// date, then runs the production server (scripts/server.mjs) in this same process, on PORT
+// (default 3000).
+import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { ensureBuild, serverCommand, serverEnv } from "./lib/build.mjs";
+import { ensureBuild, serverEnv } from "./lib/build.mjs";
 import { pendingMigrations, reachPostgres } from "./lib/database.mjs";
 
 process.chdir(path.resolve(path.dirname(new URL(import.meta.url).pathname), ".."));
-const port = process.env.PORT || "3000";
 /** @param {string} line @returns {never} */
 const fail = (line) => {
   console.error(`npm start: ${line}`);
@@ -31,14 +31,6 @@ try {
   fail(/** @type {Error} */ (error).message);
 }
 
-const env = serverEnv({ PORT: port });
-/** @type {string[]} */
-let command = [];
-try {
-  command = await serverCommand(env);
-} catch (error) {
-  fail(/** @type {Error} */ (error).message);
-}
-const server = spawn(process.execPath, command, { stdio: "inherit", env: /** @type {NodeJS.ProcessEnv} */ (env) });
-for (const signal of /** @type {const} */ (["SIGINT", "SIGTERM"])) process.on(signal, () => server.kill(signal));
-server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The server reads its configuration (lib/config.ts) from this process's environment.
+Object.assign(process.env, serverEnv());
+await import("./server.mjs");

@@ -4,7 +4,11 @@ import { UtcTime } from "@/components/site/utc-time";
 import { changelogView, type ChangeKind } from "@/lib/data/changelog";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Changelog", description: "Methodology versions, catalog changes and restatements, newest first." };
+export const metadata: Metadata = {
+  title: "Changelog",
+  description: "Methodology versions, catalog changes and restatements, newest first.",
+  alternates: { types: { "application/atom+xml": [{ url: "/changelog.atom", title: "PM Benchmarks changelog" }] } },
+};
 
 const KIND: Record<ChangeKind, { label: string; tone: string }> = {
   methodology: { label: "Methodology", tone: "bg-indigo-50 text-indigo-900 ring-indigo-600/20" },
@@ -22,7 +26,7 @@ export default async function ChangelogPage() {
           Every methodology version in force, every index and series launched, ceased, resolved or retired, and every restated value, newest first,
           read from the database. {view.counts.restatement} restatements in all; each month&apos;s are also in its{" "}
           <Link href="/docs/downloads">snapshot bundle</Link> (<code className="font-mono text-sm">restatements.csv</code>). Current data freshness:{" "}
-          <Link href="/status">status</Link>.
+          <Link href="/status">status</Link>. Subscribe: <a href="/changelog.atom">Atom feed</a>.
         </p>
       </header>
       {view.entries.length === 0 ? (

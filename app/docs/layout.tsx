@@ -1,6 +1,5 @@
 import type { Metadata } from "next";
 import { DocsSidebar, type SidebarGroup } from "@/components/docs/sidebar";
-import { buildSearchIndex } from "@/lib/docs/content";
 import { docGroups, docHref, navLabel } from "@/lib/docs/pages";
 
 export const metadata: Metadata = {
@@ -12,12 +11,10 @@ export default function DocsLayout({ children }: { children: React.ReactNode }) 
     group: g.group,
     links: g.pages.map((p) => ({ href: docHref(p), label: navLabel(p) })),
   }));
-  // Built once at build time from the MDX sources; the layout is shared by every docs page.
-  const index = buildSearchIndex();
   return (
     <div className="gap-8 md:grid md:grid-cols-[14rem_minmax(0,1fr)]">
       <aside className="mb-6 md:mb-0">
-        <DocsSidebar groups={groups} index={index} />
+        <DocsSidebar groups={groups} />
       </aside>
       <div className="min-w-0">{children}</div>
     </div>

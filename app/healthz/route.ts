@@ -1,3 +1,4 @@
+import { ERRORS } from "@/lib/api/errors";
 import { dbHealth } from "@/lib/db";
 import { redisHealth } from "@/lib/redis";
 import { backfillProgress } from "@/lib/server/backfill-progress";
@@ -39,6 +40,6 @@ export async function GET() {
   };
   return Response.json(body, {
     status: ok ? 200 : 503,
-    headers: { "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": "5" }) },
+    headers: { "Cache-Control": "no-store", ...(ok ? {} : { "Retry-After": String(ERRORS.unavailable.retryAfter) }) },
   });
 }

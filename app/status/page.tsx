@@ -10,7 +10,11 @@ import { config } from "@/lib/config";
 import { statusView, type StaleQuote } from "@/lib/data/status";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Status", description: "Data freshness of every index, volatility series and venue, the last computed hour and current incidents." };
+export const metadata: Metadata = {
+  title: "Status",
+  description: "Data freshness of every index, volatility series and venue, the last computed hour and current incidents.",
+  alternates: { types: { "application/atom+xml": [{ url: "/status/incidents.atom", title: "PM Benchmarks incidents" }] } },
+};
 
 export default async function StatusPage() {
   const view = await statusView(config().ENGINE_TICK_SECONDS);
@@ -21,7 +25,9 @@ export default async function StatusPage() {
         <p className="max-w-3xl text-slate-700">
           How current the published data is, read from the database when you load this page (<UtcTime value={view.generatedAt} />). Past changes
           to methodology, catalog and values are in the <Link href="/changelog">changelog</Link>, past incidents in the{" "}
-          <Link href="/status/history">incident history</Link>; the same facts as JSON at <Link href="/status.json">/status.json</Link>.
+          <Link href="/status/history">incident history</Link>; the same facts as JSON at{" "}
+          {/* A JSON document, not a page: a plain link, so the router does not prefetch it as one. */}
+          <a href="/status.json">/status.json</a>. Subscribe to incidents: <a href="/status/incidents.atom">Atom feed</a>.
         </p>
       </header>
 

@@ -51,3 +51,19 @@ export function timeWindow(rows: ReadonlyArray<{ x: number }>, { hourly = false 
   const withHour = last - first <= 3 * DAY || (hourly && ticks.some((t) => t % DAY !== 0));
   return { first, last, ticks, withHour };
 }
+
+/**
+ * A log axis whose ends are labelled: the domain runs from the lowest level rounded down to the
+ * highest rounded up (at the axis' two decimals), with five ticks spaced evenly on the log scale,
+ * the first and last of them the bounds.
+ */
+export function logAxis(rows: ReadonlyArray<{ y: number }>): { domain: [number, number]; ticks: number[] } | Record<string, never> {
+  const ys = rows.map((r) => r.y).filter((y) => y > 0 && Number.isFinite(y));
+  if (ys.length === 0) return {};
+  let lo = Math.floor(Math.min(...ys) * 100) / 100;
+  let hi = Math.ceil(Math.max(...ys) * 100) / 100;
+  if (!(hi > lo)) [lo, hi] = [Math.floor(lo * 99) / 100, Math.ceil(hi * 101) / 100];
+  if (!(lo > 0)) lo = Math.min(...ys);
+  const ticks = [0, 1, 2, 3, 4].map((i) => (i === 0 ? lo : i === 4 ? hi : lo * (hi / lo) ** (i / 4)));
+  return { domain: [lo, hi], ticks };
+}

@@ -24,8 +24,8 @@ function save(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Draws the chart's SVG (white background, twice the pixels) with a title line into a PNG. */
-async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
+/** Draws the chart's SVG (white background, twice the pixels) under its title and subtitle into a PNG. */
+async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string): Promise<Blob> {
   const box = svg.getBoundingClientRect();
   const width = Math.max(1, Math.round(box.width));
   const height = Math.max(1, Math.round(box.height));
@@ -43,7 +43,7 @@ async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
       img.src = src;
     });
     const scale = 2;
-    const head = 28;
+    const head = subtitle ? 44 : 28;
     const canvas = document.createElement("canvas");
     canvas.width = width * scale;
     canvas.height = (height + head) * scale;
@@ -55,6 +55,11 @@ async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
     ctx.fillStyle = "#0f172a";
     ctx.font = "600 13px system-ui, sans-serif";
     ctx.fillText(title, 8, 18, width - 16);
+    if (subtitle) {
+      ctx.fillStyle = "#475569";
+      ctx.font = "12px system-ui, sans-serif";
+      ctx.fillText(subtitle, 8, 35, width - 16);
+    }
     ctx.drawImage(img, 0, head, width, height);
     return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
   } finally {
@@ -68,7 +73,8 @@ async function svgToPng(svg: SVGSVGElement, title: string): Promise<Blob> {
  * does), so a PNG asked for before that waits for the drawing, up to `timeoutMs`.
  */
 function drawnChart(frame: HTMLElement | null, timeoutMs = 10_000): Promise<SVGSVGElement> {
-  const find = () => frame?.querySelector<SVGSVGElement>("svg.recharts-surface") ?? null;
+  // The plot's own surface, a child of the chart's wrapper: the legend's icons are SVG surfaces too.
+  const find = () => frame?.querySelector<SVGSVGElement>(".recharts-wrapper > svg.recharts-surface") ?? null;
   const now = find();
   if (now) return Promise.resolve(now);
   if (!frame) return Promise.reject(new Error("The chart is not drawn yet."));
@@ -99,14 +105,17 @@ function drawnChart(frame: HTMLElement | null, timeoutMs = 10_000): Promise<SVGS
 export function ChartDownloads({
   filename,
   title,
+  subtitle,
   csv,
   frame,
   testId,
 }: {
   /** without extension, e.g. `PMX-CRYPTO-30d-1d` */
   filename: string;
-  /** the PNG's title line */
+  /** the PNG's title line (and the buttons' names) */
   title: string;
+  /** the PNG's second line, e.g. the plotted range in UTC and the scale */
+  subtitle?: string;
   csv: () => string;
   /** the element holding the chart's SVG */
   frame: RefObject<HTMLElement | null>;
@@ -127,7 +136,7 @@ export function ChartDownloads({
         onClick={() => {
           setError(null);
           drawnChart(frame.current)
-            .then((svg) => svgToPng(svg, title))
+            .then((svg) => svgToPng(svg, title, subtitle))
             .then(
               (blob) => save(blob, `${filename}.png`),
               (e: unknown) => setError(e instanceof Error ? e.message : "PNG export failed"),

@@ -18,6 +18,11 @@ export interface HistoryRow {
   extra?: boolean;
 }
 
+/** A PNG's second line: the plotted range, in UTC. */
+export function rangeSubtitle(span: { first: number; last: number }): string {
+  return `${fullLabel(span.first)} to ${fullLabel(span.last)}`;
+}
+
 /** A row's time in a tooltip, in UTC, with the API's timestamp in `dateTime`. */
 export function TooltipTime({ row }: { row: HistoryRow }) {
   return <time dateTime={row.t}>{fullLabel(row.x)}</time>;
@@ -44,8 +49,8 @@ export function HistoryChartFrame({
   testId: string;
   /** toggles shown above the chart, before the downloads */
   controls?: ReactNode;
-  /** the CSV of the plotted series and the files' names */
-  download: { filename: string; title: string; csv: () => string };
+  /** the CSV of the plotted series, the files' names and the PNG's title lines */
+  download: { filename: string; title: string; subtitle?: string; csv: () => string };
   /** a plain SVG drawing of the series, in the HTML and shown until the interactive chart renders */
   preview?: ReactNode;
   /** the interactive chart: a lazily loaded component, rendered once wanted */
@@ -62,7 +67,7 @@ export function HistoryChartFrame({
     <div onPointerEnter={want} onTouchStart={want} onFocus={want}>
       <div className="mb-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 text-xs text-slate-700">
         {controls}
-        <ChartDownloads filename={download.filename} title={download.title} csv={download.csv} frame={frame} testId={testId} />
+        <ChartDownloads filename={download.filename} title={download.title} subtitle={download.subtitle} csv={download.csv} frame={frame} testId={testId} />
       </div>
       <div ref={frame} className="relative h-72 w-full min-w-0 overflow-hidden sm:h-80" data-testid={`${testId}-frame`} data-count={count}>
         {wanted ? <Suspense fallback={preview}>{plot()}</Suspense> : preview}

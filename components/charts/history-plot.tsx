@@ -34,7 +34,8 @@ export interface HistoryPlotProps<R extends HistoryRow> {
   testId: string;
   /** the accessible name of the chart */
   label: string;
-  yAxis: Pick<YAxisProps, "dataKey" | "width" | "tickFormatter" | "label">;
+  /** the value axis; `domain` and `ticks` replace the automatic ones */
+  yAxis: Pick<YAxisProps, "dataKey" | "width" | "tickFormatter" | "label" | "domain" | "ticks">;
   yScale?: "linear" | "log";
   tooltip: (row: R) => ReactNode;
   lineName?: string;

@@ -5,9 +5,10 @@ import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
-import { HistoryChartFrame, type HistoryRow, LINE } from "./history-chart-frame";
+import { HistoryChartFrame, type HistoryRow, LINE, rangeSubtitle } from "./history-chart-frame";
 import { type PackedLevels, unpackLevels } from "./level-series";
 import { useWidth } from "./use-width";
+import type { Interval } from "@/lib/data/window";
 
 /** The chart library's part, fetched after the page is usable. */
 const loadLevelPlot = () => import("./level-plot");
@@ -48,7 +49,7 @@ export function LevelChart({
   /** the latest level (GET .../latest), drawn last when newer than the last point */
   latest?: LevelChartPoint | null;
   events: LevelChartEvent[];
-  interval: "1h" | "1d";
+  interval: Interval;
   label: string;
   filename: string;
   /** the launch (API timestamp): levels before it are back-calculated, shaded on the plot and so named in the CSV */
@@ -86,7 +87,8 @@ export function LevelChart({
         plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} backCalculatedUntil={launch} />}
         download={{
           filename,
-          title: label,
+          title: log ? `${label}, log scale` : label,
+          subtitle: rangeSubtitle(span),
           csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : launch !== null && r.x < launch ? `${kind}, back-calculated` : kind])),
         }}
         controls={

@@ -1,7 +1,7 @@
 "use client";
 
 import { LineChart, ReferenceLine } from "recharts";
-import type { TimeWindow } from "./axis-format";
+import { logAxis, type TimeWindow } from "./axis-format";
 import type { EventGroup } from "./event-groups";
 import { type HistoryRow, TooltipTime } from "./history-chart-frame";
 import { HistoryPlot } from "./history-plot";
@@ -17,7 +17,7 @@ export default function LevelPlot({ rows, span, testId, label, log, groups, back
       testId={testId}
       label={label}
       yScale={log ? "log" : "linear"}
-      yAxis={{ dataKey: "y", width: 56, tickFormatter: (v: number) => v.toFixed(2) }}
+      yAxis={{ dataKey: "y", width: 56, tickFormatter: (v: number) => v.toFixed(2), ...(log ? logAxis(rows) : {}) }}
       marks={
         groups
           ? groups.map((g) => (

@@ -2,17 +2,12 @@
 
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { ChartDownloads, toCsv } from "./chart-downloads";
+import type { TermPoint } from "./term-point";
 import { useLoadWhenIdle } from "./use-load-when-idle";
 
 /** The chart library's part, fetched after the page is usable. */
 const loadTermStructurePlot = () => import("./term-structure-plot");
 const TermStructurePlot = lazy(loadTermStructurePlot);
-
-export interface TermPoint {
-  tenorDays: number;
-  pts: number;
-  headline: boolean;
-}
 
 /** Plain bars in the HTML, shown until the interactive chart has loaded. */
 function TermPreview({ tenors, testId }: { tenors: TermPoint[]; testId: string }) {

@@ -1,7 +1,7 @@
 "use client";
 
 import { Bar, BarChart, CartesianGrid, LabelList, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import type { TermPoint } from "./term-structure-chart";
+import type { TermPoint } from "./term-point";
 
 /** The term structure's interactive drawing (loaded after the page is usable). */
 export default function TermStructurePlot({ tenors, label, testId }: { tenors: TermPoint[]; label: string; testId: string }) {

@@ -4,7 +4,7 @@ import { lazy, useMemo } from "react";
 import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
-import { HistoryChartFrame, LINE } from "./history-chart-frame";
+import { HistoryChartFrame, LINE, rangeSubtitle } from "./history-chart-frame";
 import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-series";
 import type { VolatilityRow } from "./volatility-plot";
 
@@ -72,6 +72,7 @@ export function VolatilityHistoryChart({
       download={{
         filename,
         title: label,
+        subtitle: rangeSubtitle(span),
         csv: () =>
           toCsv(
             ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status", "basis"],

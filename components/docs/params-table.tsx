@@ -1,4 +1,4 @@
-import type { EndpointName } from "@/lib/api/endpoints";
+import type { EndpointName } from "@/lib/api/endpoint-table";
 import { PARAMS_HEAD, paramRows } from "@/lib/docs/params-table";
 import { Table } from "./table";
 

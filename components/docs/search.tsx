@@ -17,15 +17,46 @@ export function useHydrated(): boolean {
   );
 }
 
-/** Search over the build-time index of every docs page; no network requests. */
-export function DocsSearch({ index }: { index: SearchEntry[] }) {
+/** The index's address (app/docs/search-index.json). */
+export const SEARCH_INDEX_URL = "/docs/search-index.json";
+
+let loading: Promise<SearchEntry[]> | null = null;
+
+/** Fetches the search index once per page load; a failed fetch is tried again on the next use. */
+function loadIndex(): Promise<SearchEntry[]> {
+  loading ??= fetch(SEARCH_INDEX_URL).then(async (res) => {
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    return (await res.json()) as SearchEntry[];
+  });
+  loading.catch(() => (loading = null));
+  return loading;
+}
+
+/**
+ * Search over the build-time index of every docs page. The index is not in the page: it is
+ * fetched (once, then cached by the browser) when the search box is first focused or typed in.
+ */
+export function DocsSearch() {
   const router = useRouter();
   const hydrated = useHydrated();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  const [index, setIndex] = useState<SearchEntry[] | null>(null);
+  const [failed, setFailed] = useState(false);
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
-  const hits = useMemo(() => searchDocs(index, query), [index, query]);
+  const hits = useMemo(() => (index ? searchDocs(index, query) : []), [index, query]);
+
+  const open = () => {
+    if (index) return;
+    loadIndex().then(
+      (entries) => {
+        setIndex(entries);
+        setFailed(false);
+      },
+      () => setFailed(true),
+    );
+  };
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -62,7 +93,9 @@ export function DocsSearch({ index }: { index: SearchEntry[] }) {
         aria-expanded={hits.length > 0}
         aria-controls={listId}
         aria-autocomplete="list"
+        onFocus={open}
         onChange={(e) => {
+          open();
           setQuery(e.target.value);
           setActive(0);
         }}
@@ -88,7 +121,15 @@ export function DocsSearch({ index }: { index: SearchEntry[] }) {
       />
       {query.trim() !== "" ? (
         <div className="absolute inset-x-0 top-full z-30 mt-1 max-h-[70vh] overflow-y-auto rounded-md border border-slate-200 bg-white shadow-lg md:w-[26rem]">
-          {hits.length === 0 ? (
+          {failed ? (
+            <p role="status" className="px-3 py-3 text-sm text-rose-700">
+              Search could not load its index. Check your connection and try again.
+            </p>
+          ) : !index ? (
+            <p role="status" className="px-3 py-3 text-sm text-slate-500">
+              Loading the search index…
+            </p>
+          ) : hits.length === 0 ? (
             <p className="px-3 py-3 text-sm text-slate-500">No results for “{query}”.</p>
           ) : (
             <ul id={listId} role="listbox" aria-label="Search results" className="py-1">

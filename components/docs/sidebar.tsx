@@ -3,7 +3,6 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import type { SearchEntry } from "@/lib/docs/content";
 import { DocsSearch } from "./search";
 
 export interface SidebarGroup {
@@ -12,7 +11,7 @@ export interface SidebarGroup {
 }
 
 /** Search plus grouped page links; below the md breakpoint the links fold behind a Menu button. */
-export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: SearchEntry[] }) {
+export function DocsSidebar({ groups }: { groups: SidebarGroup[] }) {
   const pathname = usePathname();
   const [open, setOpen] = useState(false);
   const [openedAt, setOpenedAt] = useState(pathname);
@@ -27,7 +26,7 @@ export function DocsSidebar({ groups, index }: { groups: SidebarGroup[]; index: 
     // The search sits outside the scrolling list: its results are wider than the sidebar and
     // must not be clipped by the list's overflow box.
     <div className="space-y-3 md:sticky md:top-4">
-      <DocsSearch index={index} />
+      <DocsSearch />
       <button
         type="button"
         aria-expanded={open}

@@ -85,7 +85,8 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
 
   return (
     <div className="space-y-6" data-testid="keys-manager" data-ready={hydrated ? "true" : undefined}>
-      {revealed ? <SecretReveal {...revealed} onDone={() => setRevealed(null)} /> : null}
+      {/* Keyed by the secret: a new secret is a new panel, so nothing (the copied state) carries over. */}
+      {revealed ? <SecretReveal key={revealed.secret} {...revealed} onDone={() => setRevealed(null)} /> : null}
 
       <section aria-labelledby="create-key" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
         <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -191,8 +192,29 @@ function KeysTable({
       <h2 id="keys-heading" className="border-b border-slate-200 px-5 py-3 font-semibold text-slate-900">
         {title}
       </h2>
+      {/* Phones: one card per key, its actions on a row of their own. From md up: the table. */}
+      <ul className="divide-y divide-slate-100 md:hidden" data-testid="key-cards">
+        {keys.map((key) => (
+          <li key={key.id} data-testid="key-card" data-key-id={key.id} data-status={key.status} className={`space-y-2 px-4 py-4 text-sm ${key.status === "active" ? "" : "text-slate-500"}`}>
+            <div className="flex items-start justify-between gap-3">
+              <h3 className="min-w-0 font-medium break-words text-slate-900">{key.name}</h3>
+              <StatusBadge status={key.status} />
+            </div>
+            <p className="font-mono break-all">{maskedKey(key)}</p>
+            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-slate-600">
+              <dt>Created</dt>
+              <dd>{formatUtc(key.createdAt)}</dd>
+              <dt>Last used</dt>
+              <dd>{formatUtc(key.lastUsedAt)}</dd>
+              <dt>Limits</dt>
+              <dd>{`${formatCount(key.limitMinute)}/min, ${formatCount(key.limitDay)}/day`}</dd>
+            </dl>
+            <KeyActions keyItem={key} onAction={onAction} busy={busy} className="flex flex-wrap gap-2 pt-1" />
+          </li>
+        ))}
+      </ul>
       {/* relative: the sr-only header is absolutely positioned and must stay inside this scroll box */}
-      <div className="relative overflow-x-auto" data-testid="keys-table-scroll">
+      <div className="relative hidden overflow-x-auto md:block" data-testid="keys-table-scroll">
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
             <tr>
@@ -230,37 +252,7 @@ function KeysTable({
                   <span className="whitespace-nowrap">{formatCount(key.limitDay)}/day</span>
                 </td>
                 <td className="py-3 pr-5 pl-3">
-                  <div className="flex flex-wrap justify-end gap-2">
-                    <Link
-                      href={`/portal/keys/${key.id}`}
-                      aria-label={`Usage of ${key.name} (${maskedKey(key)})`}
-                      className="rounded-md px-2.5 py-1 font-medium no-underline ring-1 ring-slate-300 hover:bg-slate-50"
-                    >
-                      Usage
-                    </Link>
-                    {key.status === "active" ? (
-                      <>
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => onAction("rotate", key)}
-                          aria-label={`Rotate ${key.name} (${maskedKey(key)})`}
-                          className="rounded-md px-2.5 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
-                        >
-                          Rotate
-                        </button>
-                        <button
-                          type="button"
-                          disabled={busy}
-                          onClick={() => onAction("revoke", key)}
-                          aria-label={`Revoke ${key.name} (${maskedKey(key)})`}
-                          className="rounded-md px-2.5 py-1 font-medium text-rose-700 ring-1 ring-rose-200 hover:bg-rose-50"
-                        >
-                          Revoke
-                        </button>
-                      </>
-                    ) : null}
-                  </div>
+                  <KeyActions keyItem={key} onAction={onAction} busy={busy} className="flex flex-wrap justify-end gap-2" />
                 </td>
               </tr>
             ))}
@@ -268,6 +260,53 @@ function KeysTable({
         </table>
       </div>
     </section>
+  );
+}
+
+/** Usage, and for an active key Rotate and Revoke, each named with the key's name and masked secret. */
+function KeyActions({
+  keyItem: key,
+  onAction,
+  busy,
+  className,
+}: {
+  keyItem: PortalKey;
+  onAction: (kind: "rotate" | "revoke", key: PortalKey) => void;
+  busy: boolean;
+  className: string;
+}) {
+  return (
+    <div className={className}>
+      <Link
+        href={`/portal/keys/${key.id}`}
+        aria-label={`Usage of ${key.name} (${maskedKey(key)})`}
+        className="rounded-md px-2.5 py-1 font-medium no-underline ring-1 ring-slate-300 hover:bg-slate-50"
+      >
+        Usage
+      </Link>
+      {key.status === "active" ? (
+        <>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => onAction("rotate", key)}
+            aria-label={`Rotate ${key.name} (${maskedKey(key)})`}
+            className="rounded-md px-2.5 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+          >
+            Rotate
+          </button>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => onAction("revoke", key)}
+            aria-label={`Revoke ${key.name} (${maskedKey(key)})`}
+            className="rounded-md px-2.5 py-1 font-medium text-rose-700 ring-1 ring-rose-200 hover:bg-rose-50"
+          >
+            Revoke
+          </button>
+        </>
+      ) : null}
+    </div>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ScrollFrame } from "@/components/site/scroll-frame";
 
 export interface DataColumn {
   label: ReactNode;
@@ -40,8 +41,7 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    // A scrolling box is a focusable region so keyboard users can scroll it too.
-    <div className={frameClassName} data-testid={frameTestId} tabIndex={0} role="region" aria-label={typeof caption === "string" ? caption : undefined}>
+    <ScrollFrame className={frameClassName} testId={frameTestId} label={typeof caption === "string" ? caption : undefined}>
       <table className="w-full border-collapse text-left text-sm" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         {columns && (
@@ -58,6 +58,6 @@ export function DataTable({
         <tbody>{children}</tbody>
       </table>
       {footer}
-    </div>
+    </ScrollFrame>
   );
 }

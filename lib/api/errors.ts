@@ -2,6 +2,7 @@
  * The one error table. Error responses, the OpenAPI document and the /docs/errors page are all
  * generated from ERRORS, so code, status, wording and anchors cannot drift apart.
  */
+import { DEFAULT_INTERVAL, INTERVALS, INTERVALS_TEXT } from "@/lib/data/window";
 
 export interface ErrorSpec {
   /** HTTP status; null for the fallback `error`, which carries whatever status it is given. */
@@ -16,6 +17,8 @@ export interface ErrorSpec {
   when: string;
   /** What the client should do about it. */
   whatToDo: string;
+  /** Seconds sent as `Retry-After` with this code unless the answer gives its own. */
+  retryAfter?: number;
 }
 
 export const ERRORS = {
@@ -87,10 +90,10 @@ export const ERRORS = {
   invalid_interval: {
     status: 422,
     title: "Invalid interval",
-    message: "interval must be 1h or 1d.",
-    template: "interval must be 1h or 1d, got '{interval}'.",
-    when: "The interval parameter is neither 1h nor 1d.",
-    whatToDo: "Send interval=1h or interval=1d, or leave it out for 1d.",
+    message: `interval must be ${INTERVALS_TEXT}.`,
+    template: `interval must be ${INTERVALS_TEXT}, got '{interval}'.`,
+    when: `The interval parameter is not ${INTERVALS_TEXT}.`,
+    whatToDo: `Send interval=${INTERVALS.join(" or interval=")}, or leave it out for ${DEFAULT_INTERVAL}.`,
   },
   invalid_window: {
     status: 422,
@@ -115,6 +118,7 @@ export const ERRORS = {
     message: "The service is temporarily not serving. Retry with backoff.",
     when: "The service is temporarily not serving (maintenance, overload or a dependency down).",
     whatToDo: "Retry with exponential backoff.",
+    retryAfter: 5,
   },
   error: {
     status: null,
@@ -216,7 +220,8 @@ export class ApiError extends Error {
       throw new RangeError(`ApiError(error): status ${status} has a named code; use it`);
     }
     this.status = status;
-    this.headers = { ...options.headers };
+    const spec: ErrorSpec = ERRORS[code];
+    this.headers = spec.retryAfter === undefined ? { ...options.headers } : { "Retry-After": String(spec.retryAfter), ...options.headers };
   }
 }
 

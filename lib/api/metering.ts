@@ -4,6 +4,7 @@ import path from "node:path";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { dataDir } from "@/lib/db/embedded";
+import { KEY_PREFIX } from "@/lib/keys/key-format";
 import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
 import { onShutdown } from "@/lib/server/shutdown";
 
@@ -16,10 +17,33 @@ export function statusClass(status: number): StatusClass {
   return "2xx";
 }
 
+/** What the request log keeps of one request besides its key, time and status (nothing secret). */
+export interface RequestDetail {
+  requestId: string;
+  method: string;
+  /** The path with its query; a value that looks like an API key is replaced (see logPath). */
+  path: string;
+  /** The error code of the answer (`not_found`, `rate_limited`, ...); null for a success. */
+  errorCode: string | null;
+}
+
+/** One request of the request log. */
+export interface LoggedRequest extends RequestDetail {
+  keyId: string;
+  atMs: number;
+  endpoint: string;
+  status: number;
+}
+
+/** Requests kept per key: the request log's length, in memory and in request_log. */
+export const REQUEST_LOG_SIZE = 100;
+
 /** What one journal file (or, before the journal is open, memory alone) holds. */
 interface Batch {
   counts: Map<string, number>;
   lastUsed: Map<string, number>;
+  /** Per key, its latest requests (at most about 2 x REQUEST_LOG_SIZE; the flush keeps the last REQUEST_LOG_SIZE). */
+  requests: Map<string, LoggedRequest[]>;
   /** The journal file these counts are in; null when they were never journaled. */
   file: string | null;
 }
@@ -34,7 +58,7 @@ interface Pending {
   prunedAt: number;
 }
 
-const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), file });
+const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), requests: new Map(), file });
 
 const pending: Pending = ((globalThis as { __pmbMeter?: Pending }).__pmbMeter ??= {
   current: emptyBatch(null),
@@ -92,6 +116,25 @@ function count(batch: Batch, id: string, keyId: string, atMs: number, n = 1): vo
   if (last === undefined || last < atMs) batch.lastUsed.set(keyId, atMs);
 }
 
+function logRequest(batch: Batch, entry: LoggedRequest): void {
+  let list = batch.requests.get(entry.keyId);
+  if (!list) batch.requests.set(entry.keyId, (list = []));
+  list.push(entry);
+  if (list.length >= 2 * REQUEST_LOG_SIZE) list.splice(0, list.length - REQUEST_LOG_SIZE);
+}
+
+const MAX_PATH = 1024;
+const KEY_LIKE = new RegExp(`${KEY_PREFIX}[A-Za-z0-9_-]*`, "g");
+
+/**
+ * A request's path and query as the request log keeps it: at most 1 KiB, and anything shaped
+ * like an API key replaced (keys belong in headers; one pasted into a query is not stored).
+ */
+export function logPath(pathAndQuery: string): string {
+  const text = pathAndQuery.replace(KEY_LIKE, "[redacted]");
+  return text.length > MAX_PATH ? `${text.slice(0, MAX_PATH - 1)}…` : text;
+}
+
 function ensureTimer(): void {
   if (pending.timer) return;
   pending.timer = setInterval(() => void flushUsage(), config().METERING_FLUSH_MS);
@@ -105,13 +148,17 @@ function ensureTimer(): void {
  * transport runs before the response leaves (lib/server/journal.ts): a killed process loses none
  * of it (the next start applies it, see recoverUsage). Database writes are batched.
  */
-export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now()): void {
+export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now(), detail?: RequestDetail): void {
   const hourMs = atMs - (atMs % HOUR_MS);
   const cls = statusClass(status);
   const line = meterLine(keyId, hourMs, endpoint, cls);
-  // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once.
-  pending.journal?.append(`${line.journalPrefix}${atMs}]\n`);
+  // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once, then
+  // for the request log [status, requestId, method, path, errorCode].
+  const logged = detail ? { ...detail, path: logPath(detail.path), keyId, atMs, endpoint, status } : null;
+  const tail = logged ? `,${JSON.stringify([status, logged.requestId, logged.method, logged.path, logged.errorCode]).slice(1, -1)}` : "";
+  pending.journal?.append(`${line.journalPrefix}${atMs}${tail}]\n`);
   count(pending.current, line.id, keyId, atMs);
+  if (logged) logRequest(pending.current, logged);
   ensureTimer();
 }
 
@@ -143,6 +190,26 @@ async function apply(batch: Batch): Promise<void> {
          WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)
          ON CONFLICT ("keyId", hour, endpoint, "statusClass") DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
         JSON.stringify(rows),
+      );
+    }
+    const logged = [...batch.requests.values()].flatMap((list) => list.slice(-REQUEST_LOG_SIZE));
+    if (logged.length) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO request_log ("keyId", at, "requestId", method, endpoint, path, status, "errorCode")
+         SELECT r."keyId"::uuid, to_timestamp(r."atMs" / 1000.0), r."requestId", r.method, r.endpoint, r.path, r.status, r."errorCode"
+         FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, "atMs" bigint, "requestId" text, method text, endpoint text, path text, status int, "errorCode" text)
+         WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)`,
+        JSON.stringify(logged),
+      );
+      // Bounded: each key written to keeps its last REQUEST_LOG_SIZE requests.
+      await tx.$executeRawUnsafe(
+        `DELETE FROM request_log WHERE id IN (
+           SELECT id FROM (
+             SELECT id, row_number() OVER (PARTITION BY "keyId" ORDER BY at DESC, id DESC) AS n
+             FROM request_log WHERE "keyId" = ANY($1::uuid[])
+           ) ranked WHERE n > $2)`,
+        [...batch.requests.keys()],
+        REQUEST_LOG_SIZE,
       );
     }
     const used = [...batch.lastUsed].map(([keyId, at]) => ({ keyId, at: new Date(at).toISOString() }));
@@ -196,9 +263,14 @@ export function readUsageFile(file: string): Batch {
   const batch = emptyBatch(file);
   for (const line of readLines(file)) {
     try {
-      const [keyId, hourMs, endpoint, cls, atMs] = JSON.parse(line) as [string, number, string, string, number];
+      const [keyId, hourMs, endpoint, cls, atMs, status, requestId, method, logged, errorCode] = JSON.parse(line) as [
+        string, number, string, string, number, number?, string?, string?, string?, (string | null)?,
+      ];
       if (typeof keyId === "string" && typeof endpoint === "string" && typeof cls === "string" && Number.isFinite(hourMs) && Number.isFinite(atMs)) {
         add(batch, keyId, hourMs, endpoint, cls, atMs);
+        if (typeof status === "number" && typeof requestId === "string" && typeof method === "string" && typeof logged === "string") {
+          logRequest(batch, { keyId, atMs, endpoint, status, requestId, method, path: logged, errorCode: errorCode ?? null });
+        }
       }
     } catch {
       // a line cut by a crash mid-write was never answered: nothing was charged for it

@@ -11,12 +11,12 @@ import { errorResult, methodNotAllowed, newRequestId } from "@/lib/api/shell";
 import { flushJournals } from "@/lib/server/journal";
 import { andThen, type Awaitable } from "@/lib/awaitable";
 
-// The node:http adapter: the production server (scripts/server.mjs) hands every request to
+// The node:http adapter: the production server (lib/server/http-server.ts) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
 // that is not valid percent-encoding, a method no route takes, a path that is not canonical,
-// a request Node could not parse) and, with direct routes on, every path under /v1, routed by
-// the path templates of lib/api/endpoints.ts and answered by the same pipeline as the route
-// files (lib/api/pipeline.ts). Everything else goes to Next. It reads nothing of Next's.
+// a request Node could not parse or refused) and every path under /v1, routed by the path
+// templates of lib/api/endpoints.ts and answered by the same pipeline as the route files
+// (lib/api/pipeline.ts). Everything else goes to Next. It reads nothing of Next's.
 
 interface Route {
   endpoint: Endpoint;
@@ -103,6 +103,12 @@ export function pathSegments(path: string): string[] | null {
     else out.push(segment);
   }
   return out;
+}
+
+/** Whether a raw header list (name, value, ...) has a Host field; read without building `req.headers`. */
+function hasHost(raw: readonly string[]): boolean {
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") return true;
+  return false;
 }
 
 /** The Allow header for a method no route takes, by the path's surface. */
@@ -270,17 +276,12 @@ function badRequest(message: string): ApiResult {
   return errorResult(new ApiError("error", { status: 400, message }), newRequestId());
 }
 
-export interface FrontOptions {
-  /** Serve /v1 here (true) or leave it to Next's router (false: PMB_DIRECT_ROUTES=0). */
-  direct: boolean;
-}
-
 /**
  * What the server calls for every request, with the socket's peer address: true when it
  * answered, false when Next should (the response untouched). The answer is given at once when
  * the pipeline had everything in memory, else as a promise (lib/awaitable.ts).
  */
-export function createFront({ direct }: FrontOptions) {
+export function createFront() {
   return function front(req: IncomingMessage, res: ServerResponse, peer: string): Awaitable<boolean> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
@@ -296,7 +297,13 @@ export function createFront({ direct }: FrontOptions) {
       return true;
     }
     const method = req.method ?? "GET";
-    const v1 = direct && segments[0] === "v1" && underV1(path);
+    if (req.httpVersion === "1.1" && !hasHost(req.rawHeaders)) {
+      // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own check is off so that this
+      // answer carries a request id and the error shape.
+      writeResult(req, res, badRequest("An HTTP/1.1 request must carry a Host header."));
+      return true;
+    }
+    const v1 = segments[0] === "v1" && underV1(path);
     if (!v1 && !KNOWN_METHODS.has(method)) {
       writeResult(req, res, errorResult(methodNotAllowed(method, allowFor(path)), newRequestId()));
       return true;
@@ -309,7 +316,7 @@ export function createFront({ direct }: FrontOptions) {
       writeResult(req, res, badRequest("A request header could not be read."));
       return true;
     }
-    const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {} };
+    const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {}, path: url };
     const match = matchRoute(segments);
     const result = match ? answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : answerUnknown(request);
     // Read from the headers already parsed: `req.headers` would build Node's header object.
@@ -391,20 +398,12 @@ function rawHttp(result: ApiResult, reason: string): string {
   return lines.join("\r\n");
 }
 
-/** What instrumentation.ts publishes for scripts/server.mjs (the symbol is in the global registry). */
-export const FRONT = Symbol.for("pmb.http-front");
-
-export interface HttpFront {
-  createFront: typeof createFront;
-  dispatch: typeof dispatch;
-  clientError: typeof clientError;
-  connectRequest: typeof connectRequest;
-}
-
-export function publishFront(): void {
-  const front: HttpFront = { createFront, dispatch, clientError, connectRequest };
-  const g = globalThis as Record<symbol, unknown>;
-  g[FRONT] = front;
-  const ready = g[Symbol.for("pmb.http-front.ready")];
-  if (typeof ready === "function") ready();
+/**
+ * The answer to an `Expect` other than `100-continue` (the server's 'checkExpectation' event):
+ * 417 in the error shape, with a request id.
+ */
+export function expectationFailed(req: IncomingMessage, res: ServerResponse): void {
+  res.shouldKeepAlive = false;
+  const message = "The only expectation this server meets is Expect: 100-continue.";
+  writeResult(req, res, errorResult(new ApiError("error", { status: 417, message }), newRequestId()));
 }

@@ -1,28 +1,12 @@
 import { z } from "zod";
-import type { EndpointName } from "@/lib/api/endpoints";
+import { COMMON_ERRORS, ENDPOINTS, ENDPOINT_NAMES, pathParams, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { ERRORS, ERROR_CODES, docsUrl, type ErrorCode } from "@/lib/api/errors";
-import { indexHistoryQuery, queryParams, type ParamMeta, type QuerySchema, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import { queryParams, type ParamMeta } from "@/lib/api/params";
+import { RATE_LIMIT_HEADERS } from "@/lib/api/rate-limit-headers";
 import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/api/schemas";
 
-// The OpenAPI 3.1 document, generated from the endpoint table's schemas and the error table.
-
-const PATHS: Record<EndpointName, { path: string; summary: string; query?: QuerySchema; ticker?: boolean; errors: string[] }> = {
-  service: { path: "/v1", summary: "Service index and quota report", errors: [] },
-  indices: { path: "/v1/indices", summary: "Index catalog", errors: [] },
-  indexLatest: { path: "/v1/indices/{ticker}/latest", summary: "Latest index level", ticker: true, errors: ["not_found"] },
-  indexHistory: {
-    path: "/v1/indices/{ticker}/history",
-    summary: "Index level history",
-    ticker: true,
-    query: indexHistoryQuery,
-    errors: ["not_found", "invalid_parameter", "invalid_interval", "invalid_window"],
-  },
-  indexReconstitutions: { path: "/v1/indices/{ticker}/reconstitutions", summary: "Reconstitution events", ticker: true, query: reconstitutionsQuery, errors: ["not_found", "invalid_parameter"] },
-  volatility: { path: "/v1/volatility", summary: "Volatility catalog", errors: [] },
-  volatilityLatest: { path: "/v1/volatility/{ticker}/latest", summary: "Latest volatility computation", ticker: true, errors: ["not_found"] },
-  volatilityHistory: { path: "/v1/volatility/{ticker}/history", summary: "Volatility history", ticker: true, query: volatilityHistoryQuery, errors: ["not_found", "invalid_parameter"] },
-  downloads: { path: "/v1/downloads", summary: "Snapshot bundle pointer", errors: [] },
-};
+// The OpenAPI 3.1 document, generated from the endpoint table (lib/api/endpoint-table.ts), its
+// query schemas, the response schemas and the error table.
 
 /** An endpoint's parameter as the OpenAPI document and the docs' tables show it. */
 export interface EndpointParameter {
@@ -37,21 +21,17 @@ export interface EndpointParameter {
 
 /** The path and query parameters of an endpoint: the ticker, then its query schema's as declared once (lib/api/params.ts). */
 export function endpointParameters(name: EndpointName): EndpointParameter[] {
-  const spec = PATHS[name];
+  const spec: EndpointSpec = ENDPOINTS[name];
   const out: EndpointParameter[] = [];
-  if (spec.ticker) out.push({ name: "ticker", in: "path", required: true, schema: { type: "string" }, description: "case-insensitive", invalid: "not_found" });
+  for (const param of pathParams(spec.path)) {
+    out.push({ name: param, in: "path", required: true, schema: { type: "string" }, description: "case-insensitive", invalid: "not_found" });
+  }
   for (const { name: param, description, invalid, ...schema } of spec.query ? queryParams(spec.query) : []) {
     out.push({ name: param, in: "query", required: false, schema, description, invalid: invalid ?? "invalid_parameter" });
   }
   return out;
 }
 
-/** The endpoint's route template. */
-export function endpointPath(name: EndpointName): string {
-  return PATHS[name].path;
-}
-
-const COMMON_ERRORS = ["invalid_api_key", "ip_rate_limited", "rate_limited", "daily_limit_reached", "method_not_allowed", "internal_error", "unavailable"];
 
 /** zod writes ±Number.MAX_SAFE_INTEGER as the bounds of every integer: noise in a document. */
 function withoutSafeIntegerBounds<T>(value: T): T {
@@ -86,23 +66,22 @@ function componentSchemas(): Record<string, unknown> {
 }
 
 export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; termsUrl?: string } = {}) {
-  const rateHeaders = Object.fromEntries(
-    ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Limit-Day", "X-RateLimit-Remaining-Day", "X-RateLimit-Reset", "X-RateLimit-Reset-Day"].map((h) => [h, { schema: { type: "integer" } }]),
-  );
+  const rateHeaders = Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((h) => [h, { schema: { type: "integer" } }]));
   const paths: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(PATHS) as Array<[EndpointName, (typeof PATHS)[EndpointName]]>) {
+  for (const name of ENDPOINT_NAMES) {
+    const spec: EndpointSpec = ENDPOINTS[name];
     const parameters = endpointParameters(name).map(({ name: param, in: where, required, schema, description }) => ({ name: param, in: where, required, schema, description }));
-    const errorCodes = [...COMMON_ERRORS, ...spec.errors];
-    const byStatus = new Map<number, string[]>();
+    const errorCodes: ErrorCode[] = [...COMMON_ERRORS, ...spec.errors];
+    const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes) {
-      const status = ERRORS[code as keyof typeof ERRORS].status ?? 400;
+      const status = ERRORS[code].status ?? 400;
       byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
     }
     const errorResponses = Object.fromEntries(
       [...byStatus].map(([status, codes]) => [
         String(status),
         {
-          description: codes.map((c) => `${c}: ${ERRORS[c as keyof typeof ERRORS].when} (${docsUrl(c as keyof typeof ERRORS, baseUrl)})`).join("\n"),
+          description: codes.map((c) => `${c}: ${ERRORS[c].when} (${docsUrl(c, baseUrl)})`).join("\n"),
           headers: { "X-Request-Id": { schema: { type: "string" } }, ...(status === 429 ? { "Retry-After": { schema: { type: "integer" } } } : {}) },
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api/errors";
-import { HISTORY_MAX_DAYS } from "@/lib/data/window";
+import { DEFAULT_INTERVAL, HISTORY_MAX_DAYS, INTERVALS, INTERVALS_TEXT, type Interval } from "@/lib/data/window";
 
-export { HISTORY_MAX_DAYS };
+export { HISTORY_MAX_DAYS, INTERVALS };
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
@@ -88,18 +88,25 @@ const bool = (name: string, description: string) =>
     })
     .meta({ type: "boolean", default: false, description } satisfies ParamMeta);
 
-export const INTERVALS = ["1h", "1d"] as const;
+/** One of `values`, or the default when absent or empty; anything else is refused with the error code `invalid`. */
+const oneOf = <V extends string>(name: string, values: readonly V[], fallback: V, description: string, invalid: ParamMeta["invalid"]) =>
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      if (raw === undefined || raw === "") return fallback;
+      if ((values as readonly string[]).includes(raw)) return raw as V;
+      ctx.addIssue({ code: "custom", message: `${name}: must be ${values.join(" or ")}` });
+      return z.NEVER;
+    })
+    .meta({ type: "string", enum: values, default: fallback, description, invalid } satisfies ParamMeta);
 
 const START_RULE = `Window start; defaults to the start of the trailing ${HISTORY_MAX_DAYS}-day window; an older start is clamped, never rejected.`;
 
 export const indexHistoryQuery = z.object({
   start: timestamp("start", START_RULE),
   end: timestamp("end", "Window end; defaults to now; a future end is clamped to now."),
-  // Parsed by parseInterval (its own error code, invalid_interval).
-  interval: z
-    .string()
-    .optional()
-    .meta({ type: "string", enum: INTERVALS, default: "1d", description: "Point spacing: 1h or 1d (default 1d).", invalid: "invalid_interval" } satisfies ParamMeta),
+  interval: oneOf<Interval>("interval", INTERVALS, DEFAULT_INTERVAL, `Point spacing: ${INTERVALS_TEXT} (default ${DEFAULT_INTERVAL}).`, "invalid_interval"),
 });
 
 export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20, "Maximum events to return, newest first") });
@@ -140,13 +147,10 @@ export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParam
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const [name, ...reason] = (issue?.message ?? "parameter: invalid").split(": ");
+  // A parameter with an error code of its own (interval: invalid_interval) names the value sent.
+  const own = name && schema instanceof z.ZodObject ? ((schema.shape as Record<string, z.ZodType>)[name]?.meta() as ParamMeta | undefined)?.invalid : undefined;
+  if (own === "invalid_interval") throw new ApiError(own, { message: errorMessage(own, { interval: (input[name!] ?? "").slice(0, 40) }) });
   throw new ApiError("invalid_parameter", {
     message: errorMessage("invalid_parameter", { name: name ?? String(issue?.path[0] ?? "parameter"), reason: reason.join(": ") || "invalid" }),
   });
-}
-
-export function parseInterval(raw: string | undefined): "1h" | "1d" {
-  if (raw === undefined || raw === "") return "1d";
-  if (raw === "1h" || raw === "1d") return raw;
-  throw new ApiError("invalid_interval", { message: errorMessage("invalid_interval", { interval: raw.slice(0, 40) }) });
 }

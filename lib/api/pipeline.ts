@@ -217,7 +217,7 @@ function v1Surface(label: string, methods: readonly string[] | null): Surface {
       allow: ALLOW,
       preflight: preflightHeaders,
       throttle: admitAddressOnly,
-      done: (keyed, status) => meter(keyed.key.id, label, status),
+      done: (keyed, status, answer) => meter(keyed.key.id, label, status, Date.now(), answer),
     };
     surfaces.set(label, surface);
   }

@@ -27,6 +27,8 @@ export interface ApiRequest {
   query: URLSearchParams;
   /** Path parameters, e.g. `{ ticker }`. */
   params: Record<string, string>;
+  /** The path and query as requested (the request log shows it). */
+  path?: string;
 }
 
 /**
@@ -63,5 +65,6 @@ export function bodyLength(body: ApiResult["body"]): number {
 
 /** A request read from a web Request (route handlers, MCP). */
 export function fromWebRequest(request: Request, params: Record<string, string> = {}): ApiRequest {
-  return { method: request.method, headers: request.headers, query: new URL(request.url).searchParams, params };
+  const url = new URL(request.url);
+  return { method: request.method, headers: request.headers, query: url.searchParams, params, path: url.pathname + url.search };
 }

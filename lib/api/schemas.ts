@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "@/lib/api/errors";
+import { INTERVALS } from "@/lib/data/window";
 
 // Response shapes of every /v1 endpoint. The OpenAPI document is generated from these, and the
 // contract tests validate live responses with them, so the document cannot drift from the API.
@@ -214,7 +215,7 @@ const serviceLimits = z.object({ requestsPerMinute: count, requestsPerDay: count
 const keyQuota = z.object({ prefix: z.string(), limitMinute: count, limitDay: count, remainingMinute: count, remainingDay: count });
 const serviceIndex = z.object({ version: z.literal("v1"), docsUrl: z.string().url(), endpoints: z.array(endpointSummary), limits: serviceLimits, key: keyQuota });
 const indexCatalog = z.object({ count, indices: z.array(catalogEntry) });
-const indexHistory = z.object({ ticker: z.string(), interval: z.enum(["1h", "1d"]), count, points: z.array(levelPoint) });
+const indexHistory = z.object({ ticker: z.string(), interval: z.enum(INTERVALS), count, points: z.array(levelPoint) });
 const reconstitutions = z.object({ ticker: z.string(), count, events: z.array(reconstitution) });
 const volatilityCatalogEntry = seriesDefinition.extend({ lastComputedAt: ts, status: z.enum(["ok", "flagged", "suspended"]), publicationState: z.literal("published"), headlinePts: z.number() });
 const volatilityCatalog = z.object({ count, series: z.array(volatilityCatalogEntry) });

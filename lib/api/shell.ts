@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import { corsHeaders, originAllowed } from "@/lib/api/cors";
 import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
 import { jsonChunks } from "@/lib/api/json-body";
+import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
-import { isUnavailableError } from "@/lib/db";
+import { noteDbUnavailable, unavailableDependency } from "@/lib/db";
 import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
@@ -46,8 +47,18 @@ export interface Surface {
   refuseForeignOrigin?: { message: string };
   /** The per-address throttle, spent before a method is refused. */
   throttle(headers: RequestHeaders): Promise<void>;
-  /** Called once with the final status when a key was resolved (usage metering). */
-  done?(keyed: Keyed, status: number): void;
+  /** Called once with the final status when a key was resolved (usage metering and the request log). */
+  done?(keyed: Keyed, status: number, answer: Answered): void;
+}
+
+/** What the request log keeps of an answer besides its status. */
+export interface Answered {
+  requestId: string;
+  method: string;
+  /** Path and query as requested. */
+  path: string;
+  /** The error code when the answer is an error. */
+  errorCode: string | null;
 }
 
 export interface ShellContext {
@@ -66,14 +77,14 @@ export function rateLimitHeaders(d: LimitDecision, nowMs = Date.now()): Record<s
 /** `rateLimitHeaders`, added to `headers` (the hot path builds one object, not several to spread). */
 export function addRateLimitHeaders(headers: Record<string, string>, d: LimitDecision, nowMs = Date.now()): Record<string, string> {
   const now = Math.floor(nowMs / 1000);
-  headers["X-RateLimit-Limit"] = String(d.limitMinute);
-  headers["X-RateLimit-Remaining"] = String(d.remainingMinute);
-  headers["X-RateLimit-Limit-Day"] = String(d.limitDay);
-  headers["X-RateLimit-Remaining-Day"] = String(d.remainingDay);
-  headers["X-RateLimit-Reset"] = String(d.resetMinute);
-  headers["X-RateLimit-Reset-Day"] = String(d.resetDay);
-  headers["RateLimit-Policy"] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
-  headers.RateLimit = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
+  headers[H.limitMinute] = String(d.limitMinute);
+  headers[H.remainingMinute] = String(d.remainingMinute);
+  headers[H.limitDay] = String(d.limitDay);
+  headers[H.remainingDay] = String(d.remainingDay);
+  headers[H.resetMinute] = String(d.resetMinute);
+  headers[H.resetDay] = String(d.resetDay);
+  headers[RATE_LIMIT_POLICY_HEADER] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
+  headers[RATE_LIMIT_HEADER] = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
   return headers;
 }
 
@@ -92,8 +103,12 @@ export function toApiError(error: unknown, requestId: string, where: string): Ap
       message: errorMessage("invalid_window", { start: isoSeconds(error.start), end: isoSeconds(error.end) }),
     });
   }
-  if (isUnavailableError(error)) {
-    return new ApiError("unavailable", { headers: { "Retry-After": "5" } });
+  // A dependency that cannot serve now (lib/db/unavailable.ts): 503, and for the database one
+  // log line per outage (lib/db.ts), not one per request.
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    if (dependency === "database") noteDbUnavailable(error);
+    return new ApiError("unavailable");
   }
   console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);
   return new ApiError("internal_error");
@@ -139,8 +154,8 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
   const origin = request.headers.get("origin");
   const ctx: ShellContext = { requestId, base: baseHeaders(requestId, origin), keyed: null };
   /** The final answer: metered once, with its status, when a key was resolved. */
-  const done = (result: ApiResult): ApiResult => {
-    if (ctx.keyed) surface.done?.(ctx.keyed, result.status);
+  const done = (result: ApiResult, errorCode: string | null = null): ApiResult => {
+    if (ctx.keyed) surface.done?.(ctx.keyed, result.status, { requestId, method: request.method, path: request.path ?? surface.label, errorCode });
     return result;
   };
   const failed = (caught: unknown): ApiResult => {
@@ -149,7 +164,8 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
       ctx.keyed = { key: caught.key, decision: caught.decision };
       error = caught.error;
     }
-    return done(errorResult(toApiError(error, requestId, surface.label), requestId, ctx.base, ctx.keyed));
+    const apiError = toApiError(error, requestId, surface.label);
+    return done(errorResult(apiError, requestId, ctx.base, ctx.keyed), apiError.code);
   };
   let result: Awaitable<ApiResult>;
   try {
@@ -167,5 +183,5 @@ export function shell(request: ApiRequest, surface: Surface, answer: (ctx: Shell
   } catch (caught) {
     return failed(caught);
   }
-  return isPromise(result) ? result.then(done, failed) : done(result);
+  return isPromise(result) ? result.then((r) => done(r), failed) : done(result);
 }

@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { iso6 } from "@/lib/time-format";
 
 type Reader = { catalogVersion: Prisma.TransactionClient["catalogVersion"] };
 
@@ -14,5 +15,5 @@ export async function catalogsInForce(db: Reader, from: Date, to: Date): Promise
   const before =
     (await db.catalogVersion.findFirst({ where: { appliedAt: { lt: from } }, orderBy: { id: "desc" }, select })) ??
     (within.length ? null : await db.catalogVersion.findFirst({ where: { appliedAt: { gte: to } }, orderBy: { id: "asc" }, select }));
-  return [...(before ? [before] : []), ...within].map((c) => ({ sha256: c.sha256, appliedAt: c.appliedAt.toISOString() }));
+  return [...(before ? [before] : []), ...within].map((c) => ({ sha256: c.sha256, appliedAt: iso6(c.appliedAt) }));
 }

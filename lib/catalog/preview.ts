@@ -193,8 +193,8 @@ async function previewSeries(s: CatalogSeries, connector: VenueConnector, t: Dat
       impactPts: 0,
     };
   });
-  const sumRaw = gateLegs.filter((l) => !l.resolved && l.observedAt !== null).reduce((acc, l) => acc + l.mid, 0);
-  const gates = evaluateGates({ gates: gatesOf(s), t, legs: gateLegs, sumRaw, devigGap: null, pythagorean: [], identityResidualPts2: null });
+  // the gates sum the quoted legs' mids themselves, in exact decimal (a resolved leg at its quote)
+  const gates = evaluateGates({ gates: gatesOf(s), t, legs: gateLegs, devigGap: null, pythagorean: [], identity: null });
   out.flags = [
     ...(event.legs.length < 2 ? [`the venue lists ${event.legs.length} outcome(s); the collector sets the legs once it lists at least 2`] : []),
     ...gates.flags.filter((f) => f.legKey === null).map((f) => f.publicDetail),

@@ -105,12 +105,14 @@ async function loadChangelog(): Promise<ChangelogView> {
     if (s.retiredAt) entries.push({ at: iso6(s.retiredAt), kind: "catalog", subject: s.ticker, title: `${s.name} retired`, detail: "No further values are computed.", href: `/volatility/${s.slug}` });
   }
   for (const r of restatements) {
+    const d = (r.detail ?? {}) as { reason?: string; status?: string; next?: { status?: string } };
+    const status = d.status && d.next?.status && d.status !== d.next.status ? ` (status ${d.status} → ${d.next.status})` : "";
     entries.push({
       at: iso6(r.restatedAt),
       kind: "restatement",
       subject: r.ticker,
       title: `${r.kind === "volatility" ? "Volatility value" : "Index level"} at ${iso6(r.t)} restated (revision ${r.revision})`,
-      detail: `${r.previous} → ${r.value}`,
+      detail: `${r.previous} → ${r.value}${status}${d.reason ? `; ${d.reason}` : ""}`,
       href: null,
     });
   }

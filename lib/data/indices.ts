@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { andThen, type Awaitable } from "@/lib/awaitable";
 import { keptFrozen, memo, memoNow, versionedMemo } from "@/lib/data/memo";
 import { windowVersion } from "@/lib/data/window-version";
+import type { Interval } from "@/lib/data/window";
 
 const TTL = 2000;
 export const BASE_LEVEL = "100.00000000";
@@ -190,7 +191,7 @@ interface RecentLevels {
 }
 
 /** Every point of the trailing window, formatted once per TTL; requests slice it. */
-function recentLevels(indexId: string, interval: "1h" | "1d"): Promise<RecentLevels> {
+function recentLevels(indexId: string, interval: Interval): Promise<RecentLevels> {
   const from = Date.now() - SERIES_SPAN_MS;
   return versionedMemo(
     `levels:${indexId}:${interval}`,
@@ -207,7 +208,7 @@ function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint
   return keptFrozen(recent.slices, `${lo}:${hi}`, () => recent.points.slice(lo, hi).map((p) => p.point));
 }
 
-async function loadLevels(indexId: string, interval: "1h" | "1d", start: Date, end: Date): Promise<TimedPoint[]> {
+async function loadLevels(indexId: string, interval: Interval, start: Date, end: Date): Promise<TimedPoint[]> {
   const prisma = await db();
   const rows =
     interval === "1h"
@@ -239,7 +240,7 @@ function lowerBound(points: TimedPoint[], ms: number): number {
  */
 export async function indexHistory(
   ticker: string,
-  window: { start: Date; end: Date; interval: "1h" | "1d" },
+  window: { start: Date; end: Date; interval: Interval },
 ): Promise<{ ticker: string; points: LevelPoint[] } | null> {
   const row = await findIndex(ticker);
   if (!row) return null;

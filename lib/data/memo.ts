@@ -1,5 +1,4 @@
 import type { Awaitable } from "@/lib/awaitable";
-import { callParent, hasParent } from "@/lib/server/ipc";
 
 // A short-lived read-through cache for read models: data changes once per engine tick, and
 // every instance serves a value at most `ttlMs` old. `clearReadCache` runs after each tick.
@@ -59,21 +58,8 @@ export function versionedMemo<T>(key: string, ttlMs: number, version: () => Prom
   });
 }
 
-/** The call the API process answers by clearing its own read cache (lib/server/api-process.ts). */
-export const READ_CACHE_CLEAR = "readCache.clear";
-
-/**
- * After the data changed (an engine tick, an ingest, an incident): this process's read models are
- * loaded again on their next use, and, in the Next process of an API process, the API process's
- * too (without waiting for it: its own cache ends within the TTL anyway).
- */
+/** After the data changed (an engine tick, an ingest, an incident): read models are loaded again on their next use. */
 export function clearReadCache(): void {
-  store.clear();
-  if (hasParent()) callParent(READ_CACHE_CLEAR, []).catch(() => undefined);
-}
-
-/** Clears this process's read cache only (the API process, told by its Next process). */
-export function clearOwnReadCache(): void {
   store.clear();
 }
 

@@ -5,6 +5,13 @@ const DAY_MS = 86_400_000;
 /** How far back the history endpoints serve (`historyMaxDays`). */
 export const HISTORY_MAX_DAYS = 90;
 
+/** Point spacings of index history, on the API and the pages; the first one listed is not the default. */
+export const INTERVALS = ["1h", "1d"] as const;
+export type Interval = (typeof INTERVALS)[number];
+export const DEFAULT_INTERVAL: Interval = "1d";
+/** "1h or 1d": the values as the docs and messages name them. */
+export const INTERVALS_TEXT = INTERVALS.join(" or ");
+
 export interface Window {
   start: Date;
   end: Date;

@@ -1,4 +1,4 @@
-import type { EndpointName } from "@/lib/api/endpoints";
+import type { EndpointName } from "@/lib/api/endpoint-table";
 
 /**
  * The base address written in docs sources and example JSON. Pages render the configured

@@ -1,4 +1,4 @@
-import type { EndpointName } from "@/lib/api/endpoints";
+import type { EndpointName } from "@/lib/api/endpoint-table";
 import { ERROR_STATUS_HEAD, errorSections, errorStatusRows } from "./error-reference";
 import { PARAMS_HEAD, paramRows } from "./params-table";
 import { markdownHeadingText, slugify } from "./slug";

@@ -1,6 +1,6 @@
 import { ERRORS, type ErrorCode } from "@/lib/api/errors";
-import { endpointParameters, endpointPath, type EndpointParameter } from "@/lib/api/openapi";
-import type { EndpointName } from "@/lib/api/endpoints";
+import { ENDPOINTS, type EndpointName } from "@/lib/api/endpoint-table";
+import { endpointParameters, type EndpointParameter } from "@/lib/api/openapi";
 
 /**
  * The docs' parameter tables, read from the one parameter table: the endpoint's path parameter
@@ -39,6 +39,6 @@ function rulesOf(p: EndpointParameter, path: string): string {
 
 /** The table's rows for an endpoint, in declaration order. */
 export function paramRows(endpoint: EndpointName): string[][] {
-  const path = endpointPath(endpoint);
+  const { path } = ENDPOINTS[endpoint];
   return endpointParameters(endpoint).map((p) => [p.name, p.in, typeOf(p), defaultOf(p), rulesOf(p, path)]);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
-import type { Severity } from "@/lib/incidents/rule";
+import type { Severity } from "@/lib/data/incident-rule";
 
 export class IncidentError extends Error {}
 

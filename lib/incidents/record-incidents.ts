@@ -3,8 +3,8 @@ import type { Db } from "@/lib/db";
 import { clearReadCache } from "@/lib/data/memo";
 import { statusFacts } from "@/lib/data/status";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { reconcile, venueRunFailed } from "@/lib/incidents/rule";
-import type { VenueRun } from "@/lib/ingest/collector";
+import { reconcile, venueRunFailed } from "@/lib/data/incident-rule";
+import type { VenueRun } from "@/lib/venues/types";
 
 /** Serializes the recorders of several instances, so a condition gets one incident. */
 const INCIDENT_LOCK = 7_318_004;

@@ -14,25 +14,11 @@ import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { connectorFor, venueEndpoints, type VenueEndpoints } from "@/lib/venues/connect";
 import type { RawResponse } from "@/lib/venues/http";
-import type { BookRead, VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
+import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 
 export type CollectorSettings = VenueEndpoints;
-
-export interface VenueRun {
-  venue: VenueName;
-  requests: number;
-  markets: number;
-  newMarkets: number;
-  snapshots: number;
-  resolved: number;
-  /** markets whose book could not be read this hour: stale, never carried forward as fresh */
-  stale: number;
-  /** series whose leg set changed this run (the venue listed an outcome, or one left) */
-  legChanges: string[];
-  problems: string[];
-}
 
 export interface CollectResult {
   hour: Date;
@@ -155,7 +141,8 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
           });
         }
       }
-      // Markets we hold that discovery no longer lists (closed or resolved): their current state.
+      // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
+      // batches where the venue has them. A market recorded as resolved is never looked up again.
       const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
       const missing = held.map((m) => m.conditionId).filter((id) => !found.has(id));
       if (missing.length) {

@@ -10,6 +10,7 @@ import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/inge
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import type { ApplySummary } from "@/lib/catalog/apply-catalog";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
 export const BACKFILL_DAYS = 120;
@@ -257,7 +258,8 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
       const demoState = JSON.parse(JSON.stringify(feed.state())) as Prisma.InputJsonValue;
       await tx.engineState.upsert({
         where: { id: 1 },
-        create: { id: 1, lastTickAt: last!, demoSeed: demo ? options.seed : null, demoState },
+        // a database computed from scratch reflects every engine correction
+        create: { id: 1, lastTickAt: last!, demoSeed: demo ? options.seed : null, demoState, corrections: CURRENT_CORRECTIONS },
         update: { lastTickAt: last!, demoState },
       });
       return { hours, lastTickAt: last, catalog: applied };

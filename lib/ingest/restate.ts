@@ -8,6 +8,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineSt
 import { ceilHour, floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import { insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { CURRENT_CORRECTIONS, ENGINE_CORRECTIONS } from "@/lib/ingest/corrections";
 
 type Tx = Prisma.TransactionClient;
 
@@ -33,6 +34,7 @@ export const NOTHING_RESTATED: RestateResult = { fromHour: null, hours: 0, level
 const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
 
 type StoredTick = {
+  gateFlags?: Prisma.JsonValue;
   headlinePts: number;
   bandLoPts: number;
   bandHiPts: number;
@@ -49,9 +51,15 @@ function pts(tenors: unknown): Map<string, number> {
   return out;
 }
 
-/** A volatility value is restated when its gating changed or any of its points moved by more than the threshold. */
+/** The distinct gates a tick failed, sorted. */
+export function gateNames(flags: unknown): string[] {
+  return Array.isArray(flags) ? [...new Set(flags.map((f) => String((f as { gate?: unknown })?.gate)))].sort() : [];
+}
+
+/** A volatility value is restated when its gate decision (status, publication state, the gates failed) changed or any of its points moved by more than the threshold. */
 export function tickIsMaterial(stored: StoredTick, next: Prisma.VolatilityTickCreateManyInput): boolean {
   if (stored.status !== next.status || stored.publicationState !== next.publicationState) return true;
+  if (stored.gateFlags !== undefined && gateNames(stored.gateFlags).join() !== gateNames(next.gateFlags).join()) return true;
   const moved = (a: number, b: number) => Math.abs(a - b) > VOLATILITY_MATERIALITY_PTS;
   if (moved(stored.headlinePts, next.headlinePts) || moved(stored.bandLoPts, next.bandLoPts) || moved(stored.bandHiPts, next.bandHiPts) || moved(stored.fbvRPts, next.fbvRPts)) return true;
   const a = pts(stored.tenors);
@@ -68,6 +76,14 @@ export function levelIsMaterial(stored: Prisma.Decimal | string, next: string): 
   return new Decimal(stored.toString()).minus(next).abs().greaterThan(LEVEL_MATERIALITY);
 }
 
+export interface RestateOptions {
+  now: Date;
+  /** an engine correction: restate over the whole stored history, not only the look-back */
+  wholeHistory?: boolean;
+  /** why the values are restated, kept in each restatement record (a corrected or late snapshot when absent) */
+  reason?: string;
+}
+
 /**
  * Recomputes every hour from the first one a corrected or late snapshot can affect up to the
  * newest computed hour, from the last checkpoint before it, with ingested snapshots laid over the
@@ -76,11 +92,11 @@ export function levelIsMaterial(stored: Prisma.Decimal | string, next: string): 
  * (the engine's states carry the corrected inputs). Runs inside the caller's transaction, which
  * must hold the engine lock.
  */
-export async function restate(tx: Tx, earliest: Date, options: { now: Date }): Promise<RestateResult> {
+export async function restate(tx: Tx, earliest: Date, options: RestateOptions): Promise<RestateResult> {
   const engine = await tx.engineState.findUnique({ where: { id: 1 } });
   if (!engine?.demoState) return NOTHING_RESTATED;
   const last = engine.lastTickAt;
-  const lookback = new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * MS_PER_DAY);
+  const lookback = options.wholeHistory ? earliest : new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * MS_PER_DAY);
   const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
   if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
 
@@ -117,7 +133,7 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
     (
       await tx.volatilityTick.findMany({
         where: { computedAt: { gte: from } },
-        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+        select: { seriesId: true, computedAt: true, gateFlags: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
       })
     ).map((x) => [key(x.seriesId, x.computedAt), x]),
   );
@@ -135,8 +151,9 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
   const records: Prisma.RestatementCreateManyInput[] = [];
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
   /** Keeps the superseded value beside the corrected one; `detail.revision` is the superseded revision. */
+  const reason = options.reason ?? "corrected or late market snapshot";
   const record = (kind: "index_level" | "volatility", ownerId: string, t: Date, previous: string, value: string, detail: Prisma.InputJsonObject & { revision: number }) =>
-    records.push({ restatedAt: computedAt, kind, ticker: tickerOf.get(ownerId) ?? ownerId, t, revision: detail.revision + 1, previous, value, detail });
+    records.push({ restatedAt: computedAt, kind, ticker: tickerOf.get(ownerId) ?? ownerId, t, revision: detail.revision + 1, previous, value, detail: { ...detail, reason } });
 
   for (let t = firstHour; t <= last; t = nextHour(t)) {
     const hour = market.advance();
@@ -168,7 +185,9 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
         record("volatility", tick.seriesId, tick.computedAt as Date, String(stored.headlinePts), String(tick.headlinePts), {
           revision: stored.revision,
           status: stored.status,
+          gates: gateNames(stored.gateFlags),
           publicationState: stored.publicationState,
+          next: { status: tick.status, gates: gateNames(tick.gateFlags), publicationState: tick.publicationState },
           bandLoPts: stored.bandLoPts,
           bandHiPts: stored.bandHiPts,
           fbvRPts: stored.fbvRPts,
@@ -215,6 +234,21 @@ export async function restate(tx: Tx, earliest: Date, options: { now: Date }): P
   result.levelsRestated = restatedLevels.length;
   result.ticksRestated = restatedTicks.length;
   result.added = newLevels.length + newTicks.length;
+  return result;
+}
+
+/**
+ * Applies the engine corrections a stored database lacks (lib/ingest/corrections.ts): recomputes
+ * every stored hour and restates what changed, then records the corrections as applied. Runs
+ * inside the caller's transaction, which must hold the engine lock. Null when nothing was due.
+ */
+export async function applyEngineCorrections(tx: Tx, now: Date): Promise<RestateResult | null> {
+  const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { corrections: true, demoState: true } });
+  if (!engine || engine.corrections >= CURRENT_CORRECTIONS) return null;
+  const reason = ENGINE_CORRECTIONS.filter((c) => c.number > engine.corrections).map((c) => `engine correction: ${c.reason}`).join("; ");
+  const start = (engine.demoState as { start?: string } | null)?.start;
+  const result = start ? await restate(tx, new Date(start), { now, wholeHistory: true, reason }) : NOTHING_RESTATED;
+  await tx.engineState.update({ where: { id: 1 }, data: { corrections: CURRENT_CORRECTIONS } });
   return result;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { unavailableDependency } from "@/lib/db/unavailable";
 import { onRedisReconnect, readyRedis, redis, redisKey } from "@/lib/redis";
-import { callParent, hasParent } from "@/lib/server/ipc";
 
 /** What a verified key resolves to; never the hash or the secret. */
 export interface ResolvedKey {
@@ -38,8 +38,7 @@ const EPOCH = () => redisKey("keys:epoch");
  * whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
  * token an instance saw; and an instance that lost its connection drops its cache when it
  * reconnects, so a revocation made while Redis was unreachable holds too. Without Redis there is
- * one instance, and the revoking call clears this cache directly, and, in the Next process of an
- * API process (lib/server/api-process.ts), the API process's too before it returns.
+ * one instance, and the revoking call clears this cache directly.
  */
 export async function syncEpoch(): Promise<void> {
   const read = readEpoch();
@@ -97,27 +96,27 @@ export function rememberKey(hash: string, key: ResolvedKey | null): void {
   state.entries.set(hash, { key, expires: Date.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
 }
 
-/** The call the API process answers with `forgetKeys` (lib/server/ipc.ts). */
-export const KEYS_INVALIDATE = "keys.invalidate";
-
-/** Drops every cached key of this process (the API process, told by its Next process). */
+/** Drops every cached key of this process (a revocation read from the database, lib/keys/instances.ts). */
 export function forgetKeys(): void {
   state.entries.clear();
 }
 
 /**
- * Called after a key stopped working: forget it here, and tell every other instance. Throws when
- * Redis cannot be told (the change is already in the database; instances drop their caches when
- * they reconnect to Redis, and a key cache entry lives at most five minutes), or, without Redis,
- * the API process this process runs under.
+ * Called after a key stopped working (the change is already in the database): forget it here,
+ * and tell every other instance through Redis. "deferred" when Redis cannot be told now: each
+ * running instance then learns of it by itself, when it reconnects to Redis (it drops its cache)
+ * and from the database within REVOCATION_WATCH_MS (lib/keys/instances.ts).
  */
-export async function invalidateKeys(): Promise<void> {
+export async function invalidateKeys(): Promise<"told" | "deferred"> {
   state.entries.clear();
-  if (!redis()) {
-    if (hasParent()) await callParent(KEYS_INVALIDATE, []);
-    return;
-  }
+  if (!redis()) return "told";
   const epoch = randomUUID();
-  await (await readyRedis()).set(EPOCH(), epoch);
+  try {
+    await (await readyRedis()).set(EPOCH(), epoch);
+  } catch (error) {
+    if (unavailableDependency(error) === null) throw error;
+    return "deferred";
+  }
   state.epoch = epoch;
+  return "told";
 }

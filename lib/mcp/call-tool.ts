@@ -27,6 +27,7 @@ export const meterLabel = (tool: Pick<Tool, "name">) => `mcp:${tool.name}`;
  */
 export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
   let status = 500;
+  let errorCode: string | null = "internal_error";
   try {
     const decision = await spendWindows(ctx.key);
     ctx.decision = decision;
@@ -40,6 +41,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     const body = envelope(payload);
     const text = tool.render(body as never);
     status = 200;
+    errorCode = null;
     return {
       content: [
         { type: "text", text },
@@ -56,6 +58,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     }
     const apiError = toApiError(error, ctx.requestId, meterLabel(tool));
     status = apiError.status;
+    errorCode = apiError.code;
     const { error: e } = errorBody(apiError.code, apiError.message, ctx.requestId, config().baseUrl);
     return {
       isError: true,
@@ -63,7 +66,9 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
       structuredContent: { error: e },
     };
   } finally {
-    meter(ctx.key.id, meterLabel(tool), status);
+    // The request log shows a tool call as the call with its arguments (never a header).
+    const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
+    meter(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
     flushJournals(); // before the answer leaves (lib/server/journal.ts)
   }
 }

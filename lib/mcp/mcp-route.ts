@@ -1,5 +1,6 @@
 import "server-only";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { preflightFor } from "@/lib/api/cors";
 import { ApiError } from "@/lib/api/errors";
 import { admitAddressOnly, authenticate, rateLimitHeaders } from "@/lib/api/pipeline";
 import { fromWebRequest, toResponse, type ApiResult } from "@/lib/api/result";
@@ -29,13 +30,7 @@ const surface: Surface = {
   label: MCP_ENDPOINT,
   methods: [ALLOW],
   allow: ALLOW,
-  preflight: (origin) => ({
-    "Access-Control-Allow-Origin": origin,
-    "Access-Control-Allow-Methods": "POST, OPTIONS",
-    "Access-Control-Allow-Headers": "Authorization, X-API-Key, Content-Type, Accept, Mcp-Protocol-Version",
-    "Access-Control-Max-Age": "600",
-    Vary: "Origin",
-  }),
+  preflight: preflightFor([ALLOW], ["Accept", "Mcp-Protocol-Version"]),
   refuseForeignOrigin: {
     message:
       "This Origin may not call the MCP endpoint. Connect from an MCP client or a server; browsers are served on the operator's own origins only.",

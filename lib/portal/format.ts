@@ -33,3 +33,9 @@ export function maskedKey(key: { prefix: string; lastFour: string }): string {
 }
 
 export const STATUS_LABEL = { active: "Active", rotated: "Rotated", revoked: "Revoked" } as const;
+
+/** `2026-11-22 14:05:09 UTC`: to the second, for a request's time. */
+export function formatUtcSeconds(iso: string): string {
+  const d = new Date(iso).toISOString();
+  return `${d.slice(0, 10)} ${d.slice(11, 19)} UTC`;
+}

@@ -35,11 +35,13 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
   let decision: LimitDecision | null = null;
   let status = 500;
+  let errorCode: string | null = "internal_error";
   try {
     await admitAddressOnly(request.headers);
     decision = await spendWindows(key);
     const payload = await downloadsHandler({ requestId, key, decision, query: new URL(request.url).searchParams, params: { path } });
     status = 200;
+    errorCode = null;
     if ("raw" in payload) {
       const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
       return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
@@ -53,10 +55,14 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
     }
     const apiError = toApiError(error, requestId, "portal-downloads");
     status = apiError.status;
+    errorCode = apiError.code;
     const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision) : {}), ...apiError.headers };
     return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
   } finally {
-    if (decision) meter(key.id, ENDPOINT, status);
+    if (decision) {
+      const url = new URL(request.url);
+      meter(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+    }
     flushJournals(); // before the answer leaves (lib/server/journal.ts)
   }
 }

@@ -2,16 +2,15 @@ import { andThen, type Awaitable } from "@/lib/awaitable";
 import { ADDRESS_NAMESPACE, KEY_NAMESPACE, MINUTE_MS, keyWindows, resetSeconds, secondsUntil, toDecision } from "./sliding-log";
 import type { KeyLimits, LimitDecision, LogOutcome, RateLimitStore, ThrottleDecision } from "./types";
 
-/** 10 x the free per-key minute rate (DESIGN.md section 2). */
-export const ADDRESS_LIMIT_PER_MINUTE = 600;
-
 export interface ThrottleOptions {
-  limit?: number;
+  /** Requests admitted per window (the address throttle's is IP_LIMIT_MINUTE, lib/config.ts). */
+  limit: number;
+  /** Default: one minute. */
   windowMs?: number;
 }
 
 function addressWindow(options: ThrottleOptions) {
-  return { ms: options.windowMs ?? MINUTE_MS, limit: options.limit ?? ADDRESS_LIMIT_PER_MINUTE };
+  return { ms: options.windowMs ?? MINUTE_MS, limit: options.limit };
 }
 
 function throttleDecision(outcome: LogOutcome, limit: number): ThrottleDecision {
@@ -55,7 +54,7 @@ export async function throttle(
   store: RateLimitStore,
   address: string,
   nowMs: number,
-  options: ThrottleOptions = {},
+  options: ThrottleOptions,
 ): Promise<ThrottleDecision> {
   const window = addressWindow(options);
   return throttleDecision(await store.hit(logName(addressNames, ADDRESS_NAMESPACE, address), [window], nowMs), window.limit);
@@ -72,7 +71,7 @@ export function throttleThenConsume(
   keyId: string,
   limits: KeyLimits,
   nowMs: number,
-  options: ThrottleOptions = {},
+  options: ThrottleOptions,
 ): Awaitable<{ address: ThrottleDecision; key: LimitDecision | null }> {
   const window = addressWindow(options);
   const outcomes = store.hitThen(

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import { backfillRecord, type BackfillProgress } from "@/lib/server/backfill-progress";
-import { BACKFILL_DAYS, catchUp, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
+import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
+import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
+import { clearReadCache } from "@/lib/data/memo";
 
 const HOUR_MS = 3_600_000;
 /**
@@ -15,6 +17,8 @@ const CHUNK = {
   postgres: { targetMs: 10_000, minHours: 480 },
 };
 const MAX_CHUNK_HOURS = 24 * 60;
+/** How soon a backfill that found another instance computing tries again. */
+const LOCKED_RETRY_MS = 500;
 
 /**
  * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
@@ -39,15 +43,23 @@ export async function runBackfill(
   let applied: CatchUpResult["catalog"];
   let first = true;
   try {
+    await correctStoredValues(prisma, log);
     for (;;) {
       if (!first) await whilePaused();
       const chunkStarted = Date.now();
       // The catalog is brought in force by the first chunk; the others compute on it.
       const r = await catchUp(prisma, { ...options, ...(first ? {} : { catalog: null }), maxHours: chunk });
+      if (r.skipped === "locked") {
+        // Another instance (a worker beside this one) is computing these hours: this one's
+        // backfill is not done until they are (it reports `running`, raises no incident, starts
+        // no ticks), so it waits and takes its turn at the next chunk (the catalog
+        // is brought in force by its first chunk that runs).
+        await new Promise((resolve) => setTimeout(resolve, LOCKED_RETRY_MS));
+        continue;
+      }
       if (first) applied = r.catalog;
       first = false;
       const took = Math.max(1, Date.now() - chunkStarted);
-      if (r.skipped === "locked") break; // another instance is computing these hours
       progress.hoursDone += r.hours;
       if (r.lastTickAt) {
         progress.through = r.lastTickAt.toISOString();
@@ -76,6 +88,27 @@ export async function runBackfill(
     progress.finishedAt = new Date().toISOString();
   }
   return { ...progress, catalog: applied };
+}
+
+/**
+ * A database computed before an engine correction is recomputed over its stored history and
+ * what the correction changes is restated (lib/ingest/corrections.ts), before new hours are computed.
+ */
+export async function correctStoredValues(prisma: Db, log: (line: string) => void = console.log, now = new Date()): Promise<RestateResult | null> {
+  const result = await prisma.$transaction(
+    async (tx) => {
+      const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;
+      return lock?.ok ? applyEngineCorrections(tx, now) : null;
+    },
+    { timeout: 1_800_000, maxWait: 60_000 },
+  );
+  if (result?.fromHour) {
+    clearReadCache();
+    log(
+      `[engine] engine correction applied: recomputed ${result.hours} hours from ${result.fromHour.toISOString()}; ${result.ticksRestated} volatility values and ${result.levelsRestated} index levels restated`,
+    );
+  }
+  return result;
 }
 
 /** Waits while BACKFILL_PAUSE_FILE exists (tests hold the backfill between two chunks with it). */

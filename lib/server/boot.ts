@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { closeDb, db, describeDbError } from "@/lib/db";
+import { asJob, closeDb, db, describeDbError } from "@/lib/db";
 import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
@@ -10,8 +10,17 @@ import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 import { onShutdown, installShutdown } from "@/lib/server/shutdown";
 
-/** Opens (and in embedded mode migrates) the database and starts background work. */
-export async function boot(): Promise<void> {
+// Once per process, whichever copy of this module calls it (the server's bundle, or Next's copy
+// under `next dev`, through instrumentation.ts).
+const booted = ((globalThis as { __pmbBoot?: { started: Promise<void> | null } }).__pmbBoot ??= { started: null });
+
+/** Opens (and in embedded mode migrates) the database and starts background work, once per process. */
+export function boot(): Promise<void> {
+  booted.started ??= start();
+  return booted.started;
+}
+
+async function start(): Promise<void> {
   const c = config();
   installShutdown();
   try {
@@ -36,7 +45,7 @@ export async function boot(): Promise<void> {
   const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog());
   if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
-    void (async () => {
+    void asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
@@ -52,7 +61,7 @@ export async function boot(): Promise<void> {
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
-    })();
+    });
   }
 }
 

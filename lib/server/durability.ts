@@ -1,6 +1,5 @@
 import { startLimiterJournal } from "@/lib/api/limiter";
 import { startUsageJournal } from "@/lib/api/metering";
-import { config } from "@/lib/config";
 import { registerInstance } from "@/lib/keys/instances";
 import { readyRedis, redis } from "@/lib/redis";
 
@@ -12,9 +11,6 @@ import { readyRedis, redis } from "@/lib/redis";
 export async function startDurability(): Promise<void> {
   await startLimiterJournal();
   await startUsageJournal();
-  // An API process and the Next process it runs are one instance, registered by the API process:
-  // it outlives its child, so a Next process that dies and is replaced leaves no row claiming an
-  // instance that no longer runs (lib/server/api-process.ts).
-  if (!config().PMB_API_PARENT) registerInstance();
+  registerInstance();
   if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

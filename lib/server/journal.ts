@@ -29,9 +29,15 @@ export interface Journal {
   close(): void;
 }
 
-/** Journals with appended lines not yet written. */
-const dirty = new Set<{ flush(): void }>();
-let scheduled = false;
+/**
+ * Journals with appended lines not yet written: one set per process (on globalThis), so that the
+ * server's copy of this module and Next's copy flush the same journals before any answer leaves.
+ */
+const pending = ((globalThis as { __pmbJournals?: { dirty: Set<{ flush(): void }>; scheduled: boolean } }).__pmbJournals ??= {
+  dirty: new Set(),
+  scheduled: false,
+});
+const dirty = pending.dirty;
 
 /**
  * Writes every journal's appended lines (one write(2) each). Call it before any response bytes
@@ -44,10 +50,10 @@ export function flushJournals(): void {
 }
 
 function flushSoon(): void {
-  if (scheduled) return;
-  scheduled = true;
+  if (pending.scheduled) return;
+  pending.scheduled = true;
   setImmediate(() => {
-    scheduled = false;
+    pending.scheduled = false;
     flushJournals();
   });
 }

@@ -1,7 +1,7 @@
-import Decimal from "decimal.js";
+import type Decimal from "decimal.js";
+import { Dec as D } from "@/lib/engine/decimal";
 
-// The same arithmetic settings as the engine: 50 significant digits, half-even.
-const D = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN });
+// The engine's arithmetic settings (lib/engine/decimal.ts).
 
 /** Relative change from `from` to `to` in percent, exact; null when either is missing or `from` is zero. */
 export function changePct(from: string | null | undefined, to: string | null | undefined): Decimal | null {

@@ -1,4 +1,7 @@
 // Chart windows on the public pages, linkable through `?range=&interval=`.
+import { DEFAULT_INTERVAL, INTERVALS, type Interval } from "@/lib/data/window";
+
+export { INTERVALS, type Interval };
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 86_400_000;
@@ -7,10 +10,6 @@ export const RANGES = { "7d": 7, "30d": 30, "90d": 90 } as const;
 export type RangeKey = keyof typeof RANGES;
 export const RANGE_KEYS = Object.keys(RANGES) as RangeKey[];
 export const DEFAULT_RANGE: RangeKey = "30d";
-
-export const INTERVAL_KEYS = ["1h", "1d"] as const;
-export type Interval = (typeof INTERVAL_KEYS)[number];
-export const DEFAULT_INTERVAL: Interval = "1d";
 
 type Param = string | string[] | undefined;
 
@@ -22,10 +21,10 @@ export function parseRange(raw: Param): RangeKey {
   return v !== undefined && v in RANGES ? (v as RangeKey) : DEFAULT_RANGE;
 }
 
-/** `?interval=`: 1h or 1d, default 1d as on the API. */
+/** `?interval=`: one of the API's intervals, with its default. */
 export function parseIntervalParam(raw: Param): Interval {
   const v = first(raw)?.trim().toLowerCase();
-  return (INTERVAL_KEYS as readonly string[]).includes(v ?? "") ? (v as Interval) : DEFAULT_INTERVAL;
+  return (INTERVALS as readonly string[]).includes(v ?? "") ? (v as Interval) : DEFAULT_INTERVAL;
 }
 
 /**

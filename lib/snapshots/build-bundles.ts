@@ -7,10 +7,14 @@ import { config } from "@/lib/config";
 import { linkFactorOf } from "@/lib/engine/chain-link";
 import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
-import type { VolInputs } from "@/lib/engine/volatility/types";
+import type { Attribution, Component, Counterfactual, VolInputs } from "@/lib/engine/volatility/types";
 
-/** Integer layout version; a change of files or columns increments it (2: price panels, compositions, full-precision links; 3: `basis`, launches). */
-export const SCHEMA_VERSION = 3;
+/**
+ * Integer layout version; a change of files or columns increments it (2: price panels,
+ * compositions, full-precision links; 3: legs' tenor points, per-leg attribution file,
+ * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches).
+ */
+export const SCHEMA_VERSION = 4;
 
 export interface BundleFile {
   name: string;
@@ -27,7 +31,7 @@ export interface MonthManifest {
   generatedAt: string;
   /** the applied catalogs (rules) in force during the month, by hash */
   catalogs?: Array<{ sha256: string; appliedAt: string }>;
-  /** entries with a base date before their launch: values before `launchAt` are back-calculated (schemaVersion 3) */
+  /** entries with a base date before their launch: values before `launchAt` are back-calculated (schemaVersion 4) */
   launches?: Array<{ ticker: string; kind: "index" | "volatility"; baseDate: string; launchAt: string }>;
   files: BundleFile[];
 }
@@ -62,6 +66,12 @@ type StoredVolInputs = VolInputs;
 
 const isoOrNull = (s: string | null) => (s === null ? null : iso6(new Date(s)));
 
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+/** JSON text for a CSV cell, every timestamp in it written like the bundle's own (microseconds and Z). */
+function jsonCell(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" && ISO_MS.test(v) ? iso6(new Date(v)) : v));
+}
+
 /** The files of one closed month: levels and their price panel, compositions, weights, chain links, volatility and its leg panel, restatements. */
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
@@ -92,11 +102,11 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true },
   });
   const ticks = await prisma.$queryRaw<
-    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; basis: string }>
+    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
   >`
     SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
       v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv,
-      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.basis
+      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components, v.basis
     FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
     WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
   // Corrections made during the month, with the value each one superseded (the restatement policy).
@@ -151,7 +161,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
         ["ticker", "event_id", "completed_at", "from_version", "to_version", "added_market_count", "removed_market_count", "level_at_link", "level_at_link_unrounded", "old_basket_value", "new_basket_value", "old_link_factor", "new_link_factor", "markets_out_json", "markets_in_json", "prices_used_json"],
         links.map((l) => [
           l.ticker, l.id, iso6(l.at), l.fromV, l.toV, l.added, l.removed, l.level, l.detail?.levelAtLinkUnrounded ?? null, l.oldB, l.newB, l.detail?.oldLinkFactor ?? null, l.detail?.linkFactor ?? l.factor,
-          JSON.stringify(l.detail?.marketsOut ?? []), JSON.stringify(l.detail?.marketsIn ?? []), JSON.stringify(l.detail?.pricesUsed ?? []),
+          jsonCell(l.detail?.marketsOut ?? []), jsonCell(l.detail?.marketsIn ?? []), jsonCell(l.detail?.pricesUsed ?? []),
         ]),
       ),
     },
@@ -162,7 +172,11 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     {
       name: "volatility_history.csv",
       ...csv(
-        ["ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "clock_version", "attr_delta_headline_pts", "attr_delta_from", "attr_delta_from_published", "gate_names_json", "tenor_pts_json", "tenors_json", "clock_json", "basis"],
+        [
+          "ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "clock_version",
+          "attr_delta_headline_pts", "attr_delta_from", "attr_delta_from_published", "gate_names_json", "tenor_pts_json", "tenors_json", "clock_json",
+          "attr_delta_pts2", "attr_status", "clock_increment_realized", "clock_increment_predicted", "counterfactual_json", "basis",
+        ],
         ticks.map((v) => [
           v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, v.clv, v.delta,
           v.labels.attrDeltaFrom ?? null, v.labels.attrDeltaFromPublished ?? null,
@@ -170,6 +184,9 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
           JSON.stringify(Object.fromEntries(Object.entries(v.tenors).map(([k, x]) => [k, x.pts]))),
           JSON.stringify(v.tenors),
           JSON.stringify(v.inputs?.clock ?? null),
+          v.attribution.deltaPts2, v.attribution.status,
+          v.inputs?.clockIncrement?.realized ?? null, v.inputs?.clockIncrement?.predicted ?? null,
+          jsonCell(v.counterfactual),
           v.basis,
         ]),
       ),
@@ -177,20 +194,34 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     {
       name: "volatility_legs.csv",
       ...csv(
-        ["ticker", "t", "grid_order", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "p", "w"],
-        ticks.flatMap((v) =>
-          (v.inputs?.legs ?? []).map((g) => [
+        ["ticker", "t", "grid_order", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "p", "w", "tenor_pts_json"],
+        ticks.flatMap((v) => {
+          const published = new Map(v.components.map((c) => [c.condition_id, c.tenor_pts]));
+          return (v.inputs?.legs ?? []).map((g) => [
             v.ticker, iso6(v.t), g.gridOrder, g.conditionId, g.legKey, g.label, g.bid, g.ask, g.mid, g.depthUsd,
             isoOrNull(g.observedAt), isoOrNull(g.settlementAt), g.daysToSettlement, g.resolved, g.p, g.w,
-          ]),
+            JSON.stringify(published.get(g.conditionId) ?? null),
+          ]);
+        }),
+      ),
+    },
+    {
+      name: "volatility_attribution.csv",
+      ...csv(
+        ["ticker", "t", "tenor_days", "grid_order", "leg_key", "label", "delta_price", "delta_clock", "delta"],
+        ticks.flatMap((v) =>
+          v.attribution.legs.map((a) => [v.ticker, iso6(v.t), v.attribution.tenorDays, a.gridOrder, a.legKey, a.label, a.deltaPrice, a.deltaClock, a.delta]),
         ),
       ),
     },
     {
       name: "restatements.csv",
       ...csv(
-        ["restated_at", "kind", "ticker", "t", "revision", "previous_value", "value"],
-        restatements.map((r) => [iso6(r.restatedAt), r.kind, r.ticker, iso6(r.t), r.revision, r.previous, r.value]),
+        ["restated_at", "kind", "ticker", "t", "revision", "previous_value", "value", "reason", "detail_json"],
+        restatements.map((r) => {
+          const { reason, ...detail } = (r.detail ?? {}) as { reason?: string };
+          return [iso6(r.restatedAt), r.kind, r.ticker, iso6(r.t), r.revision, r.previous, r.value, reason ?? "corrected or late market snapshot", jsonCell(detail)];
+        }),
       ),
     },
   ];

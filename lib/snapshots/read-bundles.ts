@@ -2,6 +2,7 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { SCHEMA_VERSION, type MonthManifest } from "@/lib/snapshots/build-bundles";
+import { iso6 } from "@/lib/time-format";
 
 const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const FILE = /^[a-z_]+\.csv$/;
@@ -40,6 +41,8 @@ export async function monthManifest(month: string): Promise<(MonthManifest & { f
   return {
     ...m,
     schemaVersion: Number(m.schemaVersion),
+    // manifests built before every timestamp carried microseconds are served in today's format
+    ...(m.catalogs ? { catalogs: m.catalogs.map((c) => ({ ...c, appliedAt: iso6(new Date(c.appliedAt)) })) } : {}),
     files: m.files.map((f) => ({ ...f, url: `${base}/downloads/${month}/${f.name}` })),
   };
 }

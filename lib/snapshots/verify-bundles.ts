@@ -1,11 +1,12 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
+import { Dec } from "@/lib/engine/decimal";
 import { devigMultiplicative } from "@/lib/engine/devig";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "@/lib/engine/volatility/attribution";
 import { diffusionVariance, horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
-import { evaluateGates, type GateLeg } from "@/lib/engine/volatility/gates";
 import { round6 } from "@/lib/engine/volatility/round";
 import {
   PTS2,
@@ -15,17 +16,43 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import type { ClockEstimate } from "@/lib/engine/volatility/clock";
-import type { VolGates } from "@/lib/engine/volatility/types";
+import { addClockIncrement, estimateClock } from "@/lib/engine/volatility/clock";
+import type { ClockBucket, ClockEstimate, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
 // priced t, in decimal arithmetic with 50 significant digits (multiply first), rounded to eight
-// decimals ROUND_HALF_EVEN. Volatility: the engine's published formulas over the leg panel.
+// decimals ROUND_HALF_EVEN. Volatility: the engine's published formulas over the leg panel, and
+// the gates decided here by the documented rules in exact decimal arithmetic (not by the engine's
+// gate code). First of all, every file is checked against the month's manifest.json.
 
-/** The arithmetic every index level uses (the same context as the engine). */
-const D = Decimal.clone({ precision: 50, rounding: Decimal.ROUND_HALF_EVEN, toExpNeg: -100, toExpPos: 100 });
+/** The arithmetic every index level uses: the engine's own decimal context. */
+const D = Dec;
 type Row = Record<string, string>;
+
+/** One published number (or file) that does not check: where it is, what was published, what was recomputed. */
+export interface Failure {
+  /** month folder (YYYY-MM) or the folder's name */
+  month: string;
+  file: string;
+  ticker: string | null;
+  /** the row's hour, as printed in the file */
+  t: string | null;
+  what: string;
+  published: string;
+  recomputed: string;
+}
+
+export function formatFailure(f: Failure): string {
+  const where = [f.month, f.file, f.ticker, f.t].filter((x) => x !== null).join(" ");
+  return `${where} ${f.what}: published ${f.published}, recomputed ${f.recomputed}`;
+}
+
+export interface IntegrityReport {
+  /** files checked against manifest.json (sha256, bytes, rows) */
+  filesChecked: number;
+  failures: Failure[];
+}
 
 export interface IndexReport {
   hours: number;
@@ -35,9 +62,10 @@ export interface IndexReport {
   /** composition bases checked against the recomputed chain (inception basket, level and basket at each link) */
   basesChecked: number;
   maxBaseDiff: string;
-  /** of `hours`, those back-calculated before their index's launch or filled from the venue's history (recomputed alike) */
+  /** of `hours`, those back-calculated before their index's launch or filled from the venue's history (`basis`, schemaVersion 4; recomputed alike) */
   fromHistory: number;
-  problems: string[];
+  /** every level or base that does not recompute, and rows that cannot be recomputed */
+  failures: Failure[];
 }
 
 export interface VolReport {
@@ -51,23 +79,22 @@ export interface VolReport {
   gateMismatches: number;
   /** computations whose identity gate could not be recomputed (previous computation not in DIR) */
   identityUnchecked: number;
+  /** per-leg attribution parts (volatility_attribution.csv) recomputed */
+  attributionLegsChecked: number;
+  /** clock estimates (speed, bounds, coverage, tier per tenor) recomputed from the published hourly increments */
+  clocksChecked: number;
+  /** computations whose clock window reaches before the bundles in DIR (or into bundles without increments) */
+  clockUnchecked: number;
   /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
   fromHistory: number;
-  problems: string[];
+  failures: Failure[];
 }
 
 export interface VerifyReport {
   months: string[];
+  integrity: IntegrityReport;
   index: IndexReport;
   volatility: VolReport;
-}
-
-/** What a value rests on (the `basis` column, bundles from schemaVersion 3): every kind is recomputed the same way. */
-const BASES = new Set(["live", "back-calculated", "history-filled"]);
-function countBasis(r: Row, where: string, problems: string[]): number {
-  if (r.basis === undefined) return 0;
-  if (!BASES.has(r.basis)) problems.push(`${where}: basis ${JSON.stringify(r.basis)} is none of ${[...BASES].join(", ")}`);
-  return r.basis === "live" ? 0 : 1;
 }
 
 /** Half a unit of the sixth decimal, plus float slack: values published with six decimals. */
@@ -91,7 +118,49 @@ export function monthDirs(dir: string): string[] {
 
 const key = (...parts: string[]) => parts.join("|");
 
+/** Records of a CSV file (header excluded), as the manifest counts them. */
+function csvRecords(content: Buffer): number {
+  return (parse(content, { skip_empty_lines: true }) as unknown[]).length - 1;
+}
+
+/** Each file named in the month's manifest.json: present, and its sha256, size and row count as listed. */
+function verifyManifest(dir: string, report: IntegrityReport): void {
+  const month = path.basename(dir);
+  const fail = (file: string, what: string, published: string, recomputed: string) =>
+    report.failures.push({ month, file, ticker: null, t: null, what, published, recomputed });
+  const manifestFile = path.join(dir, "manifest.json");
+  if (!fs.existsSync(manifestFile)) {
+    fail("manifest.json", "manifest", "a manifest.json beside the files", "none in this folder (download it with the files)");
+    return;
+  }
+  let files: Array<{ name: string; bytes: number; sha256: string; rows: number }>;
+  try {
+    files = (JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { files: typeof files }).files;
+    if (!Array.isArray(files)) throw new Error("no files list");
+  } catch (error) {
+    fail("manifest.json", "manifest", "JSON with a files list", `unreadable (${(error as Error).message})`);
+    return;
+  }
+  for (const f of files) {
+    const file = path.join(dir, f.name);
+    report.filesChecked += 1;
+    if (!fs.existsSync(file)) {
+      fail(f.name, "file", "listed in manifest.json", "missing from the folder");
+      continue;
+    }
+    const content = fs.readFileSync(file);
+    const sha = crypto.createHash("sha256").update(content).digest("hex");
+    if (sha !== f.sha256) fail(f.name, "sha256", f.sha256, sha);
+    if (content.length !== f.bytes) fail(f.name, "bytes", String(f.bytes), String(content.length));
+    const rows = csvRecords(content);
+    if (rows !== f.rows) fail(f.name, "rows", String(f.rows), String(rows));
+  }
+}
+
 function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>): void {
+  const month = path.basename(dir);
+  const fail = (file: string, ticker: string, t: string | null, what: string, published: string, recomputed: string) =>
+    report.failures.push({ month, file, ticker, t, what, published, recomputed });
   const weights = new Map<string, Map<string, Decimal>>();
   for (const r of readCsv(dir, "target_weights.csv")) {
     const k = key(r.ticker!, r.composition_version!);
@@ -138,23 +207,25 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
     // the composition in force before t prices t; at inception the first composition prices itself
     const pricing = [...list].reverse().find((c) => c.at < ms) ?? list.find((c) => c.at === ms);
     if (pricing === undefined) {
-      report.problems.push(`${r.ticker} ${r.t}: no composition in compositions.csv prices this hour`);
+      fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, "no composition in compositions.csv prices this hour");
       continue;
     }
     if (r.pricing_composition_version && r.pricing_composition_version !== pricing.version) {
-      report.problems.push(`${r.ticker} ${r.t}: priced by ${pricing.version}, file says ${r.pricing_composition_version}`);
+      fail("index_levels.csv", r.ticker!, r.t!, "pricing_composition_version", r.pricing_composition_version, pricing.version);
     }
     const basket = basketOf(r.ticker!, pricing.version, r.t!);
     if (basket === null) {
-      report.problems.push(`${r.ticker} ${r.t}: a constituent price or weight is missing`);
+      fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, "a constituent price or weight is missing");
       continue;
     }
     const level = pricing.baseLevel.times(basket).div(pricing.baseBasket);
-    report.fromHistory += countBasis(r, `${r.ticker} ${r.t}`, report.problems);
     unrounded.set(key(r.ticker!, r.t!), level);
-    const diff = new D(level.toFixed(8, Decimal.ROUND_HALF_EVEN)).minus(new D(r.index_level!)).abs();
+    const rounded = level.toFixed(8, Decimal.ROUND_HALF_EVEN);
+    const diff = new D(rounded).minus(new D(r.index_level!)).abs();
     if (diff.greaterThan(maxDiff)) maxDiff = diff;
+    if (!diff.isZero()) fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, rounded);
     report.hours += 1;
+    if (r.basis !== undefined && r.basis !== "live") report.fromHistory += 1;
   }
   report.maxLevelDiff = maxDiff.toFixed(8);
 
@@ -168,11 +239,12 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
       const inception = c.at === firstHour.get(ticker) && list[0] === c && !list.some((o) => o.at < c.at);
       const level = inception ? new D(100) : unrounded.get(key(ticker, t));
       if (basket === null || level === undefined) {
-        report.problems.push(`${ticker} ${c.version}: its base cannot be recomputed from this month's files`);
+        fail("compositions.csv", ticker, t, `${c.version} base`, `${c.baseLevel} / ${c.baseBasket}`, "cannot be recomputed from this month's files");
         continue;
       }
       const diff = Decimal.max(basket.minus(c.baseBasket).abs(), level.minus(c.baseLevel).abs());
       if (diff.greaterThan(maxBase)) maxBase = diff;
+      if (!diff.isZero()) fail("compositions.csv", ticker, t, `${c.version} base_level / base_basket_value`, `${c.baseLevel} / ${c.baseBasket}`, `${level} / ${basket}`);
       report.basesChecked += 1;
     }
   }
@@ -188,10 +260,14 @@ interface LegRow {
   ask: number;
   mid: number;
   depthUsd: number;
+  /** the panel's cells as printed: the gates read these as exact decimals */
+  cells: { bid: string; ask: string; mid: string; depthUsd: string };
   observedAt: Date | null;
   settlementAt: Date | null;
   resolved: boolean;
   p: number | null;
+  /** published per-tenor points of the leg (empty in bundles that predate the column) */
+  tenorPts: Record<string, number> | null;
 }
 
 interface Recomputed {
@@ -203,7 +279,97 @@ interface Recomputed {
 
 type ClockJson = Record<string, { tier: "budget-implied" | "historical-clock"; speed: number; speedLo: number; speedHi: number; windowDays: number; coverage: number }>;
 
-function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>): void {
+/** The verifier's own reading of the documented gates, in exact decimal arithmetic. */
+interface GateFacts {
+  gates: VolGates;
+  t: Date;
+  legs: readonly LegRow[];
+  /** per leg of `legs`: largest headline move to its bid or ask (points); share of the budget */
+  impactPts: readonly number[];
+  budgetShare: readonly number[];
+  devigGap: number | null;
+  pythagorean: ReadonlyArray<{ pts: number; legPts: readonly number[] }>;
+  identity: { deltaPts2: number; parts: readonly number[] } | null;
+}
+
+/** The methodology page's gate table, rule by rule; returns the status and the gates that fail. */
+export function decideGates(f: GateFacts): { status: "ok" | "flagged" | "suspended"; names: string[] } {
+  const g = f.gates;
+  const d = (v: number | string) => new D(v);
+  const names = new Set<string>();
+  const failing = new Set<number>();
+  f.legs.forEach((l, i) => {
+    const failLeg = (gate: string) => {
+      names.add(gate);
+      failing.add(i);
+    };
+    if (l.observedAt === null) return failLeg("leg_missing");
+    if (l.resolved) return;
+    if (d(f.t.getTime() - l.observedAt.getTime()).greaterThan(d(g.snapshotMaxAgeSeconds).times(1000))) failLeg("snapshot_age");
+    if (d(l.cells.depthUsd).lessThan(d(g.depthFloorUsd))) failLeg("depth_floor");
+    const mid = d(l.cells.mid);
+    if (!mid.greaterThan(0) || d(l.cells.ask).minus(d(l.cells.bid)).div(mid).greaterThan(d(g.spreadToMidMax))) failLeg("spread_to_mid");
+    if (d(f.impactPts[i] as number).greaterThan(d(g.impactBudgetPts))) failLeg("impact");
+  });
+  const quoted = f.legs.filter((l) => l.observedAt !== null);
+  const sum = (xs: string[]) => xs.reduce((s, x) => s.plus(d(x)), d(0));
+  const sumMid = sum(quoted.map((l) => l.cells.mid));
+  if (sumMid.greaterThan(d(g.overroundFlagHi))) names.add("overround");
+  else if (sumMid.lessThan(d(g.overroundFlagLo))) names.add("underround");
+  const live = quoted.filter((l) => !l.resolved);
+  const times = live.map((l) => (l.observedAt as Date).getTime());
+  if (times.length > 1 && d(Math.max(...times) - Math.min(...times)).greaterThan(d(g.snapshotMaxSkewSeconds).times(1000))) names.add("snapshot_skew");
+  const tolerance = Decimal.max(d(g.arbToleranceMin), d(g.arbToleranceTicks).times("0.01"));
+  if (live.length > 1 && live.length === f.legs.filter((l) => !l.resolved).length && live.every((l) => !d(l.cells.depthUsd).lessThan(d(g.arbMinDepthUsd)))) {
+    const asks = sum(live.map((l) => l.cells.ask));
+    const bids = sum(live.map((l) => l.cells.bid));
+    if (asks.lessThan(d(1).minus(tolerance)) || bids.greaterThan(d(1).plus(tolerance))) names.add("arbitrage");
+  }
+  if (f.devigGap !== null && d(f.devigGap).greaterThan(d(g.devigTolerance))) names.add("devig");
+  for (const p of f.pythagorean) {
+    const gap = p.legPts.reduce((s, x) => s.minus(d(x).pow(2)), d(p.pts).pow(2)).abs();
+    if (gap.greaterThan(d(g.pythagoreanTolerancePts2))) names.add("pythagorean");
+  }
+  if (f.identity !== null) {
+    const residual = f.identity.parts.reduce((s, x) => s.minus(d(x)), d(f.identity.deltaPts2)).abs();
+    if (residual.greaterThan(d(g.identityTolerance))) names.add("identity");
+  }
+  const missing = f.legs.some((l) => l.observedAt === null);
+  const failingShare = [...failing].reduce((s, i) => s.plus(d(f.budgetShare[i] as number)), d(0));
+  let status: "ok" | "flagged" | "suspended" = names.size > 0 ? "flagged" : "ok";
+  if (missing || failingShare.greaterThan(d(g.suspendFailingBudgetShare))) {
+    status = "suspended";
+    names.add("failing_budget_share");
+  }
+  return { status, names: [...names].sort() };
+}
+
+/** A series' realized-variance clock rebuilt from the published hourly increments. */
+interface ClockTrack {
+  buckets: ClockBucket[];
+  /** every increment from this instant on is known (-Infinity: the series began inside DIR; +Infinity: a month without increments) */
+  knownFrom: number;
+}
+
+const MS_DAY = 86_400_000;
+
+function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>, clocks: Map<string, ClockTrack>, dirStart: number): void {
+  const month = path.basename(dir);
+  const manifestFile = path.join(dir, "manifest.json");
+  const schemaVersion = fs.existsSync(manifestFile) ? Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) : 0;
+  const hasIncrements = schemaVersion >= 3;
+  const history = readCsv(dir, "volatility_history.csv");
+  const monthStart = history[0] ? Date.parse(`${history[0].t!.slice(0, 7)}-01T00:00:00Z`) : 0;
+  for (const track of clocks.values()) {
+    if (!hasIncrements) track.knownFrom = Number.POSITIVE_INFINITY;
+    else if (track.knownFrom === Number.POSITIVE_INFINITY) track.knownFrom = monthStart;
+  }
+  const attributionOf = new Map<string, Row[]>();
+  for (const r of readCsv(dir, "volatility_attribution.csv")) {
+    const k = key(r.ticker!, r.t!);
+    if (!attributionOf.has(k)) attributionOf.set(k, []);
+    attributionOf.get(k)!.push(r);
+  }
   const defs = new Map(
     readCsv(dir, "volatility_series.csv").map((r) => [
       r.ticker!,
@@ -223,32 +389,65 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       ask: Number(r.ask),
       mid: Number(r.mid),
       depthUsd: Number(r.depth_usd),
+      cells: { bid: r.bid!, ask: r.ask!, mid: r.mid!, depthUsd: r.depth_usd! },
       observedAt: r.observed_at ? new Date(r.observed_at) : null,
       settlementAt: r.settlement_at ? new Date(r.settlement_at) : null,
       resolved: r.resolved === "true",
       p: r.p === "" ? null : Number(r.p),
+      tenorPts: r.tenor_pts_json ? (JSON.parse(r.tenor_pts_json) as Record<string, number>) : null,
     });
   }
+  let ticker = "";
+  let t0 = "";
+  let file = "volatility_history.csv";
+  const fail = (what: string, published: string | number, recomputed: string | number) =>
+    report.failures.push({ month, file, ticker, t: t0, what, published: String(published), recomputed: String(recomputed) });
   const check = (published: number, recomputed: number, what: string) => {
     const diff = Math.abs(published - round6(recomputed));
     report.valuesChecked += 1;
     if (diff > report.maxValueDiff) report.maxValueDiff = diff;
-    if (diff > VOL_ROUNDING && report.problems.length < 50) report.problems.push(`${what}: published ${published}, recomputed ${recomputed}`);
+    if (diff > VOL_ROUNDING) fail(what, published, round6(recomputed));
   };
 
-  for (const r of readCsv(dir, "volatility_history.csv")) {
+  for (const r of history) {
+    ticker = r.ticker!;
+    t0 = r.t!;
+    file = "volatility_history.csv";
     const def = defs.get(r.ticker!);
     const legs = (legsOf.get(key(r.ticker!, r.t!)) ?? []).sort((a, b) => a.gridOrder - b.gridOrder);
     const clock = JSON.parse(r.clock_json || "null") as ClockJson | null;
-    const where = `${r.ticker} ${r.t}`;
     if (def === undefined || legs.length === 0 || clock === null) {
-      report.problems.push(`${where}: series definition, leg panel or clock missing`);
+      fail("computation", r.headline_pts ?? "", "series definition, leg panel or clock missing");
       continue;
     }
     seriesSeen.add(r.ticker!);
     report.computations += 1;
-    report.fromHistory += countBasis(r, where, report.problems);
+    if (r.basis !== undefined && r.basis !== "live") report.fromHistory += 1;
     const t = new Date(r.t!);
+
+    // the clock: rebuilt from the hourly increments published before t, per tenor
+    let track = clocks.get(r.ticker!);
+    if (track === undefined) {
+      // a series whose first computation in DIR is not at its first hour may have history before DIR
+      track = { buckets: [], knownFrom: !hasIncrements ? Number.POSITIVE_INFINITY : t.getTime() > dirStart ? Number.NEGATIVE_INFINITY : dirStart };
+      clocks.set(r.ticker!, track);
+    }
+    for (const [tau, published] of Object.entries(clock)) {
+      const windowDays = Math.max(30, Math.ceil(Number(tau)));
+      const windowStart = Date.parse(`${new Date(t.getTime() - (windowDays - 1) * MS_DAY).toISOString().slice(0, 10)}T00:00:00Z`);
+      if (windowStart < track.knownFrom) {
+        report.clockUnchecked += 1;
+        continue;
+      }
+      const c = estimateClock(track.buckets, t, Number(tau));
+      report.clocksChecked += 1;
+      for (const field of ["tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"] as const) {
+        if (c[field] !== published[field]) fail(`clock ${tau}d ${field}`, published[field], c[field]);
+      }
+    }
+    if (hasIncrements && r.clock_increment_realized && r.clock_increment_predicted) {
+      track.buckets = addClockIncrement(track.buckets, t, Number(r.clock_increment_realized), Number(r.clock_increment_predicted));
+    }
     const live = legs.filter((l) => l.observedAt !== null);
     const mids = live.map((l) => l.mid);
     const p = devigMultiplicative(mids) ?? [];
@@ -258,12 +457,14 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     const scenarios = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) }).map((s) => preparePartition(s.p, days));
     const clockOf = (tau: number): ClockEstimate => {
       const c = clock[String(tau)];
-      if (c === undefined) throw new Error(`${where}: no clock for ${tau} days`);
+      if (c === undefined) throw new Error(`${ticker} ${t0}: no clock for ${tau} days`);
       return c;
     };
+    file = "volatility_legs.csv";
     live.forEach((l, j) => {
-      if (l.p !== null && Math.abs(l.p - (p[j] as number)) > 1e-12) report.problems.push(`${where}: leg ${l.legKey} p ${l.p} is not mid / sum of mids ${p[j]}`);
+      if (l.p !== null && Math.abs(l.p - (p[j] as number)) > 1e-12) fail(`leg ${l.legKey} p`, l.p, p[j] as number);
     });
+    file = "volatility_history.csv";
 
     const tenors = JSON.parse(r.tenors_json!) as Record<string, { pts: number; share: number; share_ci: [number, number] | null }>;
     const ptsOf = (tau: number) => 100 * Math.sqrt(partitionTenorVariance(part, tau, clockOf(tau).speed, "diffusion"));
@@ -275,23 +476,33 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       const v = legVar.reduce((s, x) => s + x, 0);
       const published = tenors[String(tau)];
       if (published === undefined) continue;
-      check(published.pts, 100 * Math.sqrt(v), `${where} ${tau}d pts`);
+      check(published.pts, 100 * Math.sqrt(v), `${tau}d pts`);
       const share = budget > 0 ? v / budget : 0;
-      check(published.share, share, `${where} ${tau}d share`);
+      check(published.share, share, `${tau}d share`);
       if (published.share_ci !== null) {
         const env = tenorEnvelope(scenarios, tau, clockOf(tau));
-        check(published.share_ci[0], Math.min(env.shareLo, share), `${where} ${tau}d share_ci lo`);
-        check(published.share_ci[1], Math.max(env.shareHi, share), `${where} ${tau}d share_ci hi`);
+        check(published.share_ci[0], Math.min(env.shareLo, share), `${tau}d share_ci lo`);
+        check(published.share_ci[1], Math.max(env.shareHi, share), `${tau}d share_ci hi`);
       }
     }
+    // the legs' published tenor points (the leg panel), checked and then used by the Pythagorean gate
+    file = "volatility_legs.csv";
+    live.forEach((l, j) => {
+      if (l.tenorPts === null) return;
+      for (const tau of def.tenors) {
+        const published = l.tenorPts[String(tau)];
+        if (published !== undefined) check(published, legPts[String(tau)]?.[j] as number, `leg ${l.legKey} ${tau}d pts`);
+      }
+    });
+    file = "volatility_history.csv";
     const headline = ptsOf(def.H);
-    check(Number(r.headline_pts), headline, `${where} headline`);
+    check(Number(r.headline_pts), headline, "headline_pts");
     const env = tenorEnvelope(scenarios, def.H, clockOf(def.H));
-    check(Number(r.band_lo_pts), Math.min(env.ptsLo, headline), `${where} band lo`);
-    check(Number(r.band_hi_pts), Math.max(env.ptsHi, headline), `${where} band hi`);
-    check(Number(r.fbv_r_pts), 100 * Math.sqrt(budget), `${where} fbvRPts`);
+    check(Number(r.band_lo_pts), Math.min(env.ptsLo, headline), "band_lo_pts");
+    check(Number(r.band_hi_pts), Math.max(env.ptsHi, headline), "band_hi_pts");
+    check(Number(r.fbv_r_pts), 100 * Math.sqrt(budget), "fbv_r_pts");
 
-    // gates: the engine's rule over the panel's quotes
+    // gates: the documented rules over the panel's quotes, in exact decimal
     const speedH = clockOf(def.H).speed;
     const liveIndex = new Map(live.map((l, j) => [l.conditionId, j]));
     const impact = live.map((l, j) => {
@@ -305,21 +516,18 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     });
     const scen = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) });
     const powerP = scen.find((s) => s.side === "mid" && s.method === "power")?.p ?? null;
-    const devigGap =
-      powerP === null
-        ? null
-        : p.reduce<{ legKey: string; gap: number } | null>((worst, pj, j) => {
-            const gap = Math.abs(pj - (powerP[j] as number));
-            return worst === null || gap > worst.gap ? { legKey: (live[j] as LegRow).legKey, gap } : worst;
-          }, null);
+    const devigGap = powerP === null ? null : Math.max(...p.map((pj, j) => Math.abs(pj - (powerP[j] as number))));
     const pythagorean = def.tenors.map((tau) => ({
-      tenorDays: tau,
-      gapPts2: (tenors[String(tau)]?.pts ?? 0) ** 2 - (legPts[String(tau)] ?? []).reduce((s, x) => s + x ** 2, 0),
+      pts: tenors[String(tau)]?.pts ?? 0,
+      legPts: legs.map((l) => {
+        const j = liveIndex.get(l.conditionId);
+        return l.tenorPts?.[String(tau)] ?? (j === undefined ? 0 : (legPts[String(tau)]?.[j] as number));
+      }),
     }));
     const before = prevBySeries.get(r.ticker!);
     // the delta is measured from the computation named in attr_delta_from (published or withheld)
     const prev = r.attr_delta_from && before?.t === r.attr_delta_from ? before : undefined;
-    let identityResidual: number | null = null;
+    let identity: GateFacts["identity"] = null;
     if (prev !== undefined) {
       const prevById = new Map(prev.legs.map((l) => [l.conditionId, l]));
       const ids = [...new Set([...live.map((l) => l.conditionId), ...prev.legs.map((l) => l.conditionId)])];
@@ -340,44 +548,57 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       });
       const f = (pp: number, c: LegClock) => PTS2 * diffusionVariance(pp, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
       const splits = attributeLegs(inputs, f);
-      identityResidual = round6(headline * headline - prev.headlinePts * prev.headlinePts) - splits.reduce((s, x) => s + round6(x.deltaPrice) + round6(x.deltaClock), 0);
-      check(Number(r.attr_delta_headline_pts), headline - prev.headlinePts, `${where} attrDeltaHeadlinePts`);
+      const deltaPts2 = headline * headline - prev.headlinePts * prev.headlinePts;
+      identity = { deltaPts2: round6(deltaPts2), parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]) };
+      check(Number(r.attr_delta_headline_pts), headline - prev.headlinePts, "attr_delta_headline_pts");
+      if (r.attr_delta_pts2 !== undefined && r.attr_delta_pts2 !== "") check(Number(r.attr_delta_pts2), deltaPts2, "attr_delta_pts2");
+      // per-leg attribution (volatility_attribution.csv), by leg key
+      const legKeyOf = (id: string) => live.find((l) => l.conditionId === id)?.legKey ?? prev.legs.find((l) => l.conditionId === id)?.legKey ?? id;
+      const published = attributionOf.get(key(r.ticker!, r.t!));
+      if (published !== undefined) {
+        file = "volatility_attribution.csv";
+        const byKey = new Map(published.map((a) => [a.leg_key!, a]));
+        for (const x of splits) {
+          const a = byKey.get(legKeyOf(x.legKey));
+          report.attributionLegsChecked += 1;
+          if (a === undefined) {
+            fail(`leg ${legKeyOf(x.legKey)} attribution`, "no row", `${round6(x.deltaPrice)} / ${round6(x.deltaClock)}`);
+            continue;
+          }
+          check(Number(a.delta_price), x.deltaPrice, `leg ${a.leg_key} delta_price`);
+          check(Number(a.delta_clock), x.deltaClock, `leg ${a.leg_key} delta_clock`);
+          check(Number(a.delta), x.delta, `leg ${a.leg_key} delta`);
+        }
+        if (published.length !== splits.length) fail("attribution legs", published.length, splits.length);
+        identity = { deltaPts2: Number(r.attr_delta_pts2), parts: published.flatMap((a) => [Number(a.delta_price), Number(a.delta_clock)]) };
+        file = "volatility_history.csv";
+      }
     } else if (r.attr_delta_from) {
       report.identityUnchecked += 1;
     }
-    const gateLegs: GateLeg[] = legs.map((l) => {
-      const j = liveIndex.get(l.conditionId);
-      const pj = j === undefined ? 0 : (p[j] as number);
-      return {
-        legKey: l.legKey,
-        label: l.label,
-        bid: l.bid,
-        ask: l.ask,
-        mid: l.mid,
-        depthUsd: l.depthUsd,
-        observedAt: l.observedAt,
-        resolved: l.resolved,
-        budgetShare: j === undefined || budget <= 0 ? 0 : varianceToResolution(pj) / budget,
-        impactPts: j === undefined ? 0 : (impact[j] as number),
-      };
-    });
-    const gates = evaluateGates({
+    const gates = decideGates({
       gates: def.gates,
       t,
-      legs: gateLegs,
-      sumRaw: mids.reduce((s, m) => s + m, 0),
+      legs,
+      impactPts: legs.map((l) => {
+        const j = liveIndex.get(l.conditionId);
+        return j === undefined ? 0 : (impact[j] as number);
+      }),
+      budgetShare: legs.map((l) => {
+        const j = liveIndex.get(l.conditionId);
+        return j === undefined || budget <= 0 ? 0 : varianceToResolution(p[j] as number) / budget;
+      }),
       devigGap,
       pythagorean,
-      identityResidualPts2: identityResidual,
+      identity,
     });
-    const names = [...new Set(gates.flags.map((g) => g.gate))].sort();
-    const publishedNames = (JSON.parse(r.gate_names_json || "[]") as string[]).sort();
+    const publishedNames = [...new Set(JSON.parse(r.gate_names_json || "[]") as string[])].sort();
     const comparable = prev !== undefined || !r.attr_delta_from;
     if (comparable) {
       report.gateDecisionsChecked += 1;
-      if (gates.status !== r.status || names.join() !== publishedNames.join()) {
+      if (gates.status !== r.status || gates.names.join() !== publishedNames.join()) {
         report.gateMismatches += 1;
-        if (report.problems.length < 50) report.problems.push(`${where}: gates recomputed ${gates.status} [${names}], published ${r.status} [${publishedNames}]`);
+        fail("status [gates]", `${r.status} [${publishedNames.join(" ")}]`, `${gates.status} [${gates.names.join(" ")}]`);
       }
     }
     prevBySeries.set(r.ticker!, {
@@ -389,19 +610,42 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
   }
 }
 
-/** Recomputes every index level and volatility value of the bundles under dir. */
+/** Checks every month's files against its manifest, then recomputes every index level and volatility value of the bundles under dir. */
 export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
-  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", fromHistory: 0, problems: [] };
-  const volatility: VolReport = { computations: 0, series: 0, valuesChecked: 0, maxValueDiff: 0, gateDecisionsChecked: 0, gateMismatches: 0, identityUnchecked: 0, fromHistory: 0, problems: [] };
+  const integrity: IntegrityReport = { filesChecked: 0, failures: [] };
+  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", fromHistory: 0, failures: [] };
+  const volatility: VolReport = {
+    computations: 0,
+    series: 0,
+    valuesChecked: 0,
+    maxValueDiff: 0,
+    gateDecisionsChecked: 0,
+    gateMismatches: 0,
+    identityUnchecked: 0,
+    fromHistory: 0,
+    attributionLegsChecked: 0,
+    clocksChecked: 0,
+    clockUnchecked: 0,
+    failures: [],
+  };
   const tickers = new Set<string>();
   const seriesSeen = new Set<string>();
   const prevBySeries = new Map<string, Recomputed>();
+  const clocks = new Map<string, ClockTrack>();
+  const firstRow = months.length ? readCsv(months[0]!, "volatility_history.csv")[0] : undefined;
+  const dirStart = firstRow ? Date.parse(`${firstRow.t!.slice(0, 7)}-01T00:00:00Z`) : 0;
+  for (const m of months) verifyManifest(m, integrity);
   for (const m of months) {
     verifyIndexMonth(m, index, tickers);
-    verifyVolMonth(m, volatility, prevBySeries, seriesSeen);
+    verifyVolMonth(m, volatility, prevBySeries, seriesSeen, clocks, dirStart);
   }
   index.indices = tickers.size;
   volatility.series = seriesSeen.size;
-  return { months: months.map((m) => path.basename(m)), index, volatility };
+  return { months: months.map((m) => path.basename(m)), integrity, index, volatility };
+}
+
+/** True when every file matches its manifest and every published value and gate decision recomputes. */
+export function verified(r: VerifyReport): boolean {
+  return r.integrity.failures.length === 0 && r.index.failures.length === 0 && r.volatility.failures.length === 0 && r.index.hours > 0 && r.index.maxLevelDiff === "0.00000000";
 }

@@ -10,6 +10,8 @@ export interface VenueEndpoints {
   polymarketClobUrl: string;
   kalshiApiUrl: string;
   concurrency: number;
+  /** requests per second per venue (POLYMARKET_RPS, KALSHI_RPS); none when unset */
+  rps?: Partial<Record<VenueName, number>>;
   timeoutMs: number;
   /** tests shorten the backoff; production keeps the default */
   backoffMs?: number;
@@ -25,18 +27,21 @@ export interface CommandIo {
 }
 
 /** The venue addresses and limits of the configuration (the collector's settings). */
-export function venueEndpoints(c: Pick<Config, "POLYMARKET_GAMMA_URL" | "POLYMARKET_CLOB_URL" | "KALSHI_API_URL" | "COLLECT_CONCURRENCY" | "COLLECT_TIMEOUT_MS">): VenueEndpoints {
+export function venueEndpoints(
+  c: Pick<Config, "POLYMARKET_GAMMA_URL" | "POLYMARKET_CLOB_URL" | "KALSHI_API_URL" | "COLLECT_CONCURRENCY" | "COLLECT_TIMEOUT_MS" | "POLYMARKET_RPS" | "KALSHI_RPS">,
+): VenueEndpoints {
   const base = (url: string) => url.replace(/\/+$/, "");
   return {
     polymarketGammaUrl: base(c.POLYMARKET_GAMMA_URL),
     polymarketClobUrl: base(c.POLYMARKET_CLOB_URL),
     kalshiApiUrl: base(c.KALSHI_API_URL),
     concurrency: c.COLLECT_CONCURRENCY,
+    rps: { polymarket: c.POLYMARKET_RPS, kalshi: c.KALSHI_RPS },
     timeoutMs: c.COLLECT_TIMEOUT_MS,
   };
 }
 
-export const httpFor = (venue: VenueName, e: VenueEndpoints) => new VenueHttp({ venue, concurrency: e.concurrency, timeoutMs: e.timeoutMs, backoffMs: e.backoffMs });
+export const httpFor = (venue: VenueName, e: VenueEndpoints) => new VenueHttp({ venue, concurrency: e.concurrency, rps: e.rps?.[venue], timeoutMs: e.timeoutMs, backoffMs: e.backoffMs });
 
 /** A venue's connector over its own rate-limited HTTP client. */
 export function connectorFor(venue: VenueName, e: VenueEndpoints) {

@@ -2,6 +2,8 @@
 export interface RawResponse {
   venue: string;
   url: string;
+  /** the body of a POST (e.g. the token ids of a CLOB `/books` read) */
+  request?: string;
   status: number;
   at: string;
   ms: number;
@@ -12,6 +14,8 @@ export class VenueError extends Error {
   constructor(
     readonly url: string,
     readonly reason: string,
+    /** the HTTP status of the last answer, when there was one */
+    readonly status: number | null = null,
   ) {
     super(`${url}: ${reason}`);
     this.name = "VenueError";
@@ -21,6 +25,8 @@ export class VenueError extends Error {
 export interface VenueHttpOptions {
   venue: string;
   concurrency: number;
+  /** requests per second at most (request starts spaced 1/rps apart, retries included); none when unset */
+  rps?: number;
   timeoutMs: number;
   /** attempts per request, the first included */
   attempts?: number;
@@ -29,6 +35,7 @@ export interface VenueHttpOptions {
   /** longest wait this client accepts from a Retry-After */
   maxRetryAfterMs?: number;
   fetch?: typeof fetch;
+  /** the backoff's wait (tests skip it); the rps spacing always waits on the real clock */
   sleep?: (ms: number) => Promise<void>;
 }
 
@@ -43,15 +50,17 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 }
 
 /**
- * A venue's public HTTP API within its rate limits: at most `concurrency` requests in flight, each
- * with a timeout, 429 and 5xx retried with exponential backoff or the venue's Retry-After, every
- * response kept in `raw`.
+ * A venue's public HTTP API within its rate limits: at most `concurrency` requests in flight and
+ * at most `rps` started per second, each with a timeout, 429 and 5xx retried with exponential
+ * backoff or the venue's Retry-After, every response kept in `raw`.
  */
 export class VenueHttp {
   readonly raw: RawResponse[] = [];
   requests = 0;
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  /** when the next request may start (ms since the epoch), for the rps budget */
+  private nextStart = 0;
 
   constructor(private readonly options: VenueHttpOptions) {}
 
@@ -59,6 +68,7 @@ export class VenueHttp {
     if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active += 1;
     try {
+      await this.paced();
       return await work();
     } finally {
       this.active -= 1;
@@ -66,24 +76,48 @@ export class VenueHttp {
     }
   }
 
+  /** Waits for this request's turn under the rps budget: starts are 1000/rps ms apart. */
+  private async paced(): Promise<void> {
+    const rps = this.options.rps;
+    if (!rps) return;
+    const now = Date.now();
+    const at = Math.max(now, this.nextStart);
+    this.nextStart = at + 1000 / rps;
+    // a timer may fire a millisecond early: wait until the turn has come by the clock
+    while (Date.now() < at) await defaultSleep(at - Date.now());
+  }
+
   /** GETs a JSON document; throws VenueError when the venue does not answer with one. */
-  async getJson(url: string): Promise<unknown> {
+  getJson(url: string): Promise<unknown> {
+    return this.request(url);
+  }
+
+  /** POSTs a JSON body and reads a JSON answer (a read such as CLOB `/books`), as getJson. */
+  postJson(url: string, body: unknown): Promise<unknown> {
+    return this.request(url, JSON.stringify(body));
+  }
+
+  private async request(url: string, body?: string): Promise<unknown> {
     const attempts = this.options.attempts ?? 4;
     const sleep = this.options.sleep ?? defaultSleep;
     const doFetch = this.options.fetch ?? fetch;
+    const init: RequestInit =
+      body === undefined ? { headers: { accept: "application/json" } } : { method: "POST", body, headers: { accept: "application/json", "content-type": "application/json" } };
+    const kept = body === undefined ? {} : { request: body };
     let last = "no answer";
+    let lastStatus: number | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
       const outcome = await this.slot(async () => {
         const started = Date.now();
         this.requests += 1;
         try {
-          const res = await doFetch(url, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(this.options.timeoutMs) });
-          const body = await res.text();
-          this.raw.push({ venue: this.options.venue, url, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body });
-          return { status: res.status, body, retryAfter: retryAfterMs(res.headers.get("retry-after")) };
+          const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
+          const text = await res.text();
+          this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
+          return { status: res.status, body: text, retryAfter: retryAfterMs(res.headers.get("retry-after")) };
         } catch (error) {
           const reason = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError") ? `timed out after ${this.options.timeoutMs} ms` : `unreachable (${(error as Error).message})`;
-          this.raw.push({ venue: this.options.venue, url, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
+          this.raw.push({ venue: this.options.venue, url, ...kept, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
           return { status: 0, body: reason, retryAfter: null };
         }
       });
@@ -91,10 +125,11 @@ export class VenueHttp {
         try {
           return JSON.parse(outcome.body) as unknown;
         } catch {
-          throw new VenueError(url, "malformed body (not JSON)");
+          throw new VenueError(url, "malformed body (not JSON)", outcome.status);
         }
       }
       last = outcome.status === 0 ? outcome.body : `HTTP ${outcome.status}`;
+      lastStatus = outcome.status === 0 ? null : outcome.status;
       const retryable = outcome.status === 0 || outcome.status === 429 || outcome.status >= 500;
       if (!retryable || attempt === attempts) break;
       const backoff = (this.options.backoffMs ?? 500) * 2 ** (attempt - 1);
@@ -105,6 +140,6 @@ export class VenueHttp {
       }
       await sleep(wait);
     }
-    throw new VenueError(url, last);
+    throw new VenueError(url, last, lastStatus);
   }
 }

@@ -64,6 +64,9 @@ export class KalshiConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "series") {
+            // `status=open` leaves out events with no market open for trading (closed, settled):
+            // markets held from them are read by `lookup`. Nested markets come whatever their
+            // status (one settled early is read as resolved). Cursor pages until an empty cursor.
             let cursor = "";
             for (let page = 0; page < MAX_PAGES; page++) {
               const body = await this.http.getJson(
@@ -75,6 +78,7 @@ export class KalshiConnector implements VenueConnector {
               if (!cursor) break;
             }
           } else if (kind === "event") {
+            // `/events/{ticker}` answers an event whatever its status, with all its markets
             const body = await this.http.getJson(`${this.apiUrl}/events/${encodeURIComponent(value)}?with_nested_markets=true`);
             if (!isObj(body)) throw new VenueError(`kalshi event ${value}`, "malformed body");
             add(this.marketsOfEvent(body, [selector]));
@@ -97,6 +101,11 @@ export class KalshiConnector implements VenueConnector {
     return { venue: "kalshi", event: ticker, title: str(event, "title") ?? ticker, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
   }
 
+  /**
+   * Held markets discovery no longer lists, one `GET /markets/{ticker}` each: it answers a market
+   * whatever its status, settled included. (Kalshi moves markets settled before its historical
+   * cutoff to `/historical/markets`; read every hour, a settlement is seen long before that.)
+   */
   async lookup(conditionIds: readonly string[]): Promise<VenueMarket[]> {
     const out = await Promise.all(
       conditionIds.map(async (id) => {

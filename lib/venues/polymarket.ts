@@ -2,16 +2,27 @@ import Decimal from "decimal.js";
 import { decimalOf, quoteOf, type Level } from "./book";
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
-import { arr, bool, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
+import { arr, bool, chunks, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
 import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
 const PAGE = 100;
 /** Discovery stops here per selector: a runaway pagination must not stall the collector. */
 const MAX_PAGES = 50;
+/** Condition ids per Gamma `/markets` look-up (66 characters each in the query string). */
+const LOOKUP_BATCH = 50;
+/** Tokens per CLOB `POST /books` (the docs state no maximum; 100 keeps each answer small). */
+const BOOKS_BATCH = 100;
+/**
+ * Outcomes of an augmented neg-risk event (`negRiskAugmented`) that the venue says to ignore:
+ * the explicit "Other" (its meaning shrinks as outcomes are named; Gamma marks it `negRiskOther`)
+ * and placeholders awaiting a name ("Person A", "Candidate 3"). A placeholder once named reads
+ * as an outcome from then on.
+ */
+const PLACEHOLDER = /^(other|(person|candidate|option|player|team|driver|party|country|company|outcome)\s+[a-z0-9]{1,2})$/i;
 
 /**
  * Polymarket: events and markets from the Gamma API (`/events?tag_slug=`, `/events/slug/{slug}`,
- * `/markets?condition_ids=`), books from the CLOB API (`/book?token_id=` of the YES token).
+ * `/markets?condition_ids=`), books of the YES tokens from the CLOB API (`POST /books`).
  */
 export class PolymarketConnector implements VenueConnector {
   readonly venue = "polymarket" as const;
@@ -22,15 +33,17 @@ export class PolymarketConnector implements VenueConnector {
     private readonly clobUrl: string,
   ) {}
 
-  /** A Gamma market of an event as our market; null when it lacks what we need to read it. */
+  /** A Gamma market of an event as our market; null when it lacks what we need to read it or is a placeholder. */
   private market(m: Obj, event: Obj, selectors: string[]): VenueMarket | null {
     const conditionId = str(m, "conditionId");
     const tokens = encodedArray(m.clobTokenIds);
     const yes = tokens?.[0];
     const label = str(m, "question") ?? str(m, "title");
     if (!conditionId || typeof yes !== "string" || !label) return null;
-    const negRisk = bool(event, "negRisk") === true || bool(m, "negRisk") === true;
     const group = str(m, "groupItemTitle");
+    const augmented = bool(event, "negRiskAugmented") === true || bool(m, "negRiskAugmented") === true;
+    if (augmented && (bool(m, "negRiskOther") === true || PLACEHOLDER.test((group ?? "").trim()))) return null;
+    const negRisk = bool(event, "negRisk") === true || bool(m, "negRisk") === true;
     const prices = encodedArray(m.outcomePrices)?.map((p) => decimalOf(p)) ?? [];
     const closed = bool(m, "closed") === true;
     const yesPrice = prices[0];
@@ -72,7 +85,10 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "tag") {
-            // Offset pages until an empty one: the venue may serve fewer per page than asked.
+            // Gamma `/events`: `closed` always sent (its default has differed from the docs:
+            // Polymarket/polymarket-cli#71); an open event lists all its markets, closed ones
+            // included (resolved early). Offset pages until an empty one: the venue may serve
+            // fewer per page than asked, and a short page is not the last.
             let offset = 0;
             for (let page = 0; page < MAX_PAGES; page++) {
               const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${offset}`);
@@ -94,6 +110,7 @@ export class PolymarketConnector implements VenueConnector {
     return { markets: found.list(), problems };
   }
 
+  /** Gamma `/events/slug/{slug}` answers an event whatever its state, with every market it lists. */
   private async eventBody(slug: string): Promise<Obj | null> {
     const body = await this.http.getJson(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`);
     return isObj(body) ? body : null;
@@ -108,41 +125,80 @@ export class PolymarketConnector implements VenueConnector {
     return { venue: "polymarket", event: slug, title: str(e, "title") ?? slug, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
   }
 
-  /** Current state of known markets (those discovery no longer lists: closed or resolved). */
+  /**
+   * Current state of held markets that discovery no longer lists (most often: their event closed).
+   * Gamma's `/markets` leaves closed markets out unless `closed=true` is sent, and with
+   * `closed=true` answers closed ones only (the venue's own SDKs had this bug: Polymarket/py-sdk#130,
+   * ts-sdk#180), so ask for closed markets first and for open ones among the rest. Condition ids go
+   * in the query string, LOOKUP_BATCH at a time, well under the ~8 KB URL limit.
+   */
   async lookup(conditionIds: readonly string[]): Promise<VenueMarket[]> {
-    const out: VenueMarket[] = [];
-    for (let i = 0; i < conditionIds.length; i += 20) {
-      const batch = conditionIds.slice(i, i + 20);
-      const body = await this.http.getJson(`${this.gammaUrl}/markets?${batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&")}&limit=${batch.length}`);
-      for (const m of (Array.isArray(body) ? body : []).filter(isObj)) {
-        const events = (arr(m, "events") ?? []).filter(isObj);
-        const v = this.market(m, events[0] ?? {}, []);
-        if (v) out.push(v);
-      }
+    const found = new Map<string, VenueMarket>();
+    for (const closed of [true, false]) {
+      const rest = conditionIds.filter((id) => !found.has(id));
+      await Promise.all(
+        chunks(rest, LOOKUP_BATCH).map(async (batch) => {
+          const ids = batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&");
+          const body = await this.http.getJson(`${this.gammaUrl}/markets?${ids}&closed=${closed}&limit=${batch.length}`);
+          if (!Array.isArray(body)) throw new VenueError("gamma /markets", "not a list of markets");
+          for (const m of body.filter(isObj)) {
+            const events = (arr(m, "events") ?? []).filter(isObj);
+            const v = this.market(m, events[0] ?? {}, []);
+            if (v && batch.includes(v.conditionId)) found.set(v.conditionId, v);
+          }
+        }),
+      );
     }
-    return out;
+    return [...found.values()];
   }
 
+  /**
+   * Books of the YES tokens from CLOB `POST /books` (a list of `{token_id}`), BOOKS_BATCH at a
+   * time: answers a list of books, each naming its `asset_id`; a token without a book is left out
+   * of the answer, so its market is stale. A batch the venue refuses with a 4xx is read book by
+   * book (`GET /book`), so one token it rejects cannot make its neighbours stale.
+   */
   async books(markets: readonly VenueMarket[]): Promise<BookRead[]> {
-    return Promise.all(
-      markets.map(async (m): Promise<BookRead> => {
-        try {
-          const body = await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`);
-          if (!isObj(body)) return { conditionId: m.conditionId, problem: "malformed book" };
-          const levels = (side: string): Level[] | null => {
-            const list = arr(body, side);
-            if (list === null) return null;
-            return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
-          };
-          const bids = levels("bids");
-          const asks = levels("asks");
-          if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
-          const q = quoteOf(bids, asks);
-          return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
-        } catch (error) {
-          return { conditionId: m.conditionId, problem: (error as Error).message };
-        }
-      }),
-    );
+    return (await Promise.all(chunks(markets, BOOKS_BATCH).map((batch) => this.booksBatch(batch)))).flat();
   }
+
+  private async booksBatch(batch: readonly VenueMarket[]): Promise<BookRead[]> {
+    let body: unknown;
+    try {
+      body = await this.http.postJson(`${this.clobUrl}/books`, batch.map((m) => ({ token_id: m.venueRef })));
+    } catch (error) {
+      const status = error instanceof VenueError ? error.status : null;
+      if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1) return Promise.all(batch.map((m) => this.bookOne(m)));
+      return batch.map((m) => ({ conditionId: m.conditionId, problem: (error as Error).message }));
+    }
+    if (!Array.isArray(body)) return batch.map((m) => ({ conditionId: m.conditionId, problem: "malformed /books answer (not a list)" }));
+    const byToken = new Map(body.filter(isObj).map((b) => [str(b, "asset_id") ?? "", b]));
+    return batch.map((m) => {
+      const book = byToken.get(m.venueRef);
+      return book ? bookRead(m, book) : { conditionId: m.conditionId, problem: "no order book (left out of the /books answer)" };
+    });
+  }
+
+  private async bookOne(m: VenueMarket): Promise<BookRead> {
+    try {
+      return bookRead(m, await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`));
+    } catch (error) {
+      return { conditionId: m.conditionId, problem: (error as Error).message };
+    }
+  }
+}
+
+/** The quote of one CLOB book (`bids` and `asks` of `{price, size}` decimal strings, in any order). */
+function bookRead(m: VenueMarket, body: unknown): BookRead {
+  if (!isObj(body)) return { conditionId: m.conditionId, problem: "malformed book" };
+  const levels = (side: string): Level[] | null => {
+    const list = arr(body, side);
+    if (list === null) return null;
+    return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
+  };
+  const bids = levels("bids");
+  const asks = levels("asks");
+  if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
+  const q = quoteOf(bids, asks);
+  return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
 }

@@ -55,3 +55,18 @@ export class DiscoveredMarkets {
     return [...this.byId.values()];
   }
 }
+
+/** What one collector run did at one venue (lib/ingest/collector.ts); the incident rule reads it. */
+export interface VenueRun {
+  venue: VenueName;
+  requests: number;
+  markets: number;
+  newMarkets: number;
+  snapshots: number;
+  resolved: number;
+  /** markets whose book could not be read this hour: stale, never carried forward as fresh */
+  stale: number;
+  /** series whose leg set changed this run (the venue listed an outcome, or one left) */
+  legChanges: string[];
+  problems: string[];
+}

@@ -1,9 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-// A local stand-in for the venues' public APIs, answering in their documented shapes: Gamma
-// (events by tag with offset pages, by slug, markets by condition id), the CLOB book, and the
-// Kalshi trade API v2 (events by series with cursor pages, an event, a market, its order book).
+// A local stand-in for the venues' public APIs, answering in their documented shapes and leaving
+// out what they leave out: Gamma (events by tag with offset pages filtered on `closed`, by slug,
+// markets by condition id without closed ones unless `closed=true`), the CLOB books (`POST /books`,
+// `GET /book`), and the Kalshi trade API v2 (events by series with cursor pages filtered on
+// `status`, an event, a market, its order book).
 
 export interface PolyMarket {
   conditionId: string;
@@ -14,11 +16,15 @@ export interface PolyMarket {
   closed?: boolean;
   /** e.g. ["1", "0"] once resolved YES */
   outcomePrices?: [string, string];
+  /** the explicit "Other" outcome of an augmented neg-risk event */
+  negRiskOther?: boolean;
 }
 export interface PolyEvent {
   slug: string;
   title: string;
   negRisk: boolean;
+  /** carries placeholder outcomes the venue says to ignore */
+  negRiskAugmented?: boolean;
   tags: string[];
   endDate: string;
   closed?: boolean;
@@ -54,14 +60,17 @@ export interface FakeVenues {
   gammaUrl: string;
   clobUrl: string;
   kalshiUrl: string;
-  poly: { events: PolyEvent[]; books: Map<string, unknown> };
+  /** `rejected`: token ids the CLOB refuses with a 400 (a batch naming one is refused whole) */
+  poly: { events: PolyEvent[]; books: Map<string, unknown>; rejected: Set<string> };
   kalshi: { events: KalshiEvent[]; books: Map<string, unknown> };
   /** price history per Polymarket token and per Kalshi market ticker (see answerHistory) */
   history: VenueHistory;
   /** faults by path prefix (e.g. "/clob/book?token_id=t1"), consumed in order */
   faults: Map<string, Fault[]>;
-  /** every request path, in order */
+  /** every request path, in order (a POST as "POST path body") */
   hits: string[];
+  /** every request with the time the server received it (ms since the epoch) */
+  received: Array<{ at: number; method: string; path: string }>;
   pageSize: { gamma?: number; kalshi?: number };
   /** what only the discovery endpoints serve (Gamma search, Kalshi series list) */
   discovery: Discovery;
@@ -87,6 +96,7 @@ function gammaMarket(m: PolyMarket, e: PolyEvent) {
     closed: m.closed ?? false,
     active: !(m.closed ?? false),
     negRisk: e.negRisk,
+    negRiskOther: m.negRiskOther ?? false,
     enableOrderBook: true,
   };
 }
@@ -96,6 +106,8 @@ function gammaEvent(e: PolyEvent) {
     slug: e.slug,
     title: e.title,
     negRisk: e.negRisk,
+    enableNegRisk: e.negRisk,
+    negRiskAugmented: e.negRiskAugmented ?? false,
     endDate: e.endDate,
     closed: e.closed ?? false,
     tags: e.tags.map((t, i) => ({ id: String(i + 1), label: t, slug: t })),
@@ -106,17 +118,25 @@ const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({ ...m, event_ticker:
 
 export async function startFakeVenues(): Promise<FakeVenues> {
   const state = {
-    poly: { events: [] as PolyEvent[], books: new Map<string, unknown>() },
+    poly: { events: [] as PolyEvent[], books: new Map<string, unknown>(), rejected: new Set<string>() },
     kalshi: { events: [] as KalshiEvent[], books: new Map<string, unknown>() },
     faults: new Map<string, Fault[]>(),
     hits: [] as string[],
+    received: [] as Array<{ at: number; method: string; path: string }>,
     pageSize: {} as { gamma?: number; kalshi?: number },
     history: emptyHistory(),
     discovery: { kalshiSeries: [] } as Discovery,
   };
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
-    state.hits.push(path);
+    const method = req.method ?? "GET";
+    state.received.push({ at: Date.now(), method, path });
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => answer(res, path, method, Buffer.concat(chunks).toString("utf8")));
+  });
+  const answer = (res: http.ServerResponse, path: string, method: string, body: string) => {
+    state.hits.push(method === "GET" ? path : `${method} ${path} ${body}`);
     const key = [...state.faults.keys()].find((k) => path.startsWith(k));
     const fault = key ? state.faults.get(key)![0] : undefined;
     if (fault && key) {
@@ -144,7 +164,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/gamma/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
       const offset = Number(q.get("offset") ?? 0);
-      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (q.get("closed") !== "false" || !e.closed));
+      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only
+      const closed = q.get("closed") === "true";
+      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
       return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
     }
     if (p.startsWith("/gamma/events/slug/")) {
@@ -152,18 +174,47 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       return e ? send(res, 200, gammaEvent(e)) : send(res, 404, { error: "not found" });
     }
     if (p === "/gamma/markets") {
+      // As the venue: closed markets are left out unless `closed=true`, which answers closed ones only.
       const ids = new Set(q.getAll("condition_ids"));
-      const out = state.poly.events.flatMap((e) => e.markets.filter((m) => ids.has(m.conditionId)).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })));
-      return send(res, 200, out);
+      const closed = q.get("closed") === "true";
+      const limit = Number(q.get("limit") ?? 20);
+      const out = state.poly.events.flatMap((e) =>
+        e.markets.filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
+      );
+      return send(res, 200, out.slice(0, limit));
+    }
+    if (p === "/clob/books" && method === "POST") {
+      // a list of {token_id}; answers the books found, each naming its asset_id, and leaves the rest out
+      let asked: unknown;
+      try {
+        asked = JSON.parse(body);
+      } catch {
+        return send(res, 400, { error: "Invalid payload" });
+      }
+      if (!Array.isArray(asked)) return send(res, 400, { error: "Invalid payload" });
+      const tokens = asked.map((t) => (t as { token_id?: unknown }).token_id);
+      if (tokens.some((t) => typeof t !== "string" || state.poly.rejected.has(t))) return send(res, 400, { error: "Invalid token id" });
+      return send(
+        res,
+        200,
+        (tokens as string[]).flatMap((t) => {
+          const book = state.poly.books.get(t);
+          return book ? [{ ...(book as object), asset_id: t }] : [];
+        }),
+      );
     }
     if (p === "/clob/book") {
+      if (state.poly.rejected.has(q.get("token_id") ?? "")) return send(res, 400, { error: "Invalid token id" });
       const book = state.poly.books.get(q.get("token_id") ?? "");
       return book ? send(res, 200, book) : send(res, 404, { error: "No orderbook exists for the requested token id" });
     }
     if (p === "/kalshi/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.kalshi ?? 200);
       const start = Number(q.get("cursor") || 0);
-      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && e.markets.some((m) => m.status === "active"));
+      // no `status`: every event; `status=open`: those with a market open for trading; any other: the rest
+      const open = (e: KalshiEvent) => e.markets.some((m) => m.status === "active");
+      const status = q.get("status");
+      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && (!status || (status === "open") === open(e)));
       const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }
@@ -185,7 +236,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       return send(res, 404, { error: { code: "not_found" } });
     }
     send(res, 404, { error: "no route" });
-  });
+  };
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -19,7 +19,7 @@ import { indexLatest } from "@/lib/data/indices";
 import { entryLaunch } from "@/lib/data/launches";
 import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
 import { indexPageView } from "@/lib/site/index-views";
-import { chartHref, INTERVAL_KEYS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
+import { chartHref, INTERVALS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
 
 export const dynamic = "force-dynamic";
 
@@ -141,7 +141,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
               label="Interval"
               name="interval"
               current={interval}
-              options={INTERVAL_KEYS.map((i) => ({
+              options={INTERVALS.map((i) => ({
                 key: i,
                 label: i === "1h" ? "hourly" : "daily",
                 ariaLabel: "Interval: ",

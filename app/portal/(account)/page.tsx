@@ -37,7 +37,8 @@ export default async function KeysPage() {
         </h2>
         <p className="mt-2 text-sm text-slate-700">Send the key in the Authorization header. The response reports the quota left on the key.</p>
         <div className="relative mt-3">
-          <pre tabIndex={0} className="overflow-x-auto rounded-md bg-slate-900 p-4 pr-20 font-mono text-sm text-slate-100" data-testid="first-request">
+          {/* Wrapped, never scrolled: the text stays clear of the Copy button at any width. */}
+          <pre className="rounded-md bg-slate-900 p-4 pr-20 font-mono text-sm break-all whitespace-pre-wrap text-slate-100" data-testid="first-request">
             <code>{snippet}</code>
           </pre>
           <div className="absolute top-2 right-2">

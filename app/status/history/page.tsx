@@ -4,7 +4,11 @@ import { IncidentList } from "@/components/site/incident-list";
 import { incidentHistory } from "@/lib/data/status";
 
 export const dynamic = "force-dynamic";
-export const metadata: Metadata = { title: "Incident history", description: "Every incident: venue reads failing, stale indices and series, and those posted by the operator, with their notes." };
+export const metadata: Metadata = {
+  title: "Incident history",
+  description: "Every incident: venue reads failing, stale indices and series, and those posted by the operator, with their notes.",
+  alternates: { types: { "application/atom+xml": [{ url: "/status/incidents.atom", title: "PM Benchmarks incidents" }] } },
+};
 
 export default async function IncidentHistoryPage() {
   const incidents = await incidentHistory();
@@ -17,7 +21,8 @@ export default async function IncidentHistoryPage() {
         <h1 className="text-3xl font-semibold tracking-tight">Incident history</h1>
         <p className="max-w-3xl text-slate-700">
           Every incident, newest first. The service opens one when a venue read fails for a whole collector run, the engine falls behind, or an index or
-          volatility series goes stale, and closes it when that ends; the operator posts and annotates others.
+          volatility series goes stale, and closes it when that ends; the operator posts and annotates others. Subscribe:{" "}
+          <a href="/status/incidents.atom">Atom feed of incidents</a>.
         </p>
       </header>
       {incidents.length === 0 ? (

@@ -19,6 +19,9 @@ from .parse import format_timestamp, parse_body, parse_timestamp
 Time = Union[datetime, str]
 
 _RETRYABLE = frozenset({429, 500, 503})
+#: the default longest wait before a retry, in seconds: more than a full minute window (the
+#: minute window's Retry-After is at most 61 s); a longer one (the day window) is raised at once
+DEFAULT_MAX_RETRY_WAIT = 65.0
 _USER_AGENT = "pmb-client-python/1.0"
 
 
@@ -87,7 +90,8 @@ class Client:
 
     Levels come back as ``Decimal``, timestamps as aware UTC ``datetime``, failures as typed
     errors (``PmbError`` subclasses carrying ``request_id``); 429, 500 and 503 are retried after
-    Retry-After, up to ``max_retries`` times and never waiting longer than ``max_retry_wait``.
+    Retry-After, up to ``max_retries`` times and never waiting longer than ``max_retry_wait``
+    (default 65 s: a full minute window).
     """
 
     def __init__(
@@ -96,7 +100,7 @@ class Client:
         base_url: Optional[str] = None,
         *,
         max_retries: int = 3,
-        max_retry_wait: float = 60.0,
+        max_retry_wait: float = DEFAULT_MAX_RETRY_WAIT,
         timeout: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
         on_retry: Optional[Callable[[int, float, PmbError], None]] = None,

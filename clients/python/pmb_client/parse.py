@@ -24,6 +24,7 @@ TIMESTAMP_FIELDS = frozenset(
         "prevComputedAt",
         "observed_at",
         "anchorAt",
+        "attrDeltaFrom",
     }
 )
 #: fields that carry an index level as a decimal string

@@ -3,12 +3,12 @@
 import json
 import threading
 import unittest
-from datetime import timezone
+from datetime import datetime, timezone
 from decimal import Decimal
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
-from pmb_client import Client, InternalError, NotFoundError, PmbError, RateLimitedError, UnavailableError, parse_timestamp
+from pmb_client import Client, InternalError, NotFoundError, PmbError, RateLimitedError, UnavailableError, parse_body, parse_timestamp
 
 
 class _Script(BaseHTTPRequestHandler):
@@ -104,6 +104,16 @@ class OfflineTest(unittest.TestCase):
         self.assertEqual(caught.exception.code, "error")
         self.assertEqual(caught.exception.request_id, "req-1")
 
+    def test_the_default_cap_waits_out_a_full_minute_window(self):
+        # After a burst the minute window answers Retry-After: 61 (equal to X-RateLimit-Reset).
+        waits = []
+        client = Client("svc_live_test", f"http://127.0.0.1:{self.server.server_port}", sleep=waits.append)
+        _Script.script = [(429, {"Retry-After": "61"}, _error("rate_limited", 429)), OK]
+        result = client.get("/v1/x")
+        self.assertEqual(waits, [61.0])
+        self.assertEqual(result.data["indexLevel"], Decimal("101.00000001"))
+        self.assertGreaterEqual(client.max_retry_wait, 65)
+
     def test_unavailable_exhausts_retries(self):
         _Script.script = [(503, {"Retry-After": "1"}, _error("unavailable", 503))] * 4
         with self.assertRaises(UnavailableError):
@@ -117,6 +127,13 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(parse_timestamp("2026-11-21T13:00:00.000000"), parse_timestamp("2026-11-21T13:00:00.000000Z"))
         self.assertEqual(parse_timestamp("2026-11-21T14:00:00+01:00"), parse_timestamp("2026-11-21T13:00:00Z"))
         self.assertEqual(parse_timestamp("2026-11-21T13:00:00.123456Z").microsecond, 123456)
+
+    def test_attr_delta_from_is_an_aware_utc_datetime(self):
+        body = parse_body({"data": {"points": [{"attrDeltaFrom": "2026-11-21T12:00:00.000000", "attrDeltaFromPublished": True}, {"attrDeltaFrom": None}]}})
+        first, second = body["data"]["points"]
+        self.assertEqual(first["attrDeltaFrom"], datetime(2026, 11, 21, 12, tzinfo=timezone.utc))
+        self.assertIs(first["attrDeltaFromPublished"], True)
+        self.assertIsNone(second["attrDeltaFrom"])
 
 
 if __name__ == "__main__":

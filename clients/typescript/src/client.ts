@@ -49,7 +49,10 @@ export interface ClientOptions {
   baseUrl?: string;
   /** Retries of a 429, 500 or 503 before the error is thrown (default 3). */
   maxRetries?: number;
-  /** Longest wait before one retry, in seconds (default 60): a longer Retry-After is thrown at once. */
+  /**
+   * Longest wait before one retry, in seconds (default 65, more than a full minute window: the
+   * minute window's Retry-After is at most 61). A longer Retry-After (the day window) is thrown at once.
+   */
   maxRetryWaitSeconds?: number;
   /** Per-request timeout in milliseconds (default 30 000). */
   timeoutMs?: number;
@@ -63,6 +66,8 @@ export type Interval = "1h" | "1d";
 type Time = Date | string;
 
 const RETRYABLE = new Set([429, 500, 503]);
+/** Covers a full minute window (Retry-After up to 61 s) with room for a slow clock. */
+export const DEFAULT_MAX_RETRY_WAIT_SECONDS = 65;
 const DAY_MS = 86_400_000;
 
 function env(name: string): string | undefined {
@@ -115,7 +120,7 @@ export class PmbClient {
     this.apiKey = apiKey;
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.maxRetries = options.maxRetries ?? 3;
-    this.maxRetryWaitSeconds = options.maxRetryWaitSeconds ?? 60;
+    this.maxRetryWaitSeconds = options.maxRetryWaitSeconds ?? DEFAULT_MAX_RETRY_WAIT_SECONDS;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.fetchImpl = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.onRetry = options.onRetry;

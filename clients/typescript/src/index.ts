@@ -1,4 +1,4 @@
-export { PmbClient } from "./client.js";
+export { DEFAULT_MAX_RETRY_WAIT_SECONDS, PmbClient } from "./client.js";
 export type {
   ClientOptions,
   DownloadsPointer,

@@ -923,7 +923,7 @@ export interface operations {
             };
             /**
              * @description invalid_parameter: A query parameter failed validation (an unparseable date, a limit outside its range); the message names the parameter. (https://api.example.com/docs/errors#invalid_parameter)
-             *     invalid_interval: The interval parameter is neither 1h nor 1d. (https://api.example.com/docs/errors#invalid_interval)
+             *     invalid_interval: The interval parameter is not 1h or 1d. (https://api.example.com/docs/errors#invalid_interval)
              *     invalid_window: start is not before end; a future end is reported against the current time. (https://api.example.com/docs/errors#invalid_window)
              */
             422: {

@@ -16,6 +16,7 @@ export const TIMESTAMP_FIELDS = [
   "prevComputedAt",
   "observed_at",
   "anchorAt",
+  "attrDeltaFrom",
 ] as const;
 /** Fields that carry an index level as a decimal string. */
 export const DECIMAL_FIELDS = ["indexLevel", "baseIndexLevel"] as const;

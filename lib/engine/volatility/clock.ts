@@ -1,4 +1,4 @@
-import type { ClockBucket, Tier } from "./types";
+import type { ClockBucket, ClockEstimate } from "./types";
 import { MS_PER_DAY, isoDate } from "../time-format";
 
 // The realized-variance clock: how fast a series has realized variance relative to what the
@@ -12,15 +12,6 @@ export const CLOCK_SPEED_MAX = 4;
 /** Buckets older than this are dropped (the longest window any tenor uses). */
 export const CLOCK_KEEP_DAYS = 366;
 const Z95 = 1.959963984540054;
-
-export interface ClockEstimate {
-  tier: Tier;
-  speed: number;
-  speedLo: number;
-  speedHi: number;
-  windowDays: number;
-  coverage: number;
-}
 
 export const CALENDAR_CLOCK: ClockEstimate = {
   tier: "budget-implied",

@@ -1,7 +1,51 @@
+import type Decimal from "decimal.js";
+import { dec } from "../decimal";
 import type { GateFlag, VolGates, VolStatus } from "./types";
 
+// Every gate is decided in exact decimal arithmetic: each number enters as the decimal it prints
+// as (a quote, a depth, a tolerance, a published value; a computed quantity such as the impact
+// as its shortest round-trip decimal), sums and differences are exact, and a limit is crossed
+// only when the documented comparison holds for those decimals ("by more than" is strict).
+// Binary floating point would turn bids 0.185 + 0.351 + 0.340 + 0.134 = 1.010 into
+// 1.0100000000000002 and flag an arbitrage the rule does not see.
+
 /** Price tick used to express `arbToleranceTicks` in probability units. */
-export const PRICE_TICK = 0.01;
+export const PRICE_TICK = "0.01";
+
+/** Exact sum of numbers taken as the decimals they print as. */
+export function decimalSum(values: readonly number[]): Decimal {
+  return values.reduce<Decimal>((s, v) => s.plus(dec(v)), dec(0));
+}
+
+/** The arbitrage tolerance: the larger of arbToleranceMin and arbToleranceTicks ticks of 0.01, exact. */
+export function arbTolerance(gates: Pick<VolGates, "arbToleranceMin" | "arbToleranceTicks">): Decimal {
+  const ticks = dec(gates.arbToleranceTicks).times(PRICE_TICK);
+  const min = dec(gates.arbToleranceMin);
+  return ticks.greaterThan(min) ? ticks : min;
+}
+
+/** A published value squared minus the sum of its legs' published values squared (points squared), exact. */
+export function pythagoreanGap(pts: number, legPts: readonly number[]): Decimal {
+  return legPts.reduce<Decimal>((s, x) => s.minus(dec(x).pow(2)), dec(pts).pow(2));
+}
+
+/** The attribution residual of the published (rounded) numbers: deltaPts2 minus the sum of every leg's price and clock parts, exact. */
+export function identityResidual(identity: AttributionIdentity): Decimal {
+  return identity.parts.reduce<Decimal>((s, x) => s.minus(dec(x)), dec(identity.deltaPts2));
+}
+
+/** The identity gate's rule: the residual's magnitude is at most identityTolerance. */
+export function identityHolds(identity: AttributionIdentity, tolerance: number): boolean {
+  return identityResidual(identity).abs().lessThanOrEqualTo(dec(tolerance));
+}
+
+/** The published attribution numbers the identity gate checks. */
+export interface AttributionIdentity {
+  /** published deltaPts2 */
+  deltaPts2: number;
+  /** every leg's published deltaPrice and deltaClock */
+  parts: readonly number[];
+}
 
 export interface GateLeg {
   legKey: string;
@@ -23,13 +67,12 @@ export interface GateInput {
   gates: VolGates;
   t: Date;
   legs: readonly GateLeg[];
-  sumRaw: number;
   /** largest disagreement between multiplicative and power de-vig, with its leg */
   devigGap: { legKey: string; gap: number } | null;
-  /** published pts^2 minus the sum of the legs' published pts^2, per tenor */
-  pythagorean: readonly { tenorDays: number; gapPts2: number }[];
-  /** attribution residual (points squared); null when there is no previous tick */
-  identityResidualPts2: number | null;
+  /** per tenor, the published pts and every leg's published pts (the Pythagorean check) */
+  pythagorean: readonly { tenorDays: number; pts: number; legPts: readonly number[] }[];
+  /** the published attribution numbers; null when there is no previous tick */
+  identity: AttributionIdentity | null;
 }
 
 export interface GateResult {
@@ -46,7 +89,9 @@ export const LEG_GATES = ["leg_missing", "snapshot_age", "depth_floor", "spread_
 const usd = (v: number) => `$${Math.round(v).toLocaleString("en-US")}`;
 const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} hours`;
 const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
-const num = (v: number, digits = 3) => v.toFixed(digits);
+const num = (v: number | Decimal, digits = 3) => v.toFixed(digits);
+const over = (v: number | Decimal, limit: number) => dec(v).greaterThan(dec(limit));
+const under = (v: number | Decimal, limit: number) => dec(v).lessThan(dec(limit));
 
 /** Applies every publication gate; a tick whose failing legs carry too much of the budget is suspended. */
 export function evaluateGates(input: GateInput): GateResult {
@@ -64,30 +109,33 @@ export function evaluateGates(input: GateInput): GateResult {
       continue;
     }
     if (leg.resolved) continue;
-    const age = (t.getTime() - leg.observedAt.getTime()) / 1000;
-    if (age > gates.snapshotMaxAgeSeconds) {
+    const ageMs = t.getTime() - leg.observedAt.getTime();
+    const age = ageMs / 1000;
+    if (dec(ageMs).greaterThan(dec(gates.snapshotMaxAgeSeconds).times(1000))) {
       failLeg(
         leg,
         "snapshot_age",
         `The latest quote for '${leg.label}' is ${hours(age)} old, beyond the ${hours(gates.snapshotMaxAgeSeconds)} limit.`,
       );
     }
-    if (leg.depthUsd < gates.depthFloorUsd) {
+    if (under(leg.depthUsd, gates.depthFloorUsd)) {
       failLeg(
         leg,
         "depth_floor",
         `'${leg.label}' has ${usd(leg.depthUsd)} of book depth, below the ${usd(gates.depthFloorUsd)} floor.`,
       );
     }
-    const spreadToMid = leg.mid > 0 ? (leg.ask - leg.bid) / leg.mid : Number.POSITIVE_INFINITY;
-    if (spreadToMid > gates.spreadToMidMax) {
+    // (ask - bid) / mid > spreadToMidMax, decided as ask - bid > spreadToMidMax * mid (no division)
+    const spread = dec(leg.ask).minus(dec(leg.bid));
+    const spreadToMid = leg.mid > 0 ? spread.div(dec(leg.mid)).toNumber() : Number.POSITIVE_INFINITY;
+    if (leg.mid > 0 ? spread.greaterThan(dec(gates.spreadToMidMax).times(dec(leg.mid))) : true) {
       failLeg(
         leg,
         "spread_to_mid",
         `The bid-ask spread on '${leg.label}' is ${num(spreadToMid, 2)} times its mid price, above the ${num(gates.spreadToMidMax, 2)} limit.`,
       );
     }
-    if (leg.impactPts > gates.impactBudgetPts) {
+    if (over(leg.impactPts, gates.impactBudgetPts)) {
       failLeg(
         leg,
         "impact",
@@ -96,25 +144,27 @@ export function evaluateGates(input: GateInput): GateResult {
     }
   }
 
-  if (input.sumRaw > gates.overroundFlagHi) {
+  const sumRaw = decimalSum(legs.filter((l) => l.observedAt !== null).map((l) => l.mid));
+  if (over(sumRaw, gates.overroundFlagHi)) {
     flags.push({
       gate: "overround",
       legKey: null,
-      publicDetail: `Leg prices sum to ${num(input.sumRaw)}, above the ${num(gates.overroundFlagHi)} ceiling.`,
+      publicDetail: `Leg prices sum to ${num(sumRaw)}, above the ${num(gates.overroundFlagHi)} ceiling.`,
     });
-  } else if (input.sumRaw < gates.overroundFlagLo) {
+  } else if (under(sumRaw, gates.overroundFlagLo)) {
     flags.push({
       gate: "underround",
       legKey: null,
-      publicDetail: `Leg prices sum to ${num(input.sumRaw)}, below the ${num(gates.overroundFlagLo)} floor.`,
+      publicDetail: `Leg prices sum to ${num(sumRaw)}, below the ${num(gates.overroundFlagLo)} floor.`,
     });
   }
 
   const quoted = legs.filter((l) => l.observedAt !== null && !l.resolved);
   const times = quoted.map((l) => (l.observedAt as Date).getTime());
   if (times.length > 1) {
-    const skew = (Math.max(...times) - Math.min(...times)) / 1000;
-    if (skew > gates.snapshotMaxSkewSeconds) {
+    const skewMs = Math.max(...times) - Math.min(...times);
+    const skew = skewMs / 1000;
+    if (dec(skewMs).greaterThan(dec(gates.snapshotMaxSkewSeconds).times(1000))) {
       flags.push({
         gate: "snapshot_skew",
         legKey: null,
@@ -123,21 +173,21 @@ export function evaluateGates(input: GateInput): GateResult {
     }
   }
 
-  const tolerance = Math.max(gates.arbToleranceMin, gates.arbToleranceTicks * PRICE_TICK);
+  const tolerance = arbTolerance(gates);
   if (
     quoted.length > 1 &&
     quoted.length === legs.filter((l) => !l.resolved).length &&
-    quoted.every((l) => l.depthUsd >= gates.arbMinDepthUsd)
+    quoted.every((l) => !under(l.depthUsd, gates.arbMinDepthUsd))
   ) {
-    const sumAsk = quoted.reduce((s, l) => s + l.ask, 0);
-    const sumBid = quoted.reduce((s, l) => s + l.bid, 0);
-    if (sumAsk < 1 - tolerance) {
+    const sumAsk = decimalSum(quoted.map((l) => l.ask));
+    const sumBid = decimalSum(quoted.map((l) => l.bid));
+    if (sumAsk.lessThan(dec(1).minus(tolerance))) {
       flags.push({
         gate: "arbitrage",
         legKey: null,
         publicDetail: `Buying every leg at its ask costs ${num(sumAsk)}, less than the 1.000 payout by more than ${num(tolerance)}.`,
       });
-    } else if (sumBid > 1 + tolerance) {
+    } else if (sumBid.greaterThan(dec(1).plus(tolerance))) {
       flags.push({
         gate: "arbitrage",
         legKey: null,
@@ -146,7 +196,7 @@ export function evaluateGates(input: GateInput): GateResult {
     }
   }
 
-  if (input.devigGap !== null && input.devigGap.gap > gates.devigTolerance) {
+  if (input.devigGap !== null && over(input.devigGap.gap, gates.devigTolerance)) {
     flags.push({
       gate: "devig",
       legKey: input.devigGap.legKey,
@@ -155,28 +205,30 @@ export function evaluateGates(input: GateInput): GateResult {
   }
 
   for (const p of input.pythagorean) {
-    if (Math.abs(p.gapPts2) > gates.pythagoreanTolerancePts2) {
+    const gap = pythagoreanGap(p.pts, p.legPts).abs();
+    if (over(gap, gates.pythagoreanTolerancePts2)) {
       flags.push({
         gate: "pythagorean",
         legKey: null,
-        publicDetail: `At ${p.tenorDays} days the published value squared differs from the sum of its legs' squares by ${num(Math.abs(p.gapPts2), 4)} points squared.`,
+        publicDetail: `At ${p.tenorDays} days the published value squared differs from the sum of its legs' squares by ${num(gap, 4)} points squared.`,
       });
     }
   }
 
-  if (input.identityResidualPts2 !== null && Math.abs(input.identityResidualPts2) > gates.identityTolerance) {
+  if (input.identity !== null && !identityHolds(input.identity, gates.identityTolerance)) {
     flags.push({
       gate: "identity",
       legKey: null,
-      publicDetail: `The move's price and clock parts fail to add up by ${num(Math.abs(input.identityResidualPts2), 6)} points squared.`,
+      publicDetail: `The move's price and clock parts fail to add up by ${num(identityResidual(input.identity).abs(), 6)} points squared.`,
     });
   }
 
   const failing = legs.filter((l) => (legGates[l.legKey]?.length ?? 0) > 0);
   const anyMissing = legs.some((l) => l.observedAt === null);
-  const failingBudgetShare = failing.reduce((s, l) => s + l.budgetShare, 0);
+  const failingShare = decimalSum(failing.map((l) => l.budgetShare));
+  const failingBudgetShare = failingShare.toNumber();
   let status: VolStatus = flags.length > 0 ? "flagged" : "ok";
-  if (anyMissing || failingBudgetShare > gates.suspendFailingBudgetShare) {
+  if (anyMissing || over(failingShare, gates.suspendFailingBudgetShare)) {
     status = "suspended";
     flags.push({
       gate: "failing_budget_share",

@@ -2,7 +2,7 @@ import type { Snapshot } from "../types";
 import { devigMultiplicative } from "../devig";
 import { formatMicros, isoDate } from "../time-format";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "./attribution";
-import { addClockIncrement, estimateClock, type ClockEstimate } from "./clock";
+import { addClockIncrement, estimateClock } from "./clock";
 import {
   CALENDAR_CLOCK_VERSION,
   DEVIG_VERSION,
@@ -12,7 +12,7 @@ import {
   inceptionConfigOf,
 } from "./counterfactual";
 import { diffusionVariance, horizonFraction, varianceToResolution } from "./diffusion-share";
-import { evaluateGates, type GateLeg } from "./gates";
+import { decimalSum, evaluateGates, identityHolds, type AttributionIdentity, type GateLeg } from "./gates";
 import { collectLegQuotes, type LegQuote } from "./legs";
 import { round6 } from "./round";
 import {
@@ -26,6 +26,7 @@ import {
 } from "./tenor-variance";
 import type {
   Attribution,
+  ClockEstimate,
   Component,
   PrevLeg,
   TenorValue,
@@ -229,7 +230,7 @@ export function stepVolatility(
   const prev = current.prev;
   const clockNow: LegClock[] = days.map((d) => ({ days: d, speed: speedH }));
   let attribution: Attribution;
-  let identityResidual: number | null = null;
+  let identity: AttributionIdentity | null = null;
   if (prev === null) {
     attribution = {
       deltaPts: 0,
@@ -274,7 +275,7 @@ export function stepVolatility(
       label: s.label,
       legKey: s.legKey,
     }));
-    identityResidual = round6(deltaPts2) - legs.reduce((sum, l) => sum + l.deltaPrice + l.deltaClock, 0);
+    identity = { deltaPts2: round6(deltaPts2), parts: legs.flatMap((l) => [l.deltaPrice, l.deltaClock]) };
     attribution = {
       deltaPts: round6(headlinePts - prev.headlinePts),
       deltaPts2: round6(deltaPts2),
@@ -282,7 +283,7 @@ export function stepVolatility(
       legs,
       prevComputedAt: formatMicros(new Date(prev.computedAt), false),
       reason: null,
-      status: Math.abs(identityResidual) <= def.gates.identityTolerance ? "ok" : "identity_breach",
+      status: identityHolds(identity, def.gates.identityTolerance) ? "ok" : "identity_breach",
       tenorDays: H,
       units: "points squared",
       unitsPts: "points",
@@ -322,14 +323,11 @@ export function stepVolatility(
   });
 
   // Pythagorean consistency of the published numbers: each pts^2 against the sum of its legs' pts^2
-  const pythagorean = [
-    ...def.tenorsDays.map((tau) => ({
-      tenorDays: tau,
-      gapPts2:
-        (tenors[String(tau)] as TenorValue).pts ** 2 -
-        partialComponents.reduce((s, c) => s + (c.component.tenor_pts[String(tau)] ?? 0) ** 2, 0),
-    })),
-  ];
+  const pythagorean = def.tenorsDays.map((tau) => ({
+    tenorDays: tau,
+    pts: (tenors[String(tau)] as TenorValue).pts,
+    legPts: partialComponents.map((c) => c.component.tenor_pts[String(tau)] ?? 0),
+  }));
 
   const gateLegs: GateLeg[] = quotes.map((q) => {
     const j = liveIndex.get(q.conditionId);
@@ -350,10 +348,9 @@ export function stepVolatility(
     gates: def.gates,
     t,
     legs: gateLegs,
-    sumRaw: mids.reduce((s, m) => s + m, 0),
     devigGap,
     pythagorean,
-    identityResidualPts2: identityResidual,
+    identity,
   });
   const components = partialComponents.map(({ component }) => ({
     ...component,
@@ -377,7 +374,7 @@ export function stepVolatility(
     budgetW: round6(budget),
     wTilde: round6(n > 1 ? budget / (1 - 1 / n) : 0),
     effectiveN: round6(sumP2 > 0 ? 1 / sumP2 : 0),
-    sumRaw: round6(mids.reduce((s, m) => s + m, 0)),
+    sumRaw: round6(decimalSum(mids).toNumber()),
     fbvRPts: round6(fbvRPts),
     fbvRLabel: fbvRLabel(live),
     status,
@@ -434,6 +431,7 @@ export function stepVolatility(
           w: j === undefined ? null : (budgetShares[j] as number),
         };
       }),
+      clockIncrement: null,
     },
   };
 
@@ -464,6 +462,7 @@ export function stepVolatility(
         );
       }, 0);
       clock = addClockIncrement(clock, t, realized, predicted);
+      tick.inputs.clockIncrement = { realized, predicted };
     }
   }
 

@@ -1,5 +1,5 @@
 import { devig, type DevigMethod } from "../devig";
-import type { ClockEstimate } from "./clock";
+import type { ClockEstimate } from "./types";
 import { diffusionVarianceAt, horizonFraction, linearVariance, varianceToResolution } from "./diffusion-share";
 import { normInv } from "./normal";
 

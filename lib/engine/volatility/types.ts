@@ -1,5 +1,3 @@
-import type { ClockEstimate } from "./clock";
-
 /** Publication tolerances of a composite-of-partition series (field set as in the spec). */
 export interface VolGates {
   /** minimum depth (USD) on every leg before a quoted arbitrage counts as executable */
@@ -72,6 +70,16 @@ export interface LegWindow {
 export type VolStatus = "ok" | "flagged" | "suspended";
 export type PublicationState = "published" | "withheld";
 export type Tier = "budget-implied" | "historical-clock";
+
+/** The realized-variance clock of one tenor (lib/engine/volatility/clock.ts estimates it). */
+export interface ClockEstimate {
+  tier: Tier;
+  speed: number;
+  speedLo: number;
+  speedHi: number;
+  windowDays: number;
+  coverage: number;
+}
 
 export interface TenorValue {
   pts: number;
@@ -177,6 +185,12 @@ export interface LegInput {
 export interface VolInputs {
   clock: Record<string, ClockInput>;
   legs: LegInput[];
+  /**
+   * What this computation added to the realized-variance clock (probability squared, full
+   * precision): realized = sum_j (p_j - p_j,prev)^2, predicted = the diffusion's variance over the
+   * gap on calendar time; null when the hour does not count (absent in inputs stored before it was kept).
+   */
+  clockIncrement?: { realized: number; predicted: number } | null;
 }
 
 /** Exactly the spec's tick fields, plus compositionVersion (carried into history points). */

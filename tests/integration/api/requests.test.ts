@@ -113,8 +113,35 @@ describe("requests Node cannot parse", () => {
     expectJsonError(wire, 431, "error");
   });
 
+  it.each(["/v1/indices", "/", "/healthz"])("HTTP/1.1 without Host (%s): 400 in the JSON shape with X-Request-Id", async (path) => {
+    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 400, "error");
+    expect(JSON.parse(wire.body).error.message).toMatch(/Host/);
+  });
+
+  it("HTTP/1.0 without Host is served (Host is an HTTP/1.1 requirement)", async () => {
+    const wire = await rawRequest("GET /v1 HTTP/1.0\r\n\r\n");
+    // Whatever the answer (401 without a key; 429 or 503 on a spent throttle or a busy Redis), not the 400.
+    expect(wire.status).not.toBe(400);
+    expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each(["/v1/indices", "/"])("an Expect other than 100-continue (%s): 417 in the JSON shape with X-Request-Id", async (path) => {
+    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`);
+    expectJsonError(wire, 417, "error");
+  });
+
   it("no stack trace was logged for any of them", () => {
     expect(stackTraces()).toEqual([]);
+  });
+});
+
+describe("answers from Next", () => {
+  it.each(["/", "/indices", "/healthz", "/no-such-page"])("%s carries one X-Request-Id", async (path) => {
+    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expect(wire.status).toBeLessThan(500);
+    expect(wire.head.match(/^x-request-id:/gim)).toHaveLength(1);
+    expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
 

@@ -196,7 +196,7 @@ describe("ingested snapshots drive the engine", () => {
     expect(await buildMissingBundles(a.prisma, new Date("2026-11-02T00:00:00Z"))).toContain("2026-10");
     const csvFile = await a.prisma.snapshotFile.findUniqueOrThrow({ where: { month_name: { month: "2026-10", name: "restatements.csv" } } });
     expect(csvFile.rows).toBe(records.length);
-    expect(csvFile.content.split("\r\n")[0]).toBe("restated_at,kind,ticker,t,revision,previous_value,value");
+    expect(csvFile.content.split("\r\n")[0]).toBe("restated_at,kind,ticker,t,revision,previous_value,value,reason,detail_json");
 
     // the same file again changes nothing
     const again = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { endpoints } from "@/lib/api/endpoints";
+import { ENDPOINTS } from "@/lib/api/endpoint-table";
 import { applyRunEnvironment, baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
 
 // The common security cases, generated from the endpoint table (all nine /v1 endpoints) and for
@@ -22,7 +22,7 @@ interface Target {
   allow: string;
 }
 
-const V1: Target[] = Object.values(endpoints).map((e) => ({
+const V1: Target[] = Object.values(ENDPOINTS).map((e) => ({
   name: e.path,
   request: () => ({ path: e.path.replace("{ticker}", e.path.startsWith("/v1/volatility") ? series : index), method: "GET", headers: {} }),
   wrongMethod: "POST",

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogHash } from "@/lib/catalog/compile";
 import { validateCatalog } from "@/lib/catalog/validate";
@@ -10,6 +11,7 @@ import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { waitFor } from "@/tests/support/wait-for";
 
 // The service without the demo: its own catalog, venues answering from a local fake in their
 // documented shapes, the collector run hour after hour as an operator would (`npm run collect`),
@@ -94,6 +96,10 @@ const v1 = async (p: string) => {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
+// the YES mid of each CLOB book as set for each collected hour
+const mids: Array<Map<string, Decimal>> = [];
+const midOf = (book: ReturnType<typeof polyBook>) =>
+  Decimal.max(...book.bids.map((l) => l.price)).plus(Decimal.min(...book.asks.map((l) => l.price))).dividedBy(2);
 const settle = (d: Date) => new Date(d.getTime() + 40 * 86_400_000).toISOString();
 
 function setPrices(step: number) {
@@ -126,9 +132,14 @@ beforeAll(async () => {
       slug: "fed-decision-december",
       title: "Fed decision in December",
       negRisk: true,
+      // augmented: its explicit "Other" is a placeholder the venue says to ignore, never a leg
+      negRiskAugmented: true,
       tags: ["economy"],
       endDate: end,
-      markets: ["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+      markets: [
+        ...["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+        { conditionId: "0xother", question: "Fed: Other?", groupItemTitle: "Other", yesToken: "tok-other", endDate: end, negRiskOther: true },
+      ],
     },
   );
   fake.kalshi.events.push(
@@ -171,8 +182,9 @@ describe("the service on venue markets, without the demo", () => {
         // the Fed event lists a fourth outcome after the series was discovered: it joins the partition
         fake.poly.events.find((e) => e.slug === "fed-decision-december")!.markets.push({ conditionId: "0xpause", question: "Fed: Pause?", groupItemTitle: "Pause", yesToken: "tok-pause", endDate: settle(hours[0]!) });
         fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
-        fake.faults.set("/clob/book?token_id=tok-btc-b", [{ status: 429, retryAfter: "1" }]);
+        fake.faults.set("/clob/books", [{ status: 429, retryAfter: "1" }]);
       }
+      mids[step] = new Map([...fake.poly.books].map(([token, book]) => [token, midOf(book as ReturnType<typeof polyBook>)]));
       const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`collected ${hour.toISOString()}`);
@@ -181,13 +193,20 @@ describe("the service on venue markets, without the demo", () => {
         expect(r.stdout).toContain("legs of PMV-FEDDEC: 0xpause joined");
       }
     }
-    await new Promise((resolve) => setTimeout(resolve, 2100)); // the read models' 2 s cache
-
-    const list = await v1("/v1/indices");
+    // books in batches (POST /books), never one GET /book per market; the settled market is looked
+    // up once (closed=true, the hour it closed) and never again
+    expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books")).length).toBeGreaterThanOrEqual(hours.length);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
+    // The read models refresh within their 2 s cache: wait until they show the last collected hour.
+    const lastHour = `${hours[4]!.toISOString().slice(0, 19)}.000000Z`;
+    const [list, latest] = await waitFor("the collected hours on /v1", async () => {
+      const pair = [await v1("/v1/indices"), await v1("/v1/indices/pmx-btc/latest")] as const;
+      return pair[0].body.data?.indices.length === 2 && pair[1].body.data?.computedAt === lastHour && pair;
+    });
     expect(list.status).toBe(200);
     expect(list.body.data.indices.map((i: { ticker: string }) => i.ticker).sort()).toEqual(["KX-CPI", "PMX-BTC"]);
 
-    const latest = await v1("/v1/indices/pmx-btc/latest");
     expect(latest.status).toBe(200);
     expect(latest.body.data.computedAt).toBe(`${hours[4]!.toISOString().slice(0, 19)}.000000Z`);
     expect(latest.body.data.indexLevel).not.toBe("100.00000000");
@@ -200,6 +219,19 @@ describe("the service on venue markets, without the demo", () => {
     const recon = await v1("/v1/indices/PMX-BTC/reconstitutions");
     expect(recon.body.data.events.length).toBeGreaterThanOrEqual(1);
     expect(recon.body.data.events.some((e: { addedMarketCount: number }) => e.addedMarketCount === 1)).toBe(true);
+
+    // btc-a's event closed at hours[2], settled YES: discovery no longer lists it, the look-up of
+    // the held market (closed=true) records the resolution, so hours[2] is a reconstitution and
+    // its level counts btc-a at its settlement of 1 (L = 100 * basket(2) / basket(0), no
+    // reconstitution before), never the last mid carried as stale.
+    const closing = hours[2]!.toISOString().slice(0, 19);
+    expect(recon.body.data.events.map((e: { completedAt: string }) => e.completedAt.slice(0, 19))).toContain(closing);
+    const basket = (step: number, settled: Record<string, Decimal> = {}) =>
+      ["btc-a", "btc-b", "btc-c"].reduce((sum, slug) => sum.plus(settled[slug] ?? mids[step]!.get(`tok-${slug}`)!), new Decimal(0));
+    const expected = new Decimal(100).times(basket(2, { "btc-a": new Decimal(1) })).dividedBy(basket(0)).toFixed(8);
+    const atClosing = history.body.data.points.find((p: { t: string }) => p.t.startsWith(closing));
+    expect(atClosing).toMatchObject({ indexLevel: expected, stale: false });
+    expect(history.body.data.points.slice(2).map((p: { stale: boolean }) => p.stale)).toEqual([false, false, false]);
 
     const cpi = await v1("/v1/indices/KX-CPI/latest");
     expect(cpi.body.data.dataQuality).toMatchObject({ totalMarketsCount: 2, staleMarketsCount: 0 });
@@ -243,13 +275,15 @@ describe("the service on venue markets, without the demo", () => {
     expect(levels.length).toBe(6); // two indices, three hours before the month's end
     expect(fs.readFileSync(path.join(monthDir, "chain_links.csv"), "utf8")).toContain("PMX-BTC");
 
+    fs.writeFileSync(path.join(monthDir, "manifest.json"), JSON.stringify(manifest));
     const report = verifyBundles(path.join(dir, "bundles"));
     expect(report.months).toEqual([closedMonth]);
-    expect(report.index.problems).toEqual([]);
+    expect(report.integrity.failures).toEqual([]);
+    expect(report.index.failures).toEqual([]);
     expect(report.index).toMatchObject({ hours: 6, indices: 2 });
     expect(Number(report.index.maxLevelDiff)).toBe(0);
     expect(Number(report.index.maxBaseDiff)).toBe(0);
-    expect(report.volatility.problems).toEqual([]);
+    expect(report.volatility.failures).toEqual([]);
     expect(report.volatility).toMatchObject({ computations: 3, series: 1, gateMismatches: 0 });
     expect(report.volatility.valuesChecked).toBeGreaterThan(0);
     expect(report.volatility.maxValueDiff).toBeLessThanOrEqual(VOL_ROUNDING);
@@ -276,10 +310,11 @@ describe("the service on venue markets, without the demo", () => {
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.stdout).toContain("PMX-BTC: methodologyVersion idx-1.1");
     expect(applied.stdout).toContain("ceased (removed from the catalog): KX-CPI");
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    const btc = await v1("/v1/indices/PMX-BTC/latest");
+    const [btc, cpi] = await waitFor("the applied catalog on /v1", async () => {
+      const pair = [await v1("/v1/indices/PMX-BTC/latest"), await v1("/v1/indices/KX-CPI/latest")] as const;
+      return pair[0].body.data?.methodologyVersion === "idx-1.1" && pair[1].body.data?.publicStatus === "ceased" && pair;
+    });
     expect(btc.body.data.methodologyVersion).toBe("idx-1.1");
-    const cpi = await v1("/v1/indices/KX-CPI/latest");
     expect(cpi.body.data.publicStatus).toBe("ceased");
     expect(cpi.body.data.ceasedAt).not.toBeNull();
     const after = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);

@@ -1,9 +1,11 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
+import { stringify } from "csv-stringify/sync";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -11,7 +13,7 @@ import { NameAsTextPool } from "@/lib/db/pg-pool";
 import { applyMigrations } from "@/lib/db/migrate";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
-import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
+import { VOL_ROUNDING, verifyBundles, type Failure } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 
 // Rule: every published number is recomputable from the monthly bundle files alone. The demo
@@ -42,6 +44,7 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(dir, f.month), { recursive: true });
     fs.writeFileSync(path.join(dir, f.month, f.name), f.content);
   }
+  for (const b of await prisma.snapshotBundle.findMany()) fs.writeFileSync(path.join(dir, b.month, "manifest.json"), JSON.stringify(b.manifest));
   report = verifyBundles(dir);
 }, 600_000);
 
@@ -76,7 +79,9 @@ describe("bundles:verify recomputes every published value from the bundle files"
     const r = report;
     const levelRows = rows("2026-08", "index_levels.csv").length + rows("2026-09", "index_levels.csv").length;
     expect(r.months).toEqual(["2026-08", "2026-09"]);
-    expect(r.index.problems).toEqual([]);
+    expect(r.integrity.failures).toEqual([]);
+    expect(r.integrity.filesChecked).toBe(["2026-08", "2026-09"].reduce((n, m) => n + fs.readdirSync(path.join(dir, m)).filter((f) => f.endsWith(".csv")).length, 0));
+    expect(r.index.failures).toEqual([]);
     expect(r.index.hours).toBe(levelRows);
     expect(r.index.indices).toBeGreaterThan(1);
     expect(r.index.maxLevelDiff).toBe("0.00000000");
@@ -87,36 +92,134 @@ describe("bundles:verify recomputes every published value from the bundle files"
   it("every volatility value recomputes within its published rounding, and every gate decision is the same", () => {
     const r = report;
     const ticks = rows("2026-08", "volatility_history.csv").length + rows("2026-09", "volatility_history.csv").length;
-    expect(r.volatility.problems).toEqual([]);
+    expect(r.volatility.failures).toEqual([]);
     expect(r.volatility.computations).toBe(ticks);
     expect(r.volatility.valuesChecked).toBeGreaterThan(ticks * 5);
     expect(r.volatility.maxValueDiff).toBeLessThanOrEqual(VOL_ROUNDING);
     expect(r.volatility.identityUnchecked).toBe(0);
     expect(r.volatility.gateDecisionsChecked).toBe(ticks);
     expect(r.volatility.gateMismatches).toBe(0);
+    // every tenor's clock (speed, bounds, coverage, tier) recomputes exactly from the published increments
+    expect(r.volatility.clockUnchecked).toBe(0);
+    expect(r.volatility.clocksChecked).toBeGreaterThanOrEqual(ticks * 3);
+    expect(r.volatility.attributionLegsChecked).toBeGreaterThan(ticks);
+    const history = rows("2026-09", "volatility_history.csv");
+    expect(history.some((h) => h.clock_increment_realized !== "" && Number(h.clock_increment_predicted) > 0)).toBe(true);
+    expect(history.some((h) => (JSON.parse(h.clock_json!) as Record<string, { tier: string }>)["30"]?.tier === "historical-clock")).toBe(true);
   });
 
-  it("a tampered price is caught: the verifier reports a non-zero difference", () => {
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-tampered-"));
-    try {
-      fs.cpSync(path.join(dir, "2026-09"), copy, { recursive: true });
-      const file = path.join(copy, "constituent_prices.csv");
-      const lines = fs.readFileSync(file, "utf8").split("\r\n");
-      const i = lines.findIndex((l, n) => n > 0 && l.includes(",mid,"));
-      const cells = lines[i]!.split(",");
-      cells[3] = String(Number(cells[3]) + 0.01);
-      lines[i] = cells.join(",");
-      fs.writeFileSync(file, lines.join("\r\n"));
-      expect(verifyBundles(copy).index.maxLevelDiff).not.toBe("0.00000000");
-    } finally {
-      fs.rmSync(copy, { recursive: true, force: true });
+  it("every bundle timestamp has microseconds and Z, inside JSON cells and in the manifest too", () => {
+    const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+    for (const month of ["2026-08", "2026-09"]) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, month, "manifest.json"), "utf8")) as { generatedAt: string; catalogs: Array<{ appliedAt: string }> };
+      expect(manifest.generatedAt).toMatch(iso);
+      expect(manifest.catalogs.length).toBeGreaterThan(0);
+      for (const c of manifest.catalogs) expect(c.appliedAt).toMatch(iso);
+      const stamps = fs.readFileSync(path.join(dir, month, "chain_links.csv"), "utf8").match(/\d{4}-\d{2}-\d{2}T[0-9:.]+Z/g) ?? [];
+      expect(stamps.length).toBeGreaterThan(0);
+      for (const x of stamps) expect(x).toMatch(iso);
+      for (const l of rows(month, "chain_links.csv")) for (const p of JSON.parse(l.prices_used_json!) as Array<{ observedAt: string }>) expect(p.observedAt).toMatch(iso);
     }
   });
+
+  /** A copy of September's folder with `edit` applied to one file; `reseal` writes the manifest to match the edited bytes. */
+  function tampered(file: string, edit: (records: string[][]) => void, reseal: boolean) {
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-tampered-"));
+    fs.cpSync(path.join(dir, "2026-09"), copy, { recursive: true });
+    const target = path.join(copy, file);
+    const records = parse(fs.readFileSync(target)) as string[][];
+    edit(records);
+    fs.writeFileSync(target, stringify(records, { record_delimiter: "\r\n" }));
+    if (reseal) {
+      const manifestFile = path.join(copy, "manifest.json");
+      const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { files: Array<{ name: string; sha256: string; bytes: number }> };
+      const bytes = fs.readFileSync(target);
+      const entry = manifest.files.find((f) => f.name === file)!;
+      entry.sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
+      entry.bytes = bytes.length;
+      fs.writeFileSync(manifestFile, JSON.stringify(manifest));
+    }
+    return copy;
+  }
+  const cleanup: string[] = [];
+  afterAll(() => {
+    for (const c of cleanup) fs.rmSync(c, { recursive: true, force: true });
+  });
+
+  it("a file whose bytes no longer match the manifest fails, naming the file, before anything is recomputed", () => {
+    const copy = tampered("volatility_history.csv", (records) => {
+      records[1]![1] = `${records[1]![1]} `;
+    }, false);
+    cleanup.push(copy);
+    const r = verifyBundles(copy);
+    expect(r.integrity.failures.map((f) => [f.file, f.what])).toEqual([
+      ["volatility_history.csv", "sha256"],
+      ["volatility_history.csv", "bytes"],
+    ]);
+    const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", copy], { encoding: "utf8" });
+    expect(out.status).toBe(1);
+    expect(out.stdout).toMatch(/FAIL \S+ volatility_history\.csv sha256: published [0-9a-f]{64}, recomputed [0-9a-f]{64}/);
+  }, 600_000);
+
+  it("a missing manifest fails", () => {
+    const copy = tampered("index_levels.csv", () => undefined, false);
+    cleanup.push(copy);
+    fs.rmSync(path.join(copy, "manifest.json"));
+    expect(verifyBundles(copy).integrity.failures.map((f) => f.file)).toEqual(["manifest.json"]);
+  });
+
+  it("an altered price (manifest resealed) names every index level row it breaks: file, ticker, hour, published, recomputed", () => {
+    let changed: string[] = [];
+    const copy = tampered("constituent_prices.csv", (records) => {
+      const cells = records.find((r, n) => n > 0 && r[4] === "mid")!;
+      cells[3] = String(Number(cells[3]) + 0.01);
+      changed = cells;
+    }, true);
+    cleanup.push(copy);
+    const r = verifyBundles(copy);
+    expect(r.integrity.failures).toEqual([]);
+    expect(r.index.maxLevelDiff).not.toBe("0.00000000");
+    const named = r.index.failures.find((f) => f.file === "index_levels.csv" && f.ticker === changed[0] && f.t === changed[1]) as Failure;
+    expect(named).toMatchObject({ month: path.basename(copy), what: "index_level" });
+    const published = rows("2026-09", "index_levels.csv").find((l) => l.ticker === changed[0] && l.t === changed[1])!.index_level;
+    expect(named.published).toBe(published);
+    expect(named.recomputed).not.toBe(published);
+    expect(named.recomputed).toMatch(/^\d+\.\d{8}$/);
+  }, 600_000);
+
+  it("an altered volatility value (manifest resealed) is named with its row", () => {
+    let changed: string[] = [];
+    const copy = tampered("volatility_history.csv", (records) => {
+      const cells = records[5]!;
+      cells[2] = String(Number(cells[2]) + 0.001);
+      changed = cells;
+    }, true);
+    cleanup.push(copy);
+    const r = verifyBundles(copy);
+    expect(r.integrity.failures).toEqual([]);
+    expect(r.volatility.failures).toContainEqual(expect.objectContaining({ file: "volatility_history.csv", ticker: changed[0], t: changed[1], what: "headline_pts", published: changed[2] }));
+  }, 600_000);
+
+  it("an altered bid (manifest resealed) changes the gate decision the verifier reaches by the documented rule", () => {
+    let changed: string[] = [];
+    const clean = new Set(rows("2026-09", "volatility_history.csv").filter((h) => h.gate_names_json === "[]" && h.status === "ok" && h.t! >= "2026-09-02").map((h) => `${h.ticker}|${h.t}`));
+    const copy = tampered("volatility_legs.csv", (records) => {
+      // a quoted, unresolved leg of a computation that passed every gate
+      const cells = records.find((r, n) => n > 0 && clean.has(`${r[0]}|${r[1]}`) && r[10] !== "" && r[13] === "false")!;
+      cells[9] = "1"; // depth_usd 1: below every depth floor
+      changed = cells;
+    }, true);
+    cleanup.push(copy);
+    const r = verifyBundles(copy);
+    const gate = r.volatility.failures.find((f) => f.what === "status [gates]" && f.ticker === changed[0] && f.t === changed[1]);
+    expect(gate?.recomputed).toContain("depth_floor");
+    expect(gate?.published).not.toContain("depth_floor");
+  }, 600_000);
 
   it("npm run bundles:verify -- DIR prints the figures and exits 0", () => {
     const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", dir], { encoding: "utf8" });
     expect(out.stdout).toMatch(/index levels: \d+ hours of \d+ indices recomputed; largest difference 0\.00000000/);
-    expect(out.stdout).toContain("OK: every published value recomputes");
+    expect(out.stdout).toContain("OK: every file matches its manifest and every published value recomputes");
     expect(out.status).toBe(0);
-  });
+  }, 600_000);
 });

@@ -47,3 +47,36 @@ describe("usage journal lines", () => {
     });
   });
 });
+
+describe("request log entries", () => {
+  it("ride on the same journal line, replay with their request ids, and keep the last 100 per key", async () => {
+    const { meter, readUsageFile, REQUEST_LOG_SIZE } = await import("@/lib/api/metering");
+    const { flushJournals } = await import("@/lib/server/journal");
+    const T = 1_795_100_000_000;
+    const detail = (i: number) => ({ requestId: `req-${i}`, method: "GET", path: `/v1/indices/X/latest?n=${i}`, errorCode: i % 2 ? "not_found" : null });
+    for (let i = 0; i < 250; i++) meter("k-log", "/v1/indices/{ticker}/latest", i % 2 ? 404 : 200, T + i, detail(i));
+    meter("k-log-2", "/v1/*", 429, T + 999, { requestId: "req-other", method: "GET", path: "/v1/x", errorCode: "rate_limited" });
+    flushJournals();
+    const files = fs.readdirSync(path.join(dir, "journal")).filter((f) => f.startsWith("usage-"));
+    const file = files.map((f) => path.join(dir, "journal", f)).find((f) => fs.readFileSync(f, "utf8").includes("req-249"))!;
+    const line = fs.readFileSync(file, "utf8").split("\n").find((l) => l.includes('"req-249"'))!;
+    expect(JSON.parse(line)).toEqual(["k-log", T + 249 - ((T + 249) % 3_600_000), "/v1/indices/{ticker}/latest", "4xx", T + 249, 404, "req-249", "GET", "/v1/indices/X/latest?n=249", "not_found"]);
+
+    const batch = readUsageFile(file);
+    const kept = batch.requests.get("k-log")!.slice(-REQUEST_LOG_SIZE);
+    expect(kept.map((r) => r.requestId)).toEqual(Array.from({ length: 100 }, (_, i) => `req-${150 + i}`));
+    expect(batch.requests.get("k-log")!.length).toBeLessThan(2 * REQUEST_LOG_SIZE);
+    expect(batch.requests.get("k-log-2")).toEqual([
+      { keyId: "k-log-2", atMs: T + 999, endpoint: "/v1/*", status: 429, requestId: "req-other", method: "GET", path: "/v1/x", errorCode: "rate_limited" },
+    ]);
+  });
+
+  it("never keeps a key pasted into a query, and caps a long path", async () => {
+    const { logPath } = await import("@/lib/api/metering");
+    expect(logPath("/v1/indices?api_key=svc_live_AbC123-_xyz&x=1")).toBe("/v1/indices?api_key=[redacted]&x=1");
+    expect(logPath("/v1/x/svc_live_zz")).toBe("/v1/x/[redacted]");
+    const long = logPath(`/v1/${"a".repeat(5000)}`);
+    expect(long.length).toBe(1024);
+    expect(long.endsWith("…")).toBe(true);
+  });
+});

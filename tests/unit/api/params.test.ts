@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
-import { indexHistoryQuery, parseInterval, parseQuery, parseTimestamp, queryParams, rangeOf, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import { indexHistoryQuery, parseQuery, parseTimestamp, queryParams, rangeOf, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
 
 describe("parseTimestamp", () => {
   it.each<[string, string | null]>([
@@ -50,7 +50,7 @@ describe("query parameters", () => {
     ["volatility defaults", volatilityHistoryQuery, "", { limit: 500, start: undefined, includeGated: false }],
     ["volatility limit 5000, includeGated", volatilityHistoryQuery, "limit=5000&includeGated=true", { limit: 5000, start: undefined, includeGated: true }],
     ["an ancient start parses", volatilityHistoryQuery, "start=0001-01-01T00:00:00Z", { limit: 500, start: new Date("0001-01-01T00:00:00Z"), includeGated: false }],
-    ["index history: empty values are absent", indexHistoryQuery, "start=&end=", { start: undefined, end: undefined, interval: undefined }],
+    ["index history: empty values are absent, interval its default", indexHistoryQuery, "start=&end=&interval=", { start: undefined, end: undefined, interval: "1d" }],
   ])("%s", (_label, schema, query, expected) => {
     expect(parseQuery(schema, new URLSearchParams(query))).toEqual(expected);
   });
@@ -80,8 +80,17 @@ describe("query parameters", () => {
     ["5m", null],
     ["1w", null],
   ])("interval %s", (raw, expected) => {
-    if (expected) expect(parseInterval(raw)).toBe(expected);
-    else expect(refusal(() => parseInterval(raw)).code).toBe("invalid_interval");
+    const parse = () => parseQuery(indexHistoryQuery, new URLSearchParams(raw === undefined ? "" : `interval=${raw}`)).interval;
+    if (expected) expect(parse()).toBe(expected);
+    else {
+      const error = refusal(parse);
+      expect(error.code).toBe("invalid_interval");
+      expect(error.message).toBe(`interval must be 1h or 1d, got '${raw}'.`);
+    }
+  });
+
+  it("a bad start is reported before a bad interval, as the parameters are declared", () => {
+    expect(refusal(() => parseQuery(indexHistoryQuery, new URLSearchParams("interval=5m&start=nope"))).code).toBe("invalid_parameter");
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { logAxis } from "@/components/charts/axis-format";
 import { toCsv } from "@/components/charts/chart-downloads";
 import { groupEvents } from "@/components/charts/event-groups";
 import { iso6, packTimes, unpackTimes } from "@/components/charts/packed-times";
@@ -57,5 +58,24 @@ describe("reconstitution marker groups", () => {
 describe("CSV of a chart", () => {
   it("quotes fields as RFC 4180 requires and ends lines with CRLF", () => {
     expect(toCsv(["t", "v"], [["a,b", 1], ['say "hi"', null]])).toBe('t,v\r\n"a,b",1\r\n"say ""hi""",\r\n');
+  });
+});
+
+describe("log axis", () => {
+  it("is bounded by the lowest level rounded down and the highest rounded up, both ticks", () => {
+    const { domain, ticks } = logAxis([{ y: 97.123 }, { y: 140.456 }, { y: 120 }]) as { domain: [number, number]; ticks: number[] };
+    expect(domain).toEqual([97.12, 140.46]);
+    expect(ticks).toHaveLength(5);
+    expect(ticks[0]).toBe(97.12);
+    expect(ticks[4]).toBe(140.46);
+    // evenly spaced on the log scale
+    const steps = ticks.slice(1).map((t, i) => Math.log(t / ticks[i]!));
+    for (const s of steps) expect(s).toBeCloseTo(steps[0]!, 12);
+  });
+
+  it("opens a flat series around its level and ignores what a log axis cannot draw", () => {
+    const { domain } = logAxis([{ y: 100 }, { y: 100 }, { y: 0 }, { y: Number.NaN }]) as { domain: [number, number] };
+    expect(domain).toEqual([99, 101]);
+    expect(logAxis([{ y: 0 }])).toEqual({});
   });
 });

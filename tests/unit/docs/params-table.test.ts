@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { endpoints, type EndpointName } from "@/lib/api/endpoints";
+import { ENDPOINT_NAMES, type EndpointName } from "@/lib/api/endpoint-table";
 import { ERROR_CODES, ERRORS } from "@/lib/api/errors";
 import { endpointParameters } from "@/lib/api/openapi";
 import { queryParams, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
@@ -13,7 +13,7 @@ import { paramRows } from "@/lib/docs/params-table";
 import { renderDocPage } from "./render-mdx";
 
 const source = (file: string) => readFileSync(path.join(CONTENT_DIR, file), "utf8");
-const withParams = (Object.keys(endpoints) as EndpointName[]).filter((name) => endpointParameters(name).length > 0);
+const withParams = ENDPOINT_NAMES.filter((name) => endpointParameters(name).length > 0);
 const pagesOf = (name: EndpointName) => DOC_PAGES.filter((p) => source(p.file).includes(`<ParamsTable endpoint="${name}" />`));
 /** Text as the rendered HTML shows it (entities decoded, inline code and links flattened). */
 const visible = (html: string) =>

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { parseConfig } from "@/lib/config";
 import {
   DAY_MS,
   MINUTE_MS,
@@ -233,11 +234,12 @@ export function runStoreSuite(
       expect((await store.consume(b, limits, T0)).allowed).toBe(true);
     });
 
-    test("address throttle: 600 per minute by default, sliding, apart from key logs", async () => {
+    test("address throttle: the configured limit per minute (IP_LIMIT_MINUTE, 600 by default), sliding, apart from key logs", async () => {
       const { store } = await open();
       const address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
+      const perMinute = { limit: parseConfig({} as NodeJS.ProcessEnv).IP_LIMIT_MINUTE };
       const decisions = await Promise.all(
-        Array.from({ length: 601 }, () => throttle(store, address, T0)),
+        Array.from({ length: 601 }, () => throttle(store, address, T0, perMinute)),
       );
       expect(decisions.filter((d) => d.allowed)).toHaveLength(600);
       const refused = decisions.find((d) => !d.allowed);
@@ -249,7 +251,7 @@ export function runStoreSuite(
       expect(refused?.retryAfter).toBe(Math.ceil((T0 + MINUTE_MS) / 1000) - sec(T0));
       // Same text as a key: separate log.
       expect((await store.consume(address, { minute: 1, day: 1 }, T0)).allowed).toBe(true);
-      expect((await throttle(store, address, T0 + MINUTE_MS)).allowed).toBe(true);
+      expect((await throttle(store, address, T0 + MINUTE_MS, perMinute)).allowed).toBe(true);
     });
 
     test("throttle honours a custom limit and window", async () => {

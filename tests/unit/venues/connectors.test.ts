@@ -50,6 +50,8 @@ describe("book quotes", () => {
   test("Retry-After as an HTTP date", () => expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 5)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(5000));
 });
 
+const market = (token: string): VenueMarket => ({ venue: "polymarket", conditionId: `0x${token}`, venueRef: token, label: token, legKey: null, eventKey: "", selectors: [], settlementDate: null, closed: false, resolved: false, outcome: null });
+
 function polySetup() {
   fake.poly.events.push(
     ...Array.from({ length: 5 }, (_, i) => ({
@@ -122,24 +124,102 @@ describe("Polymarket connector", () => {
     const q = by.get("0xrace0")!;
     expect("quote" in q && [q.quote.bestBid.toString(), q.quote.bestAsk.toString(), q.quote.mid.toString()]).toEqual(["0.41", "0.44", "0.425"]);
     expect(by.get("0xrace1")).toEqual({ conditionId: "0xrace1", problem: "crossed book (bid 0.6 >= ask 0.55)" });
-    expect(by.get("0xrace2")).toMatchObject({ problem: expect.stringContaining("HTTP 404") });
+    expect(by.get("0xrace2")).toEqual({ conditionId: "0xrace2", problem: "no order book (left out of the /books answer)" });
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books"))).toEqual([`POST /clob/books ${JSON.stringify(["tok-race-0", "tok-race-1", "tok-race-2"].map((t) => ({ token_id: t })))}`]);
   });
 
-  test("429 with Retry-After is honoured, a 500 is retried, a timeout and a malformed body make the market stale", async () => {
+  test("a held market whose event closed is looked up with closed=true (Gamma leaves closed markets out otherwise); an open one is found too", async () => {
     polySetup();
-    const pm = new PolymarketConnector(httpFor("polymarket", 1000), fake.gammaUrl, fake.clobUrl);
-    for (const i of [0, 1, 2, 3]) fake.poly.books.set(`tok-race-${i}`, polyBook(0.3, 0.33));
-    fake.faults.set("/clob/book?token_id=tok-race-0", [{ status: 429, retryAfter: "2" }]);
-    fake.faults.set("/clob/book?token_id=tok-race-1", [{ status: 500 }]);
-    fake.faults.set("/clob/book?token_id=tok-race-2", [{ delayMs: 4000, times: 4 }]);
-    fake.faults.set("/clob/book?token_id=tok-race-3", [{ malformed: true }]);
-    const markets: VenueMarket[] = [0, 1, 2, 3].map((i) => ({ venue: "polymarket", conditionId: `0xrace${i}`, venueRef: `tok-race-${i}`, label: "", legKey: null, eventKey: "", selectors: [], settlementDate: null, closed: false, resolved: false, outcome: null }));
+    const race = fake.poly.events.find((e) => e.slug === "race-0")!;
+    Object.assign(race, { closed: true });
+    Object.assign(race.markets[0]!, { closed: true, outcomePrices: ["1", "0"] });
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain("0xrace0");
+    const byId = new Map((await pm.lookup(["0xrace0", "0xold", "0xrace1", "0xgone"])).map((m) => [m.conditionId, m]));
+    expect(byId.get("0xrace0")).toMatchObject({ closed: true, resolved: true, outcome: 1, eventKey: "race-0" });
+    expect(byId.get("0xold")).toMatchObject({ closed: true, resolved: true, outcome: 0 });
+    expect(byId.get("0xrace1")).toMatchObject({ closed: false, resolved: false });
+    expect(byId.has("0xgone")).toBe(false);
+    const lookups = fake.hits.filter((h) => h.startsWith("/gamma/markets?"));
+    expect(lookups).toEqual([
+      "/gamma/markets?condition_ids=0xrace0&condition_ids=0xold&condition_ids=0xrace1&condition_ids=0xgone&closed=true&limit=4",
+      "/gamma/markets?condition_ids=0xrace1&condition_ids=0xgone&closed=false&limit=2",
+    ]);
+  });
+
+  test("books are read in batches of 100 with POST /books, never one GET /book per market", async () => {
+    const markets: VenueMarket[] = Array.from({ length: 250 }, (_, i) => market(`tok-${i}`));
+    for (const m of markets) fake.poly.books.set(m.venueRef, polyBook(0.3, 0.33));
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const reads = await pm.books(markets);
+    expect(reads.filter((r) => "quote" in r)).toHaveLength(250);
+    const posts = fake.hits.filter((h) => h.startsWith("POST /clob/books "));
+    expect(posts.map((h) => (JSON.parse(h.slice("POST /clob/books ".length)) as unknown[]).length).sort()).toEqual([100, 100, 50]);
+    expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
+  });
+
+  test("a batch the venue refuses (400) is read book by book, so only the token it rejects is stale", async () => {
+    const markets = ["tok-a", "tok-b", "tok-bad"].map(market);
+    fake.poly.books.set("tok-a", polyBook(0.3, 0.33));
+    fake.poly.books.set("tok-b", polyBook(0.5, 0.52));
+    fake.poly.rejected.add("tok-bad");
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const by = new Map((await pm.books(markets)).map((r) => [r.conditionId, r]));
-    expect("quote" in by.get("0xrace0")!).toBe(true);
+    expect("quote" in by.get("0xtok-a")! && "quote" in by.get("0xtok-b")!).toBe(true);
+    expect(by.get("0xtok-bad")).toMatchObject({ problem: expect.stringContaining("HTTP 400") });
+  });
+
+  test("429 with Retry-After is honoured and a 500 retried on a /books batch; a timeout and a malformed body make the batch stale", async () => {
+    const pm = new PolymarketConnector(httpFor("polymarket", 1000), fake.gammaUrl, fake.clobUrl);
+    const markets = [0, 1, 2, 3].map((i) => market(`tok-race-${i}`));
+    for (const m of markets) fake.poly.books.set(m.venueRef, polyBook(0.3, 0.33));
+    fake.faults.set("/clob/books", [{ status: 429, retryAfter: "2" }, { status: 500 }]);
+    const reads = await pm.books(markets);
+    expect(reads.every((r) => "quote" in r)).toBe(true);
     expect(sleeps).toContain(2000);
-    expect("quote" in by.get("0xrace1")!).toBe(true);
-    expect(by.get("0xrace2")).toMatchObject({ problem: expect.stringContaining("timed out after 1000 ms") });
-    expect(by.get("0xrace3")).toMatchObject({ problem: expect.stringContaining("malformed body") });
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books"))).toHaveLength(3);
+
+    fake.faults.set("/clob/books", [{ delayMs: 4000, times: 4 }]);
+    expect(await pm.books(markets)).toEqual(markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("timed out after 1000 ms") })));
+    fake.faults.set("/clob/books", [{ malformed: true }]);
+    expect(await pm.books(markets)).toEqual(markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("malformed body") })));
+  });
+
+  test("placeholder outcomes of an augmented neg-risk event (\"Other\", \"Person A\") are never legs nor markets; a placeholder once named joins", async () => {
+    const m = (id: string, group: string, extra: object = {}) => ({ conditionId: `0x${id}`, question: `Who wins? ${group}`, groupItemTitle: group, yesToken: `tok-${id}`, endDate: "2026-12-10T00:00:00Z", ...extra });
+    const event = {
+      slug: "who-wins",
+      title: "Who wins?",
+      negRisk: true,
+      negRiskAugmented: true,
+      tags: ["elections"],
+      endDate: "2026-12-10T00:00:00Z",
+      markets: [m("ann", "Ann"), m("bob", "Bob"), m("pa", "Person A"), m("pb", "Person B"), m("other", "Other", { negRiskOther: true })],
+    };
+    fake.poly.events.push(event);
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    expect((await pm.event("who-wins"))!.legs.map((l) => l.conditionId)).toEqual(["0xann", "0xbob"]);
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((x) => x.conditionId)).toEqual(["0xann", "0xbob"]);
+    Object.assign(event.markets[2]!, { groupItemTitle: "Cleo", question: "Who wins? Cleo" });
+    expect((await pm.event("who-wins"))!.legs.map((l) => [l.conditionId, l.legKey])).toEqual([["0xann", "ann"], ["0xbob", "bob"], ["0xpa", "cleo"]]);
+    // the same names in an event that is not augmented are outcomes like any other
+    event.negRiskAugmented = false;
+    expect((await pm.event("who-wins"))!.legs).toHaveLength(5);
+  });
+
+  test("a requests-per-second budget holds: N requests at R per second arrive over at least (N-1)/R seconds at the venue", async () => {
+    const rps = 4;
+    const n = 5;
+    // concurrency does not hold them back: without the budget all five would arrive at once
+    const http = new VenueHttp({ venue: "polymarket", concurrency: n, rps, timeoutMs: 2000 });
+    fake.poly.books.set("tok-x", polyBook(0.3, 0.33));
+    const issued = Date.now();
+    await Promise.all(Array.from({ length: n }, () => http.getJson(`${fake.clobUrl}/book?token_id=tok-x`)));
+    const at = fake.received.map((r) => r.at);
+    expect(at).toHaveLength(n);
+    // the last one cannot reach the venue before (N-1)/R seconds after they were all issued (same
+    // clock, and a delay on the way only makes it later)
+    expect(Math.max(...at) - issued).toBeGreaterThanOrEqual(((n - 1) / rps) * 1000);
   });
 
   test("a Retry-After beyond the run gives up instead of stalling", async () => {
@@ -187,6 +267,16 @@ describe("Kalshi connector", () => {
     const legs = await k.event("KXFEDDECISION-26DEC");
     expect(legs?.legs.map((l) => [l.legKey, l.resolved, l.outcome])).toEqual([["c25", false, null], ["h0", false, null], ["h25", true, 0]]);
     expect(legs?.legs[0]?.label).toBe("Fed decision in December: Cut 25bps");
+  });
+
+  test("a market whose event settled leaves status=open discovery and is read by GET /markets/{ticker}, which answers settled markets", async () => {
+    kalshiSetup();
+    const settled = fake.kalshi.events.find((e) => e.event_ticker === "KXCPI-26DEC-0")!;
+    Object.assign(settled.markets[0]!, { status: "finalized", result: "yes" });
+    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    expect((await k.discover(["kalshi:series:KXCPI"])).markets.map((m) => m.conditionId)).not.toContain("kalshi:KXCPI-26DEC-0-T3");
+    expect(await k.lookup(["kalshi:KXCPI-26DEC-0-T3"])).toEqual([expect.objectContaining({ conditionId: "kalshi:KXCPI-26DEC-0-T3", closed: true, resolved: true, outcome: 1 })]);
+    expect(fake.hits).toContain("/kalshi/markets/KXCPI-26DEC-0-T3");
   });
 
   test("bids-only books in both shapes: the YES ask is one minus the best NO bid", async () => {

@@ -1,25 +1,31 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { RequestLogSection } from "@/components/portal/request-log";
 import { StatusBadge } from "@/components/portal/status-badge";
 import { UsageChart } from "@/components/portal/usage-chart";
 import { requireUser } from "@/lib/auth/session";
 import { formatCount, formatUtc, maskedKey } from "@/lib/portal/format";
 import { ownedKey, quotaNow, type QuotaNow } from "@/lib/portal/keys";
 import { predecessorOf, replacementOf } from "@/lib/portal/keys-lineage";
+import { keyRequests, requestIdQuery } from "@/lib/portal/request-log";
 import { keyUsage, type EndpointUsage } from "@/lib/portal/usage";
 
 // Per request: the session, the nonce of the CSP, and the database are read at request time.
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Key usage" };
 
-export default async function KeyUsagePage({ params }: { params: Promise<{ id: string }> }) {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function KeyUsagePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
   const { id } = await params;
+  const query = requestIdQuery((await searchParams).request);
   const user = await requireUser();
   const key = await ownedKey(id, user.id);
   if (!key) notFound();
-  const [usage, quota, replacement, predecessor] = await Promise.all([
+  const [usage, requests, quota, replacement, predecessor] = await Promise.all([
     keyUsage(key.id, user.id),
+    keyRequests(key.id, user.id, query),
     key.status === "active" ? quotaNow(key).catch(() => null) : Promise.resolve(null),
     key.status === "rotated" ? replacementOf(key.id, user.id) : Promise.resolve(null),
     predecessorOf(key.replacesId, user.id),
@@ -84,6 +90,7 @@ export default async function KeyUsagePage({ params }: { params: Promise<{ id: s
       <UsageChart id="usage-hourly" title="Requests per hour, last 24 hours (UTC)" buckets={usage.hourly} granularity="hour" />
       <UsageChart id="usage-daily" title="Requests per day, last 30 days (UTC)" buckets={usage.daily} granularity="day" />
       <EndpointsTable endpoints={usage.endpoints} />
+      <RequestLogSection keyId={key.id} log={requests} />
       <p className="text-xs text-slate-500">
         Counted by the API per key, endpoint and status class; new requests show up within a few seconds. Requests refused before a key was
         recognized (invalid key, per-address throttle) are not counted against any key.

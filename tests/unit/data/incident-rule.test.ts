@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { conditionsOf, type Facts, reconcile, venueRunFailed } from "@/lib/incidents/rule";
+import { conditionsOf, type Facts, reconcile, venueRunFailed } from "@/lib/data/incident-rule";
 
 const quiet: Facts = { engineBehind: null, venues: [], indices: [], series: [] };
 
@@ -46,6 +46,21 @@ describe("conditions: a failing venue, the engine behind, a stale active index o
         series: [{ ticker: "PMV-A", freshness: "stale", lastComputedAt: null }],
       }),
     ).toEqual([]);
+  });
+});
+
+describe("a backfill in progress is not an incident", () => {
+  const behind: Facts = {
+    engineBehind: { lastComputedHour: "2026-08-01T05:00:00.000000Z", tickMinutes: 1 },
+    venues: [{ venue: "kalshi", failing: true, lastOkAt: null, lastError: "timeout" }],
+    indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-08-01T05:00:00.000000Z" }],
+    series: [{ ticker: "PMV-A", freshness: "stale", lastComputedAt: "2026-08-01T05:00:00.000000Z" }],
+  };
+  it("holds no engine or staleness condition while the history is being computed; a failing venue still is one", () => {
+    expect(conditionsOf({ ...behind, backfilling: true }).map((c) => c.key)).toEqual(["venue:kalshi"]);
+  });
+  it("holds them all once the backfill is done and the data is still behind", () => {
+    expect(conditionsOf({ ...behind, backfilling: false }).map((c) => c.key)).toEqual(["engine", "venue:kalshi", "index:PMX-A", "series:PMV-A"]);
   });
 });
 

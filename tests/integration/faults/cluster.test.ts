@@ -1,0 +1,124 @@
+import fs from "node:fs";
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { uniqueName } from "../support/pg";
+import { startServer, type RunningServer } from "../support/server";
+import { mintKey, ownDatabase, tempDataDir } from "./support";
+
+// WEB_CONCURRENCY=2: the cluster's primary starts another worker for each that dies, so a kill -9
+// of the processes that serve brings the service back without a hand; and a worker killed under
+// load leaves no accepted connection waiting: each gets its answer or a reset.
+
+const cleanups: Array<() => Promise<unknown> | unknown> = [];
+let server: RunningServer;
+let key = "";
+
+const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+const workersOf = (pid: number) =>
+  fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .map(Number)
+    .filter(alive);
+
+beforeAll(async () => {
+  const db = await ownDatabase("cluster");
+  cleanups.push(db.drop);
+  const dataDir = tempDataDir("cluster");
+  cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const env = {
+    WEB_CONCURRENCY: "2",
+    DATABASE_URL: db.url,
+    REDIS_URL: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
+    REDIS_PREFIX: `${uniqueName("f_cluster")}:`,
+    DATA_DIR: dataDir,
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    IP_LIMIT_MINUTE: "1000000",
+  };
+  server = await startServer(env, 180_000);
+  cleanups.unshift(() => server.stop());
+  key = mintKey(env, { minute: 1_000_000, day: 10_000_000 });
+}, 240_000);
+
+afterAll(async () => {
+  for (const c of cleanups) await c();
+});
+
+/** Polls until the primary reports the worker that replaces `pid` ready; returns the new pid. */
+async function replacementOf(pid: number, budgetMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const m = new RegExp(`worker (\\d+) ready \\(replacing ${pid}\\)`).exec(server.output());
+    if (m) return Number(m[1]);
+    if (Date.now() - started > budgetMs) throw new Error(`no replacement for worker ${pid} within ${budgetMs} ms\n${server.output().slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const keyed = () => fetch(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(1000) }).catch(() => null);
+
+describe("a cluster of two workers", () => {
+  it("kill -9 of each worker in turn: the service answers again within 5 s, and the primary replaces it", async () => {
+    const primary = server.process.pid!;
+    const workers = workersOf(primary);
+    expect(workers).toHaveLength(2);
+    for (const pid of workers) {
+      process.kill(pid, "SIGKILL");
+      const since = Date.now();
+      for (;;) {
+        const res = await keyed();
+        if (res?.status === 200) break;
+        expect(Date.now() - since, server.output().slice(-2000)).toBeLessThan(5000);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(Date.now() - since).toBeLessThan(5000);
+      const fresh = await replacementOf(pid, 90_000);
+      expect(alive(fresh)).toBe(true);
+      expect(server.output()).toContain(`worker ${pid} exited (SIGKILL); starting another`);
+    }
+    expect(alive(primary)).toBe(true);
+    expect(workersOf(primary).filter((p) => workers.includes(p))).toEqual([]);
+  }, 240_000);
+
+  it("a worker killed under load leaves no accepted connection unanswered: each gets its answer or a reset", async () => {
+    const primary = server.process.pid!;
+    const before = workersOf(primary);
+    expect(before).toHaveLength(2);
+    const outcomes: string[] = [];
+    let stop = false;
+    // One request per connection, 24 at a time: every request is a connection accepted afresh.
+    const one = () =>
+      new Promise<string>((resolve) => {
+        const req = http.get({ host: "127.0.0.1", port: server.port, path: "/v1", agent: false, headers: { Authorization: `Bearer ${key}` } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(String(res.statusCode)));
+          res.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+        });
+        // An accepted connection left waiting: what was seen for 30 s.
+        req.setTimeout(20_000, () => {
+          resolve("no answer in 20 s");
+          req.destroy();
+        });
+        req.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+      });
+    const loops = Array.from({ length: 24 }, async () => {
+      while (!stop) outcomes.push(await one());
+    });
+    // Load first, then the kill, then load on the survivor and the replacement.
+    while (outcomes.length < 200) await new Promise((r) => setTimeout(r, 20));
+    process.kill(before[0]!, "SIGKILL");
+    const killedAt = outcomes.length;
+    while (outcomes.length < killedAt + 400) await new Promise((r) => setTimeout(r, 20));
+    stop = true;
+    await Promise.all(loops);
+    const counts: Record<string, number> = {};
+    for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
+    expect(counts["no answer in 20 s"] ?? 0, JSON.stringify(counts)).toBe(0);
+    for (const o of Object.keys(counts)) expect(["200", "503", "ECONNRESET", "EPIPE"], JSON.stringify(counts)).toContain(o);
+    expect(counts["200"] ?? 0, JSON.stringify(counts)).toBeGreaterThan(550);
+    await replacementOf(before[0]!, 90_000);
+  }, 240_000);
+});

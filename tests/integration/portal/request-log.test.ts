@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { applyRunEnvironment } from "../support/api";
+import { startServer, type RunningServer } from "../support/server";
+import { keyAction, newSecret, portal, startSmtp, type Account, type Portal, type SmtpSink } from "./support";
+
+// The request log of a key: requests made with the key on a production server (the run's
+// PostgreSQL and Redis, mail over a real SMTP server) are found on the key's portal page by the
+// request id the API answered with, including a 404 and a 429, and nothing secret is stored.
+applyRunEnvironment();
+
+let smtp: SmtpSink;
+let server: RunningServer;
+let p: Portal;
+
+async function prisma() {
+  const { db } = await import("@/lib/db");
+  return db();
+}
+
+async function mint(account: Account, name: string): Promise<{ id: string; key: string }> {
+  const res = await keyAction(p.base, "/portal/api/keys", account, { body: { name } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.summary!.id, key: res.body.key! };
+}
+
+async function call(key: string, path: string): Promise<{ status: number; requestId: string; code: string | null }> {
+  const res = await fetch(`${p.base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+  const body = (await res.json().catch(() => ({}))) as { error?: { code: string; requestId: string } };
+  const requestId = res.headers.get("x-request-id")!;
+  if (body.error) expect(body.error.requestId).toBe(requestId);
+  return { status: res.status, requestId, code: body.error?.code ?? null };
+}
+
+/** The key page searched for `requestId`, once the row is there (metering flushes in batches). */
+async function findOnPage(account: Account, keyId: string, requestId: string): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const page = await p.get(`/portal/keys/${keyId}?request=${encodeURIComponent(requestId)}`, account.cookie);
+    expect(page.status).toBe(200);
+    const row = new RegExp(`<tr[^>]*data-request-id="${requestId}"[\\s\\S]*?</tr>`).exec(page.html)?.[0];
+    if (row) return row;
+    if (Date.now() > deadline) throw new Error(`request ${requestId} never appeared in the log`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+beforeAll(async () => {
+  smtp = await startSmtp();
+  server = await startServer({
+    DATABASE_URL: inject("databaseUrl"),
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: `${inject("redisPrefix")}request-log:`,
+    EMAIL_SERVER: `smtp://127.0.0.1:${smtp.port}`,
+    EMAIL_FROM: "PM Benchmarks <portal@bench.example>",
+    AUTH_SECRET: newSecret(),
+    TRUST_PROXY: "1",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    METERING_FLUSH_MS: "200",
+  });
+  p = portal(server.baseUrl, smtp);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await smtp?.close();
+});
+
+describe("request log", () => {
+  it("finds a 200, a 404 and a 429 by the request id the API answered with; nothing secret is kept", async () => {
+    const account = await p.signIn();
+    const { id, key } = await mint(account, "log");
+    const db = await prisma();
+    await db.apiKey.update({ where: { id }, data: { limitMinute: 3 } }); // before the key's first use
+
+    const ok = await call(key, "/v1");
+    const missing = await call(key, `/v1/no-such-endpoint?from=2026-01-01&api_key=${key}`);
+    const third = await call(key, "/v1");
+    const limited = await call(key, "/v1");
+    expect([ok.status, missing.status, third.status, limited.status]).toEqual([200, 404, 200, 429]);
+    expect([missing.code, limited.code]).toEqual(["not_found", "rate_limited"]);
+
+    const okRow = await findOnPage(account, id, ok.requestId);
+    expect(okRow).toContain('data-status="200"');
+    expect(okRow).toContain("/v1");
+
+    const missingRow = await findOnPage(account, id, missing.requestId);
+    expect(missingRow).toContain('data-status="404"');
+    expect(missingRow).toContain("not_found");
+    expect(missingRow).toContain("/v1/no-such-endpoint?from=2026-01-01&amp;api_key=[redacted]");
+    expect(missingRow).not.toContain(key);
+
+    const limitedRow = await findOnPage(account, id, limited.requestId);
+    expect(limitedRow).toContain('data-status="429"');
+    expect(limitedRow).toContain("rate_limited");
+
+    // A search by the first characters of an id finds it; the search shows only matches.
+    const partial = await p.get(`/portal/keys/${id}?request=${limited.requestId.slice(0, 13).toUpperCase()}`, account.cookie);
+    expect(partial.html).toContain(`data-request-id="${limited.requestId}"`);
+    expect(partial.html).not.toContain(`data-request-id="${ok.requestId}"`);
+    // The whole log, newest first.
+    const all = await p.get(`/portal/keys/${id}`, account.cookie);
+    const order = [...all.html.matchAll(/data-request-id="([^"]+)"/g)].map((m) => m[1]);
+    expect(order).toEqual([limited.requestId, third.requestId, missing.requestId, ok.requestId]);
+
+    // What is stored: no key, no header, only the columns shown.
+    const stored = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT * FROM request_log WHERE "keyId" = $1::uuid`, id);
+    expect(stored).toHaveLength(4);
+    expect(JSON.stringify(stored, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(key.slice(9));
+    expect(Object.keys(stored[0]!).sort()).toEqual(["at", "endpoint", "errorCode", "id", "keyId", "method", "path", "requestId", "status"]);
+
+    // Another account sees nothing of this key.
+    const other = await p.signIn();
+    expect((await p.get(`/portal/keys/${id}?request=${ok.requestId}`, other.cookie)).status).toBe(404);
+  });
+
+  it("keeps the last 100 requests of a key, and the usage counters count every one", async () => {
+    const account = await p.signIn();
+    const { id, key } = await mint(account, "busy");
+    const ids: string[] = [];
+    for (let i = 0; i < 105; i++) ids.push((await call(key, `/v1?n=${i}`)).requestId);
+    await findOnPage(account, id, ids[104]!);
+    const db = await prisma();
+    const deadline = Date.now() + 15_000;
+    let counted = 0;
+    while (counted < 105 && Date.now() < deadline) {
+      counted = (await db.usageCounter.aggregate({ where: { keyId: id }, _sum: { count: true } }))._sum.count ?? 0;
+      if (counted < 105) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(counted).toBe(105);
+    const kept = await db.requestLogEntry.findMany({ where: { keyId: id }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { requestId: true, path: true } });
+    expect(kept).toHaveLength(100);
+    expect(kept.map((r) => r.requestId)).toEqual(ids.slice(5));
+    expect(kept[0]!.path).toBe("/v1?n=5");
+  });
+});
