@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -92,7 +93,94 @@ async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db
   };
 }
 
-main().catch((error: Error) => {
-  console.error(error);
-  process.exit(1);
-});
+/**
+ * Back-calculation of 90 days for 50 indices over 2,000 markets (30 Polymarket tags and 20 Kalshi
+ * series of 40 markets each) from a new embedded database, against the local fake venues serving
+ * hourly price history. Runs in its own process (spawned by main) so its database and memory
+ * figures are its own.
+ */
+async function benchBackCalculation() {
+  const DAYS = Number(process.env.BENCH_BACKCALC_DAYS ?? 90);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-backcalc-"));
+  process.env.DATA_DIR = dir;
+  delete process.env.DATABASE_URL;
+  const { db, closeDb } = await import("@/lib/db");
+  const { startFakeVenues } = await import("../tests/support/fake-venues");
+  const { applyCatalog } = await import("@/lib/catalog/apply-catalog");
+  const { validateCatalog } = await import("@/lib/catalog/validate");
+  const { backCalculate } = await import("@/lib/ingest/back-calculate");
+  const fake = await startFakeVenues();
+  const HOUR = 3_600_000;
+  const launch = Math.floor(Date.now() / HOUR) * HOUR;
+  const base = launch - DAYS * 24 * HOUR;
+  const end = new Date(launch + 30 * 86_400_000).toISOString();
+  const POLY_TAGS = 30;
+  const KALSHI_SERIES = 20;
+  const PER = 40;
+  for (let t = 0; t < POLY_TAGS; t++)
+    for (let i = 0; i < PER; i++) {
+      const id = `${t}-${i}`;
+      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+    }
+  for (let s = 0; s < KALSHI_SERIES; s++)
+    for (let i = 0; i < PER; i++) {
+      const ticker = `KXS${s}-E${i}-T1`;
+      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
+    }
+  // Hourly prices computed on request: a smooth path per market, so the fake holds no history in memory.
+  fake.history.generate = (venue, key, start, stop) => {
+    const phase = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 997, 7);
+    const out = [];
+    for (let t = Math.ceil(Math.max(start, base / 1000) / 3600) * 3600; t <= Math.min(stop, (launch - HOUR) / 1000); t += 3600) {
+      const p = 0.3 + 0.2 * Math.sin(t / 3600 / 24 + phase);
+      out.push(venue === "poly" ? { t, bid: +p.toFixed(4), ask: +p.toFixed(4) } : { t, bid: +(p - 0.01).toFixed(4), ask: +(p + 0.01).toFixed(4) });
+    }
+    return out;
+  };
+  const at = new Date(base).toISOString();
+  const launchAt = new Date(launch).toISOString();
+  const indices = [
+    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", inceptionAt: at, launchAt, maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
+    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", inceptionAt: at, launchAt, maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
+  ];
+  const prisma = await db();
+  const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
+  await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
+  const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, timeoutMs: 30_000 };
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  const t0 = performance.now();
+  const r = await backCalculate(prisma, null, settings, { log: (line) => process.env.BENCH_DEBUG && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
+  const t1 = performance.now();
+  clearInterval(sampler);
+  const levels = await prisma.indexLevel.count();
+  await fake.close();
+  await closeDb();
+  fs.rmSync(dir, { recursive: true, force: true });
+  console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, embedded PGlite, local fake venues`);
+  console.log(`  total          : ${((t1 - t0) / 1000).toFixed(1)} s   (target: under 60 s)`);
+  console.log(`  requests       : ${r.requests}; hourly prices stored: ${r.prices}; hours computed: ${r.hours}; levels: ${levels}`);
+  console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; includes the fake venues in this process)`);
+  if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
+}
+
+if (process.argv.includes("--back-calculation")) {
+  benchBackCalculation().then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else {
+  main()
+    .then(() => {
+      // its own process: a new database and memory figures of its own
+      const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, "--back-calculation"], { stdio: "inherit" });
+      process.exit(child.status ?? 1);
+    })
+    .catch((error: Error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}

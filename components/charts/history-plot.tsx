@@ -1,7 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
-import { CartesianGrid, type ComposedChart, Line, type LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis, type YAxisProps } from "recharts";
+import { CartesianGrid, type ComposedChart, Line, type LineChart, ReferenceArea, ResponsiveContainer, Tooltip, XAxis, YAxis, type YAxisProps } from "recharts";
 import { tickLabel, type TimeWindow } from "./axis-format";
 import { PointMarks } from "./chart-dot";
 import { type HistoryRow, LINE } from "./history-chart-frame";
@@ -43,14 +43,20 @@ export interface HistoryPlotProps<R extends HistoryRow> {
   marks?: ReactNode;
   /** series drawn under the headline line */
   children?: ReactNode;
+  /** the launch (ms): values before it are back-calculated and drawn on a shaded ground (the page gives the legend) */
+  backCalculatedUntil?: number | null;
 }
+
+/** Ground of the back-calculated hours: slate-200 at 60%, under the grid lines' colour. */
+export const BACK_CALCULATED_FILL = "#e2e8f0";
 
 /**
  * The interactive drawing of a value over time (the chart library's part, loaded after the page
  * is usable): the grid, the time axis, the value axis, the tooltip and the headline line with one
  * `chart-point` marker per row. Marks and further series are the caller's.
  */
-export function HistoryPlot<R extends HistoryRow>({ chart: Chart, rows, span: { first, last, ticks, withHour }, testId, label, yAxis, yScale = "linear", tooltip, lineName, marks, children }: HistoryPlotProps<R>) {
+export function HistoryPlot<R extends HistoryRow>({ chart: Chart, rows, span: { first, last, ticks, withHour }, testId, label, yAxis, yScale = "linear", tooltip, lineName, marks, children, backCalculatedUntil }: HistoryPlotProps<R>) {
+  const shadeUntil = backCalculatedUntil != null && backCalculatedUntil > first ? Math.min(backCalculatedUntil, last) : null;
   return (
     <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 320 }}>
       <Chart data={rows} margin={{ top: 16, right: 12, bottom: 4, left: 4 }} data-testid={testId} data-count={rows.length} data-y-scale={yScale} role="img" aria-label={label}>
@@ -68,6 +74,7 @@ export function HistoryPlot<R extends HistoryRow>({ chart: Chart, rows, span: { 
           minTickGap={16}
         />
         <YAxis type="number" scale={yScale} domain={["auto", "auto"]} allowDataOverflow={false} tick={AXIS_TICK} tickLine={false} axisLine={false} {...yAxis} />
+        {shadeUntil !== null && <ReferenceArea x1={first} x2={shadeUntil} fill={BACK_CALCULATED_FILL} fillOpacity={0.6} ifOverflow="hidden" className="back-calculated-area" />}
         {marks}
         <Tooltip content={<HistoryTooltip render={tooltip} />} isAnimationActive={false} />
         {children}

@@ -41,6 +41,7 @@ export function LevelChart({
   interval,
   label,
   filename,
+  backCalculatedUntil = null,
   testId = "level-chart",
 }: {
   /** the API history's levels, packed (lib: level-series.ts) */
@@ -51,8 +52,11 @@ export function LevelChart({
   interval: Interval;
   label: string;
   filename: string;
+  /** the launch (API timestamp): levels before it are back-calculated, shaded on the plot and so named in the CSV */
+  backCalculatedUntil?: string | null;
   testId?: string;
 }) {
+  const launch = backCalculatedUntil ? toMs(backCalculatedUntil) : null;
   const [log, setLog] = useState(false);
   const [showEvents, setShowEvents] = useState(true);
   const box = useRef<HTMLDivElement>(null);
@@ -80,12 +84,12 @@ export function LevelChart({
         testId={testId}
         preview={<ChartPreview xs={rows.map((r) => r.x)} span={span} testId={testId} yFormat={(v) => v.toFixed(2)} lines={[{ values: rows.map((r) => r.y), color: LINE }]} />}
         preload={loadLevelPlot}
-        plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} />}
+        plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} backCalculatedUntil={launch} />}
         download={{
           filename,
           title: log ? `${label}, log scale` : label,
           subtitle: rangeSubtitle(span),
-          csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : kind])),
+          csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : launch !== null && r.x < launch ? `${kind}, back-calculated` : kind])),
         }}
         controls={
           <>

@@ -7,9 +7,10 @@ import { type HistoryRow, TooltipTime } from "./history-chart-frame";
 import { HistoryPlot } from "./history-plot";
 
 /** The index chart's interactive drawing (loaded after the page is usable; see HistoryChartFrame). */
-export default function LevelPlot({ rows, span, testId, label, log, groups }: { rows: HistoryRow[]; span: TimeWindow; testId: string; label: string; log: boolean; groups: EventGroup[] | null }) {
+export default function LevelPlot({ rows, span, testId, label, log, groups, backCalculatedUntil }: { rows: HistoryRow[]; span: TimeWindow; testId: string; label: string; log: boolean; groups: EventGroup[] | null; backCalculatedUntil?: number | null }) {
   return (
     <HistoryPlot
+      backCalculatedUntil={backCalculatedUntil}
       chart={LineChart}
       rows={rows}
       span={span}
@@ -37,6 +38,7 @@ export default function LevelPlot({ rows, span, testId, label, log, groups }: { 
           <p className="text-slate-600">
             <TooltipTime row={row} />
             {row.extra ? " · latest level" : ""}
+            {backCalculatedUntil != null && row.x < backCalculatedUntil ? " · back-calculated" : ""}
           </p>
         </>
       )}

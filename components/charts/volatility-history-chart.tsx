@@ -1,7 +1,7 @@
 "use client";
 
 import { lazy, useMemo } from "react";
-import { timeWindow } from "./axis-format";
+import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { HistoryChartFrame, LINE, rangeSubtitle } from "./history-chart-frame";
@@ -22,14 +22,18 @@ export function VolatilityHistoryChart({
   tenorDays,
   label,
   filename,
+  backCalculatedUntil = null,
   testId = "volatility-chart",
 }: {
   series: PackedVolatilitySeries;
   tenorDays: number;
   label: string;
   filename: string;
+  /** the launch (API timestamp): values before it are back-calculated, shaded on the plot */
+  backCalculatedUntil?: string | null;
   testId?: string;
 }) {
+  const launch = backCalculatedUntil ? toMs(backCalculatedUntil) : null;
   const points = useMemo(() => unpackVolatility(series), [series]);
   const rows: VolatilityRow[] = useMemo(
     () =>
@@ -64,15 +68,15 @@ export function VolatilityHistoryChart({
         />
       }
       preload={loadVolatilityPlot}
-      plot={() => <VolatilityPlot rows={rows} span={span} testId={testId} label={label} tenorDays={tenorDays} />}
+      plot={() => <VolatilityPlot rows={rows} span={span} testId={testId} label={label} tenorDays={tenorDays} backCalculatedUntil={launch} />}
       download={{
         filename,
         title: label,
         subtitle: rangeSubtitle(span),
         csv: () =>
           toCsv(
-            ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status"],
-            points.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status]),
+            ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status", "basis"],
+            points.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status, launch !== null && p.x < launch ? "back-calculated" : "live"]),
           ),
       }}
     />

@@ -17,9 +17,10 @@ const BAND = "#93c5fd";
 const CF = "#475569";
 
 /** The volatility chart's interactive drawing (loaded after the page is usable; see HistoryChartFrame). */
-export default function VolatilityPlot({ rows, span, testId, label, tenorDays }: { rows: VolatilityRow[]; span: TimeWindow; testId: string; label: string; tenorDays: number }) {
+export default function VolatilityPlot({ rows, span, testId, label, tenorDays, backCalculatedUntil }: { rows: VolatilityRow[]; span: TimeWindow; testId: string; label: string; tenorDays: number; backCalculatedUntil?: number | null }) {
   return (
     <HistoryPlot
+      backCalculatedUntil={backCalculatedUntil}
       chart={ComposedChart}
       rows={rows}
       span={span}

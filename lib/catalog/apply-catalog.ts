@@ -27,6 +27,20 @@ export interface ApplySummary {
 export interface ApplyContext extends CompileContext {
   /** the first hour the engine has not computed yet: changes take effect from it */
   nextHour: Date;
+  /** venue catalogs: the current hour, the launch of a new entry that states none (absent for the demo: no back-calculation) */
+  launchHour?: Date;
+}
+
+/**
+ * A new venue entry may start before the next hour to compute: its inceptionAt is then its base
+ * date and the hours up to its launch are back-calculated from the venue's price history (no
+ * published value is rewritten: the entry has none). The launch is the catalog's `launchAt`, or
+ * the hour the entry is first applied.
+ */
+function launchOf(inceptionAt: Date, stated: string | null, ctx: ApplyContext): Date | null {
+  if (!ctx.launchHour) return null;
+  if (stated !== null) return new Date(stated);
+  return new Date(Math.max(inceptionAt.getTime(), ctx.launchHour.getTime(), ctx.nextHour.getTime()));
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
@@ -58,10 +72,11 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     const row = indexRows.get(ix.ticker);
     const at = (field: string) => `$.indices[${i}].${field}`;
     if (!row) {
-      if (ix.inceptionAt !== "start" && new Date(ix.inceptionAt) < notBefore)
-        problems.push({ path: at("inceptionAt"), reason: `is before the next hour to compute (${notBefore.toISOString()}): published history is never rewritten` });
+      newEntryProblems(ix.inceptionAt, ix.launchAt, ix.universe.venue, ctx, at).forEach((p) => problems.push(p));
       return;
     }
+    if (ix.launchAt !== null && row.launchAt !== null && new Date(ix.launchAt).getTime() !== row.launchAt.getTime())
+      problems.push({ path: at("launchAt"), reason: `cannot change after inception (stored ${row.launchAt.toISOString()})` });
     if (row.removedAt || row.ceasedAt) problems.push({ path: at("ticker"), reason: `${ix.ticker} ceased at ${(row.removedAt ?? row.ceasedAt)!.toISOString()}; a ceased index does not come back (use a new ticker)` });
     if (ix.inceptionAt !== "start" && new Date(ix.inceptionAt).getTime() !== row.inceptionAt.getTime())
       problems.push({ path: at("inceptionAt"), reason: `cannot change after inception (stored ${row.inceptionAt.toISOString()})` });
@@ -76,10 +91,11 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     const owner = slugOwners.get(s.slug);
     if (owner !== undefined && owner !== s.ticker) problems.push({ path: at("slug"), reason: `is the slug of ${owner}` });
     if (!row) {
-      if (s.inceptionAt !== "start" && new Date(s.inceptionAt) < notBefore)
-        problems.push({ path: at("inceptionAt"), reason: `is before the next hour to compute (${notBefore.toISOString()}): published history is never rewritten` });
+      newEntryProblems(s.inceptionAt, s.launchAt, s.venue, ctx, at).forEach((p) => problems.push(p));
       return;
     }
+    if (s.launchAt !== null && row.launchAt !== null && new Date(s.launchAt).getTime() !== row.launchAt.getTime())
+      problems.push({ path: at("launchAt"), reason: `cannot change after inception (stored ${row.launchAt.toISOString()})` });
     if (row.ceasedAt) problems.push({ path: at("ticker"), reason: `${s.ticker} ceased at ${row.ceasedAt.toISOString()}; a ceased series does not come back (use a new ticker)` });
     if (row.venue !== s.venue || (row.event !== "" && row.event !== s.event))
       problems.push({ path: at("event"), reason: `the legs of a series are fixed at inception (stored ${row.venue} ${row.event || "(demo)"}); use a new ticker` });
@@ -93,13 +109,15 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     const def = compileIndex(ix, ctx, row?.methodologyVersion ?? INDEX_METHODOLOGY_BASE);
     const universe = json(ix.universe);
     if (!row) {
+      const inceptionAt = indexRows.size === 0 && ix.inceptionAt === "start" ? ctx.start : startOf(ix.inceptionAt);
       await tx.index.create({
         data: {
           ticker: def.ticker,
           name: def.name,
           description: def.description,
           theme: def.theme,
-          inceptionAt: indexRows.size === 0 && ix.inceptionAt === "start" ? ctx.start : startOf(ix.inceptionAt),
+          inceptionAt,
+          launchAt: launchOf(inceptionAt, ix.launchAt, ctx),
           maturityType: def.maturityType,
           methodologyVersion: def.methodologyVersion,
           stalenessLimitSeconds: def.stalenessLimitSeconds,
@@ -145,6 +163,7 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
       gates: json(def.gates),
     };
     if (!row) {
+      const inceptionAt = seriesRows.size === 0 && s.inceptionAt === "start" ? ctx.start : startOf(s.inceptionAt);
       await tx.volatilitySeries.create({
         data: {
           ...data,
@@ -153,7 +172,8 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
           targetType: def.targetType,
           units: def.units,
           definitionLine: def.definitionLine,
-          inceptionAt: seriesRows.size === 0 && s.inceptionAt === "start" ? ctx.start : startOf(s.inceptionAt),
+          inceptionAt,
+          launchAt: launchOf(inceptionAt, s.launchAt, ctx),
           settlementDate: def.settlementDate ? new Date(`${def.settlementDate}T00:00:00Z`) : null,
           methodologyUrl: def.methodologyUrl,
           inceptionConfig: {},
@@ -191,6 +211,21 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
 
   await tx.catalogVersion.create({ data: { sha256, content: json(catalog), summary: json({ file, ...summary }) } });
   return summary;
+}
+
+/** A new entry's dates: a base date in the past needs a venue's history; the launch lies between the base date and the next hour to compute. */
+function newEntryProblems(inceptionAt: string, launchAt: string | null, venue: string, ctx: ApplyContext, at: (field: string) => string): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
+  const base = inceptionAt === "start" ? null : new Date(inceptionAt);
+  if (base && base < ctx.nextHour && (venue === "demo" || !ctx.launchHour))
+    problems.push({ path: at("inceptionAt"), reason: `is before the next hour to compute (${ctx.nextHour.toISOString()}): published history is never rewritten` });
+  if (launchAt !== null) {
+    const launch = new Date(launchAt);
+    if (venue === "demo" || !ctx.launchHour) problems.push({ path: at("launchAt"), reason: "applies to venue entries only (back-calculation reads the venue's price history)" });
+    else if (base && launch < base) problems.push({ path: at("launchAt"), reason: `is before inceptionAt (the base date, ${base.toISOString()})` });
+    else if (launch < ctx.nextHour) problems.push({ path: at("launchAt"), reason: `is before the next hour to compute (${ctx.nextHour.toISOString()}): an entry goes live from a computed hour on` });
+  }
+  return problems;
 }
 
 export function describeApply(s: ApplySummary): string {

@@ -15,6 +15,13 @@ const inception = z.union([
   z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 UTC timestamp (…Z) or \"start\""),
 ]);
 
+/** The hour an entry goes live: values before it (from its inceptionAt, the base date) are back-calculated. */
+const launch = z
+  .string()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:00(:00(\.0+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 UTC timestamp on the hour (…T10:00:00Z)")
+  .nullable()
+  .default(null);
+
 const selectorList = (what: string) => z.array(z.string().trim().min(1, `a ${what} must not be empty`)).default([]);
 
 const demoUniverse = z.strictObject({
@@ -55,6 +62,7 @@ export const indexSchema = z.strictObject({
   name: oneLine(120),
   description: oneLine(400),
   inceptionAt: inception,
+  launchAt: launch,
   maturityType: z.enum(["PERPETUAL", "DATED"]),
   universe: universeSchema,
   eligibility: eligibilitySchema.default({ minDepthUsd: 0, maxSpread: 1, minDaysToSettlement: 0, maxDaysToSettlement: null, includePartitionLegs: false }),
@@ -90,6 +98,7 @@ export const seriesSchema = z.strictObject({
   /** Polymarket neg-risk event slug, Kalshi mutually exclusive event ticker, or the demo's partition key */
   event: z.string().trim().min(1, "must not be empty"),
   inceptionAt: inception.default("start"),
+  launchAt: launch,
   tenorsDays: z.array(z.number().int().min(1).max(3650)).min(1).max(8),
   headlineTenorDays: z.number().int().min(1),
   /** YYYY-MM-DD; default: the venue's settlement date of the event */

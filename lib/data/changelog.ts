@@ -28,6 +28,9 @@ export interface ChangelogView {
 /** Restatements listed one by one; older ones are counted, and all are in the monthly bundles. */
 const RESTATEMENTS_SHOWN = 100;
 
+/** An entry launched after its base date: its history before the launch is back-calculated. */
+const backCalculated = (r: { inceptionAt: Date; launchAt: Date | null }) => r.launchAt !== null && r.launchAt > r.inceptionAt;
+
 export function changelogView(): Promise<ChangelogView> {
   return memo("changelog", TTL, loadChangelog);
 }
@@ -35,8 +38,8 @@ export function changelogView(): Promise<ChangelogView> {
 async function loadChangelog(): Promise<ChangelogView> {
   const prisma = await db();
   const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
-    prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
-    prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, retiredAt: true } }),
+    prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, launchAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
+    prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, launchAt: true, retiredAt: true } }),
     prisma.$queryRaw<Array<{ kind: string; version: string; firstAt: Date; series: number }>>`
       SELECT kind, version, min("computedAt") AS "firstAt", count(DISTINCT "seriesId")::int AS series FROM (
         SELECT 'methodology' AS kind, "methodologyVersion" AS version, "computedAt", "seriesId" FROM volatility_ticks
@@ -77,12 +80,28 @@ async function loadChangelog(): Promise<ChangelogView> {
     });
   }
   for (const i of indices) {
-    entries.push({ at: iso6(i.inceptionAt), kind: "catalog", subject: i.ticker, title: `${i.name} launched`, detail: `Base level 100 at inception.`, href: `/indices/${i.ticker}` });
+    const back = backCalculated(i);
+    entries.push({
+      at: iso6(back ? i.launchAt! : i.inceptionAt),
+      kind: "catalog",
+      subject: i.ticker,
+      title: `${i.name} launched`,
+      detail: back ? `Base level 100 at the base date ${iso6(i.inceptionAt)}; the levels before the launch are back-calculated from the venues' price history.` : `Base level 100 at inception.`,
+      href: `/indices/${i.ticker}`,
+    });
     if (i.ceasedAt) entries.push({ at: iso6(i.ceasedAt), kind: "catalog", subject: i.ticker, title: `${i.name} ceased`, detail: "No further levels are computed; its history stays available.", href: `/indices/${i.ticker}` });
     if (i.resolvedAt) entries.push({ at: iso6(i.resolvedAt), kind: "catalog", subject: i.ticker, title: `${i.name} resolved`, detail: "Every constituent settled; the final level is fixed.", href: `/indices/${i.ticker}` });
   }
   for (const s of series) {
-    entries.push({ at: iso6(s.inceptionAt), kind: "catalog", subject: s.ticker, title: `${s.name} launched`, detail: "Volatility series listed.", href: `/volatility/${s.slug}` });
+    const back = backCalculated(s);
+    entries.push({
+      at: iso6(back ? s.launchAt! : s.inceptionAt),
+      kind: "catalog",
+      subject: s.ticker,
+      title: `${s.name} launched`,
+      detail: back ? `Volatility series listed; its values from the base date ${iso6(s.inceptionAt)} to the launch are back-calculated from the venue's price history.` : "Volatility series listed.",
+      href: `/volatility/${s.slug}`,
+    });
     if (s.retiredAt) entries.push({ at: iso6(s.retiredAt), kind: "catalog", subject: s.ticker, title: `${s.name} retired`, detail: "No further values are computed.", href: `/volatility/${s.slug}` });
   }
   for (const r of restatements) {

@@ -75,7 +75,8 @@ export function canEnter(
 
 /** The catalog's depth, spread and days-to-settlement filters (absent in the demo's rules). */
 function quoteFilterBlock(rule: EligibilityRule, market: MarketInfo, snapshot: Snapshot, t: Date): EntryBlock | null {
-  if (rule.minDepthUsd !== undefined && snapshot.depthUsd.lessThan(rule.minDepthUsd)) return "depth";
+  // A price from the venue's history has no book: the depth rule cannot apply to it.
+  if (rule.minDepthUsd !== undefined && snapshot.source !== "history" && snapshot.depthUsd.lessThan(rule.minDepthUsd)) return "depth";
   if (rule.maxSpread !== undefined && snapshot.bestAsk.minus(snapshot.bestBid).greaterThan(rule.maxSpread)) return "spread";
   const days = daysToSettlement(market, snapshot, t);
   if (days !== null) {

@@ -13,6 +13,8 @@ export interface Snapshot {
   settlementDate: Date | null;
   resolved: boolean;
   outcome: 0 | 1 | null;
+  /** `history`: read from the venue's price history, which has no book, so no depth (absent: a book read) */
+  source?: "history";
 }
 
 /** Static facts about a listed market. */

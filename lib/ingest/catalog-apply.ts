@@ -51,5 +51,5 @@ export async function applyCatalogText(tx: Tx, file: string, text: string, optio
   const hour = new Date(Math.floor(options.now.getTime() / 3_600_000) * 3_600_000);
   // Nothing published yet: no history can be rewritten, so any inception is accepted.
   const next = computedUntil ? nextHour(computedUntil) : new Date(0);
-  return applyCatalog(tx, path.basename(file), catalog, { start: computedUntil ? next : hour, events: await storedEvents(tx), nextHour: next });
+  return applyCatalog(tx, path.basename(file), catalog, { start: computedUntil ? next : hour, events: await storedEvents(tx), nextHour: next, launchHour: hour });
 }

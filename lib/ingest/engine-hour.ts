@@ -39,6 +39,21 @@ export interface EngineCatalog {
   deferEmptyInception?: boolean;
   indexIds: ReadonlyMap<string, string>;
   seriesIds: ReadonlyMap<string, string>;
+  /** by ticker: the first hour computed from live book reads (hours before it are back-calculated) */
+  launches?: ReadonlyMap<string, Date>;
+  /** tickers whose back-calculation has not run yet: nothing is computed for them until it has */
+  pending?: ReadonlySet<string>;
+}
+
+export type Basis = "live" | "back-calculated" | "history-filled";
+
+/**
+ * What a value rests on: before the entry's launch it is back-calculated; after it, a value that
+ * used a price from the venue's history (an hour the collector missed) is history-filled.
+ */
+export function basisOf(launch: Date | undefined, t: Date, usedHistory: boolean): Basis {
+  if (launch !== undefined && t < launch) return "back-calculated";
+  return usedHistory ? "history-filled" : "live";
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
@@ -81,9 +96,15 @@ export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickC
  */
 export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Date, latest: readonly Snapshot[], universe: readonly MarketInfo[]): HourOutput {
   const out: HourOutput = { levels: [], ticks: [], compositions: [], reconstitutions: [] };
+  const latestById = new Map(latest.map((s) => [s.conditionId, s]));
+  const fromHistory = (ids: Iterable<string>) => {
+    for (const id of ids) if (latestById.get(id)?.source === "history") return true;
+    return false;
+  };
   for (const def of catalog.indices) {
     if (t < def.inceptionAt) continue;
     if (def.ceasedAt && t >= def.ceasedAt) continue;
+    if (catalog.pending?.has(def.ticker)) continue;
     const prior = states.indices.get(def.ticker) ?? null;
     if (prior === null && catalog.deferEmptyInception && !anyPriced(def.eligibility, latest, universe)) continue;
     const indexId = catalog.indexIds.get(def.ticker);
@@ -104,6 +125,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         totalMarketsCount: q.totalMarketsCount,
         computedAt: step.level.t,
         inputs: json(step.level.inputs),
+        basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(step.level.inputs.constituents.map((c) => c.conditionId))),
       });
     }
     if (step.composition) out.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
@@ -124,10 +146,10 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
       });
     }
   }
-  const latestById = new Map(latest.map((s) => [s.conditionId, s]));
   for (const def of catalog.series) {
     if (t < def.inceptionAt || everyLeg(def).length === 0) continue;
     if (def.ceasedAt && t >= def.ceasedAt) continue;
+    if (catalog.pending?.has(def.ticker)) continue;
     const seriesId = catalog.seriesIds.get(def.ticker);
     if (seriesId === undefined) throw new Error(`series ${def.ticker} has no row`);
     // Every leg the series ever had is read (the counterfactual prices the inception legs); the
@@ -136,7 +158,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     const inForce = legsInForce(def, t);
     const step = stepVolatility(inForce === def.legs ? def : { ...def, legs: inForce }, states.series.get(def.ticker) ?? null, t, legs);
     states.series.set(def.ticker, step.state);
-    if (step.tick) out.ticks.push(tickRow(seriesId, step.tick));
+    if (step.tick) out.ticks.push({ ...tickRow(seriesId, step.tick), basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(inForce)) });
   }
   return out;
 }
@@ -195,6 +217,7 @@ export async function loadEngine(tx: Prisma.TransactionClient, options: { deferE
     methodologyVersion: r.methodologyVersion,
     ceasedAt: r.ceasedAt,
   }));
+  const rows = [...indexRows, ...seriesRows];
   return {
     catalog: {
       indices,
@@ -202,12 +225,19 @@ export async function loadEngine(tx: Prisma.TransactionClient, options: { deferE
       deferEmptyInception: options.deferEmptyInception,
       indexIds: new Map(indexRows.map((r) => [r.ticker, r.id])),
       seriesIds: new Map(seriesRows.map((r) => [r.ticker, r.id])),
+      launches: new Map(rows.filter((r) => r.launchAt !== null).map((r) => [r.ticker, r.launchAt!])),
+      pending: new Set(rows.filter((r) => awaitsBackCalculation(r)).map((r) => r.ticker)),
     },
     states: {
       indices: new Map(indexRows.map((r) => [r.ticker, (r.engineState as unknown as IndexState | null) ?? null])),
       series: new Map(seriesRows.map((r) => [r.ticker, (r.engineState as unknown as VolState | null) ?? null])),
     },
   };
+}
+
+/** An entry with a base date before its launch whose back-calculation has not run. */
+export function awaitsBackCalculation(r: { inceptionAt: Date; launchAt: Date | null; backCalculatedAt: Date | null }): boolean {
+  return r.launchAt !== null && r.inceptionAt < r.launchAt && r.backCalculatedAt === null;
 }
 
 /** Writes the engines' final states to their index and series rows. */

@@ -92,10 +92,10 @@ const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(row
 export async function insertLevels(tx: Tx, levels: Prisma.IndexLevelCreateManyInput[]): Promise<void> {
   for (const c of chunks(levels, 5000)) {
     await tx.$executeRawUnsafe(
-      `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs)
-       SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs
+      `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs, basis)
+       SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs, COALESCE(basis, 'live')
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
-         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb)`,
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb, basis text)`,
       JSON.stringify(c),
     );
   }
@@ -105,7 +105,7 @@ export async function insertTicks(tx: Tx, ticks: Prisma.VolatilityTickCreateMany
   for (const c of chunks(ticks, 1000)) {
     await tx.$executeRawUnsafe(
       `INSERT INTO volatility_ticks (${TICK_COLUMNS.map((x) => `"${x[0]}"`).join(", ")})
-       SELECT ${TICK_COLUMNS.map((x) => (x[0] === "seriesId" ? `"seriesId"::uuid` : `"${x[0]}"`)).join(", ")}
+       SELECT ${TICK_COLUMNS.map((x) => (x[0] === "seriesId" ? `"seriesId"::uuid` : x[0] === "basis" ? `COALESCE(basis, 'live')` : `"${x[0]}"`)).join(", ")}
        FROM jsonb_to_recordset($1::jsonb) AS r(${TICK_COLUMNS.map((x) => `"${x[0]}" ${x[1]}`).join(", ")})`,
       JSON.stringify(c),
     );
@@ -148,6 +148,7 @@ const TICK_COLUMNS: Array<[string, string]> = [
   ["methodologyVersion", "text"],
   ["compositionVersion", "text"],
   ["inputs", "jsonb"],
+  ["basis", "text"],
 ];
 
 /** The hour the feed generates next. */

@@ -125,7 +125,7 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
     (
       await tx.indexLevel.findMany({
         where: { t: { gte: from } },
-        select: { indexId: true, t: true, level: true, revision: true, stale: true, compositionVersion: true, computedAt: true },
+        select: { indexId: true, t: true, level: true, revision: true, stale: true, compositionVersion: true, computedAt: true, basis: true },
       })
     ).map((l) => [key(l.indexId, l.t), l]),
   );
@@ -140,6 +140,7 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
 
   const result: RestateResult = { ...NOTHING_RESTATED, fromHour: from };
   const restatedLevels: Prisma.IndexLevelCreateManyInput[] = [];
+  const reflagged: Prisma.IndexLevelCreateManyInput[] = [];
   const newLevels: Prisma.IndexLevelCreateManyInput[] = [];
   const restatedTicks: Prisma.VolatilityTickCreateManyInput[] = [];
   const newTicks: Prisma.VolatilityTickCreateManyInput[] = [];
@@ -171,6 +172,9 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
           compositionVersion: stored.compositionVersion,
           computedAt: stored.computedAt.toISOString(),
         });
+      } else if (stored.stale !== level.stale || stored.basis !== (level.basis ?? "live")) {
+        // The value stands; what it rests on changed (a missed hour filled from the venue's history is no longer stale).
+        reflagged.push({ ...level, revision: stored.revision, computedAt: stored.computedAt });
       }
     }
     for (const tick of out.ticks) {
@@ -195,12 +199,20 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
     links.push(...out.reconstitutions);
   }
 
+  if (reflagged.length) {
+    await tx.$executeRawUnsafe(
+      `UPDATE index_levels l SET stale = r.stale, basis = r.basis, "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount"
+       FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, stale boolean, basis text, "freshMarketsCount" int, "staleMarketsCount" int)
+       WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
+      JSON.stringify(reflagged.map((l) => ({ indexId: l.indexId, t: l.t, stale: l.stale, basis: l.basis ?? "live", freshMarketsCount: l.freshMarketsCount, staleMarketsCount: l.staleMarketsCount }))),
+    );
+  }
   if (restatedLevels.length) {
     await tx.$executeRawUnsafe(
       `UPDATE index_levels l SET level = r.level, revision = r.revision, stale = r.stale, "compositionVersion" = r."compositionVersion",
-         "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount", "totalMarketsCount" = r."totalMarketsCount", "computedAt" = r."computedAt", inputs = r.inputs
+         "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount", "totalMarketsCount" = r."totalMarketsCount", "computedAt" = r."computedAt", inputs = r.inputs, basis = COALESCE(r.basis, 'live')
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
-         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb)
+         "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb, basis text)
        WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
       JSON.stringify(restatedLevels),
     );

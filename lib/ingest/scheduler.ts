@@ -4,6 +4,9 @@ import { asJob, db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
+import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
+import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
+import type { Db } from "@/lib/db";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { onShutdown } from "@/lib/server/shutdown";
 
@@ -29,6 +32,10 @@ export function startScheduler(): void {
           console.error(`[collector] run failed: ${describeDbError(error)}`);
         }
       }
+      if (!c.demoMarket) {
+        await fillGaps(prisma);
+        await backCalculateNew(prisma);
+      }
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
@@ -50,4 +57,25 @@ export function startScheduler(): void {
     stopped = true;
     if (timer) clearTimeout(timer);
   }, 5);
+}
+
+/** New catalog entries with a base date are back-calculated before the engine computes their live hours. */
+export async function backCalculateNew(prisma: Db): Promise<void> {
+  try {
+    const r = await backCalculatePending(prisma, collectorSettings());
+    if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
+  } catch (error) {
+    console.error(`[backfill] back-calculation failed: ${describeDbError(error)}`);
+  }
+}
+
+/** Hours the collector missed are filled from the venues' history once they answer again. */
+async function fillGaps(prisma: Db): Promise<void> {
+  try {
+    const r = await fillMissedHours(prisma, collectorSettings());
+    const text = describeGapFill(r);
+    if (text) console.log(`[collector] ${text.trimEnd().split("\n").join(" | ")}`);
+  } catch (error) {
+    console.error(`[collector] filling missed hours failed: ${describeDbError(error)}`);
+  }
 }

@@ -59,6 +59,7 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
       depthUsd: true,
       resolved: true,
       outcome: true,
+      source: true,
       market: { select: { legKey: true, label: true, settlementDate: true } },
     },
   });
@@ -75,6 +76,7 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
       settlementDate: r.market.settlementDate,
       resolved: r.resolved,
       outcome: r.outcome === 0 || r.outcome === 1 ? r.outcome : null,
+      ...(r.source === "history" ? { source: "history" as const } : {}),
     })),
   );
 }

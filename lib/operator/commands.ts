@@ -50,6 +50,7 @@ export const commandSchemas = {
   "catalog.validate": z.object({ file: z.string().min(1), text: z.string() }),
   "catalog.apply": z.object({ file: z.string().min(1), text: z.string() }),
   collect: z.object({ at: z.iso.datetime().optional() }),
+  backfill: z.object({ tickers: z.array(z.string().regex(/^[A-Z0-9][A-Z0-9-]{1,31}$/, "is not a ticker")).default([]) }),
   "incidents.open": z.object({ title: z.string().trim().min(1).max(200), subject: z.string().trim().min(1).max(60).default("Service"), severity: z.enum(["major", "minor"]).default("major"), note: z.string().trim().max(2000).optional() }),
   "incidents.note": z.object({ id: z.string().min(1), text: z.string().trim().min(1).max(2000) }),
   "incidents.close": z.object({ id: z.string().min(1), note: z.string().trim().max(2000).optional() }),
@@ -140,14 +141,34 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const prisma = await db();
         const now = args.at ? new Date(args.at as string) : new Date();
         const r = await collect(prisma, collectorSettings(), { now });
+        const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
+        const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
+        const gaps = await fillMissedHours(prisma, collectorSettings(), { now });
+        const back = await backCalculatePending(prisma, collectorSettings(), { now });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         const { recordIncidents } = await import("@/lib/incidents/record-incidents");
         const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
         clearReadCache();
         return ok(
-          `${describeCollect(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
+          `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
             (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
         );
+      }
+      case "backfill": {
+        const { backCalculate, backCalcEntries, describeBackCalc } = await import("@/lib/ingest/back-calculate");
+        const { collectorSettings } = await import("@/lib/ingest/collector");
+        const { catchUp } = await import("@/lib/ingest/engine-runner");
+        const c = config();
+        if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
+        const prisma = await db();
+        const tickers = args.tickers as string[];
+        const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
+        const unknown = tickers.filter((t) => !known.has(t));
+        if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
+        const r = await backCalculate(prisma, tickers.length ? tickers : null, collectorSettings());
+        const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
+        clearReadCache();
+        return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);
       }
       case "incidents.open": {
         return ok(`opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`);

@@ -6,7 +6,7 @@ import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
-import { startScheduler } from "@/lib/ingest/scheduler";
+import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 import { onShutdown, installShutdown } from "@/lib/server/shutdown";
 
@@ -49,6 +49,10 @@ async function start(): Promise<void> {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
+        if (!c.demoMarket) {
+          await backCalculateNew(await db());
+          await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
+        }
         await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
         const months = await buildMissingBundles(await db());
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);

@@ -12,9 +12,9 @@ import type { Attribution, Component, Counterfactual, VolInputs } from "@/lib/en
 /**
  * Integer layout version; a change of files or columns increments it (2: price panels,
  * compositions, full-precision links; 3: legs' tenor points, per-leg attribution file,
- * counterfactual and clock increments in the volatility history).
+ * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export interface BundleFile {
   name: string;
@@ -31,6 +31,8 @@ export interface MonthManifest {
   generatedAt: string;
   /** the applied catalogs (rules) in force during the month, by hash */
   catalogs?: Array<{ sha256: string; appliedAt: string }>;
+  /** entries with a base date before their launch: values before `launchAt` are back-calculated (schemaVersion 4) */
+  launches?: Array<{ ticker: string; kind: "index" | "volatility"; baseDate: string; launchAt: string }>;
   files: BundleFile[];
 }
 
@@ -74,8 +76,8 @@ function jsonCell(value: unknown): string {
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
   const to = nextMonth(month);
-  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null }>>`
-    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs
+  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null; basis: string }>>`
+    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs, l.basis
     FROM index_levels l JOIN indices i ON i.id = l."indexId"
     WHERE l.t >= ${from} AND l.t < ${to} ORDER BY i.ticker, l.t`;
   // Point in time: every composition in force at some moment of the month (one replaced at the
@@ -100,11 +102,11 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true },
   });
   const ticks = await prisma.$queryRaw<
-    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[] }>
+    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
   >`
     SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
       v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv,
-      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components
+      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components, v.basis
     FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
     WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
   // Corrections made during the month, with the value each one superseded (the restatement policy).
@@ -133,7 +135,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     });
 
   return [
-    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version", "pricing_composition_version"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv, l.inputs?.pricingVersion ?? null])) },
+    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version", "pricing_composition_version", "basis"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv, l.inputs?.pricingVersion ?? null, l.basis])) },
     {
       name: "constituent_prices.csv",
       ...csv(
@@ -173,7 +175,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
         [
           "ticker", "t", "headline_pts", "headline_tenor_days", "band_lo_pts", "band_hi_pts", "fbv_r_pts", "status", "publication_state", "revision", "methodology_version", "composition_version", "clock_version",
           "attr_delta_headline_pts", "attr_delta_from", "attr_delta_from_published", "gate_names_json", "tenor_pts_json", "tenors_json", "clock_json",
-          "attr_delta_pts2", "attr_status", "clock_increment_realized", "clock_increment_predicted", "counterfactual_json",
+          "attr_delta_pts2", "attr_status", "clock_increment_realized", "clock_increment_predicted", "counterfactual_json", "basis",
         ],
         ticks.map((v) => [
           v.ticker, iso6(v.t), v.h, v.tenor, v.lo, v.hi, v.r, v.status, v.pub, v.rev, v.mv, v.cv, v.clv, v.delta,
@@ -185,6 +187,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
           v.attribution.deltaPts2, v.attribution.status,
           v.inputs?.clockIncrement?.realized ?? null, v.inputs?.clockIncrement?.predicted ?? null,
           jsonCell(v.counterfactual),
+          v.basis,
         ]),
       ),
     },
@@ -224,6 +227,18 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
   ];
 }
 
+/** Entries back-calculated into the month or before it: their base date and launch. */
+async function launchesOf(prisma: Db, monthFrom: Date): Promise<NonNullable<MonthManifest["launches"]>> {
+  const rows = [
+    ...(await prisma.index.findMany({ where: { launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })).map((r) => ({ ...r, kind: "index" as const })),
+    ...(await prisma.volatilitySeries.findMany({ where: { launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })).map((r) => ({ ...r, kind: "volatility" as const })),
+  ];
+  return rows
+    .filter((r) => r.launchAt! > r.inceptionAt && r.inceptionAt < nextMonth(monthOf(monthFrom)))
+    .sort((a, b) => (a.ticker < b.ticker ? -1 : 1))
+    .map((r) => ({ ticker: r.ticker, kind: r.kind, baseDate: iso6(r.inceptionAt), launchAt: iso6(r.launchAt!) }));
+}
+
 /** Builds the bundle of every closed month since inception that has none yet. Returns the months built. */
 export async function buildMissingBundles(prisma: Db, now = new Date()): Promise<string[]> {
   const first = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
@@ -237,7 +252,8 @@ export async function buildMissingBundles(prisma: Db, now = new Date()): Promise
     const files = await monthFiles(prisma, m);
     const entries: BundleFile[] = files.map((f) => ({ name: f.name, bytes: f.content.length, sha256: crypto.createHash("sha256").update(f.content).digest("hex"), rows: f.rows }));
     const catalogs = await catalogsInForce(prisma, monthStart(m), nextMonth(m));
-    const manifest: MonthManifest = { month: m, schemaVersion: SCHEMA_VERSION, license: c.licenseUrl, attribution: c.ATTRIBUTION, generatedAt: iso6(new Date()), catalogs, files: entries };
+    const launches = await launchesOf(prisma, monthStart(m));
+    const manifest: MonthManifest = { month: m, schemaVersion: SCHEMA_VERSION, license: c.licenseUrl, attribution: c.ATTRIBUTION, generatedAt: iso6(new Date()), catalogs, ...(launches.length ? { launches } : {}), files: entries };
     await prisma.snapshotBundle.create({
       data: {
         month: m,

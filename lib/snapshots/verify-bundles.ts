@@ -62,6 +62,8 @@ export interface IndexReport {
   /** composition bases checked against the recomputed chain (inception basket, level and basket at each link) */
   basesChecked: number;
   maxBaseDiff: string;
+  /** of `hours`, those back-calculated before their index's launch or filled from the venue's history (`basis`, schemaVersion 4; recomputed alike) */
+  fromHistory: number;
   /** every level or base that does not recompute, and rows that cannot be recomputed */
   failures: Failure[];
 }
@@ -83,6 +85,8 @@ export interface VolReport {
   clocksChecked: number;
   /** computations whose clock window reaches before the bundles in DIR (or into bundles without increments) */
   clockUnchecked: number;
+  /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
+  fromHistory: number;
   failures: Failure[];
 }
 
@@ -221,6 +225,7 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
     if (diff.greaterThan(maxDiff)) maxDiff = diff;
     if (!diff.isZero()) fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, rounded);
     report.hours += 1;
+    if (r.basis !== undefined && r.basis !== "live") report.fromHistory += 1;
   }
   report.maxLevelDiff = maxDiff.toFixed(8);
 
@@ -417,6 +422,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     }
     seriesSeen.add(r.ticker!);
     report.computations += 1;
+    if (r.basis !== undefined && r.basis !== "live") report.fromHistory += 1;
     const t = new Date(r.t!);
 
     // the clock: rebuilt from the hourly increments published before t, per tenor
@@ -608,7 +614,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
 export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
   const integrity: IntegrityReport = { filesChecked: 0, failures: [] };
-  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", failures: [] };
+  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", fromHistory: 0, failures: [] };
   const volatility: VolReport = {
     computations: 0,
     series: 0,
@@ -617,6 +623,7 @@ export function verifyBundles(dir: string): VerifyReport {
     gateDecisionsChecked: 0,
     gateMismatches: 0,
     identityUnchecked: 0,
+    fromHistory: 0,
     attributionLegsChecked: 0,
     clocksChecked: 0,
     clockUnchecked: 0,

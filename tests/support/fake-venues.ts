@@ -63,6 +63,8 @@ export interface FakeVenues {
   /** `rejected`: token ids the CLOB refuses with a 400 (a batch naming one is refused whole) */
   poly: { events: PolyEvent[]; books: Map<string, unknown>; rejected: Set<string> };
   kalshi: { events: KalshiEvent[]; books: Map<string, unknown> };
+  /** price history per Polymarket token and per Kalshi market ticker (see answerHistory) */
+  history: VenueHistory;
   /** faults by path prefix (e.g. "/clob/book?token_id=t1"), consumed in order */
   faults: Map<string, Fault[]>;
   /** every request path, in order (a POST as "POST path body") */
@@ -122,6 +124,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     hits: [] as string[],
     received: [] as Array<{ at: number; method: string; path: string }>,
     pageSize: {} as { gamma?: number; kalshi?: number },
+    history: emptyHistory(),
     discovery: { kalshiSeries: [] } as Discovery,
   };
   const server = http.createServer((req, res) => {
@@ -155,6 +158,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     const url = new URL(path, "http://fake");
     const p = url.pathname;
     const q = url.searchParams;
+    if (answerHistory(state.history, p, q, (status, body) => send(res, status, body))) return;
     const found = discoveryRoute(state, p, q);
     if (found) return send(res, found.status, found.body);
     if (p === "/gamma/events") {
@@ -274,6 +278,71 @@ export function kalshiBookFp(yesBid: number, yesAsk: number, size = 500) {
 /** The older cents shape, levels in descending order. */
 export function kalshiBookCents(yesBid: number, yesAsk: number, size = 500) {
   return { orderbook: { yes: [[Math.round(yesBid * 100), size], [Math.round(yesBid * 100) - 2, size]], no: [[Math.round((1 - yesAsk) * 100), size]] } };
+}
+
+// ---------- price history (back-calculation and gap filling) ----------
+
+/** One hourly price of a market's history, as the local venues serve it. */
+export interface HistoryPrice {
+  /** unix seconds */
+  t: number;
+  bid: number;
+  ask: number;
+}
+export interface VenueHistory {
+  /** by Polymarket YES token id: served as `{history: [{t, p}]}` with p the mid */
+  poly: Map<string, HistoryPrice[]>;
+  /** by Kalshi market ticker: served as hourly candlesticks ending at t */
+  kalshi: Map<string, HistoryPrice[]>;
+  /** computes a history on request instead (large benchmarks), given the venue, token or ticker, and span */
+  generate?: (venue: "poly" | "kalshi", key: string, start: number, end: number) => HistoryPrice[] | undefined;
+}
+export const emptyHistory = (): VenueHistory => ({ poly: new Map(), kalshi: new Map() });
+
+const dollars = (x: number) => x.toFixed(4);
+const side = (x: number) => ({ open: Math.round(x * 100), low: Math.round(x * 100), high: Math.round(x * 100), close: Math.round(x * 100), open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
+
+/**
+ * CLOB `GET /prices-history?market&startTs&endTs&fidelity` and Kalshi
+ * `GET /series/{series}/markets/{ticker}/candlesticks?start_ts&end_ts&period_interval`, in the
+ * venues' documented shapes; true when the request was one of them.
+ */
+export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void): boolean {
+  if (p === "/clob/prices-history") {
+    const market = q.get("market") ?? "";
+    const start = Number(q.get("startTs"));
+    const end = Number(q.get("endTs"));
+    if (!market || !Number.isFinite(start) || !Number.isFinite(end) || end < start) {
+      send(400, { error: "invalid filters" });
+      return true;
+    }
+    const points = (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? []).filter((x) => x.t >= start && x.t <= end);
+    send(200, { history: points.map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) })) });
+    return true;
+  }
+  const candles = /^\/kalshi\/series\/([^/]+)\/markets\/([^/]+)\/candlesticks$/.exec(p);
+  if (candles) {
+    const ticker = decodeURIComponent(candles[2]!);
+    const start = Number(q.get("start_ts"));
+    const end = Number(q.get("end_ts"));
+    if (q.get("period_interval") !== "60" && q.get("period_interval") !== "1" && q.get("period_interval") !== "1440") {
+      send(400, { error: { code: "invalid_parameters", message: "period_interval must be 1, 60 or 1440" } });
+      return true;
+    }
+    const list = history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end);
+    if (!list) {
+      send(404, { error: { code: "not_found" } });
+      return true;
+    }
+    send(200, {
+      ticker,
+      candlesticks: list
+        .filter((x) => x.t >= start && x.t <= end)
+        .map((x) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume: 0, volume_fp: "0.00", open_interest: 0, open_interest_fp: "0.00" })),
+    });
+    return true;
+  }
+  return false;
 }
 
 // Discovery: Gamma `/public-search` (events, tags; page-numbered with `pagination.hasMore`) and

@@ -16,6 +16,8 @@ import { RangeLinks } from "@/components/site/range-links";
 import { SegmentedLinks } from "@/components/site/segmented-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { indexLatest } from "@/lib/data/indices";
+import { entryLaunch } from "@/lib/data/launches";
+import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
 import { indexPageView } from "@/lib/site/index-views";
 import { chartHref, INTERVALS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
 
@@ -48,6 +50,8 @@ export default async function IndexPage({ params, searchParams }: Props) {
   if (!view && backfilling()) return <BackfillPending what={path} />;
   if (!view) notFound();
   const { latest, points, reconstitutions } = view;
+  const launch = await entryLaunch("index", latest.ticker);
+  const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
   // Sent once, packed, to both the chart and the levels table (not 2,160 point objects twice).
   const packed = packLevels(points, (t) => parseApiTime(t).getTime());
   const windowEvents = reconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
@@ -110,6 +114,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
             <Fact term="Base level">
               <span className="font-mono">{latest.baseIndexLevel}</span> at <UtcTime value={latest.inceptionAt} />
             </Fact>
+            {launch && <LaunchFacts launch={launch} />}
             {latest.ceasedAt && (
               <Fact term="Ceased">
                 <UtcTime value={latest.ceasedAt} />
@@ -161,6 +166,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
               filename={`${latest.ticker}-${range}-${interval}`}
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
               interval={interval}
+              backCalculatedUntil={launch?.launchAt ?? null}
               label={`${latest.name}: ${points.length} ${intervalLabel} levels over the last ${rangeLabel}`}
             />
           ) : (
@@ -176,6 +182,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
             {interval === "1d" && latest.computedAt > (points[points.length - 1]?.t ?? "~") && latest.computedAt >= view.served.start.slice(0, 19) && (
               <span data-testid="latest-point-note">The hollow last point is the latest level, after the last fixing.</span>
             )}
+            {shaded && launch && <BackCalculatedLegend launch={launch} />}
             {windowEvents.length > 0 && (
               <span>
                 <span aria-hidden="true" className="mr-1 inline-block h-3 border-l-2 border-dashed border-amber-500 align-middle" />

@@ -14,6 +14,8 @@ import { GateFlags } from "@/components/site/gate-flags";
 import { RangeLinks } from "@/components/site/range-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { volatilityLatest } from "@/lib/data/volatility";
+import { entryLaunch } from "@/lib/data/launches";
+import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
 import { formatPts, formatShare, tenorText } from "@/lib/site/format";
 import { STATUS_MEANING } from "@/lib/site/gates";
 import { chartHref, parseRange, RANGES } from "@/lib/site/range";
@@ -45,6 +47,8 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
   if (!view && backfilling()) return <BackfillPending what={`/volatility/${canonical}`} />;
   if (!view) notFound();
   const { series, shown, newest, points } = view;
+  const launch = await entryLaunch("volatility", series.ticker);
+  const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
 
   const path = `/volatility/${series.slug}`;
   const tenors = termStructure(shown);
@@ -230,6 +234,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
               series={view.packed}
               tenorDays={series.headlineTenorDays}
               filename={`${series.ticker}-${range}`}
+              backCalculatedUntil={launch?.launchAt ?? null}
               label={`${series.name}: ${points.length} published values over ${tenorText(series.headlineTenorDays)}, last ${rangeLabel}, with the uncertainty band`}
             />
           ) : (
@@ -240,6 +245,12 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           <figcaption className="mt-2 text-xs text-slate-600">
             {points.length} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
             frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology#band">band</Link>).
+            {shaded && launch && (
+              <>
+                {" "}
+                <BackCalculatedLegend launch={launch} />
+              </>
+            )}
           </figcaption>
           {points.length > 0 && (
             <VolatilityValuesTable
@@ -263,6 +274,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           <Fact term="Inception">
             <UtcTime value={series.inceptionAt} />
           </Fact>
+          {launch && <LaunchFacts launch={launch} />}
           <Fact term="Settlement backstop">{series.settlementDate ?? "none"}</Fact>
           <Fact term="Versions">
             <span className="font-mono text-xs">

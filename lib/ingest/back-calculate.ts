@@ -1,0 +1,389 @@
+import "server-only";
+import type { Db } from "@/lib/db";
+import { universeSchema } from "@/lib/catalog/schema";
+import { universeSelectors } from "@/lib/catalog/compile";
+import { clearReadCache } from "@/lib/data/memo";
+import { floorHour, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
+import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
+import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
+import { levelIsMaterial, tickIsMaterial } from "@/lib/ingest/restate";
+import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
+import type { CollectorSettings } from "@/lib/ingest/collector";
+import { VenueHttp } from "@/lib/venues/http";
+import { KalshiConnector } from "@/lib/venues/kalshi";
+import { PolymarketConnector } from "@/lib/venues/polymarket";
+import { readHistory, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
+import type { VenueMarket, VenueName } from "@/lib/venues/types";
+
+type Tx = Prisma.TransactionClient;
+
+/** Hours replayed per pass: bounds the snapshots held in memory at once. */
+const CHUNK_HOURS = 3 * 24;
+/** Markets whose history is read and stored together. */
+const HISTORY_BATCH = 50;
+
+export interface BackCalcEntry {
+  ticker: string;
+  kind: "index" | "volatility";
+  venue: VenueName;
+  /** the base date (inceptionAt) and the launch */
+  base: Date;
+  launch: Date;
+  /** index universes' selectors; for a series, its event */
+  selectors: string[];
+  event: string | null;
+}
+
+export interface BackCalcResult {
+  tickers: string[];
+  markets: number;
+  /** history prices stored (hours x markets) */
+  prices: number;
+  /** markets whose first price is before their stored listing, listed earlier */
+  listedEarlier: number;
+  /** resolutions dated from the history (before the launch) */
+  resolutions: number;
+  hours: number;
+  values: number;
+  restated: number;
+  requests: number;
+  problems: string[];
+}
+
+/** The entries of the applied catalog with a base date before their launch (all, or the named ones). */
+export async function backCalcEntries(prisma: Db | Tx, tickers?: readonly string[]): Promise<BackCalcEntry[]> {
+  const where = tickers ? { ticker: { in: [...tickers] } } : {};
+  const out: BackCalcEntry[] = [];
+  for (const r of await prisma.index.findMany({ where: { ...where, removedAt: null }, select: { ticker: true, inceptionAt: true, launchAt: true, universe: true } })) {
+    const u = universeSchema.safeParse(r.universe);
+    if (!u.success || u.data.venue === "demo" || !r.launchAt || r.launchAt <= r.inceptionAt) continue;
+    out.push({ ticker: r.ticker, kind: "index", venue: u.data.venue, base: r.inceptionAt, launch: r.launchAt, selectors: universeSelectors(u.data), event: null });
+  }
+  for (const r of await prisma.volatilitySeries.findMany({ where: { ...where, ceasedAt: null }, select: { ticker: true, inceptionAt: true, launchAt: true, venue: true, event: true } })) {
+    if ((r.venue !== "polymarket" && r.venue !== "kalshi") || !r.launchAt || r.launchAt <= r.inceptionAt) continue;
+    out.push({ ticker: r.ticker, kind: "volatility", venue: r.venue, base: r.inceptionAt, launch: r.launchAt, selectors: [], event: r.event });
+  }
+  return out;
+}
+
+/** Entries whose back-calculation has not run yet (new entries with a base date). */
+export async function pendingBackCalcTickers(prisma: Db): Promise<string[]> {
+  const rows = [
+    ...(await prisma.index.findMany({ where: { backCalculatedAt: null, removedAt: null, launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })),
+    ...(await prisma.volatilitySeries.findMany({ where: { backCalculatedAt: null, ceasedAt: null, launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })),
+  ];
+  return rows.filter((r) => r.launchAt! > r.inceptionAt).map((r) => r.ticker);
+}
+
+interface Wanted {
+  market: VenueMarket | null;
+  conditionId: string;
+  venue: VenueName;
+  venueRef: string;
+  series: string | null;
+  selectors: string[];
+  legKey: string | null;
+}
+
+const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
+
+/** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
+async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], settings: CollectorSettings, http: Map<VenueName, VenueHttp>, problems: string[]): Promise<Map<string, Wanted>> {
+  const wanted = new Map<string, Wanted>();
+  const add = (w: Wanted) => {
+    const prior = wanted.get(w.conditionId);
+    wanted.set(w.conditionId, prior ? { ...prior, market: prior.market ?? w.market, selectors: [...new Set([...prior.selectors, ...w.selectors])], series: prior.series ?? w.series } : w);
+  };
+  const fromVenue = (m: VenueMarket, extra: string[] = []) =>
+    add({ market: m, conditionId: m.conditionId, venue: m.venue, venueRef: m.venueRef, series: seriesOf(m.selectors), selectors: [...m.selectors, ...extra], legKey: m.legKey });
+  for (const venue of ["polymarket", "kalshi"] as const) {
+    const mine = entries.filter((e) => e.venue === venue);
+    if (mine.length === 0) continue;
+    const client = http.get(venue)!;
+    const connector = venue === "polymarket" ? new PolymarketConnector(client, settings.polymarketGammaUrl, settings.polymarketClobUrl) : new KalshiConnector(client, settings.kalshiApiUrl);
+    const selectors = [...new Set(mine.flatMap((e) => e.selectors))];
+    if (selectors.length) {
+      const found = await connector.discover(selectors);
+      problems.push(...found.problems);
+      found.markets.forEach((m) => fromVenue(m));
+    }
+    for (const e of mine.filter((x) => x.event)) {
+      try {
+        const legs = await connector.event(e.event!);
+        if (legs) legs.legs.forEach((m) => fromVenue(m, [`${venue}:series-event:${e.event}`]));
+        else problems.push(`${e.ticker}: event ${e.event} not found`);
+      } catch (error) {
+        problems.push(`${e.ticker}: ${(error as Error).message}`);
+      }
+    }
+    // Held markets of these universes the venue no longer lists (closed since) are priced from their history too.
+    const held = await prisma.market.findMany({
+      where: { venue, OR: [{ selectors: { hasSome: selectors.length ? selectors : ["-"] } }, { conditionId: { in: (await seriesLegs(prisma, mine)).flat() } }] },
+      select: { conditionId: true, venueRef: true, selectors: true, legKey: true },
+    });
+    for (const h of held) if (h.venueRef) add({ market: null, conditionId: h.conditionId, venue, venueRef: h.venueRef, series: seriesOf(h.selectors), selectors: h.selectors, legKey: h.legKey });
+  }
+  return wanted;
+}
+
+async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promise<string[][]> {
+  const tickers = entries.filter((e) => e.kind === "volatility").map((e) => e.ticker);
+  if (tickers.length === 0) return [];
+  return (await prisma.volatilitySeries.findMany({ where: { ticker: { in: tickers } }, select: { legConditionIds: true } })).map((r) => r.legConditionIds);
+}
+
+/**
+ * Back-calculates entries from their base date to their launch: reads every market's hourly price
+ * history from the venues, stores it as snapshots marked `history` (no depth; a market is listed
+ * from its first price, a resolution before the launch is dated at the hour after its last price),
+ * then computes the entries alone from the base date through the newest computed hour. Values
+ * before the launch are marked back-calculated; values after it are recomputed on the new history
+ * and a published value that moves beyond the materiality threshold is restated (revision + 1).
+ */
+export async function backCalculate(prisma: Db, tickers: readonly string[] | null, settings: CollectorSettings, options: { now?: Date; log?: (line: string) => void } = {}): Promise<BackCalcResult> {
+  const log = options.log ?? (() => {});
+  // A new service computes its first hours here: every entry with a base date takes part.
+  const started = (await prisma.engineState.count()) > 0;
+  const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
+  const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [] };
+  if (entries.length === 0) return result;
+  const http = new Map<VenueName, VenueHttp>(
+    (["polymarket", "kalshi"] as const).map((venue) => [venue, new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs })]),
+  );
+  const wanted = await wantedMarkets(prisma, entries, settings, http, result.problems);
+  const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
+  const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
+  const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
+  log(`${list.length} market(s) to price from ${base.toISOString()}`);
+  // A batch of markets at a time: read their history, store it; memory holds one batch's prices.
+  for (let i = 0; i < list.length; i += HISTORY_BATCH) {
+    const batch = list.slice(i, i + HISTORY_BATCH);
+    const reads = await Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, settings, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour)));
+    const history = new Map<string, HistoryPoint[]>();
+    for (const r of reads.flat()) {
+      if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
+      else if (r.points.length) history.set(r.conditionId, r.points);
+    }
+    result.markets += history.size;
+    log(`history of ${Math.min(i + HISTORY_BATCH, list.length)}/${list.length} market(s) read`);
+    await prisma.$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+        await storeHistory(tx, wanted, history, lastHistoryHour, result);
+      },
+      { timeout: 600_000, maxWait: 60_000 },
+    );
+  }
+  result.requests = [...http.values()].reduce((n, h) => n + h.requests, 0);
+
+  log(`history stored (${result.prices} prices); computing`);
+  const now = options.now ?? new Date();
+  const computed = await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+      const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
+      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false);
+      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true);
+      await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
+      await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
+      return true;
+    },
+    { timeout: 1_800_000, maxWait: 60_000 },
+  );
+  if (computed) clearReadCache();
+  return result;
+}
+
+/** Stores the history as market rows and `history` snapshots; a book read already stored for an hour is kept. */
+async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult): Promise<void> {
+  const ids = [...history.keys()];
+  const stored = new Map((await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true, listedAt: true, resolvedAt: true, selectors: true } })).map((m) => [m.conditionId, m]));
+  const fresh: Prisma.MarketCreateManyInput[] = [];
+  const snapshots: Prisma.MarketSnapshotCreateManyInput[] = [];
+  for (const [id, points] of history) {
+    const w = wanted.get(id)!;
+    const first = points[0]!.t;
+    const last = points.at(-1)!.t;
+    const m = w.market;
+    // Resolved before the launch: at its settlement the hour after its last price.
+    const resolvedAt = m?.resolved && last.getTime() < lastHour.getTime() ? nextHour(last) : null;
+    const row = stored.get(id);
+    if (!row) {
+      if (!m) continue;
+      fresh.push({
+        conditionId: id,
+        venue: m.venue,
+        venueRef: m.venueRef,
+        label: m.label,
+        legKey: m.legKey,
+        eventKey: m.eventKey,
+        selectors: w.selectors,
+        settlementDate: m.settlementDate,
+        listedAt: first,
+        resolvedAt: m.resolved ? (resolvedAt ?? nextHour(lastHour)) : null,
+        outcome: m.outcome,
+      });
+    } else {
+      const earlier = first < row.listedAt;
+      const resolvesEarlier = resolvedAt !== null && (row.resolvedAt === null || resolvedAt < row.resolvedAt);
+      if (earlier) result.listedEarlier += 1;
+      if (earlier || resolvesEarlier)
+        await tx.market.update({ where: { conditionId: id }, data: { ...(earlier ? { listedAt: first } : {}), ...(resolvesEarlier ? { resolvedAt, outcome: m!.outcome } : {}) } });
+    }
+    if (resolvedAt) result.resolutions += 1;
+    for (const p of points) {
+      if (resolvedAt && p.t >= resolvedAt) break;
+      snapshots.push({ conditionId: id, observedAt: p.t, bestBid: p.bestBid.toString(), bestAsk: p.bestAsk.toString(), mid: p.mid.toString(), depthUsd: "0.00", ingested: true, source: "history" });
+    }
+    if (resolvedAt && m?.outcome !== null && m?.outcome !== undefined) {
+      const o = String(m.outcome);
+      snapshots.push({ conditionId: id, observedAt: resolvedAt, bestBid: o, bestAsk: o, mid: o, depthUsd: "0.00", resolved: true, outcome: m.outcome, ingested: true, source: "history" });
+    }
+  }
+  if (fresh.length) await tx.market.createMany({ data: fresh, skipDuplicates: true });
+  for (let i = 0; i < snapshots.length; i += 5000) {
+    const r = await tx.marketSnapshot.createMany({ data: snapshots.slice(i, i + 5000), skipDuplicates: true });
+    result.prices += r.count;
+  }
+}
+
+const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
+
+/**
+ * Computes the entries alone, from a fresh state at their base date through `last`, and replaces
+ * their rows (levels, ticks, compositions, links), their states and their part of the checkpoints,
+ * a week of hours at a time. A value published before (after the launch, or by an earlier
+ * back-calculation) that moves beyond the materiality threshold carries revision + 1 and a
+ * restatement record. With no engine state yet (a new service), this is the engine's first run.
+ */
+async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean): Promise<void> {
+  const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
+  const names = new Set(entries.map((e) => e.ticker));
+  const catalog: EngineCatalog = { ...full, indices: full.indices.filter((d) => names.has(d.ticker)), series: full.series.filter((d) => names.has(d.ticker)), pending: new Set() };
+  const indexIds = catalog.indices.map((d) => catalog.indexIds.get(d.ticker)!);
+  const seriesIds = catalog.series.map((d) => catalog.seriesIds.get(d.ticker)!);
+  const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
+  const states: EngineStates = { indices: new Map(), series: new Map() };
+  const start = floorHour(new Date(Math.min(...entries.map((e) => e.base.getTime())) + MS_PER_HOUR - 1));
+  const feed = new StoredFeed(start, null, await loadStoredMarkets(tx));
+
+  await tx.composition.deleteMany({ where: { indexId: { in: indexIds } } });
+  await tx.reconstitutionEvent.deleteMany({ where: { indexId: { in: indexIds } } });
+  const checkpoints: CheckpointRow[] = [];
+  for (let from = start; from <= last; ) {
+    const until = new Date(Math.min(last.getTime(), from.getTime() + (CHUNK_HOURS - 1) * MS_PER_HOUR));
+    const overlay = await loadOverlay(tx, from, until);
+    const levels: Prisma.IndexLevelCreateManyInput[] = [];
+    const ticks: Prisma.VolatilityTickCreateManyInput[] = [];
+    const compositions: CompositionRow[] = [];
+    const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
+    for (let t = from; t <= until; t = nextHour(t)) {
+      const hour = feed.advance();
+      const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+      levels.push(...out.levels);
+      ticks.push(...out.ticks);
+      compositions.push(...out.compositions);
+      links.push(...out.reconstitutions);
+      result.hours += 1;
+      if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, feed.state(), states));
+    }
+    const range = { gte: from, lte: until };
+    const records = await keepRevisions(tx, levels, ticks, indexIds, seriesIds, range, tickerOf, now);
+    await tx.indexLevel.deleteMany({ where: { indexId: { in: indexIds }, t: range } });
+    await tx.volatilityTick.deleteMany({ where: { seriesId: { in: seriesIds }, computedAt: range } });
+    await insertLevels(tx, levels);
+    await insertTicks(tx, ticks);
+    await insertCompositions(tx, compositions);
+    if (links.length) await tx.reconstitutionEvent.createMany({ data: links });
+    if (records.length) await tx.restatement.createMany({ data: records });
+    result.restated += records.length;
+    result.values += levels.length + ticks.length;
+    from = nextHour(until);
+  }
+  await saveStates(tx, catalog, states);
+
+  if (firstRun) {
+    await writeCheckpoints(tx, checkpoints, last);
+    const demoState = JSON.parse(JSON.stringify(feed.state())) as Prisma.InputJsonValue;
+    await tx.engineState.create({ data: { id: 1, lastTickAt: last, demoSeed: null, demoState } });
+    return;
+  }
+  // The checkpoints hold every entry's state: these entries' parts now come from this computation.
+  const mine = new Map(checkpoints.map((c) => [c.t.toISOString(), { indices: JSON.parse(c.indexStates) as Record<string, unknown>, series: JSON.parse(c.volStates) as Record<string, unknown> }]));
+  for (const cp of await tx.engineCheckpoint.findMany({ where: { t: { gte: start } }, select: { t: true, indexStates: true, volStates: true } })) {
+    const at = mine.get(cp.t.toISOString());
+    const indices = { ...(cp.indexStates as Record<string, unknown>) };
+    const series = { ...(cp.volStates as Record<string, unknown>) };
+    for (const d of catalog.indices) if (at?.indices[d.ticker]) indices[d.ticker] = at.indices[d.ticker]; else delete indices[d.ticker];
+    for (const d of catalog.series) if (at?.series[d.ticker]) series[d.ticker] = at.series[d.ticker]; else delete series[d.ticker];
+    await tx.engineCheckpoint.update({ where: { t: cp.t }, data: { indexStates: indices as Prisma.InputJsonValue, volStates: series as Prisma.InputJsonValue } });
+  }
+}
+
+/** Gives recomputed values the stored revision, or revision + 1 and a restatement record when they moved materially. */
+async function keepRevisions(
+  tx: Tx,
+  levels: Prisma.IndexLevelCreateManyInput[],
+  ticks: Prisma.VolatilityTickCreateManyInput[],
+  indexIds: string[],
+  seriesIds: string[],
+  range: { gte: Date; lte: Date },
+  tickerOf: Map<string, string>,
+  now: Date,
+): Promise<Prisma.RestatementCreateManyInput[]> {
+  const records: Prisma.RestatementCreateManyInput[] = [];
+  const storedLevels = new Map(
+    (await tx.indexLevel.findMany({ where: { indexId: { in: indexIds }, t: range }, select: { indexId: true, t: true, level: true, revision: true, stale: true, computedAt: true, compositionVersion: true } })).map((l) => [
+      key(l.indexId, l.t),
+      l,
+    ]),
+  );
+  for (const l of levels) {
+    const s = storedLevels.get(key(l.indexId, l.t as Date));
+    if (!s) continue;
+    if (levelIsMaterial(s.level, l.level as string)) {
+      l.revision = s.revision + 1;
+      l.computedAt = now;
+      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toString(), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason: "back-calculation" } });
+    } else l.revision = s.revision;
+  }
+  if (seriesIds.length === 0) return records;
+  const storedTicks = new Map(
+    (
+      await tx.volatilityTick.findMany({
+        where: { seriesId: { in: seriesIds }, computedAt: range },
+        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+      })
+    ).map((x) => [key(x.seriesId, x.computedAt), x]),
+  );
+  for (const x of ticks) {
+    const s = storedTicks.get(key(x.seriesId, x.computedAt as Date));
+    if (!s) continue;
+    if (tickIsMaterial(s, x)) {
+      x.revision = s.revision + 1;
+      records.push({ restatedAt: now, kind: "volatility", ticker: tickerOf.get(x.seriesId)!, t: x.computedAt as Date, revision: s.revision + 1, previous: String(s.headlinePts), value: String(x.headlinePts), detail: { revision: s.revision, status: s.status, publicationState: s.publicationState, reason: "back-calculation" } });
+    } else x.revision = s.revision;
+  }
+  return records;
+}
+
+export function describeBackCalc(r: BackCalcResult): string {
+  if (r.tickers.length === 0) return "nothing to back-calculate: no entry of the applied catalog has a base date before its launch\n";
+  const lines = [
+    `back-calculated ${r.tickers.join(", ")}: ${r.markets} market(s) priced from the venues' history (${r.prices} hourly prices stored, ${r.requests} requests)`,
+    `  ${r.listedEarlier} market(s) listed from their first price, ${r.resolutions} resolution(s) dated from the history`,
+    r.hours ? `  computed ${r.hours} hour(s): ${r.values} value(s), ${r.restated} published value(s) restated` : "  the engine computes these hours on its next tick",
+  ];
+  for (const p of r.problems.slice(0, 20)) lines.push(`  ${p}`);
+  if (r.problems.length > 20) lines.push(`  … ${r.problems.length - 20} more`);
+  return `${lines.join("\n")}\n`;
+}
+
+/** Back-calculates the entries whose back-calculation has not run (a catalog just gave them a base date); null when there were none. */
+export async function backCalculatePending(prisma: Db, settings: CollectorSettings, options: { now?: Date } = {}): Promise<BackCalcResult | null> {
+  const pending = await pendingBackCalcTickers(prisma);
+  return pending.length ? backCalculate(prisma, pending, settings, options) : null;
+}

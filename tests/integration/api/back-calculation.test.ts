@@ -1,0 +1,275 @@
+import { execFile, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Decimal from "decimal.js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { startServer, type RunningServer } from "../support/server";
+import { polyBook, kalshiBookFp, startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
+
+// Back-calculated history: a catalog of venue entries whose base date lies 35 days before their
+// launch, applied to a new service (real PostgreSQL, the operator CLIs, venues answering over
+// HTTP in their documented shapes). The first collector run back-calculates every hour from the
+// base date from the venues' price history, then the engine goes on live.
+
+const HOUR = 3_600_000;
+const launch = new Date(Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR);
+// 35 days: the month before the launch closes, so its bundle is built and verified
+const base = new Date(launch.getTime() - 35 * 24 * HOUR);
+const at = (h: number) => new Date(base.getTime() + h * HOUR);
+const sec = (d: Date) => d.getTime() / 1000;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-backcalc-"));
+const name = uniqueName("pmb_backcalc");
+let url = "";
+let fake: FakeVenues;
+let client: pg.Client;
+let server: RunningServer | undefined;
+
+const catalog = {
+  version: 1,
+  indices: [
+    {
+      ticker: "PMX-BTC",
+      name: "BTC Price Markets Index",
+      description: "Open Polymarket markets tagged crypto.",
+      inceptionAt: base.toISOString(),
+      launchAt: launch.toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
+      // history has no depth: this rule cannot apply to back-calculated hours
+      eligibility: { minDepthUsd: 100, maxSpread: 0.1 },
+    },
+    {
+      ticker: "KX-CPI",
+      name: "Kalshi CPI Index",
+      description: "Open Kalshi CPI markets.",
+      inceptionAt: base.toISOString(),
+      launchAt: launch.toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
+    },
+  ],
+};
+
+const env = () => ({
+  ...process.env,
+  DATABASE_URL: url,
+  REDIS_URL: "",
+  DEMO_MARKET: "0",
+  POLYMARKET_GAMMA_URL: fake.gammaUrl,
+  POLYMARKET_CLOB_URL: fake.clobUrl,
+  KALSHI_API_URL: fake.kalshiUrl,
+  COLLECT_TIMEOUT_MS: "3000",
+});
+const cli = (script: string, args: string[]) =>
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(), encoding: "utf8" }, (error, stdout, stderr) =>
+      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+
+/** An hourly path from hour `from` to the launch (exclusive), the price given per hour index. */
+const path4 = (from: number, until: number, price: (h: number) => number, spread = 0): HistoryPrice[] =>
+  Array.from({ length: until - from }, (_, i) => ({ t: sec(at(from + i)), bid: +(price(from + i) - spread / 2).toFixed(4), ask: +(price(from + i) + spread / 2).toFixed(4) }));
+
+const pa = (h: number) => 0.4 + 0.1 * Math.sin(h / 10);
+const pb = (h: number) => 0.6 - 0.0002 * h;
+const pl = (h: number) => 0.3 + 0.01 * h;
+const HOURS = 35 * 24;
+
+async function levels(ticker: string) {
+  const r = await client.query<{ t: Date; level: string; basis: string; stale: boolean }>(
+    `SELECT l.t, l.level::text AS level, l.basis, l.stale FROM index_levels l JOIN indices i ON i.id = l."indexId" WHERE i.ticker = $1 ORDER BY l.t`,
+    [ticker],
+  );
+  return r.rows;
+}
+
+beforeAll(async () => {
+  url = await createDatabase(name);
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  if (migrate.status !== 0) throw new Error(migrate.stderr);
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+  fake = await startFakeVenues();
+  const end = new Date(launch.getTime() + 40 * 24 * HOUR).toISOString();
+  fake.poly.events.push(
+    { slug: "btc-a", title: "BTC a", negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: "0xbtc-a", question: "Will BTC reach a?", yesToken: "tok-a", endDate: end }] },
+    // b lists a day after the base date
+    { slug: "btc-b", title: "BTC b", negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: "0xbtc-b", question: "Will BTC reach b?", yesToken: "tok-b", endDate: end }] },
+    // a ladder whose first rung resolved YES two days after the base date; the event stays open
+    {
+      slug: "btc-ladder",
+      title: "BTC ladder",
+      negRisk: false,
+      tags: ["crypto"],
+      endDate: end,
+      markets: [
+        { conditionId: "0xrung-1", question: "Will BTC reach rung 1?", yesToken: "tok-r1", endDate: end, closed: true, outcomePrices: ["1", "0"] },
+        { conditionId: "0xrung-2", question: "Will BTC reach rung 2?", yesToken: "tok-r2", endDate: end },
+      ],
+    },
+  );
+  fake.poly.books.set("tok-a", polyBook(pa(HOURS) - 0.01, pa(HOURS) + 0.01));
+  fake.poly.books.set("tok-b", polyBook(pb(HOURS) - 0.01, pb(HOURS) + 0.01));
+  fake.poly.books.set("tok-r2", polyBook(0.5, 0.52));
+  fake.poly.books.set("tok-r1", polyBook(0.98, 0.99));
+  fake.history.poly.set("tok-a", path4(0, HOURS, pa));
+  fake.history.poly.set("tok-b", path4(24, HOURS, pb));
+  fake.history.poly.set("tok-r1", path4(0, 48, pl));
+  fake.history.poly.set("tok-r2", path4(0, HOURS, () => 0.5));
+  fake.kalshi.events.push({
+    event_ticker: "KXCPI-A",
+    series_ticker: "KXCPI",
+    title: "CPI A",
+    mutually_exclusive: false,
+    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
+  });
+  fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.5, 0.53));
+  fake.history.kalshi.set("KXCPI-A-T3", path4(0, HOURS, (h) => 0.4 + 0.0005 * h, 0.04));
+  const file = path.join(dir, "catalog.json");
+  fs.writeFileSync(file, JSON.stringify(catalog, null, 2));
+  const applied = await cli("scripts/catalog.ts", ["apply", file]);
+  expect(applied.status, applied.stderr).toBe(0);
+}, 240_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await client?.end();
+  await fake?.close();
+  await dropDatabase(name);
+});
+
+describe("back-calculation from a base date", () => {
+  it("the first collector run back-calculates every hour from the base date, then the engine computes the launch hour live", async () => {
+    const r = await cli("scripts/collect.ts", ["--once", "--at", launch.toISOString()]);
+    expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/back-calculated KX-CPI, PMX-BTC|back-calculated PMX-BTC, KX-CPI/);
+    expect(r.stdout).toContain("1 resolution(s) dated from the history");
+
+    const btc = await levels("PMX-BTC");
+    expect(btc[0]!.t.toISOString()).toBe(base.toISOString());
+    expect(btc[0]!.level).toBe("100.00000000");
+    expect(btc.at(-1)!.t.toISOString()).toBe(launch.toISOString());
+    expect(btc).toHaveLength(HOURS + 1);
+    expect(btc.filter((l) => l.t < launch).every((l) => l.basis === "back-calculated")).toBe(true);
+    expect(btc.at(-1)!.basis).toBe("live");
+    expect(btc.filter((l) => l.t < launch).some((l) => l.stale)).toBe(false);
+  });
+
+  it("prices the basket with the history's prices at the composition's weights (no depth rule on history)", async () => {
+    const members = await client.query<{ conditionId: string; targetWeight: string }>(
+      `SELECT m."conditionId", m."targetWeight"::text AS "targetWeight" FROM composition_members m JOIN compositions c ON c.id = m."compositionId" JOIN indices i ON i.id = c."indexId" WHERE i.ticker = 'PMX-BTC' AND c.version = 'v1'`,
+    );
+    expect(members.rows.map((m) => m.conditionId).sort()).toEqual(["0xbtc-a", "0xrung-1", "0xrung-2"]);
+    const price: Record<string, (h: number) => number> = { "0xbtc-a": pa, "0xrung-1": pl, "0xrung-2": () => 0.5 };
+    const basket = (h: number) => members.rows.reduce((s, m) => s.plus(new Decimal(m.targetWeight).times(price[m.conditionId]!(h).toFixed(4))), new Decimal(0));
+    const btc = await levels("PMX-BTC");
+    const expected = new Decimal(100).times(basket(10)).dividedBy(basket(0)).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN);
+    expect(btc[10]!.level).toBe(expected.toFixed(8));
+  });
+
+  it("lists a market from its first price and dates a resolution at the hour after its last price", async () => {
+    const m = await client.query<{ conditionId: string; listedAt: Date; resolvedAt: Date | null; outcome: number | null }>(`SELECT "conditionId", "listedAt", "resolvedAt", outcome FROM markets ORDER BY "conditionId"`);
+    const byId = new Map(m.rows.map((r) => [r.conditionId, r]));
+    expect(byId.get("0xbtc-b")!.listedAt.toISOString()).toBe(at(24).toISOString());
+    expect(byId.get("0xrung-1")!.resolvedAt!.toISOString()).toBe(at(48).toISOString());
+    expect(byId.get("0xrung-1")!.outcome).toBe(1);
+    const links = await client.query<{ completedAt: Date; addedMarketCount: number; removedMarketCount: number }>(
+      `SELECT r."completedAt", r."addedMarketCount", r."removedMarketCount" FROM reconstitution_events r JOIN indices i ON i.id = r."indexId" WHERE i.ticker = 'PMX-BTC' ORDER BY r."completedAt"`,
+    );
+    expect(links.rows.some((l) => l.completedAt.getTime() >= at(24).getTime() && l.completedAt.getTime() <= at(25).getTime() && l.addedMarketCount === 1)).toBe(true);
+    expect(links.rows.some((l) => l.completedAt.getTime() >= at(48).getTime() && l.completedAt.getTime() <= at(49).getTime() && l.removedMarketCount === 1)).toBe(true);
+    const sources = await client.query<{ source: string; n: string }>(`SELECT source, count(*)::text AS n FROM market_snapshots WHERE "observedAt" < $1 GROUP BY source`, [launch]);
+    expect(sources.rows).toEqual([{ source: "history", n: expect.any(String) }]);
+  });
+
+  it("reads Kalshi's YES bid and ask closes: the price used is their mid", async () => {
+    const cpi = await levels("KX-CPI");
+    expect(cpi[0]!.level).toBe("100.00000000");
+    const mid = (h: number) => new Decimal((0.4 + 0.0005 * h - 0.02).toFixed(4)).plus((0.4 + 0.0005 * h + 0.02).toFixed(4)).dividedBy(2);
+    expect(cpi[20]!.level).toBe(new Decimal(100).times(mid(20)).dividedBy(mid(0)).toFixed(8));
+    expect(cpi[20]!.basis).toBe("back-calculated");
+  });
+
+  it("the closed month's bundle marks every back-calculated value, names the launch, and bundles:verify recomputes them all", async () => {
+    const built = await cli("scripts/snapshots-build.ts", []);
+    expect(built.status, built.stderr).toBe(0);
+    const month = base.toISOString().slice(0, 7);
+    const bundle = await client.query<{ manifest: { schemaVersion: number; launches: Array<{ ticker: string; baseDate: string; launchAt: string }> } }>(`SELECT manifest FROM snapshot_bundles WHERE month = $1`, [month]);
+    const manifest = bundle.rows[0]!.manifest;
+    expect(manifest.schemaVersion).toBe(4);
+    expect(manifest.launches.map((l) => [l.ticker, l.baseDate.slice(0, 19), l.launchAt.slice(0, 19)])).toEqual([
+      ["KX-CPI", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],
+      ["PMX-BTC", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],
+    ]);
+    const out = path.join(dir, "bundles", month);
+    fs.mkdirSync(out, { recursive: true });
+    const files = await client.query<{ name: string; content: string }>(`SELECT name, content FROM snapshot_files WHERE month = $1`, [month]);
+    for (const f of files.rows) fs.writeFileSync(path.join(out, f.name), f.content);
+    fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest));
+    const levelsCsv = files.rows.find((f) => f.name === "index_levels.csv")!.content.split("\r\n");
+    expect(levelsCsv[0]).toMatch(/,basis$/);
+    expect(levelsCsv.slice(1).filter(Boolean).every((line) => line.endsWith(",back-calculated"))).toBe(true);
+    const verify = await cli("scripts/bundles-verify.ts", [path.join(dir, "bundles")]);
+    expect(verify.status, verify.stdout + verify.stderr).toBe(0);
+    const rows = levelsCsv.slice(1).filter(Boolean).length;
+    expect(verify.stdout).toContain(`index levels: ${rows} hours of 2 indices recomputed (${rows} of them back-calculated`);
+    expect(verify.stdout).toContain("OK: every published value recomputes");
+  });
+
+  it("`npm run backfill -- TICKER` re-reads the history; unchanged history restates nothing, an unknown ticker is refused", async () => {
+    const again = await cli("scripts/backfill.ts", ["PMX-BTC"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain("back-calculated PMX-BTC");
+    expect(again.stdout).toContain("0 published value(s) restated");
+    const unknown = await cli("scripts/backfill.ts", ["NOPE-1"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("NOPE-1: no entry of the applied catalog with a base date");
+  });
+
+  it("an hour the collector missed is filled from the venue's history once it answers again: marked history-filled and restated", async () => {
+    const missed = new Date(launch.getTime() + HOUR);
+    const next = new Date(launch.getTime() + 2 * HOUR);
+    // the CLOB's books (read in batches) fail for the hour
+    fake.faults.set("/clob/book", [{ status: 500, times: 8 }]);
+    const down = await cli("scripts/collect.ts", ["--once", "--at", missed.toISOString()]);
+    expect(down.status, down.stderr).toBe(0);
+    expect(down.stdout).toMatch(/polymarket: .* [1-9] stale/);
+    const before = (await levels("PMX-BTC")).find((l) => l.t.getTime() === missed.getTime())!;
+    expect(before.basis).toBe("live");
+    // the venue's history has the hour the books could not be read
+    fake.faults.delete("/clob/book");
+    fake.history.poly.get("tok-a")!.push({ t: sec(missed), bid: 0.9, ask: 0.9 });
+    const back = await cli("scripts/collect.ts", ["--once", "--at", next.toISOString()]);
+    expect(back.status, back.stderr).toBe(0);
+    expect(back.stdout).toMatch(/filled 1 missed market-hour\(s\) of \d market\(s\)/);
+    const after = (await levels("PMX-BTC")).find((l) => l.t.getTime() === missed.getTime())!;
+    expect(after.basis).toBe("history-filled");
+    expect(after.level).not.toBe(before.level);
+    const restated = await client.query<{ revision: number; previous: string; value: string }>(`SELECT revision, previous, value FROM restatements WHERE ticker = 'PMX-BTC' AND t = $1`, [missed]);
+    expect(restated.rows).toEqual([{ revision: 1, previous: before.level, value: after.level }]);
+    const snap = await client.query<{ source: string; mid: string }>(`SELECT source, mid::text AS mid FROM market_snapshots WHERE "conditionId" = '0xbtc-a' AND "observedAt" = $1`, [missed]);
+    expect(snap.rows).toEqual([{ source: "history", mid: "0.90000000" }]);
+  });
+
+  it("the pages disclose the base and launch dates and shade the back-calculated part; /v1 keeps exactly its fields", async () => {
+    if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
+    server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+    const html = await (await fetch(`${server.baseUrl}/indices/PMX-BTC?range=90`)).text();
+    expect(html).toContain('data-testid="base-date"');
+    expect(html).toContain('data-testid="launch-date"');
+    expect(html).toContain('data-testid="back-calculated-legend"');
+    expect(html).toContain("1 later hour filled from venue history");
+    const changelog = await (await fetch(`${server.baseUrl}/changelog`)).text();
+    expect(changelog).toContain("levels before the launch are back-calculated");
+    const minted = await cli("scripts/keys.ts", ["mint", "--email", `backcalc-${Date.now()}@example.com`]);
+    const key = minted.stdout.trim();
+    expect(key, minted.stderr).toMatch(/^svc_live_/);
+    const latest = (await (await fetch(`${server.baseUrl}/v1/indices/PMX-BTC/latest`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { data: Record<string, unknown> };
+    expect(latest.data.inceptionAt).toBe(`${base.toISOString().slice(0, 19)}.000000Z`);
+    expect(Object.keys(latest.data).filter((k) => /launch|basis|back/i.test(k))).toEqual([]);
+  });
+});

@@ -1,0 +1,121 @@
+import Decimal from "decimal.js";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { VenueHttp } from "@/lib/venues/http";
+import { historyWindows, hourlyPoints, readHistory, readKalshiCandles, readPolymarketHistory, HISTORY_WINDOW_MS } from "@/lib/venues/price-history";
+import { startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+
+let fake: FakeVenues;
+beforeEach(async () => {
+  fake = await startFakeVenues();
+});
+afterEach(async () => fake.close());
+
+const HOUR = 3_600_000;
+const base = Date.UTC(2026, 9, 1);
+const sec = (ms: number) => ms / 1000;
+const http = () => new VenueHttp({ venue: "test", concurrency: 4, timeoutMs: 2000, backoffMs: 1, sleep: async () => {} });
+const urls = () => ({ polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl });
+const d = (s: string) => new Decimal(s);
+
+describe("hourly points from a venue's history", () => {
+  test.each([
+    ["a price at the hour stands for that hour", [[base, "0.4"]], [[base, "0.4"]]],
+    ["a price within an hour stands for the hour ending after it", [[base + 60_000, "0.4"]], [[base + HOUR, "0.4"]]],
+    ["the last price of the hour wins", [[base + 60_000, "0.4"], [base + 120_000, "0.45"]], [[base + HOUR, "0.45"]]],
+    ["an hour without a price has no point", [[base, "0.4"], [base + 3 * HOUR, "0.5"]], [[base, "0.4"], [base + 3 * HOUR, "0.5"]]],
+    ["prices outside the span are left out", [[base - 2 * HOUR, "0.4"], [base + 30 * HOUR, "0.5"]], []],
+  ] as Array<[string, Array<[number, string]>, Array<[number, string]>]>)("%s", (_name, raw, expected) => {
+    const points = hourlyPoints(raw.map(([at, p]) => ({ at, bid: d(p), ask: d(p) })), new Date(base), new Date(base + 24 * HOUR));
+    expect(points.map((x) => [x.t.getTime(), x.mid.toString()])).toEqual(expected);
+  });
+
+  test("the mid is halfway between the bid and the ask", () => {
+    const [p] = hourlyPoints([{ at: base, bid: d("0.41"), ask: d("0.44") }], new Date(base), new Date(base));
+    expect([p!.bestBid.toString(), p!.bestAsk.toString(), p!.mid.toString()]).toEqual(["0.41", "0.44", "0.425"]);
+  });
+
+  test("windows cover the span without overlap and none is longer than the limit", () => {
+    const from = new Date(base);
+    const until = new Date(base + 90 * 24 * HOUR);
+    const w = historyWindows(from, until);
+    expect(w[0]!.start).toBe(sec(base));
+    expect(w.at(-1)!.end).toBe(sec(until.getTime()));
+    for (let i = 1; i < w.length; i++) expect(w[i]!.start).toBe(w[i - 1]!.end + 1);
+    for (const x of w) expect((x.end - x.start) * 1000).toBeLessThan(HISTORY_WINDOW_MS);
+  });
+});
+
+describe("venue shapes", () => {
+  test("Polymarket points outside [0, 1] or without a time are skipped; a body without a history list is refused", () => {
+    expect(readPolymarketHistory({ history: [{ t: 1, p: 0.5 }, { t: 2, p: 1.5 }, { p: 0.3 }] }, "u").map((x) => x.bid.toString())).toEqual(["0.5"]);
+    expect(() => readPolymarketHistory({ error: "x" }, "u")).toThrow(/no history list/);
+  });
+
+  test("Kalshi candles read the YES bid and ask closes as dollars, cents when the strings are absent; a candle without both sides is skipped", () => {
+    const got = readKalshiCandles(
+      {
+        candlesticks: [
+          { end_period_ts: 10, yes_bid: { close_dollars: "0.3100" }, yes_ask: { close_dollars: "0.3500" } },
+          { end_period_ts: 20, yes_bid: { close: 40 }, yes_ask: { close: 44 } },
+          { end_period_ts: 30, yes_bid: {}, yes_ask: { close_dollars: "0.3500" } },
+          { end_period_ts: 40, yes_bid: { close_dollars: "0.6000" }, yes_ask: { close_dollars: "0.5000" } },
+        ],
+      },
+      "u",
+    );
+    expect(got.map((x) => [x.at, x.bid.toString(), x.ask.toString()])).toEqual([
+      [10_000, "0.31", "0.35"],
+      [20_000, "0.4", "0.44"],
+    ]);
+  });
+});
+
+describe("readHistory through the venues' HTTP API", () => {
+  test("reads both venues over several windows, hour by hour", async () => {
+    const hours = Array.from({ length: 40 * 24 }, (_, i) => base + i * HOUR);
+    fake.history.poly.set("tok-1", hours.map((t, i) => ({ t: sec(t), bid: 0.4 + (i % 10) / 100, ask: 0.4 + (i % 10) / 100 })));
+    fake.history.kalshi.set("KXCPI-26-T3", hours.map((t) => ({ t: sec(t), bid: 0.3, ask: 0.34 })));
+    const reads = await readHistory(
+      http(),
+      urls(),
+      [
+        { venue: "polymarket", conditionId: "0xa", venueRef: "tok-1" },
+        { venue: "kalshi", conditionId: "kalshi:KXCPI-26-T3", venueRef: "KXCPI-26-T3", series: "KXCPI" },
+      ],
+      new Date(base),
+      new Date(hours.at(-1)!),
+    );
+    const [poly, kalshi] = reads as Array<{ conditionId: string; points: Array<{ t: Date; mid: Decimal; bestBid: Decimal; bestAsk: Decimal }> }>;
+    expect(poly!.points).toHaveLength(hours.length);
+    expect(poly!.points[13]!.mid.toString()).toBe("0.43");
+    expect(kalshi!.points).toHaveLength(hours.length);
+    expect([kalshi!.points[0]!.bestBid.toString(), kalshi!.points[0]!.bestAsk.toString(), kalshi!.points[0]!.mid.toString()]).toEqual(["0.3", "0.34", "0.32"]);
+    const windows = fake.hits.filter((h) => h.startsWith("/clob/prices-history")).length;
+    expect(windows).toBe(historyWindows(new Date(base), new Date(hours.at(-1)!)).length);
+    expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?") && h.includes("period_interval=60"))).toBe(true);
+  });
+
+  test("a market the venue does not know, or whose series is unknown, is reported, not guessed", async () => {
+    const reads = await readHistory(
+      http(),
+      urls(),
+      [
+        { venue: "kalshi", conditionId: "kalshi:NOPE", venueRef: "NOPE", series: "KXCPI" },
+        { venue: "kalshi", conditionId: "kalshi:X", venueRef: "X", series: null },
+      ],
+      new Date(base),
+      new Date(base + HOUR),
+    );
+    expect(reads.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/HTTP 404/), "no series ticker known for its candlesticks"]);
+  });
+
+  test("a failing venue answer is retried, then reported", async () => {
+    fake.history.poly.set("tok-2", [{ t: sec(base), bid: 0.5, ask: 0.5 }]);
+    fake.faults.set("/clob/prices-history?market=tok-2", [{ status: 500, times: 1 }]);
+    const [ok] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
+    expect(ok && "points" in ok ? ok.points.map((x) => x.mid.toString()) : ok).toEqual(["0.5"]);
+    fake.faults.set("/clob/prices-history?market=tok-2", [{ malformed: true, times: 1 }]);
+    const [bad] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
+    expect(bad && "problem" in bad ? bad.problem : bad).toMatch(/malformed body/);
+  });
+});
