@@ -1,4 +1,20 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { databaseDown } from "@/lib/db/outage";
+
+/** Paths whose headers below apply (the rest of the matcher is there for the outage page only). */
+const SECURED = /^\/(portal(\/|$)|dev\/|api\/auth\/)/;
+/** Pages that need no database: served during an outage too. */
+const WITHOUT_DATABASE = /^\/(docs|license|terms)(\/|$)/;
+
+/**
+ * While this process knows the database to be down (lib/db/outage.ts), a page answers 503 with
+ * Retry-After and says the service is temporarily unavailable, instead of rendering into a 500.
+ * Next's own error page cannot carry a status of our choosing; the proxy can.
+ */
+function unavailablePage(): NextResponse {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Temporarily unavailable</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Temporarily unavailable</h1><p>The service cannot reach its database right now. Nothing is lost: please try again in a few seconds.</p><p><a href="/healthz">Service health</a></p></body></html>`;
+  return new NextResponse(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" } });
+}
 
 // Security headers for the portal, its sign-in endpoints and the development outbox only.
 // A fresh nonce per request: Next.js reads it from the request's CSP header and puts it on its
@@ -6,6 +22,8 @@ import { NextResponse, type NextRequest } from "next/server";
 // them); scripts never do. Referrer `same-origin`: confirmation URLs carry sign-in tokens, so
 // no other site ever sees them, while same-site POSTs keep a real Origin header.
 export function proxy(request: NextRequest) {
+  if (databaseDown() && !WITHOUT_DATABASE.test(request.nextUrl.pathname)) return unavailablePage();
+  if (!SECURED.test(request.nextUrl.pathname)) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   // React needs eval for its development-only tooling; production never does.
   const devEval = process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : "";
@@ -33,5 +51,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/portal", "/portal/:path*", "/dev/:path*", "/api/auth/:path*"],
+  // Every page, and the portal's and sign-in's endpoints; not Next's assets, /v1, MCP, downloads,
+  // /healthz or the JSON documents, which answer for themselves.
+  matcher: ["/((?!_next/|v1(?:/|$)|mcp(?:/|$)|downloads(?:/|$)|healthz|status\\.json|openapi\\.json|icon\\.svg|opengraph-image|favicon).*)"],
 };

@@ -13,6 +13,11 @@ const schema = z.object({
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATA_DIR: z.string().default(".data"),
+  // PostgreSQL: a query not answered, or a pooled connection not obtained, within this many ms
+  // fails (the request then gets 503 unavailable); a background job's query (the engine, the
+  // collector, bundle builds, operator tools) within DB_JOB_TIMEOUT_MS.
+  DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
+  DB_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
   REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   REDIS_PREFIX: z.string().default("pmb:"),
   // A Redis command not answered within this many ms fails (the request then gets 503 unavailable).
@@ -54,9 +59,6 @@ const schema = z.object({
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
   ALLOWED_ORIGINS: z.string().optional(),
-  // Refuse localhost origins outside production too (CORS tests of the production rule).
-  PMB_STRICT_CORS: bool.default(false),
-  BENCH_FLOOR: bool.default(false),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),
   // Portal sign-in: magic links per hour per e-mail address and per client address.

@@ -1,9 +1,14 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
-import { NameAsTextPool } from "@/lib/db/pg-pool";
+import { NameAsTextPool, type QueryBounds } from "@/lib/db/pg-pool";
+import { outageRecord } from "@/lib/db/outage";
+import { isUnavailableError, unavailableDependency } from "@/lib/db/unavailable";
+
+export { isUnavailableError, unavailableDependency } from "@/lib/db/unavailable";
 
 export type Db = PrismaClient;
 
@@ -18,11 +23,17 @@ const holder: Holder = ((globalThis as { __pmbDb?: Holder }).__pmbDb ??= { prism
 async function connect(): Promise<PrismaClient> {
   const c = config();
   if (c.DATABASE_URL) {
-    const pool = new NameAsTextPool({ connectionString: c.DATABASE_URL, max: 10, connectionTimeoutMillis: 5000 });
+    // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
+    // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
+    // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
+    const pool = new NameAsTextPool(
+      { connectionString: c.DATABASE_URL, max: 10, connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS, query_timeout: c.DB_QUERY_TIMEOUT_MS },
+      poolBounds,
+    );
     pool.on("error", () => {
       // an idle client lost its server; the next query reconnects or reports `unavailable`
     });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
     holder.close = async () => {
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);
@@ -33,7 +44,7 @@ async function connect(): Promise<PrismaClient> {
   const { pglite, release } = await openEmbedded();
   await applyMigrations(pglite);
   const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });
   holder.close = async () => {
     await prisma.$disconnect();
     await release();
@@ -59,26 +70,110 @@ export async function closeDb(): Promise<void> {
   if (close) await close();
 }
 
+const jobs = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` as a background job (the engine's catch-up and ticks, the collector, bundle builds,
+ * operator tools): its queries may take up to DB_JOB_TIMEOUT_MS (they wait for the engine lock,
+ * write a backfill) instead of the request bound DB_QUERY_TIMEOUT_MS.
+ */
+export function asJob<T>(work: () => Promise<T>): Promise<T> {
+  return jobs.run(true, work);
+}
+
+const STILL_DOWN_LINE_MS = 60_000;
+/** While the database is down, how often a probe checks whether it is back (so recovery needs no request). */
+const PROBE_MS = 500;
+let probe: NodeJS.Timeout | null = null;
+
+/**
+ * The database cannot serve now: one log line when an outage starts (the reason, no stack), a
+ * line a minute while it lasts (how many failures), one when it ends (`noteDbAnswered`). While it
+ * lasts a probe asks the database every PROBE_MS whether it is back, and pages answer 503
+ * (proxy.ts reads lib/db/outage.ts).
+ */
+export function noteDbUnavailable(error: unknown): void {
+  const now = Date.now();
+  const outage = outageRecord;
+  outage.failures++;
+  if (outage.since === null) {
+    outage.since = now;
+    outage.lastLine = now;
+    outage.failures = 1;
+    console.error(`[db] unavailable: ${describeDbError(error)}; requests that need it get 503 until it answers again`);
+    probe ??= setInterval(() => {
+      void db()
+        .then((prisma) => prisma.$queryRawUnsafe("SELECT 1"))
+        .then(noteDbAnswered, () => undefined);
+    }, PROBE_MS);
+    probe.unref();
+  } else if (now - outage.lastLine >= STILL_DOWN_LINE_MS) {
+    outage.lastLine = now;
+    console.error(`[db] still unavailable after ${Math.round((now - outage.since) / 1000)} s (${outage.failures} failed operations): ${describeDbError(error)}`);
+  }
+}
+
+/** The database answered: ends an outage (one log line) if one was under way. */
+export function noteDbAnswered(): void {
+  const outage = outageRecord;
+  if (probe) clearInterval(probe);
+  probe = null;
+  if (outage.since === null) return;
+  console.error(`[db] answering again after ${((Date.now() - outage.since) / 1000).toFixed(1)} s (${outage.failures} failed operations)`);
+  outage.since = null;
+  outage.failures = 0;
+}
+
+const poolBounds: QueryBounds = {
+  override: () => (jobs.getStore() ? config().DB_JOB_TIMEOUT_MS : null),
+  answered: noteDbAnswered,
+  failed: (error) => {
+    if (unavailableDependency(error) === "database") noteDbUnavailable(error);
+  },
+};
+
 /** Reachability and server version, for /healthz. Never throws. */
 export async function dbHealth(): Promise<{ ok: true; version: string; latencyMs: number } | { ok: false; error: string }> {
   const started = performance.now();
   try {
     const prisma = await db();
     const rows = await prisma.$queryRawUnsafe<Array<{ version: string }>>("SELECT current_setting('server_version') AS version");
+    noteDbAnswered();
     return { ok: true, version: rows[0]?.version ?? "unknown", latencyMs: Math.round(performance.now() - started) };
   } catch (error) {
+    if (isUnavailableError(error)) noteDbUnavailable(error);
     return { ok: false, error: describeDbError(error) };
   }
 }
 
-/** One line about a database failure, naming the host, never a stack. */
+/** One line about a database failure, naming the database and the reason, never a stack. */
 export function describeDbError(error: unknown): string {
   const c = config();
   const where = c.DATABASE_URL ? safeHost(c.DATABASE_URL) : `embedded database in ${c.DATA_DIR}`;
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e?.cause?.code ?? e?.code;
-  const reason = code ?? (e?.message ?? String(error)).split("\n")[0]?.slice(0, 200);
-  return `cannot reach ${where}: ${reason}`;
+  return `${where}: ${dbErrorReason(error)}`;
+}
+
+/** The reason of a database failure in a few words: the driver's SQLSTATE or socket code and the first line of its message. */
+function dbErrorReason(error: unknown): string {
+  const c = config();
+  let code = "";
+  let message = "";
+  // Prisma wraps the driver's error (in `cause`, or in `meta.driverAdapterError` for raw queries):
+  // the innermost code and message are the driver's own.
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 12; seen++) {
+    const e = queue.shift() as { code?: unknown; originalCode?: unknown; message?: unknown; originalMessage?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } } | null;
+    if (!e || typeof e !== "object") continue;
+    const own = typeof e.originalCode === "string" ? e.originalCode : typeof e.code === "string" ? e.code : "";
+    if (own && !/^P\d{4}$/.test(own)) code = own;
+    const text = typeof e.originalMessage === "string" ? e.originalMessage : typeof e.message === "string" ? e.message : "";
+    if (text.trim() && !/^\s*Invalid `/.test(text)) message = text.trim();
+    queue.push(e.cause, e.meta?.driverAdapterError);
+  }
+  message = (message || String((error as { message?: unknown })?.message ?? error).trim()).split("\n")[0]!.slice(0, 200);
+  if (/Query read timeout/.test(message)) return `no answer within ${c.DB_QUERY_TIMEOUT_MS} ms (DB_QUERY_TIMEOUT_MS)`;
+  if (/timeout exceeded when trying to connect|due to connection timeout/.test(message)) return `no connection within ${c.DB_QUERY_TIMEOUT_MS} ms (DB_QUERY_TIMEOUT_MS)`;
+  return code && !message.includes(code) ? `${code} ${message}` : message;
 }
 
 export function safeHost(url: string): string {
@@ -88,18 +183,4 @@ export function safeHost(url: string): string {
   } catch {
     return "PostgreSQL (unparseable DATABASE_URL)";
   }
-}
-
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENOTFOUND", "EPIPE", "57P01", "57P02", "57P03", "53300", "P1001", "P1002", "P1017", "P2024", "REDIS_UNAVAILABLE", "3D000", "28P01", "28000", "08001", "08006", "08003", "08004"]);
-
-/** True when an error means the database (or Redis, or the API process) cannot be reached, not a bug. */
-export function isUnavailableError(error: unknown): boolean {
-  for (let e = error as { code?: unknown; message?: unknown; cause?: unknown; kind?: unknown } | undefined, depth = 0; e && depth < 5; depth++) {
-    if (typeof e.code === "string" && UNAVAILABLE_CODES.has(e.code)) return true;
-    const message = typeof e.message === "string" ? e.message : "";
-    if (/ECONNREFUSED|ECONNRESET|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect|Can't reach database|Connection is closed|DatabaseNotReachable|the database system is (starting|shutting) up|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request|database "[^"]*" does not exist|terminating connection due to administrator command/i.test(message)) return true;
-    if (typeof e.kind === "string" && /DatabaseNotReachable|SocketTimeout|ConnectionClosed/.test(e.kind)) return true;
-    e = e.cause as typeof e;
-  }
-  return false;
 }

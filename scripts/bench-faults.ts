@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
-import { mintKey, ownDatabase, startProxy, startRedis, stopProcess, tempDataDir } from "../tests/integration/faults/support";
+import { admin } from "../tests/integration/support/pg";
+import { insertKeys, mintKey, ownDatabase, startProxy, startRedis, stopProcess, tempDataDir } from "../tests/integration/faults/support";
 import { freePort, startServer } from "../tests/integration/support/server";
 
 // `npm run bench:faults`: how fast the service says "unavailable" when a dependency is down, and
@@ -11,9 +12,16 @@ import { freePort, startServer } from "../tests/integration/support/server";
 // bench switches between its states (tests/integration/faults/support.ts): open (Redis up),
 // closed (Redis refusing connections), silent (held connections go quiet and new ones are never
 // answered: a network partition, the case a client detects only by REDIS_COMMAND_TIMEOUT_MS).
-// Target: a keyed request answers 503 with Retry-After within 250 ms while Redis is down.
+// Target (issue 17): a keyed request answers 503 with Retry-After within 250 ms while Redis is down.
+//
+// Then a second server whose PostgreSQL is behind such a proxy: refusing (closed port), closed to
+// connections by PostgreSQL itself (ALTER DATABASE ... ALLOW_CONNECTIONS false), and silent (a
+// partition, detected only by DB_QUERY_TIMEOUT_MS). Requests use keys the server has not resolved,
+// so each needs the database. Target: 503 with Retry-After within DB_QUERY_TIMEOUT_MS + 250 ms,
+// and back to 200 within 2 s of the database.
 const SECONDS = Number(process.env.BENCH_SECONDS || 5);
 const TARGET_MS = 250;
+const DB_BOUND_MS = 2000; // the default DB_QUERY_TIMEOUT_MS
 
 interface Sample {
   ms: number;
@@ -51,13 +59,13 @@ const pct = (xs: number[], p: number) => {
 };
 const f1 = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 
-function row(label: string, connections: number, samples: Sample[]): void {
+function row(label: string, connections: number, samples: Sample[], target = TARGET_MS): void {
   const times = samples.map((s) => s.ms);
   const by = new Map<number, number>();
   for (const s of samples) by.set(s.status, (by.get(s.status) ?? 0) + 1);
   const statuses = [...by].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s || "error"}x${n}`).join(" ");
   const withRetry = samples.filter((s) => s.status === 503 && s.retryAfter).length;
-  const over = samples.filter((s) => s.ms > TARGET_MS).length;
+  const over = samples.filter((s) => s.ms > target).length;
   console.log(
     label.padEnd(34),
     String(connections).padStart(5),
@@ -65,7 +73,7 @@ function row(label: string, connections: number, samples: Sample[]): void {
     f1(pct(times, 50)).padStart(7),
     f1(pct(times, 99)).padStart(7),
     f1(Math.max(...times)).padStart(7),
-    String(over).padStart(8),
+    `${over}${target === TARGET_MS ? "" : ` >${target}`}`.padStart(8),
     `${statuses}${withRetry ? ` (503 with Retry-After: ${withRetry})` : ""}`,
   );
 }
@@ -131,7 +139,75 @@ async function main() {
   }
 }
 
-main().then(() => process.exit(0)).catch((error: Error) => {
+/** Requests each with a key of its own that no server resolved yet, `connections` at a time, for `seconds`. */
+async function loadFresh(url: string, keys: string[], connections: number, seconds: number): Promise<Sample[]> {
+  const out: Sample[] = [];
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until && keys.length > 0) out.push(await request(url, keys.pop()!));
+    }),
+  );
+  return out;
+}
+
+async function databaseRows(): Promise<void> {
+  const database = await ownDatabase("bench_faults_db");
+  const name = new URL(database.url).pathname.slice(1);
+  const proxy = await startProxy(Number(new URL(database.url).port || 5432), await freePort());
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  const env = { DATABASE_URL: viaProxy.toString(), REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", DATA_DIR: tempDataDir("bench-faults-db") };
+  const server = await startServer(env);
+  try {
+    // Plenty of keys: each request spends one, so each needs the database.
+    const keys = await insertKeys(database.url, 4000);
+    const url = `${server.baseUrl}/v1/indices`;
+    const fresh = async () => (await request(url, keys.pop()!)).status === 200;
+    const back = async () => {
+      const started = performance.now();
+      while (!(await fresh())) {
+        if (performance.now() - started > 60_000) return NaN;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return performance.now() - started;
+    };
+    console.log(`\nkeyed GET /v1/indices with keys not resolved yet, one server, PostgreSQL behind a proxy (DB_QUERY_TIMEOUT_MS ${DB_BOUND_MS}); ${SECONDS} s per row`);
+    console.log(`target: 503 with Retry-After within ${DB_BOUND_MS + TARGET_MS} ms while the database is down; 200 within 2000 ms of its return`);
+    console.log("state".padEnd(34), "conns".padStart(5), "answers".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "max ms".padStart(7), "over".padStart(8), "statuses");
+    for (const connections of [1, 32]) row("database up", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+
+    await proxy.close();
+    for (const connections of [1, 32]) row("database refusing (port closed)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    await proxy.open();
+    console.log(`  back to 200 ${f1(await back())} ms after the database accepted connections again`);
+
+    await admin(async (c) => {
+      await c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+      await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+    });
+    for (const connections of [1, 32]) row("database closed (55000, 57P01)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    await admin((c) => c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`));
+    console.log(`  back to 200 ${f1(await back())} ms after the database allowed connections again`);
+
+    await proxy.silence();
+    for (const connections of [1, 32]) row("database silent (partition)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    const started = performance.now();
+    const health = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
+    console.log(`  /healthz ${health.status} in ${f1(performance.now() - started)} ms while silent`);
+    // Healed: new connections pass, those held through the partition stay silent.
+    await proxy.heal();
+    console.log(`  back to 200 ${f1(await back())} ms after the partition healed (connections held through it still silent)`);
+  } finally {
+    await admin((c) => c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`)).catch(() => undefined);
+    await server.stop();
+    await proxy.close();
+    await database.drop();
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+  }
+}
+
+main().then(() => databaseRows()).then(() => process.exit(0)).catch((error: Error) => {
   console.error(`bench:faults: ${error.stack ?? error.message}`);
   process.exit(1);
 });

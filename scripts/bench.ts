@@ -228,7 +228,7 @@ async function main() {
     dataDirs.push(dir);
     return dir;
   };
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", BENCH_FLOOR: "1", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
+  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = process.env.BENCH_PROFILE;
@@ -288,8 +288,6 @@ async function main() {
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BODY_ONLY, path: "/", bare: "body" },
-      // A bare route handler of the app, through the front and Next's router.
-      { label: "bare handler, Next router", path: "/bench-floor" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: HISTORY_BARE, path: "/", bare: "history" },
@@ -383,8 +381,6 @@ async function main() {
       if (r) figures[t.label] = r;
     }
     console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
-    const router = figures["bare handler, Next router"];
-    if (router) console.log(`  a bare route handler through Next's router answers ${median(shares("bare handler, Next router")).toFixed(0)}% of the bare node:http row`);
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
       if (!f) continue;
@@ -415,7 +411,7 @@ async function main() {
     if (figures[v] && bareRow) {
       console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare handler, Next router" && l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
+    const over = Object.entries(figures).filter(([l, f]) => l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);

@@ -92,6 +92,8 @@ async function main() {
     largestVolatilityDifference: verified.volatility.maxValueDiff,
     gateDecisionsChecked: verified.volatility.gateDecisionsChecked,
     gateDecisionMismatches: verified.volatility.gateMismatches,
+    attributionLegsChecked: verified.volatility.attributionLegsChecked,
+    clockEstimatesChecked: verified.volatility.clocksChecked,
     manifestFilesChecked: verified.integrity.filesChecked,
     failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
   });

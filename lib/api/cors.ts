@@ -13,7 +13,7 @@ export function originAllowed(origin: string): boolean {
   const own = new Set([new URL(c.baseUrl).origin, ...(c.ALLOWED_ORIGINS?.split(",").map((o) => o.trim()).filter(Boolean) ?? [])]);
   if (own.has(url.origin)) return true;
   const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  return local && c.NODE_ENV !== "production" && !c.PMB_STRICT_CORS;
+  return local && c.NODE_ENV !== "production";
 }
 
 export const EXPOSED_HEADERS = ["X-Request-Id", ...Object.values(RATE_LIMIT_HEADERS), RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER, "Retry-After"].join(", ");

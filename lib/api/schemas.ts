@@ -1,17 +1,12 @@
 import { z } from "zod";
 import { ERROR_CODES, type ErrorCode } from "@/lib/api/errors";
 import { INTERVALS } from "@/lib/data/window";
+import { catalogEntry, count, dataQuality, latestLevel, levelPoint, reconstitution, ts, tsNoZ } from "@/lib/data/shapes";
 
 // Response shapes of every /v1 endpoint. The OpenAPI document is generated from these, and the
 // contract tests validate live responses with them, so the document cannot drift from the API.
 // Every object that a response carries is a named constant listed in COMPONENT_SCHEMAS, so the
 // document names it in components.schemas and generated clients get real types.
-
-const ts = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/).describe("ISO 8601 UTC, microseconds, Z");
-const tsNoZ = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/).describe("UTC with microseconds, no Z");
-/** A count or remaining quota: never negative. */
-const count = z.number().int().min(0);
-const level = z.string().regex(/^-?\d+\.\d{8}$/).describe("decimal string, 8 places");
 
 export const commonMeta = z.object({
   attribution: z.string(),
@@ -35,41 +30,6 @@ const errorDetail = z
   .strict();
 
 export const errorResponse = z.object({ error: errorDetail }).strict();
-
-const catalogEntry = z.object({
-  ticker: z.string(),
-  name: z.string(),
-  publicStatus: z.enum(["active", "ceased", "resolved"]),
-  lastComputedAt: ts.nullable(),
-  stale: z.boolean(),
-  ceasedAt: ts.nullable(),
-  resolvedAt: ts.nullable(),
-}).strict();
-
-const dataQuality = z.object({ freshDataPct: z.number().min(0).max(100), freshMarketsCount: count, staleMarketsCount: count, totalMarketsCount: count }).strict();
-
-const latestLevel = z.object({
-  ticker: z.string(),
-  name: z.string(),
-  indexLevel: level,
-  baseIndexLevel: z.literal("100.00000000"),
-  computedAt: ts,
-  inceptionAt: ts,
-  ceasedAt: ts.nullable(),
-  resolvedAt: ts.nullable(),
-  stale: z.boolean(),
-  publicStatus: z.enum(["active", "ceased", "resolved"]),
-  maturityType: z.enum(["PERPETUAL", "DATED"]),
-  methodologyVersion: z.string(),
-  compositionVersion: z.string(),
-  revision: z.number().int(),
-  seriesFullyResolved: z.boolean(),
-  seriesPartiallyResolved: z.boolean(),
-  dataQuality,
-}).strict();
-
-const levelPoint = z.object({ t: ts, indexLevel: level, revision: z.number().int(), stale: z.boolean() }).strict();
-const reconstitution = z.object({ eventId: z.string().uuid(), completedAt: ts, addedMarketCount: count }).strict();
 
 const gates = z.record(z.string(), z.number());
 const seriesDefinition = z.object({

@@ -5,7 +5,7 @@ import { jsonChunks } from "@/lib/api/json-body";
 import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
-import { isUnavailableError } from "@/lib/db";
+import { noteDbUnavailable, unavailableDependency } from "@/lib/db";
 import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
@@ -103,7 +103,11 @@ export function toApiError(error: unknown, requestId: string, where: string): Ap
       message: errorMessage("invalid_window", { start: isoSeconds(error.start), end: isoSeconds(error.end) }),
     });
   }
-  if (isUnavailableError(error)) {
+  // A dependency that cannot serve now (lib/db/unavailable.ts): 503, and for the database one
+  // log line per outage (lib/db.ts), not one per request.
+  const dependency = unavailableDependency(error);
+  if (dependency) {
+    if (dependency === "database") noteDbUnavailable(error);
     return new ApiError("unavailable");
   }
   console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);

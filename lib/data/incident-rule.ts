@@ -18,6 +18,8 @@ export interface Facts {
   venues: ReadonlyArray<{ venue: string; failing: boolean; lastOkAt: string | null; lastError: string | null }>;
   indices: ReadonlyArray<{ ticker: string; freshness: string; lastLevelAt: string | null }>;
   series: ReadonlyArray<{ ticker: string; freshness: string; lastComputedAt: string | null }>;
+  /** the start-up backfill is still computing the history (lib/server/backfill.ts) */
+  backfilling?: boolean;
 }
 
 /** A venue failed for a whole collector run: something went wrong and not one book or resolution was read. */
@@ -28,11 +30,14 @@ export function venueRunFailed(run: { snapshots: number; resolved: number; probl
 /**
  * The conditions that hold: a venue failing its whole run, the engine behind, an active index or
  * series gone stale. Something never computed yet (a fresh install, a new catalog before its
- * first read) has not gone stale: /status shows it as "none yet", not as an incident.
+ * first read) has not gone stale: /status shows it as "none yet", not as an incident; nor has
+ * data a backfill in progress is still computing (the pages show its progress instead): while it
+ * runs only a failing venue is a condition.
  */
 export function conditionsOf(facts: Facts): Condition[] {
   const out: Condition[] = [];
-  if (facts.engineBehind?.lastComputedHour) {
+  const computing = facts.backfilling === true;
+  if (facts.engineBehind?.lastComputedHour && !computing) {
     const { lastComputedHour, tickMinutes } = facts.engineBehind;
     out.push({
       key: "engine",
@@ -53,11 +58,11 @@ export function conditionsOf(facts: Facts): Condition[] {
     });
   }
   for (const i of facts.indices) {
-    if (i.freshness !== "stale" || !i.lastLevelAt) continue;
+    if (i.freshness !== "stale" || !i.lastLevelAt || computing) continue;
     out.push({ key: `index:${i.ticker}`, severity: "major", subject: i.ticker, title: "Index level stale", detail: `No level since ${i.lastLevelAt}.` });
   }
   for (const s of facts.series) {
-    if (s.freshness !== "stale" || !s.lastComputedAt) continue;
+    if (s.freshness !== "stale" || !s.lastComputedAt || computing) continue;
     out.push({ key: `series:${s.ticker}`, severity: "major", subject: s.ticker, title: "Volatility series stale", detail: `No computation since ${s.lastComputedAt}.` });
   }
   return out;

@@ -1,4 +1,6 @@
 import "server-only";
+import type { z } from "zod";
+import type { catalogEntry, latestLevel as latestShape, levelPoint, publicStatus as publicStatusShape, reconstitution } from "@/lib/data/shapes";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { andThen, type Awaitable } from "@/lib/awaitable";
@@ -9,7 +11,7 @@ import type { Interval } from "@/lib/data/window";
 const TTL = 2000;
 export const BASE_LEVEL = "100.00000000";
 
-export type PublicStatus = "active" | "ceased" | "resolved";
+export type PublicStatus = z.infer<typeof publicStatusShape>;
 
 interface IndexRow {
   id: string;
@@ -78,15 +80,7 @@ async function latestLevel(indexId: string) {
   });
 }
 
-export interface IndexCatalogEntry {
-  ticker: string;
-  name: string;
-  publicStatus: PublicStatus;
-  lastComputedAt: string | null;
-  stale: boolean;
-  ceasedAt: string | null;
-  resolvedAt: string | null;
-}
+export type IndexCatalogEntry = z.infer<typeof catalogEntry>;
 
 export function listIndices(): Awaitable<{ count: number; indices: IndexCatalogEntry[] }> {
   return memoNow("indices", TTL, async () => {
@@ -110,25 +104,7 @@ export function listIndices(): Awaitable<{ count: number; indices: IndexCatalogE
   });
 }
 
-export interface IndexLatest {
-  ticker: string;
-  name: string;
-  indexLevel: string;
-  baseIndexLevel: string;
-  computedAt: string;
-  inceptionAt: string;
-  ceasedAt: string | null;
-  resolvedAt: string | null;
-  stale: boolean;
-  publicStatus: PublicStatus;
-  maturityType: string;
-  methodologyVersion: string;
-  compositionVersion: string;
-  revision: number;
-  seriesFullyResolved: boolean;
-  seriesPartiallyResolved: boolean;
-  dataQuality: { freshDataPct: number; freshMarketsCount: number; staleMarketsCount: number; totalMarketsCount: number };
-}
+export type IndexLatest = z.infer<typeof latestShape>;
 
 /** The latest level object, or null for an unknown ticker or an index with no level yet. */
 export function indexLatest(ticker: string): Awaitable<IndexLatest | null> {
@@ -152,7 +128,7 @@ function latestOf(row: IndexRow): Awaitable<IndexLatest | null> {
       resolvedAt: isoOrNull(row.resolvedAt),
       stale: level.stale,
       publicStatus: publicStatus(row),
-      maturityType: row.maturityType,
+      maturityType: row.maturityType as IndexLatest["maturityType"], // the catalog schema allows only these (lib/catalog/schema.ts)
       methodologyVersion: row.methodologyVersion,
       compositionVersion: level.compositionVersion,
       revision: level.revision,
@@ -168,12 +144,7 @@ function latestOf(row: IndexRow): Awaitable<IndexLatest | null> {
   });
 }
 
-export interface LevelPoint {
-  t: string;
-  indexLevel: string;
-  revision: number;
-  stale: boolean;
-}
+export type LevelPoint = z.infer<typeof levelPoint>;
 
 /** A formatted level and its time, for the binary search over the window. */
 interface TimedPoint {
@@ -258,11 +229,7 @@ function fixed8(s: string): string {
   return `${int}.${frac.padEnd(8, "0").slice(0, 8)}`;
 }
 
-export interface ReconstitutionEvent {
-  eventId: string;
-  completedAt: string;
-  addedMarketCount: number;
-}
+export type ReconstitutionEvent = z.infer<typeof reconstitution>;
 
 export async function indexReconstitutions(ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
   const result = await indexReconstitutionsWithVersions(ticker, limit);

@@ -4,6 +4,7 @@ import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
 import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
+import { backfillRunning } from "@/lib/server/backfill-progress";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the
@@ -274,6 +275,7 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
     venues,
     indices: indices.filter((i) => i.publicStatus === "active"),
     series,
+    backfilling: backfillRunning(),
   };
 
   const notices: Notice[] = [];

@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { db, describeDbError } from "@/lib/db";
+import { asJob, db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
@@ -17,7 +17,8 @@ export function startScheduler(): void {
     // a few seconds past the boundary, so the hour's snapshots are in
     return period - (Date.now() % period) + 5_000;
   };
-  const run = async () => {
+  const run = () => asJob(tick);
+  const tick = async () => {
     try {
       const prisma = await db();
       if (!c.demoMarket && (await catalogUsesVenues(prisma))) {

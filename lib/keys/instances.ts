@@ -2,9 +2,12 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { forgetKeys } from "@/lib/keys/key-cache";
 import { onShutdown } from "@/lib/server/shutdown";
 
 const HEARTBEAT_MS = 60_000;
+/** How often each server reads the newest revocation from the database (see watchRevocations). */
+export const REVOCATION_WATCH_MS = 5_000;
 /** An instance not seen for this long is taken to be gone. */
 const ALIVE_MS = 3 * HEARTBEAT_MS;
 
@@ -30,10 +33,36 @@ export function registerInstance(): void {
   void beat();
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
+  const watch = watchRevocations();
   onShutdown(async () => {
     clearInterval(timer);
+    clearInterval(watch);
     await (await db()).serviceInstance.deleteMany({ where: { id } }).catch(() => undefined);
   }, 50);
+}
+
+/**
+ * The database's word on revocations, beside Redis's: every REVOCATION_WATCH_MS this server
+ * reads the newest revocation or rotation time and drops its cached keys when it moved. A
+ * revocation whose news Redis could not carry (Redis down for the tool that revoked, while this
+ * server's connection is fine) thus holds here within seconds, not at the end of the cache entry's
+ * five minutes. One small query per interval; a failure (the database down) waits for the next.
+ */
+function watchRevocations(): NodeJS.Timeout {
+  let seen: number | null = null;
+  const look = async () => {
+    try {
+      const newest = (await (await db()).apiKey.aggregate({ _max: { revokedAt: true } }))._max.revokedAt?.getTime() ?? 0;
+      if (seen !== null && newest > seen) forgetKeys();
+      seen = newest;
+    } catch {
+      // the database is down: the next look
+    }
+  };
+  void look();
+  const timer = setInterval(() => void look(), REVOCATION_WATCH_MS);
+  timer.unref();
+  return timer;
 }
 
 /**

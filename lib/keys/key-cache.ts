@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { unavailableDependency } from "@/lib/db/unavailable";
 import { onRedisReconnect, readyRedis, redis, redisKey } from "@/lib/redis";
 
 /** What a verified key resolves to; never the hash or the secret. */
@@ -95,15 +96,27 @@ export function rememberKey(hash: string, key: ResolvedKey | null): void {
   state.entries.set(hash, { key, expires: Date.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
 }
 
-/**
- * Called after a key stopped working: forget it here, and tell every other instance. Throws when
- * Redis cannot be told (the change is already in the database; instances drop their caches when
- * they reconnect to Redis, and a key cache entry lives at most five minutes).
- */
-export async function invalidateKeys(): Promise<void> {
+/** Drops every cached key of this process (a revocation read from the database, lib/keys/instances.ts). */
+export function forgetKeys(): void {
   state.entries.clear();
-  if (!redis()) return;
+}
+
+/**
+ * Called after a key stopped working (the change is already in the database): forget it here,
+ * and tell every other instance through Redis. "deferred" when Redis cannot be told now: each
+ * running instance then learns of it by itself, when it reconnects to Redis (it drops its cache)
+ * and from the database within REVOCATION_WATCH_MS (lib/keys/instances.ts).
+ */
+export async function invalidateKeys(): Promise<"told" | "deferred"> {
+  state.entries.clear();
+  if (!redis()) return "told";
   const epoch = randomUUID();
-  await (await readyRedis()).set(EPOCH(), epoch);
+  try {
+    await (await readyRedis()).set(EPOCH(), epoch);
+  } catch (error) {
+    if (unavailableDependency(error) === null) throw error;
+    return "deferred";
+  }
   state.epoch = epoch;
+  return "told";
 }

@@ -87,7 +87,7 @@ export async function mintKey(userId: string, options: MintOptions = {}): Promis
 }
 
 /** Retires a key and issues its replacement in one transaction; the old secret dies at once. */
-export async function rotateKey(keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary }> {
+export async function rotateKey(keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
   const prisma = await db();
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
@@ -110,12 +110,15 @@ export async function rotateKey(keyId: string, userId: string | null): Promise<{
       select: KEY_SUMMARY_SELECT,
     });
   });
-  await invalidateKeys();
-  return { key: fresh.key, summary: row };
+  const sharedCache = await invalidateKeys();
+  return { key: fresh.key, summary: row, sharedCache };
 }
 
-/** Revokes a key; every later call with it is refused. */
-export async function revokeKey(keyId: string, userId: string | null): Promise<KeySummary> {
+/**
+ * Revokes a key; every later call with it is refused. `sharedCache`: whether the other instances
+ * were told through Redis now, or learn of it by themselves shortly (key-cache.ts invalidateKeys).
+ */
+export async function revokeKey(keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
   const prisma = await db();
   const row = await prisma.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { id: true } });
@@ -124,8 +127,7 @@ export async function revokeKey(keyId: string, userId: string | null): Promise<K
     if (updated.count !== 1) throw new KeyError("not_active", "This key is not active.");
     return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SUMMARY_SELECT });
   });
-  await invalidateKeys();
-  return row;
+  return { ...row, sharedCache: await invalidateKeys() };
 }
 
 export async function listKeys(userId: string): Promise<KeySummary[]> {

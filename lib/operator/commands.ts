@@ -11,6 +11,7 @@ import { CatalogError } from "@/lib/catalog/validate";
 import { closeIncident, IncidentError, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
+import { REVOCATION_WATCH_MS } from "@/lib/keys/instances";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
@@ -18,6 +19,11 @@ function describeRestatement(r: RestateResult, changed: number): string {
   if (changed === 0) return "nothing changed";
   if (r.fromHour === null) return "no computed hour was affected: the new snapshots feed the next tick";
   return `recomputed ${r.hours} hours from ${r.fromHour.toISOString()}: ${r.levelsRestated} index levels and ${r.ticksRestated} volatility values restated, ${r.added} added, ${r.linksRewritten} chain links rewritten`;
+}
+
+/** A revocation done, whose news Redis could not carry now: what happens next. */
+function deferredNotice(done: string): string {
+  return `note: ${done}, but Redis is not reachable now, so running servers were not told at once: each drops its cached keys when it reconnects to Redis, and by itself within ${REVOCATION_WATCH_MS / 1000} s from the database.\n`;
 }
 
 /** What an operator command prints and how it exits; the same whether run in-process or via the server. */
@@ -75,14 +81,14 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "keys.rotate": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const { key } = await rotateKey(id, null);
-        return ok(`${key}\n`);
+        const { key, sharedCache } = await rotateKey(id, null);
+        return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const row = await revokeKey(id, null);
-        return ok(`revoked ${row.prefix}…${row.lastFour}\n`);
+        return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
       }
       case "keys.list": {
         const userId = await findUserId(args.email as string);

@@ -17,6 +17,8 @@ const CHUNK = {
   postgres: { targetMs: 10_000, minHours: 480 },
 };
 const MAX_CHUNK_HOURS = 24 * 60;
+/** How soon a backfill that found another instance computing tries again. */
+const LOCKED_RETRY_MS = 500;
 
 /**
  * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
@@ -47,10 +49,17 @@ export async function runBackfill(
       const chunkStarted = Date.now();
       // The catalog is brought in force by the first chunk; the others compute on it.
       const r = await catchUp(prisma, { ...options, ...(first ? {} : { catalog: null }), maxHours: chunk });
+      if (r.skipped === "locked") {
+        // Another instance (a worker beside this one) is computing these hours: this one's
+        // backfill is not done until they are (it reports `running`, raises no incident, starts
+        // no ticks), so it waits and takes its turn at the next chunk (the catalog
+        // is brought in force by its first chunk that runs).
+        await new Promise((resolve) => setTimeout(resolve, LOCKED_RETRY_MS));
+        continue;
+      }
       if (first) applied = r.catalog;
       first = false;
       const took = Math.max(1, Date.now() - chunkStarted);
-      if (r.skipped === "locked") break; // another instance is computing these hours
       progress.hoursDone += r.hours;
       if (r.lastTickAt) {
         progress.through = r.lastTickAt.toISOString();

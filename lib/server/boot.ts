@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { closeDb, db, describeDbError } from "@/lib/db";
+import { asJob, closeDb, db, describeDbError } from "@/lib/db";
 import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
@@ -45,7 +45,7 @@ async function start(): Promise<void> {
   const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog());
   if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
-    void (async () => {
+    void asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
@@ -57,7 +57,7 @@ async function start(): Promise<void> {
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
-    })();
+    });
   }
 }
 

@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import { decimalOf, quoteOf, type Level } from "./book";
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
-import { arr, bool, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
+import { arr, bool, chunks, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
 import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
 const PAGE = 100;
@@ -136,9 +136,8 @@ export class PolymarketConnector implements VenueConnector {
     const found = new Map<string, VenueMarket>();
     for (const closed of [true, false]) {
       const rest = conditionIds.filter((id) => !found.has(id));
-      const batches = Array.from({ length: Math.ceil(rest.length / LOOKUP_BATCH) }, (_, i) => rest.slice(i * LOOKUP_BATCH, (i + 1) * LOOKUP_BATCH));
       await Promise.all(
-        batches.map(async (batch) => {
+        chunks(rest, LOOKUP_BATCH).map(async (batch) => {
           const ids = batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&");
           const body = await this.http.getJson(`${this.gammaUrl}/markets?${ids}&closed=${closed}&limit=${batch.length}`);
           if (!Array.isArray(body)) throw new VenueError("gamma /markets", "not a list of markets");
@@ -160,8 +159,7 @@ export class PolymarketConnector implements VenueConnector {
    * book (`GET /book`), so one token it rejects cannot make its neighbours stale.
    */
   async books(markets: readonly VenueMarket[]): Promise<BookRead[]> {
-    const batches = Array.from({ length: Math.ceil(markets.length / BOOKS_BATCH) }, (_, i) => markets.slice(i * BOOKS_BATCH, (i + 1) * BOOKS_BATCH));
-    return (await Promise.all(batches.map((batch) => this.booksBatch(batch)))).flat();
+    return (await Promise.all(chunks(markets, BOOKS_BATCH).map((batch) => this.booksBatch(batch)))).flat();
   }
 
   private async booksBatch(batch: readonly VenueMarket[]): Promise<BookRead[]> {

@@ -18,6 +18,9 @@ export function encodedArray(v: unknown): unknown[] | null {
   }
 }
 
+/** A list cut into batches of at most `size` (a venue's batch read). */
+export const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+
 /** The UTC date of a timestamp, as a Date at midnight; null when unreadable. */
 export function dateOf(v: unknown): Date | null {
   if (typeof v !== "string") return null;

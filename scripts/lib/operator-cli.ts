@@ -22,12 +22,15 @@ export async function runOperator(command: string, args: Record<string, unknown>
     result = (await res.json()) as typeof result;
   } else {
     const { runCommand } = await import("@/lib/operator/commands");
-    const { closeDb } = await import("@/lib/db");
+    const { asJob, closeDb } = await import("@/lib/db");
     const { redis } = await import("@/lib/redis");
     try {
       // A revocation made here must hold on the next request of every running instance.
-      const refusal = command === "keys.revoke" || command === "keys.rotate" ? await (await import("@/lib/keys/instances")).revocationReach() : null;
-      result = refusal ? { stdout: "", stderr: `refused: ${refusal}`, exitCode: 1 } : await runCommand(command, args);
+      // An operator tool's queries are a job's (DB_JOB_TIMEOUT_MS): a backfill or a bundle build may run long.
+      result = await asJob(async () => {
+        const refusal = command === "keys.revoke" || command === "keys.rotate" ? await (await import("@/lib/keys/instances")).revocationReach() : null;
+        return refusal ? { stdout: "", stderr: `refused: ${refusal}`, exitCode: 1 } : await runCommand(command, args);
+      });
     } finally {
       await closeDb();
       redis()?.disconnect();

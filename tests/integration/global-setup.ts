@@ -19,8 +19,9 @@ export default async function setup(project: TestProject) {
     // reach: whether it is spent must not depend on the order the files run in. The throttle's own
     // tests start servers of their own with small limits (api/faults, api/requests).
     const env = { DATABASE_URL: url, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200", AUTH_SECRET: `it-secret-${name}`, IP_LIMIT_MINUTE: "1000000" };
-    servers.push(await startServer(env));
-    servers.push(await startServer(env));
+    // The first backfills the demo (minutes on a busy machine); the second finds it done.
+    servers.push(await startServer(env, 600_000));
+    servers.push(await startServer(env, 600_000));
     project.provide("databaseUrl", url);
     project.provide("redisUrl", redisUrl);
     project.provide("redisPrefix", redisPrefix);

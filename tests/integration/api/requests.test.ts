@@ -121,7 +121,8 @@ describe("requests Node cannot parse", () => {
 
   it("HTTP/1.0 without Host is served (Host is an HTTP/1.1 requirement)", async () => {
     const wire = await rawRequest("GET /v1 HTTP/1.0\r\n\r\n");
-    expect([200, 401]).toContain(wire.status);
+    // Whatever the answer (401 without a key; 429 or 503 on a spent throttle or a busy Redis), not the 400.
+    expect(wire.status).not.toBe(400);
     expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 

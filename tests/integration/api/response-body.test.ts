@@ -1,6 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { applyRunEnvironment, baseUrl, newKey } from "../support/api";
+import { waitFor } from "@/tests/support/wait-for";
 
 // Success bodies reuse the serialized JSON of read-model values (lib/api/json-body.ts); these
 // rules hold whatever is reused: the body is JSON.stringify's text, gzip decodes to the same
@@ -66,7 +67,7 @@ describe("a success body is JSON.stringify's text of the envelope, whatever part
 
   it("per-request meta is not reused: each history response reports its own window", async () => {
     const a = await get(`/v1/indices/${index}/history?interval=1h`);
-    await new Promise((r) => setTimeout(r, 5));
+    await waitFor("the clock to pass the first window's end", () => Date.now() > Date.parse(a.json.meta.effectiveEnd), { intervalMs: 1 });
     const b = await get(`/v1/indices/${index}/history?interval=1h`);
     expect(b.json.meta.effectiveEnd > a.json.meta.effectiveEnd).toBe(true);
     expect(b.json.meta.generatedAt >= a.json.meta.generatedAt).toBe(true);
@@ -129,17 +130,18 @@ describe("a reused body follows the data", () => {
     await waitFor(original.level.toFixed(8));
   });
 
-  it("while nothing changed, the read models serve the same frozen window after their cache's lifetime", async () => {
-    // Only a version query runs when the 2-second cache ends; the window, and the JSON and gzip
-    // built for it, are kept (lib/data/memo.ts versionedMemo).
+  it("while nothing changed, the read models serve the same frozen window after their cache is refreshed", async () => {
+    // Only a version query runs when the cache ends (its 2-second lifetime, or cleared as here);
+    // the window, and the JSON and gzip built for it, are kept (lib/data/memo.ts versionedMemo).
     applyRunEnvironment();
     const { indexHistory } = await import("@/lib/data/indices");
     const { volatilityHistory } = await import("@/lib/data/volatility");
+    const { clearReadCache } = await import("@/lib/data/memo");
     const now = new Date();
     const window = { start: new Date(now.getTime() - 10 * 86_400_000), end: now };
     const levels = await indexHistory(index, { ...window, interval: "1h" });
     const ticks = await volatilityHistory(series, { ...window, limit: 5000, includeGated: false });
-    await new Promise((r) => setTimeout(r, 2_300));
+    clearReadCache();
     expect((await indexHistory(index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
     expect((await volatilityHistory(series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
     expect(Object.isFrozen(levels!.points)).toBe(true);

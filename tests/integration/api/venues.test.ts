@@ -11,6 +11,7 @@ import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { waitFor } from "@/tests/support/wait-for";
 
 // The service without the demo: its own catalog, venues answering from a local fake in their
 // documented shapes, the collector run hour after hour as an operator would (`npm run collect`),
@@ -197,13 +198,15 @@ describe("the service on venue markets, without the demo", () => {
     expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/books")).length).toBeGreaterThanOrEqual(hours.length);
     expect(fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
-    await new Promise((resolve) => setTimeout(resolve, 2100)); // the read models' 2 s cache
-
-    const list = await v1("/v1/indices");
+    // The read models refresh within their 2 s cache: wait until they show the last collected hour.
+    const lastHour = `${hours[4]!.toISOString().slice(0, 19)}.000000Z`;
+    const [list, latest] = await waitFor("the collected hours on /v1", async () => {
+      const pair = [await v1("/v1/indices"), await v1("/v1/indices/pmx-btc/latest")] as const;
+      return pair[0].body.data?.indices.length === 2 && pair[1].body.data?.computedAt === lastHour && pair;
+    });
     expect(list.status).toBe(200);
     expect(list.body.data.indices.map((i: { ticker: string }) => i.ticker).sort()).toEqual(["KX-CPI", "PMX-BTC"]);
 
-    const latest = await v1("/v1/indices/pmx-btc/latest");
     expect(latest.status).toBe(200);
     expect(latest.body.data.computedAt).toBe(`${hours[4]!.toISOString().slice(0, 19)}.000000Z`);
     expect(latest.body.data.indexLevel).not.toBe("100.00000000");
@@ -307,10 +310,11 @@ describe("the service on venue markets, without the demo", () => {
     expect(applied.status, applied.stderr).toBe(0);
     expect(applied.stdout).toContain("PMX-BTC: methodologyVersion idx-1.1");
     expect(applied.stdout).toContain("ceased (removed from the catalog): KX-CPI");
-    await new Promise((resolve) => setTimeout(resolve, 2100));
-    const btc = await v1("/v1/indices/PMX-BTC/latest");
+    const [btc, cpi] = await waitFor("the applied catalog on /v1", async () => {
+      const pair = [await v1("/v1/indices/PMX-BTC/latest"), await v1("/v1/indices/KX-CPI/latest")] as const;
+      return pair[0].body.data?.methodologyVersion === "idx-1.1" && pair[1].body.data?.publicStatus === "ceased" && pair;
+    });
     expect(btc.body.data.methodologyVersion).toBe("idx-1.1");
-    const cpi = await v1("/v1/indices/KX-CPI/latest");
     expect(cpi.body.data.publicStatus).toBe("ceased");
     expect(cpi.body.data.ceasedAt).not.toBeNull();
     const after = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);

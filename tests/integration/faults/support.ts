@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { generateKey } from "@/lib/keys/key-format";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 
 /** A directory of this test's own for DATA_DIR (journals, the embedded database, its lock). */
@@ -47,13 +48,16 @@ export function keysCli(args: string[], env: Record<string, string>): { status: 
  * - open: bytes pass both ways;
  * - close: the port is closed and its connections cut (the dependency refuses connections);
  * - silence: the held connections stay open but go quiet, and new ones are accepted and never
- *   answered (a host gone without a RST, a network partition: detectable only by a timeout).
+ *   answered (a host gone without a RST, a network partition: detectable only by a timeout);
+ * - heal: new connections pass again, while those held through the silence stay open and quiet
+ *   (state a middlebox lost in the partition: the client must discard them by itself).
  */
 export interface Proxy {
   port: number;
   close(): Promise<void>;
   open(): Promise<void>;
   silence(): Promise<void>;
+  heal(): Promise<void>;
 }
 
 export async function startProxy(targetPort: number, port: number): Promise<Proxy> {
@@ -121,6 +125,10 @@ export async function startProxy(targetPort: number, port: number): Promise<Prox
       pairs.clear();
       if (!server) await listen();
     },
+    async heal() {
+      silent = false;
+      if (!server) await listen();
+    },
   };
 }
 
@@ -160,4 +168,37 @@ export function mintKey(env: Record<string, string>, limits: { minute?: number; 
   const r = keysCli(["mint", "--email", `f-${Math.random().toString(36).slice(2)}@example.com`, "--limit-minute", String(limits.minute ?? 10_000), "--limit-day", String(limits.day ?? 100_000)], env);
   if (r.status !== 0) throw new Error(`keys mint failed: ${r.stderr}`);
   return r.stdout.trim();
+}
+
+/**
+ * `n` active keys of one new account, written straight into `url`'s database (as `keys mint`
+ * would, without a process per key): keys no server has resolved yet, so a request with one needs
+ * the database.
+ */
+export async function insertKeys(url: string, n: number): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const userId = `u-${Math.random().toString(36).slice(2)}`;
+    await client.query(`INSERT INTO users (id, email, "updatedAt") VALUES ($1, $2, now())`, [userId, `${userId}@example.com`]);
+    const keys: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const k = generateKey();
+      await client.query(`INSERT INTO api_keys (id, "userId", hash, prefix, "lastFour", "limitMinute", "limitDay") VALUES (gen_random_uuid(), $1, $2, $3, $4, 100000, 1000000)`, [userId, k.hash, k.prefix, k.lastFour]);
+      keys.push(k.key);
+    }
+    return keys;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Polls `check` every 25 ms until it is true; the milliseconds it took (NaN after `timeoutMs`). */
+export async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<number> {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (await check()) return performance.now() - started;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return NaN;
 }

@@ -4,9 +4,18 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startServer } from "../support/server";
+import { waitFor } from "@/tests/support/wait-for";
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-durable-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+/** `npm run keys -- list` for the test's account, through the server on `port`. */
+function keysList(port: number, env: Record<string, string>) {
+  return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", "list", "--email", "durable@example.com"], {
+    env: { ...process.env, ...env, PORT: String(port) },
+    encoding: "utf8",
+  });
+}
 
 describe("the embedded database", () => {
   it("keeps what was committed when the server is killed (SIGKILL) and restarted; operator CLIs go through the running server", async () => {
@@ -19,7 +28,8 @@ describe("the embedded database", () => {
     expect(minted.status, minted.stderr).toBe(0);
     const key = minted.stdout.trim();
     expect((await fetch(`${first.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 500)); // the usage flush commits
+    // The usage flush has committed once the running server reports the key as used.
+    await waitFor("the usage flush to commit", () => /lastUsed=\d{4}-/.test(keysList(first.port, env).stdout), { timeoutMs: 60_000, intervalMs: 250 });
     await first.stop("SIGKILL");
 
     const second = await startServer(env, 120_000);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownDatabase, sql } from "../faults/support";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { waitFor } from "@/tests/support/wait-for";
 
 // /status from the database: a venue whose reads fail for a whole collector run gets an incident,
 // opened by the service and closed when the venue reads again; the operator opens, annotates and
@@ -83,13 +84,18 @@ interface StatusJson {
   incidents: Array<{ ref: string | null; source: string; subject: string; title: string; resolvedAt: string | null; notes: Array<{ body: string }> }>;
   resolved: Array<{ ref: string; subject: string; resolvedAt: string; notes: Array<{ body: string }> }>;
 }
-// The read model caches for 5 s: each look waits it out, so it sees what the CLI just wrote.
-const status = async () => {
-  await new Promise((r) => setTimeout(r, 5100));
-  const res = await fetch(`${server.baseUrl}/status.json`);
-  expect(res.status).toBe(200);
-  return (await res.json()) as StatusJson;
-};
+// The read model caches for 5 s: each look polls until it shows what the CLI just wrote.
+const status = (what: string, shows: (s: StatusJson) => boolean) =>
+  waitFor(
+    `/status.json to show ${what}`,
+    async () => {
+      const res = await fetch(`${server.baseUrl}/status.json`);
+      expect(res.status).toBe(200);
+      const s = (await res.json()) as StatusJson;
+      return shows(s) && s;
+    },
+    { timeoutMs: 20_000, intervalMs: 250 },
+  );
 const page = async (p: string) => {
   const res = await fetch(`${server.baseUrl}${p}`);
   expect(res.status, p).toBe(200);
@@ -158,7 +164,7 @@ describe("incidents recorded by the service", () => {
   it("a venue whose reads fail for a whole run gets an incident, closed when it reads again; the venue table shows the last read and error", async () => {
     const ok = await cli("scripts/collect.ts", ["--once", "--at", hours[0]!.toISOString()]);
     expect(ok.status, `${ok.stdout}\n${ok.stderr}`).toBe(0);
-    let s = await status();
+    let s = await status("both venues read", (s) => s.venues.length === 2);
     expect(s.venues.map((v) => v.venue).sort()).toEqual(["kalshi", "polymarket"]);
     expect(s.venues.every((v) => !v.failing && v.lastOkAt !== null)).toBe(true);
     expect(s.incidents).toEqual([]);
@@ -168,7 +174,7 @@ describe("incidents recorded by the service", () => {
     const down = await cli("scripts/collect.ts", ["--once", "--at", hours[1]!.toISOString()], DEAD);
     expect(down.status, `${down.stdout}\n${down.stderr}`).toBe(0);
     expect(down.stdout).toContain("incidents: opened venue:kalshi");
-    s = await status();
+    s = await status("Kalshi's incident", (s) => s.incidents.length > 0);
     const kalshi = s.venues.find((v) => v.venue === "kalshi")!;
     expect(kalshi).toMatchObject({ failing: true, lastOkAt: kalshiOk });
     expect(kalshi.lastError).toBeTruthy();
@@ -198,7 +204,7 @@ describe("incidents recorded by the service", () => {
     const back = await cli("scripts/collect.ts", ["--once", "--at", hours[2]!.toISOString()]);
     expect(back.stdout).toContain("closed 1");
     expect(back.stdout).toContain("legs of KXV-FED: kalshi:KXFED-A-HIKE joined");
-    s = await status();
+    s = await status("Kalshi's incident resolved", (s) => s.incidents.length === 0 && s.resolved.length > 0);
     expect(s.incidents).toEqual([]);
     expect(s.staleLegs).toEqual([]);
     expect(s.venues.find((v) => v.venue === "kalshi")!.failing).toBe(false);
@@ -221,7 +227,7 @@ describe("incidents posted by the operator (npm run incidents)", () => {
     const list = await cli("scripts/incidents.ts", ["list"]);
     expect(list.stdout).toMatch(new RegExp(`^${ref}\\topen\\tminor\\toperator\\t`, "m"));
 
-    let s = await status();
+    let s = await status(`${ref} with its second note`, (s) => s.incidents.some((i) => i.ref === ref && i.notes.length === 2));
     const shown = s.incidents.find((i) => i.ref === ref)!;
     expect(shown).toMatchObject({ source: "operator", subject: "PMX-BTC", title: "Delayed fixing" });
     expect(shown.notes.map((n) => n.body)).toEqual(["Investigating.", "Cause found."]);
@@ -231,7 +237,7 @@ describe("incidents posted by the operator (npm run incidents)", () => {
     const again = await cli("scripts/incidents.ts", ["close", ref]);
     expect(again.status).toBe(1);
     expect(again.stderr).toContain("already closed");
-    s = await status();
+    s = await status(`${ref} resolved`, (s) => s.resolved.some((i) => i.ref === ref));
     expect(s.incidents.find((i) => i.ref === ref)).toBeUndefined();
     expect(s.resolved.find((i) => i.ref === ref)?.notes.at(-1)?.body).toBe("Fixed.");
     expect((await cli("scripts/incidents.ts", ["list", "--all"])).stdout).toMatch(new RegExp(`^${ref}\\tresolved\\t`, "m"));

@@ -159,7 +159,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
     const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", copy], { encoding: "utf8" });
     expect(out.status).toBe(1);
     expect(out.stdout).toMatch(/FAIL \S+ volatility_history\.csv sha256: published [0-9a-f]{64}, recomputed [0-9a-f]{64}/);
-  });
+  }, 600_000);
 
   it("a missing manifest fails", () => {
     const copy = tampered("index_levels.csv", () => undefined, false);
@@ -185,7 +185,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
     expect(named.published).toBe(published);
     expect(named.recomputed).not.toBe(published);
     expect(named.recomputed).toMatch(/^\d+\.\d{8}$/);
-  });
+  }, 600_000);
 
   it("an altered volatility value (manifest resealed) is named with its row", () => {
     let changed: string[] = [];
@@ -198,7 +198,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
     const r = verifyBundles(copy);
     expect(r.integrity.failures).toEqual([]);
     expect(r.volatility.failures).toContainEqual(expect.objectContaining({ file: "volatility_history.csv", ticker: changed[0], t: changed[1], what: "headline_pts", published: changed[2] }));
-  });
+  }, 600_000);
 
   it("an altered bid (manifest resealed) changes the gate decision the verifier reaches by the documented rule", () => {
     let changed: string[] = [];
@@ -214,12 +214,12 @@ describe("bundles:verify recomputes every published value from the bundle files"
     const gate = r.volatility.failures.find((f) => f.what === "status [gates]" && f.ticker === changed[0] && f.t === changed[1]);
     expect(gate?.recomputed).toContain("depth_floor");
     expect(gate?.published).not.toContain("depth_floor");
-  });
+  }, 600_000);
 
   it("npm run bundles:verify -- DIR prints the figures and exits 0", () => {
     const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", dir], { encoding: "utf8" });
     expect(out.stdout).toMatch(/index levels: \d+ hours of \d+ indices recomputed; largest difference 0\.00000000/);
     expect(out.stdout).toContain("OK: every file matches its manifest and every published value recomputes");
     expect(out.status).toBe(0);
-  });
+  }, 600_000);
 });

@@ -49,6 +49,21 @@ describe("conditions: a failing venue, the engine behind, a stale active index o
   });
 });
 
+describe("a backfill in progress is not an incident", () => {
+  const behind: Facts = {
+    engineBehind: { lastComputedHour: "2026-08-01T05:00:00.000000Z", tickMinutes: 1 },
+    venues: [{ venue: "kalshi", failing: true, lastOkAt: null, lastError: "timeout" }],
+    indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-08-01T05:00:00.000000Z" }],
+    series: [{ ticker: "PMV-A", freshness: "stale", lastComputedAt: "2026-08-01T05:00:00.000000Z" }],
+  };
+  it("holds no engine or staleness condition while the history is being computed; a failing venue still is one", () => {
+    expect(conditionsOf({ ...behind, backfilling: true }).map((c) => c.key)).toEqual(["venue:kalshi"]);
+  });
+  it("holds them all once the backfill is done and the data is still behind", () => {
+    expect(conditionsOf({ ...behind, backfilling: false }).map((c) => c.key)).toEqual(["engine", "venue:kalshi", "index:PMX-A", "series:PMV-A"]);
+  });
+});
+
 describe("reconcile: open when a condition starts, close when it ends, once each", () => {
   const stale = conditionsOf({ ...quiet, indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-11-23T01:00:00.000000Z" }] });
 
