@@ -1,6 +1,7 @@
-import { exampleCode, type ExampleId, type ScriptId } from "@/lib/docs/examples";
+import { API_EXAMPLES, exampleCode, examplePath, type ApiExample, type ExampleId, type ScriptId } from "@/lib/docs/examples";
 import { CodeBlock } from "./code-block";
 import { CodeTabsClient } from "./code-tabs-client";
+import { TryIt } from "./try-it";
 
 const TABS = [
   { key: "curl", label: "curl", lang: "bash" },
@@ -10,10 +11,11 @@ const TABS = [
 
 /**
  * curl, TypeScript and Python versions of one example from lib/docs/examples.ts (the one source
- * a test runs against the server), shown as tabs.
+ * a test runs against the server), shown as tabs. An API example can be run live (Try it).
  */
 export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; title?: string }) {
   const code = exampleCode(example);
+  const live: ApiExample | null = example in API_EXAMPLES ? (API_EXAMPLES as Record<string, ApiExample>)[example]! : null;
   return (
     <div data-example={example}>
       <CodeTabsClient langs={TABS.map((t) => t.key)} labels={TABS.map((t) => t.label)}>
@@ -21,6 +23,7 @@ export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; ti
           <CodeBlock key={t.key} code={code[t.key]} lang={t.lang} title={title ? `${title} · ${t.label}` : undefined} />
         ))}
       </CodeTabsClient>
+      {live ? <TryIt path={examplePath(live)} /> : null}
     </div>
   );
 }

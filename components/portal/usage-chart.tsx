@@ -68,7 +68,7 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
       ) : (
         <div ref={frame} className="mt-4 h-64" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 256 }}>
-            <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+            <BarChart accessibilityLayer={false} data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
               <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval="preserveStartEnd" minTickGap={12} />
               <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={false} width={48} />
