@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/api/errors";
 import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
-import { errorResult, methodNotAllowed, newRequestId } from "@/lib/api/shell";
+import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/shell";
 import { flushJournals } from "@/lib/server/journal";
 import { andThen, type Awaitable } from "@/lib/awaitable";
 
@@ -136,6 +136,8 @@ export class NodeRequestHeaders implements RequestHeaders {
       this.map.set(name, had === undefined ? value : `${had}${name === "cookie" ? "; " : ", "}${value}`);
     }
     this.map.set("x-pmb-peer", peer);
+    // The id the front gave a request it hands to Next (lib/server/http-server.ts); never a client's.
+    this.map.delete(FRONT_REQUEST_ID);
   }
 
   get(name: string): string | null {

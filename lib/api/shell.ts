@@ -131,6 +131,9 @@ export function baseHeaders(requestId: string, origin: string | null): Record<st
   return { "X-Request-Id": requestId, "Cache-Control": "no-store", ...corsHeaders(origin) };
 }
 
+/** The request header in which the server's front passes the answer's X-Request-Id to Next (it overwrites a client's). */
+export const FRONT_REQUEST_ID = "x-pmb-request-id";
+
 export function newRequestId(): string {
   return randomUUID();
 }
@@ -150,7 +153,8 @@ export function methodNotAllowed(method: string, allow: string): ApiError {
  * /v1 hot path, lib/awaitable.ts); one given as a promise, as a promise.
  */
 export function shell(request: ApiRequest, surface: Surface, answer: (ctx: ShellContext) => Awaitable<ApiResult>): Awaitable<ApiResult> {
-  const requestId = newRequestId();
+  // A request the front handed to Next already carries its id in the answer's headers: keep one id.
+  const requestId = request.headers.get(FRONT_REQUEST_ID) || newRequestId();
   const origin = request.headers.get("origin");
   const ctx: ShellContext = { requestId, base: baseHeaders(requestId, origin), keyed: null };
   /** The final answer: metered once, with its status, when a key was resolved. */

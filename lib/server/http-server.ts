@@ -3,7 +3,7 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import { clientError, connectRequest, createFront, dispatch, expectationFailed } from "@/lib/api/node-adapter";
-import { newRequestId } from "@/lib/api/shell";
+import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { runShutdown } from "@/lib/server/shutdown";
@@ -98,8 +98,10 @@ async function serveOne(dir: string, c: Config): Promise<void> {
   /** Next reads the client address from `x-pmb-peer`, which only this server writes. */
   const toNext = (req: http.IncomingMessage, res: http.ServerResponse, peer: string) => {
     req.headers["x-pmb-peer"] = peer;
-    // Every answer carries a request id; a route of the app that sets its own replaces this one.
-    res.setHeader("X-Request-Id", newRequestId());
+    // Every answer carries a request id; the app's /v1 and MCP shell answers with the same one.
+    const requestId = newRequestId();
+    req.headers[FRONT_REQUEST_ID] = requestId;
+    res.setHeader("X-Request-Id", requestId);
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).

@@ -12,6 +12,7 @@ const SITE_ROUTES: Readonly<Record<string, string>> = {
   "/license": "app/license/page.tsx",
   "/portal": "app/portal/(account)/page.tsx",
   "/openapi.json": "app/openapi.json/route.ts",
+  "/changelog": "app/changelog/page.tsx",
 };
 
 interface Link {
