@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { downloadsHandler } from "@/lib/api/downloads";
 import { errorBody } from "@/lib/api/errors";
+import { FRONT_REQUEST_ID } from "@/lib/api/shell";
 import { meter } from "@/lib/api/metering";
 import { admitAddressOnly, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
 import type { PortalUser } from "@/lib/auth/session";
@@ -31,7 +32,7 @@ export async function sessionKey(user: PortalUser, wanted: string | null): Promi
  * download appears in the key's usage and counts against its quota).
  */
 export async function sessionDownload(request: Request, key: ResolvedKey, path: string): Promise<Response> {
-  const requestId = randomUUID();
+  const requestId = request.headers.get(FRONT_REQUEST_ID) || randomUUID();
   const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
   let decision: LimitDecision | null = null;
   let status = 500;

@@ -45,6 +45,7 @@ describe("snapshot bundles under /downloads", () => {
       "index_levels.csv",
       "restatements.csv",
       "target_weights.csv",
+      "volatility_attribution.csv",
       "volatility_history.csv",
       "volatility_legs.csv",
       "volatility_series.csv",
