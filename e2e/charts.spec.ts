@@ -126,7 +126,7 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   );
   const [vcsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("volatility-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
   const vlines = readFileSync(await vcsv.path(), "utf8").trim().split("\r\n");
-  expect(vlines[0]).toBe("t,headlinePts,bandLoPts,bandHiPts,cfHeadlinePts,status");
+  expect(vlines[0]).toBe("t,headlinePts,bandLoPts,bandHiPts,cfHeadlinePts,status,basis");
   expect(vlines.slice(1).map((l) => l.split(",").slice(0, 4).join(","))).toEqual(
     [...vh.points].reverse().map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts].join(",")),
   );
