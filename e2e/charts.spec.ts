@@ -109,7 +109,7 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   await expect(page.locator('[data-testid="level-chart-frame"] svg.recharts-surface')).toHaveCount(0);
   const pngDownload = page.waitForEvent("download");
   await page.getByRole("button", { name: /^Download PNG of the chart/ }).first().click();
-  expect(heldChunks).toBeGreaterThan(0);
+  await expect.poll(() => heldChunks).toBeGreaterThan(0);
   release();
   const png = await pngDownload;
   expect(png.suggestedFilename()).toBe("PMX-MACRO-7d-1d.png");
