@@ -50,25 +50,7 @@ async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db
   const { collect } = await import("@/lib/ingest/collector");
   const fake = await startFakeVenues();
   const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  const POLY_TAGS = 30;
-  const KALSHI_SERIES = 20;
-  const PER = 40;
-  for (let t = 0; t < POLY_TAGS; t++)
-    for (let i = 0; i < PER; i++) {
-      const id = `${t}-${i}`;
-      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
-      fake.poly.books.set(`tok-${id}`, polyBook(0.4, 0.43));
-    }
-  for (let s = 0; s < KALSHI_SERIES; s++)
-    for (let i = 0; i < PER; i++) {
-      const ticker = `KXS${s}-E${i}-T1`;
-      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
-      fake.kalshi.books.set(ticker, kalshiBookFp(0.5, 0.53));
-    }
-  const indices = [
-    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", inceptionAt: "start", maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
-    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", inceptionAt: "start", maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
-  ];
+  const indices = seedUniverse(fake, end, { inceptionAt: "start" }, { poly: polyBook(0.4, 0.43), kalshi: kalshiBookFp(0.5, 0.53) });
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }), { timeout: 120_000 });
   const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 10_000 };
@@ -114,19 +96,6 @@ async function benchBackCalculation() {
   const launch = Math.floor(Date.now() / HOUR) * HOUR;
   const base = launch - DAYS * 24 * HOUR;
   const end = new Date(launch + 30 * 86_400_000).toISOString();
-  const POLY_TAGS = 30;
-  const KALSHI_SERIES = 20;
-  const PER = 40;
-  for (let t = 0; t < POLY_TAGS; t++)
-    for (let i = 0; i < PER; i++) {
-      const id = `${t}-${i}`;
-      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
-    }
-  for (let s = 0; s < KALSHI_SERIES; s++)
-    for (let i = 0; i < PER; i++) {
-      const ticker = `KXS${s}-E${i}-T1`;
-      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
-    }
   // Hourly prices computed on request: a smooth path per market, so the fake holds no history in memory.
   fake.history.generate = (venue, key, start, stop) => {
     const phase = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 997, 7);
@@ -139,10 +108,7 @@ async function benchBackCalculation() {
   };
   const at = new Date(base).toISOString();
   const launchAt = new Date(launch).toISOString();
-  const indices = [
-    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", inceptionAt: at, launchAt, maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
-    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", inceptionAt: at, launchAt, maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
-  ];
+  const indices = seedUniverse(fake, end, { inceptionAt: at, launchAt });
   const prisma = await db();
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
@@ -183,4 +149,33 @@ if (process.argv.includes("--back-calculation")) {
       console.error(error);
       process.exit(1);
     });
+}
+
+type FakeVenueModule = typeof import("../tests/support/fake-venues");
+type FakeVenues = Awaited<ReturnType<FakeVenueModule["startFakeVenues"]>>;
+const POLY_TAGS = 30;
+const KALSHI_SERIES = 20;
+const PER = 40;
+
+/**
+ * The benches' universe: 30 Polymarket tags and 20 Kalshi series of 40 markets each (2,000
+ * markets) on the fake venues, with books when given, and one catalog index per tag and series.
+ */
+function seedUniverse(fake: FakeVenues, end: string, dates: Record<string, string>, books?: { poly: ReturnType<FakeVenueModule["polyBook"]>; kalshi: ReturnType<FakeVenueModule["kalshiBookFp"]> }) {
+  for (let t = 0; t < POLY_TAGS; t++)
+    for (let i = 0; i < PER; i++) {
+      const id = `${t}-${i}`;
+      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+      if (books) fake.poly.books.set(`tok-${id}`, books.poly);
+    }
+  for (let s = 0; s < KALSHI_SERIES; s++)
+    for (let i = 0; i < PER; i++) {
+      const ticker = `KXS${s}-E${i}-T1`;
+      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
+      if (books) fake.kalshi.books.set(ticker, books.kalshi);
+    }
+  return [
+    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
+    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
+  ];
 }
