@@ -194,13 +194,14 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     {
       name: "volatility_legs.csv",
       ...csv(
-        ["ticker", "t", "grid_order", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "p", "w", "tenor_pts_json"],
+        ["ticker", "t", "grid_order", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "p", "w", "tenor_pts_json", "source"],
         ticks.flatMap((v) => {
           const published = new Map(v.components.map((c) => [c.condition_id, c.tenor_pts]));
           return (v.inputs?.legs ?? []).map((g) => [
             v.ticker, iso6(v.t), g.gridOrder, g.conditionId, g.legKey, g.label, g.bid, g.ask, g.mid, g.depthUsd,
             isoOrNull(g.observedAt), isoOrNull(g.settlementAt), g.daysToSettlement, g.resolved, g.p, g.w,
             JSON.stringify(published.get(g.conditionId) ?? null),
+            g.source ?? "book",
           ]);
         }),
       ),

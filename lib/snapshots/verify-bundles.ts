@@ -262,6 +262,8 @@ interface LegRow {
   depthUsd: number;
   /** the panel's cells as printed: the gates read these as exact decimals */
   cells: { bid: string; ask: string; mid: string; depthUsd: string };
+  /** the quote came from the venue's history (no book: the depth floor does not apply) */
+  fromHistory: boolean;
   observedAt: Date | null;
   settlementAt: Date | null;
   resolved: boolean;
@@ -306,7 +308,7 @@ export function decideGates(f: GateFacts): { status: "ok" | "flagged" | "suspend
     if (l.observedAt === null) return failLeg("leg_missing");
     if (l.resolved) return;
     if (d(f.t.getTime() - l.observedAt.getTime()).greaterThan(d(g.snapshotMaxAgeSeconds).times(1000))) failLeg("snapshot_age");
-    if (d(l.cells.depthUsd).lessThan(d(g.depthFloorUsd))) failLeg("depth_floor");
+    if (!l.fromHistory && d(l.cells.depthUsd).lessThan(d(g.depthFloorUsd))) failLeg("depth_floor");
     const mid = d(l.cells.mid);
     if (!mid.greaterThan(0) || d(l.cells.ask).minus(d(l.cells.bid)).div(mid).greaterThan(d(g.spreadToMidMax))) failLeg("spread_to_mid");
     if (d(f.impactPts[i] as number).greaterThan(d(g.impactBudgetPts))) failLeg("impact");
@@ -390,6 +392,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       mid: Number(r.mid),
       depthUsd: Number(r.depth_usd),
       cells: { bid: r.bid!, ask: r.ask!, mid: r.mid!, depthUsd: r.depth_usd! },
+      fromHistory: r.source === "history",
       observedAt: r.observed_at ? new Date(r.observed_at) : null,
       settlementAt: r.settlement_at ? new Date(r.settlement_at) : null,
       resolved: r.resolved === "true",

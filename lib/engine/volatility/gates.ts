@@ -54,6 +54,8 @@ export interface GateLeg {
   ask: number;
   mid: number;
   depthUsd: number;
+  /** a price from the venue's history has no book: the depth floor does not apply to it (other gates do) */
+  fromHistory?: boolean;
   /** null when the leg has never been quoted */
   observedAt: Date | null;
   resolved: boolean;
@@ -118,7 +120,7 @@ export function evaluateGates(input: GateInput): GateResult {
         `The latest quote for '${leg.label}' is ${hours(age)} old, beyond the ${hours(gates.snapshotMaxAgeSeconds)} limit.`,
       );
     }
-    if (under(leg.depthUsd, gates.depthFloorUsd)) {
+    if (!leg.fromHistory && under(leg.depthUsd, gates.depthFloorUsd)) {
       failLeg(
         leg,
         "depth_floor",

@@ -14,6 +14,8 @@ export interface LegQuote {
   ask: number;
   mid: number;
   depthUsd: number;
+  /** the quote came from the venue's price history (no book): the depth rule does not apply to it */
+  fromHistory: boolean;
   settlement: Date | null;
   days: number | null;
   resolved: boolean;
@@ -106,6 +108,7 @@ export function collectLegQuotes(def: VolSeriesDefinition, t: Date, snapshots: r
         ask: 0,
         mid: 0,
         depthUsd: 0,
+        fromHistory: false,
         settlement: backstop,
         days: daysToSettlement(t, backstop),
         resolved: false,
@@ -125,6 +128,7 @@ export function collectLegQuotes(def: VolSeriesDefinition, t: Date, snapshots: r
       ask: settled ?? s.bestAsk.toNumber(),
       mid: settled ?? s.mid.toNumber(),
       depthUsd: s.depthUsd.toNumber(),
+      fromHistory: s.source === "history",
       settlement,
       days: daysToSettlement(t, settlement),
       resolved,

@@ -170,6 +170,8 @@ export interface LegInput {
   ask: number;
   mid: number;
   depthUsd: number;
+  /** present when the quote came from the venue's price history (no book, so no depth rule) */
+  source?: "history";
   /** ISO 8601; null when the leg was never quoted (then it is not priced) */
   observedAt: string | null;
   /** ISO 8601 */
