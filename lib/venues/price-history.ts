@@ -100,9 +100,44 @@ export function readKalshiCandles(body: unknown, url: string): Array<{ at: numbe
   return out;
 }
 
+/** Polymarket CLOB `POST /batch-prices-history` takes at most this many token ids. */
+export const POLY_BATCH = 20;
+/** Kalshi `GET /markets/candlesticks` takes at most 100 tickers and answers at most 10,000 candles in all. */
+export const KALSHI_BATCH = 100;
+export const KALSHI_BATCH_CANDLES = 10_000;
+
+type Raw = Array<{ at: number; bid: Decimal; ask: Decimal }>;
+
+/** Polymarket `POST /batch-prices-history`: `{history: {<token id>: [{t, p}]}}`; a token the venue left out has no points. */
+export function readPolymarketBatch(body: unknown, url: string, tokens: readonly string[]): Map<string, Raw> {
+  if (!isObj(body) || !isObj(body.history)) throw new VenueError(url, "malformed batch price history (no history map)");
+  const history = body.history;
+  return new Map(tokens.map((t) => [t, Array.isArray(history[t]) ? readPolymarketHistory({ history: history[t] }, url) : []]));
+}
+
+/** Kalshi `GET /markets/candlesticks`: `{markets: [{market_ticker, candlesticks: [...]}]}`, one entry per market it knows. */
+export function readKalshiBatch(body: unknown, url: string): Map<string, Raw> {
+  const list = isObj(body) ? arr(body, "markets") : null;
+  if (list === null) throw new VenueError(url, "malformed batch candlesticks (no markets list)");
+  const out = new Map<string, Raw>();
+  for (const m of list.filter(isObj)) {
+    const ticker = str(m, "market_ticker");
+    if (ticker) out.set(ticker, readKalshiCandles(m, url));
+  }
+  return out;
+}
+
+/** A 4xx other than 429: the venue refused this request as asked (the single form may still answer). */
+const refused = (error: unknown) => error instanceof VenueError && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429;
+
+const chunk = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+
 /**
  * Reads the hourly price history of markets from the venues (within the client's concurrency and
- * retry rules); a market whose history cannot be read is reported, never guessed.
+ * retry rules) with their batch forms: Polymarket `POST /batch-prices-history` (20 tokens a
+ * request), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000 candles a request). A
+ * batch the venue refuses with a 4xx is read again market by market with the single form; a
+ * market whose history cannot be read is reported, never guessed.
  */
 export async function readHistory(
   http: VenueHttp,
@@ -111,24 +146,59 @@ export async function readHistory(
   from: Date,
   until: Date,
 ): Promise<HistoryRead[]> {
-  return Promise.all(
-    markets.map(async (m): Promise<HistoryRead> => {
-      try {
-        const raw: Array<{ at: number; bid: Decimal; ask: Decimal }> = [];
-        for (const w of historyWindows(from, new Date(until.getTime()))) {
-          if (m.venue === "polymarket") {
-            const url = `${urls.polymarketClobUrl}/prices-history?market=${encodeURIComponent(m.venueRef)}&startTs=${w.start - 3600}&endTs=${w.end}&fidelity=60`;
-            raw.push(...readPolymarketHistory(await http.getJson(url), url));
-          } else {
-            if (!m.series) return { conditionId: m.conditionId, problem: "no series ticker known for its candlesticks" };
-            const url = `${urls.kalshiApiUrl}/series/${encodeURIComponent(m.series)}/markets/${encodeURIComponent(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
-            raw.push(...readKalshiCandles(await http.getJson(url), url));
-          }
-        }
-        return { conditionId: m.conditionId, points: hourlyPoints(raw, from, until) };
-      } catch (error) {
-        return { conditionId: m.conditionId, problem: (error as Error).message };
+  const windows = historyWindows(from, new Date(until.getTime()));
+  const raw = new Map<string, Raw>(markets.map((m) => [m.conditionId, []]));
+  const problems = new Map<string, string>();
+  const fail = (m: HistoryMarket, error: unknown) => problems.set(m.conditionId, (error as Error).message);
+
+  const single = async (m: HistoryMarket, w: { start: number; end: number }) => {
+    if (problems.has(m.conditionId)) return;
+    try {
+      if (m.venue === "polymarket") {
+        const url = `${urls.polymarketClobUrl}/prices-history?market=${encodeURIComponent(m.venueRef)}&startTs=${w.start - 3600}&endTs=${w.end}&fidelity=60`;
+        raw.get(m.conditionId)!.push(...readPolymarketHistory(await http.getJson(url), url));
+      } else {
+        if (!m.series) throw new Error("no series ticker known for its candlesticks");
+        const url = `${urls.kalshiApiUrl}/series/${encodeURIComponent(m.series)}/markets/${encodeURIComponent(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
+        raw.get(m.conditionId)!.push(...readKalshiCandles(await http.getJson(url), url));
       }
-    }),
-  );
+    } catch (error) {
+      fail(m, error);
+    }
+  };
+
+  const batch = async (group: HistoryMarket[], w: { start: number; end: number }) => {
+    try {
+      let got: Map<string, Raw>;
+      if (group[0]!.venue === "polymarket") {
+        const url = `${urls.polymarketClobUrl}/batch-prices-history`;
+        const tokens = group.map((m) => m.venueRef);
+        got = readPolymarketBatch(await http.postJson(url, { markets: tokens, start_ts: w.start - 3600, end_ts: w.end, fidelity: 60 }), url, tokens);
+      } else {
+        const url = `${urls.kalshiApiUrl}/markets/candlesticks?market_tickers=${group.map((m) => encodeURIComponent(m.venueRef)).join(",")}&start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
+        got = readKalshiBatch(await http.getJson(url), url);
+      }
+      for (const m of group) {
+        const points = got.get(m.venueRef);
+        // Kalshi answers one entry per market it knows; Polymarket maps every token asked (an unknown one to nothing)
+        if (points === undefined && m.venue === "kalshi") fail(m, new Error("not in the venue's batch answer (unknown ticker)"));
+        else raw.get(m.conditionId)!.push(...(points ?? []));
+      }
+    } catch (error) {
+      if (refused(error)) await Promise.all(group.map((m) => single(m, w)));
+      else for (const m of group) fail(m, error);
+    }
+  };
+
+  const work: Array<Promise<void>> = [];
+  for (const w of windows) {
+    const hours = Math.ceil((w.end - w.start + 3600) / 3600) + 1;
+    const sizes = { polymarket: POLY_BATCH, kalshi: Math.max(1, Math.min(KALSHI_BATCH, Math.floor(KALSHI_BATCH_CANDLES / hours))) };
+    for (const venue of ["polymarket", "kalshi"] as const) for (const group of chunk(markets.filter((m) => m.venue === venue), sizes[venue])) work.push(batch(group, w));
+  }
+  await Promise.all(work);
+  return markets.map((m): HistoryRead => {
+    const problem = problems.get(m.conditionId);
+    return problem !== undefined ? { conditionId: m.conditionId, problem } : { conditionId: m.conditionId, points: hourlyPoints(raw.get(m.conditionId)!, from, until) };
+  });
 }

@@ -158,7 +158,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     const url = new URL(path, "http://fake");
     const p = url.pathname;
     const q = url.searchParams;
-    if (answerHistory(state.history, p, q, (status, body) => send(res, status, body))) return;
+    if (answerHistory(state.history, p, q, (status, answer) => send(res, status, answer), method, body)) return;
     const found = discoveryRoute(state, p, q);
     if (found) return send(res, found.status, found.body);
     if (p === "/gamma/events") {
@@ -296,6 +296,8 @@ export interface VenueHistory {
   kalshi: Map<string, HistoryPrice[]>;
   /** computes a history on request instead (large benchmarks), given the venue, token or ticker, and span */
   generate?: (venue: "poly" | "kalshi", key: string, start: number, end: number) => HistoryPrice[] | undefined;
+  /** refuse the batch forms with a 400 (a venue or proxy that does not take them) */
+  refuseBatch?: boolean;
 }
 export const emptyHistory = (): VenueHistory => ({ poly: new Map(), kalshi: new Map() });
 
@@ -303,11 +305,48 @@ const dollars = (x: number) => x.toFixed(4);
 const side = (x: number) => ({ open: Math.round(x * 100), low: Math.round(x * 100), high: Math.round(x * 100), close: Math.round(x * 100), open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
 
 /**
- * CLOB `GET /prices-history?market&startTs&endTs&fidelity` and Kalshi
+ * CLOB `GET /prices-history?market&startTs&endTs&fidelity` and `POST /batch-prices-history`, Kalshi
+ * `GET /markets/candlesticks?market_tickers&…` and
  * `GET /series/{series}/markets/{ticker}/candlesticks?start_ts&end_ts&period_interval`, in the
  * venues' documented shapes; true when the request was one of them.
  */
-export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void): boolean {
+export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void, method = "GET", body = ""): boolean {
+  const polyPoints = (market: string, start: number, end: number) =>
+    (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? []).filter((x) => x.t >= start && x.t <= end).map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) }));
+  const candle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume: 0, volume_fp: "0.00", open_interest: 0, open_interest_fp: "0.00" });
+  if (p === "/clob/batch-prices-history" && method === "POST") {
+    // `{markets: [token ids, at most 20], start_ts, end_ts, fidelity}` -> `{history: {<token id>: [{t, p}]}}`
+    let asked: { markets?: unknown; start_ts?: unknown; end_ts?: unknown };
+    try {
+      asked = JSON.parse(body) as typeof asked;
+    } catch {
+      send(400, { error: "invalid payload" });
+      return true;
+    }
+    const markets = asked.markets;
+    const start = Number(asked.start_ts);
+    const end = Number(asked.end_ts);
+    if (history.refuseBatch || !Array.isArray(markets) || markets.length === 0 || markets.length > 20 || markets.some((m) => typeof m !== "string") || !Number.isFinite(start) || !Number.isFinite(end) || end < start) {
+      send(400, { error: "invalid filters" });
+      return true;
+    }
+    send(200, { history: Object.fromEntries((markets as string[]).map((m) => [m, polyPoints(m, start, end)])) });
+    return true;
+  }
+  if (p === "/kalshi/markets/candlesticks") {
+    // `market_tickers` (comma-separated, at most 100), at most 10,000 candles in all -> `{markets: [{market_ticker, candlesticks}]}`, unknown tickers left out
+    const tickers = (q.get("market_tickers") ?? "").split(",").filter(Boolean);
+    const start = Number(q.get("start_ts"));
+    const end = Number(q.get("end_ts"));
+    const lists = tickers.map((t) => [t, (history.kalshi.get(t) ?? history.generate?.("kalshi", t, start, end))?.filter((x) => x.t >= start && x.t <= end)] as const);
+    const candles = lists.reduce((n, [, l]) => n + (l?.length ?? 0), 0);
+    if (history.refuseBatch || tickers.length === 0 || tickers.length > 100 || candles > 10_000 || q.get("period_interval") !== "60" || !Number.isFinite(start) || !Number.isFinite(end)) {
+      send(400, { error: { code: "invalid_parameters", message: "market_tickers (at most 100), start_ts, end_ts and period_interval are required; at most 10,000 candlesticks" } });
+      return true;
+    }
+    send(200, { markets: lists.filter(([, l]) => l !== undefined).map(([t, l]) => ({ market_ticker: t, candlesticks: l!.map(candle) })) });
+    return true;
+  }
   if (p === "/clob/prices-history") {
     const market = q.get("market") ?? "";
     const start = Number(q.get("startTs"));
@@ -316,8 +355,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: "invalid filters" });
       return true;
     }
-    const points = (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? []).filter((x) => x.t >= start && x.t <= end);
-    send(200, { history: points.map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) })) });
+    send(200, { history: polyPoints(market, start, end) });
     return true;
   }
   const candles = /^\/kalshi\/series\/([^/]+)\/markets\/([^/]+)\/candlesticks$/.exec(p);
@@ -336,9 +374,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
     }
     send(200, {
       ticker,
-      candlesticks: list
-        .filter((x) => x.t >= start && x.t <= end)
-        .map((x) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume: 0, volume_fp: "0.00", open_interest: 0, open_interest_fp: "0.00" })),
+      candlesticks: list.filter((x) => x.t >= start && x.t <= end).map(candle),
     });
     return true;
   }

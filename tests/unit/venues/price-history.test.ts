@@ -90,31 +90,68 @@ describe("readHistory through the venues' HTTP API", () => {
     expect(poly!.points[13]!.mid.toString()).toBe("0.43");
     expect(kalshi!.points).toHaveLength(hours.length);
     expect([kalshi!.points[0]!.bestBid.toString(), kalshi!.points[0]!.bestAsk.toString(), kalshi!.points[0]!.mid.toString()]).toEqual(["0.3", "0.34", "0.32"]);
-    const windows = fake.hits.filter((h) => h.startsWith("/clob/prices-history")).length;
-    expect(windows).toBe(historyWindows(new Date(base), new Date(hours.at(-1)!)).length);
-    expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?") && h.includes("period_interval=60"))).toBe(true);
+    // one batch request per window and venue, in the documented batch forms
+    const windows = historyWindows(new Date(base), new Date(hours.at(-1)!)).length;
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")).length).toBe(windows);
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?market_tickers=KXCPI-26-T3&") && h.includes("period_interval=60")).length).toBe(windows);
+    expect(fake.hits.filter((h) => h.startsWith("/clob/prices-history") || h.includes("/series/"))).toEqual([]);
   });
 
-  test("a market the venue does not know, or whose series is unknown, is reported, not guessed", async () => {
+  test("batches hold at most 20 Polymarket tokens, and as many Kalshi tickers as fit in 10,000 candles", async () => {
+    const markets = [
+      ...Array.from({ length: 45 }, (_, i) => ({ venue: "polymarket" as const, conditionId: `0xp${i}`, venueRef: `tok-p${i}` })),
+      ...Array.from({ length: 70 }, (_, i) => ({ venue: "kalshi" as const, conditionId: `kalshi:K${i}`, venueRef: `K${i}`, series: "KX" })),
+    ];
+    const until = base + HISTORY_WINDOW_MS - HOUR;
+    for (const m of markets) (m.venue === "polymarket" ? fake.history.poly : fake.history.kalshi).set(m.venueRef, Array.from({ length: HISTORY_WINDOW_MS / HOUR }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.3, ask: 0.32 })));
+    const reads = await readHistory(http(), urls(), markets, new Date(base), new Date(until));
+    expect(reads.filter((r) => "problem" in r)).toEqual([]);
+    expect(reads.every((r) => "points" in r && r.points.length === HISTORY_WINDOW_MS / HOUR)).toBe(true);
+    const posts = fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")).map((h) => (JSON.parse(h.slice(h.indexOf("{"))) as { markets: string[] }).markets.length);
+    expect(posts.sort((a, b) => b - a)).toEqual([20, 20, 5]);
+    // 14 days of hourly candles (337 a ticker with the hour before) fit 29 tickers in 10,000
+    const gets = fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?")).map((h) => new URL(h, "http://x").searchParams.get("market_tickers")!.split(",").length);
+    expect(gets.sort((a, b) => b - a)).toEqual([29, 29, 12]);
+  });
+
+  test("a batch the venue refuses with a 4xx is read again market by market with the single form", async () => {
+    fake.history.refuseBatch = true;
+    fake.history.poly.set("tok-1", [{ t: sec(base), bid: 0.42, ask: 0.42 }]);
+    fake.history.kalshi.set("KXCPI-26-T3", [{ t: sec(base), bid: 0.3, ask: 0.34 }]);
     const reads = await readHistory(
       http(),
       urls(),
       [
-        { venue: "kalshi", conditionId: "kalshi:NOPE", venueRef: "NOPE", series: "KXCPI" },
-        { venue: "kalshi", conditionId: "kalshi:X", venueRef: "X", series: null },
+        { venue: "polymarket", conditionId: "0xa", venueRef: "tok-1" },
+        { venue: "kalshi", conditionId: "kalshi:KXCPI-26-T3", venueRef: "KXCPI-26-T3", series: "KXCPI" },
       ],
       new Date(base),
-      new Date(base + HOUR),
+      new Date(base),
     );
-    expect(reads.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/HTTP 404/), "no series ticker known for its candlesticks"]);
+    expect(reads.map((r) => ("points" in r ? r.points.map((x) => x.mid.toString()) : r.problem))).toEqual([["0.42"], ["0.32"]]);
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history") || h.startsWith("/kalshi/markets/candlesticks?"))).toHaveLength(2);
+    expect(fake.hits.some((h) => h.startsWith("/clob/prices-history?market=tok-1"))).toBe(true);
+    expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?"))).toBe(true);
+  });
+
+  test("a market the venue does not know, or (single form) whose series is unknown, is reported, not guessed", async () => {
+    const markets = [
+      { venue: "kalshi" as const, conditionId: "kalshi:NOPE", venueRef: "NOPE", series: "KXCPI" },
+      { venue: "kalshi" as const, conditionId: "kalshi:X", venueRef: "X", series: null },
+    ];
+    const batch = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
+    expect(batch.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/unknown ticker/), expect.stringMatching(/unknown ticker/)]);
+    fake.history.refuseBatch = true;
+    const single = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
+    expect(single.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/HTTP 404/), "no series ticker known for its candlesticks"]);
   });
 
   test("a failing venue answer is retried, then reported", async () => {
     fake.history.poly.set("tok-2", [{ t: sec(base), bid: 0.5, ask: 0.5 }]);
-    fake.faults.set("/clob/prices-history?market=tok-2", [{ status: 500, times: 1 }]);
+    fake.faults.set("/clob/batch-prices-history", [{ status: 500, times: 1 }]);
     const [ok] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
     expect(ok && "points" in ok ? ok.points.map((x) => x.mid.toString()) : ok).toEqual(["0.5"]);
-    fake.faults.set("/clob/prices-history?market=tok-2", [{ malformed: true, times: 1 }]);
+    fake.faults.set("/clob/batch-prices-history", [{ malformed: true, times: 1 }]);
     const [bad] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
     expect(bad && "problem" in bad ? bad.problem : bad).toMatch(/malformed body/);
   });
