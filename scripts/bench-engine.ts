@@ -116,8 +116,10 @@ async function benchBackCalculation() {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await backCalculate(prisma, null, settings, { log: (line) => process.env.BENCH_DEBUG && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
   const t1 = performance.now();
+  const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   clearInterval(sampler);
   const levels = await prisma.indexLevel.count();
   await fake.close();
@@ -126,6 +128,9 @@ async function benchBackCalculation() {
   console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, embedded PGlite, local fake venues`);
   console.log(`  total          : ${((t1 - t0) / 1000).toFixed(1)} s   (target: under 60 s)`);
   console.log(`  requests       : ${r.requests}; hourly prices stored: ${r.prices}; hours computed: ${r.hours}; levels: ${levels}`);
+  console.log(`  CPU            : ${(cpu / 1e6).toFixed(1)} s of this process (the fake venues and the embedded database included)`);
+  const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+  console.log(`  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`);
   console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; includes the fake venues in this process)`);
   if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
 }

@@ -20,8 +20,8 @@ export type EntryBlock =
 /** The first static condition a market fails: theme (or selectors), event family, market kind. */
 export function ruleMismatch(rule: EligibilityRule, market: MarketInfo): RuleMismatch | null {
   if (rule.selectors !== undefined) {
-    const own = new Set(market.selectors ?? []);
-    if (!rule.selectors.some((s) => own.has(s))) return "outside-universe";
+    const own = market.selectors ?? [];
+    if (!rule.selectors.some((s) => own.includes(s))) return "outside-universe";
   } else if (market.theme !== rule.theme) return "outside-universe";
   if (rule.eventKeyPrefix !== null && !(market.eventKey ?? "").startsWith(rule.eventKeyPrefix)) return "event-prefix";
   if (!rule.includePartitionLegs && market.legKey !== null) return "partition-leg";

@@ -254,8 +254,10 @@ export function stepIndex(
   t: Date,
   snapshots: readonly Snapshot[],
   universe: readonly MarketInfo[],
+  /** latestSnapshots(snapshots, t), when the caller already has it (one per hour for every index) */
+  latest?: Map<string, Snapshot>,
 ): IndexStepResult {
-  const snaps = latestSnapshots(snapshots, t);
+  const snaps = latest ?? latestSnapshots(snapshots, t);
   if (state === null) {
     if (t.getTime() < def.inceptionAt.getTime())
       throw new RangeError(`${def.ticker}: first step ${t.toISOString()} precedes inception`);

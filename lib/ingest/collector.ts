@@ -12,6 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
+import { closedLookupDue } from "@/lib/venues/closed-lookup";
 import { connectorFor, venueEndpoints, type VenueEndpoints } from "@/lib/venues/connect";
 import type { RawResponse } from "@/lib/venues/http";
 import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
@@ -142,9 +143,10 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
         }
       }
       // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
-      // batches where the venue has them. A market recorded as resolved is never looked up again.
-      const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true } });
-      const missing = held.map((m) => m.conditionId).filter((id) => !found.has(id));
+      // batches where the venue has them. A market recorded as resolved is never looked up again;
+      // one closed without a resolution is looked up at a slowing cadence until it settles.
+      const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true, closedAt: true } });
+      const missing = held.filter((m) => !found.has(m.conditionId) && closedLookupDue(m.closedAt, hour)).map((m) => m.conditionId);
       if (missing.length) {
         try {
           for (const m of await connector.lookup(missing)) merge(m);
@@ -213,7 +215,7 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
   const created = new Map<VenueName, number>();
   if (markets.length === 0) return created;
   const existing = new Map(
-    (await tx.market.findMany({ where: { conditionId: { in: markets.map((m) => m.conditionId) } }, select: { conditionId: true, selectors: true, resolvedAt: true, legKey: true } })).map((m) => [m.conditionId, m]),
+    (await tx.market.findMany({ where: { conditionId: { in: markets.map((m) => m.conditionId) } }, select: { conditionId: true, selectors: true, resolvedAt: true, legKey: true, closedAt: true } })).map((m) => [m.conditionId, m]),
   );
   const fresh = markets.filter((m) => !existing.has(m.conditionId));
   if (fresh.length)
@@ -230,6 +232,7 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
         listedAt: hour,
         resolvedAt: m.resolved ? hour : null,
         outcome: m.outcome,
+        closedAt: m.closed && !m.resolved ? hour : null,
       })),
       skipDuplicates: true,
     });
@@ -239,10 +242,13 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
     if (!row) continue;
     const selectors = [...new Set([...row.selectors, ...m.selectors])];
     const resolvedNow = m.resolved && row.resolvedAt === null;
-    if (selectors.length === row.selectors.length && !resolvedNow && (row.legKey !== null || m.legKey === null)) continue;
+    // first seen closed and unsettled: its look-ups slow down from this hour; open again (or settled): back to every run
+    const closedAt = m.closed && !m.resolved ? (row.closedAt ?? hour) : null;
+    const closedChanged = (closedAt?.getTime() ?? null) !== (row.closedAt?.getTime() ?? null);
+    if (selectors.length === row.selectors.length && !resolvedNow && !closedChanged && (row.legKey !== null || m.legKey === null)) continue;
     await tx.market.update({
       where: { conditionId: m.conditionId },
-      data: { selectors, legKey: row.legKey ?? m.legKey, ...(resolvedNow ? { resolvedAt: hour, outcome: m.outcome } : {}) },
+      data: { selectors, legKey: row.legKey ?? m.legKey, closedAt, ...(resolvedNow ? { resolvedAt: hour, outcome: m.outcome } : {}) },
     });
   }
   return created;

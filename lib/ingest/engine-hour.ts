@@ -1,5 +1,5 @@
 import type { IndexDefinition, IndexState, MarketInfo, Snapshot } from "@/lib/engine/types";
-import { stepIndex } from "@/lib/engine/index-level";
+import { latestSnapshots, stepIndex } from "@/lib/engine/index-level";
 import { everyLeg, legsInForce } from "@/lib/engine/volatility/legs";
 import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
 import type { LegWindow, VolSeriesDefinition, VolState, VolTick } from "@/lib/engine/volatility/types";
@@ -97,6 +97,8 @@ export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickC
 export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Date, latest: readonly Snapshot[], universe: readonly MarketInfo[]): HourOutput {
   const out: HourOutput = { levels: [], ticks: [], compositions: [], reconstitutions: [] };
   const latestById = new Map(latest.map((s) => [s.conditionId, s]));
+  // every index reads the same latest quotes at t, and only the markets its rule admits
+  const snaps = latestSnapshots(latest, t);
   const fromHistory = (ids: Iterable<string>) => {
     for (const id of ids) if (latestById.get(id)?.source === "history") return true;
     return false;
@@ -109,7 +111,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     if (prior === null && catalog.deferEmptyInception && !anyPriced(def.eligibility, latest, universe)) continue;
     const indexId = catalog.indexIds.get(def.ticker);
     if (indexId === undefined) throw new Error(`index ${def.ticker} has no row`);
-    const step = stepIndex(def, states.indices.get(def.ticker) ?? null, t, latest, universe);
+    const step = stepIndex(def, states.indices.get(def.ticker) ?? null, t, latest, universeOf(def.eligibility, universe), snaps);
     states.indices.set(def.ticker, step.state);
     if (step.level) {
       const q = step.level.dataQuality;
@@ -161,6 +163,17 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     if (step.tick) out.ticks.push({ ...tickRow(seriesId, step.tick), basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(inForce)) });
   }
   return out;
+}
+
+const byRule = new WeakMap<readonly MarketInfo[], Map<EligibilityRule, MarketInfo[]>>();
+
+/** The markets of `universe` that match the rule (its static part), kept while the universe array is the same. */
+function universeOf(rule: EligibilityRule, universe: readonly MarketInfo[]): MarketInfo[] {
+  let cache = byRule.get(universe);
+  if (cache === undefined) byRule.set(universe, (cache = new Map()));
+  let mine = cache.get(rule);
+  if (mine === undefined) cache.set(rule, (mine = universe.filter((m) => matchesRule(rule, m))));
+  return mine;
 }
 
 /** Whether some market of the rule's universe has a snapshot at t (venue feeds incept on the first priced hour). */

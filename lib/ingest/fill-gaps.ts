@@ -4,6 +4,7 @@ import { floorHour, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CollectorSettings } from "@/lib/ingest/collector";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { insertHistorySnapshots } from "@/lib/ingest/back-calculate";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { VenueHttp } from "@/lib/venues/http";
 import { readHistory, type HistoryMarket } from "@/lib/venues/price-history";
@@ -62,7 +63,7 @@ export async function fillMissedHours(prisma: Db, settings: CollectorSettings, o
   for (const venue of ["polymarket", "kalshi"] as const) {
     const list = wanted.filter((m) => m.venue === venue);
     if (list.length === 0) continue;
-    const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs });
+    const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs, keepRaw: false });
     for (const r of await readHistory(http, settings, list, first, last)) {
       if ("problem" in r) {
         result.problems.push(`${r.conditionId}: ${r.problem}`);
@@ -80,11 +81,10 @@ export async function fillMissedHours(prisma: Db, settings: CollectorSettings, o
   result.restated = await prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-      const stored = await tx.marketSnapshot.createMany({ data: rows, skipDuplicates: true });
-      result.filled = stored.count;
+      result.filled = await insertHistorySnapshots(tx, rows);
       const earliest = new Date(Math.min(...rows.map((r) => (r.observedAt as Date).getTime())));
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      return engine && earliest <= engine.lastTickAt && stored.count > 0 ? restate(tx, earliest, { now: new Date(Math.max(Date.now(), hour.getTime())) }) : NOTHING_RESTATED;
+      return engine && earliest <= engine.lastTickAt && result.filled > 0 ? restate(tx, earliest, { now: new Date(Math.max(Date.now(), hour.getTime())) }) : NOTHING_RESTATED;
     },
     { timeout: 600_000, maxWait: 60_000 },
   );

@@ -45,38 +45,51 @@ export class SnapshotOverlay {
   }
 }
 
-/** Loads the ingested snapshots that can matter to the hours from `from` to `until`. */
+/** One snapshot as the overlay query sends it: condition id, ms, bid, ask, mid, depth, resolved, outcome, source, leg key, label, settlement day. */
+type OverlayRow = [string, number, string, string, string, string, boolean, number | null, string, string | null, string, string | null];
+
+/**
+ * Loads the ingested snapshots that can matter to the hours from `from` to `until`. A
+ * back-calculation reads millions of them: the database sends them as one JSON array (decimals as
+ * text), which costs far less than a result row per snapshot through the query builder.
+ */
 export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<SnapshotOverlay> {
-  const rows = await db.marketSnapshot.findMany({
-    where: { ingested: true, observedAt: { gte: new Date(from.getTime() - OVERLAY_LEAD_MS), lte: until } },
-    orderBy: { observedAt: "asc" },
-    select: {
-      conditionId: true,
-      observedAt: true,
-      bestBid: true,
-      bestAsk: true,
-      mid: true,
-      depthUsd: true,
-      resolved: true,
-      outcome: true,
-      source: true,
-      market: { select: { legKey: true, label: true, settlementDate: true } },
-    },
-  });
+  const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
+    `SELECT json_agg(json_build_array(s."conditionId", (extract(epoch FROM s."observedAt") * 1000)::float8, s."bestBid"::text, s."bestAsk"::text, s.mid::text,
+       s."depthUsd"::text, s.resolved, s.outcome, s.source, m."legKey", m.label, m."settlementDate"::text) ORDER BY s."observedAt")::text AS rows
+     FROM market_snapshots s JOIN markets m ON m."conditionId" = s."conditionId"
+     WHERE s.ingested AND s."observedAt" >= $1 AND s."observedAt" <= $2`,
+    new Date(from.getTime() - OVERLAY_LEAD_MS),
+    until,
+  );
+  const rows = answer?.rows ? (JSON.parse(answer.rows) as OverlayRow[]) : [];
+  const zero = new Decimal(0);
+  const settlements = new Map<string, Date | null>();
+  const settlementOf = (text: string | null) => {
+    if (text === null) return null;
+    let d = settlements.get(text);
+    if (d === undefined) settlements.set(text, (d = new Date(`${text}T00:00:00.000Z`)));
+    return d;
+  };
   return new SnapshotOverlay(
-    rows.map((r) => ({
-      observedAt: r.observedAt,
-      conditionId: r.conditionId,
-      legKey: r.market.legKey,
-      label: r.market.label,
-      bestBid: new Decimal(r.bestBid.toString()),
-      bestAsk: new Decimal(r.bestAsk.toString()),
-      mid: new Decimal(r.mid.toString()),
-      depthUsd: new Decimal(r.depthUsd.toString()),
-      settlementDate: r.market.settlementDate,
-      resolved: r.resolved,
-      outcome: r.outcome === 0 || r.outcome === 1 ? r.outcome : null,
-      ...(r.source === "history" ? { source: "history" as const } : {}),
-    })),
+    rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
+      // Decimals are immutable: equal cells share one (a history price has bid = ask = mid)
+      const bestBid = new Decimal(bid);
+      const bestAsk = ask === bid ? bestBid : new Decimal(ask);
+      return {
+        observedAt: new Date(ms),
+        conditionId,
+        legKey,
+        label,
+        bestBid,
+        bestAsk,
+        mid: mid === bid ? bestBid : mid === ask ? bestAsk : new Decimal(mid),
+        depthUsd: depth === "0.00" ? zero : new Decimal(depth),
+        settlementDate: settlementOf(settlement),
+        resolved,
+        outcome: outcome === 0 || outcome === 1 ? outcome : null,
+        ...(source === "history" ? { source: "history" as const } : {}),
+      };
+    }),
   );
 }

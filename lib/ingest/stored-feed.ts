@@ -42,6 +42,8 @@ const KEEP_RESOLVED_MS = 24 * MS_PER_HOUR;
  */
 export class StoredFeed implements EngineFeed {
   private hour: Date | null;
+  /** the last hour's universe: handed out again while no market enters or leaves (the engine caches per array) */
+  private universe: DemoMarketInfo[] = [];
 
   constructor(
     readonly start: Date,
@@ -61,7 +63,8 @@ export class StoredFeed implements EngineFeed {
     const universe = this.markets.filter(
       (m) => m.listedAt.getTime() <= t.getTime() && (m.resolvedAt === null || t.getTime() - m.resolvedAt.getTime() < KEEP_RESOLVED_MS),
     );
-    return { t, observed: [], latest: [], universe, resolvedNow: [] };
+    if (universe.length !== this.universe.length || universe.some((m, i) => m !== this.universe[i])) this.universe = universe;
+    return { t, observed: [], latest: [], universe: this.universe, resolvedNow: [] };
   }
 
   state(): StoredFeedState {

@@ -35,6 +35,8 @@ export interface VenueHttpOptions {
   /** longest wait this client accepts from a Retry-After */
   maxRetryAfterMs?: number;
   fetch?: typeof fetch;
+  /** keep every response in `raw` (default true); a reader that stores none of them (the price history) passes false */
+  keepRaw?: boolean;
   /** the backoff's wait (tests skip it); the rps spacing always waits on the real clock */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -52,7 +54,7 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 /**
  * A venue's public HTTP API within its rate limits: at most `concurrency` requests in flight and
  * at most `rps` started per second, each with a timeout, 429 and 5xx retried with exponential
- * backoff or the venue's Retry-After, every response kept in `raw`.
+ * backoff or the venue's Retry-After, every response kept in `raw` (unless `keepRaw` is false).
  */
 export class VenueHttp {
   readonly raw: RawResponse[] = [];
@@ -113,11 +115,11 @@ export class VenueHttp {
         try {
           const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
           const text = await res.text();
-          this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
+          if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
           return { status: res.status, body: text, retryAfter: retryAfterMs(res.headers.get("retry-after")) };
         } catch (error) {
           const reason = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError") ? `timed out after ${this.options.timeoutMs} ms` : `unreachable (${(error as Error).message})`;
-          this.raw.push({ venue: this.options.venue, url, ...kept, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
+          if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
           return { status: 0, body: reason, retryAfter: null };
         }
       });
