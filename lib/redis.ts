@@ -1,6 +1,6 @@
 import Redis, { type Command } from "ioredis";
 import { config } from "@/lib/config";
-import { onShutdown } from "@/lib/server/shutdown";
+import { onShutdown } from "@/lib/plumbing/shutdown";
 
 interface Holder {
   client: Redis | null;

@@ -19,7 +19,7 @@ async function main() {
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
-  const { keyLimits, limiterStore } = await import("@/lib/api/limiter");
+  const { keyLimits, limiterStore } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");

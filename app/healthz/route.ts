@@ -1,7 +1,7 @@
 import { ERRORS } from "@/lib/api/errors";
 import { dbHealth } from "@/lib/db";
 import { redisHealth } from "@/lib/redis";
-import { backfillProgress } from "@/lib/server/backfill-progress";
+import { backfillProgress } from "@/lib/plumbing/backfill-progress";
 import { appVersion } from "@/lib/version";
 
 export const dynamic = "force-dynamic";

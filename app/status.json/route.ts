@@ -1,6 +1,6 @@
 import { config } from "@/lib/config";
 import { statusView } from "@/lib/data/status";
-import { backfillProgress } from "@/lib/server/backfill-progress";
+import { backfillProgress } from "@/lib/plumbing/backfill-progress";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { backfillMessage } from "@/lib/site/backfill-notice";
-import { backfillProgress } from "@/lib/server/backfill-progress";
+import { backfillProgress } from "@/lib/plumbing/backfill-progress";
 
 /**
  * While the start-up backfill runs, the data is not all there: says so, with how far it is, in

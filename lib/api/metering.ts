@@ -5,8 +5,8 @@ import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { dataDir } from "@/lib/db/embedded";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
-import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
-import { onShutdown } from "@/lib/server/shutdown";
+import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/plumbing/journal";
+import { onShutdown } from "@/lib/plumbing/shutdown";
 
 export type StatusClass = "2xx" | "4xx" | "429" | "5xx";
 
@@ -145,7 +145,7 @@ function ensureTimer(): void {
 /**
  * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
  * count is appended to it before this returns, and written by the `flushJournals()` that every
- * transport runs before the response leaves (lib/server/journal.ts): a killed process loses none
+ * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
  * of it (the next start applies it, see recoverUsage). Database writes are batched.
  */
 export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now(), detail?: RequestDetail): void {

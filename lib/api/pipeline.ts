@@ -2,7 +2,7 @@ import "server-only";
 import { ApiError, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { preflightHeaders } from "@/lib/api/cors";
-import { keyLimits, limiterStore } from "@/lib/api/limiter";
+import { keyLimits, limiterStore } from "@/lib/ratelimit/limiter";
 import { meter } from "@/lib/api/metering";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import { envelopeChunks } from "@/lib/api/json-body";

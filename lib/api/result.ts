@@ -1,5 +1,5 @@
 import { joinSmall } from "@/lib/api/json-body";
-import { flushJournals } from "@/lib/server/journal";
+import { flushJournals } from "@/lib/plumbing/journal";
 
 /**
  * What lib/api answers a request with, whatever carries it: status, headers in order, and the
@@ -34,7 +34,7 @@ export interface ApiRequest {
 /**
  * A web Response carrying the result: a small body's parts joined into one buffer, a large one's
  * streamed as they are. What the request was charged is written to the journals first
- * (lib/server/journal.ts).
+ * (lib/plumbing/journal.ts).
  */
 export function toResponse(result: ApiResult): Response {
   flushJournals();

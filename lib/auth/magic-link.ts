@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { EMAIL_PROVIDER_ID, signIn } from "@/lib/auth/auth";
 import { checkWorkEmail, normalizeEmail } from "@/lib/auth/email-address";
 import { authReadiness, authSecret } from "@/lib/auth/secret";
-import { limiterStore } from "@/lib/api/limiter";
+import { limiterStore } from "@/lib/ratelimit/limiter";
 import { config } from "@/lib/config";
 import { db, isUnavailableError } from "@/lib/db";
 import { mailAvailable } from "@/lib/mail/send-mail";

@@ -4,7 +4,7 @@ import { iso6, isoOrNull } from "@/lib/time-format";
 import { db } from "@/lib/db";
 import { memo } from "@/lib/data/memo";
 import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
-import { backfillRunning } from "@/lib/server/backfill-progress";
+import { backfillRunning } from "@/lib/plumbing/backfill-progress";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the

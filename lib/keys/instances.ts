@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import { forgetKeys } from "@/lib/keys/key-cache";
-import { onShutdown } from "@/lib/server/shutdown";
+import { onShutdown } from "@/lib/plumbing/shutdown";
 
 const HEARTBEAT_MS = 60_000;
 /** How often each server reads the newest revocation from the database (see watchRevocations). */

@@ -1,5 +1,5 @@
 import "server-only";
-import { keyLimits, limiterStore } from "@/lib/api/limiter";
+import { keyLimits, limiterStore } from "@/lib/ratelimit/limiter";
 import { db } from "@/lib/db";
 import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
 

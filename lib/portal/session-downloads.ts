@@ -10,7 +10,7 @@ import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { flushJournals } from "@/lib/server/journal";
+import { flushJournals } from "@/lib/plumbing/journal";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
 const ENDPOINT = "/downloads";
@@ -64,7 +64,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
       const url = new URL(request.url);
       meter(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
-    flushJournals(); // before the answer leaves (lib/server/journal.ts)
+    flushJournals(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }
 

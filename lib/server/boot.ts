@@ -8,7 +8,7 @@ import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
-import { onShutdown, installShutdown } from "@/lib/server/shutdown";
+import { onShutdown, installShutdown } from "@/lib/plumbing/shutdown";
 
 // Once per process, whichever copy of this module calls it (the server's bundle, or Next's copy
 // under `next dev`, through instrumentation.ts).

@@ -1,4 +1,4 @@
-import { startLimiterJournal } from "@/lib/api/limiter";
+import { startLimiterJournal } from "@/lib/ratelimit/limiter";
 import { startUsageJournal } from "@/lib/api/metering";
 import { registerInstance } from "@/lib/keys/instances";
 import { readyRedis, redis } from "@/lib/redis";

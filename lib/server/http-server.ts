@@ -6,7 +6,7 @@ import { clientError, connectRequest, createFront, dispatch, expectationFailed }
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
-import { runShutdown } from "@/lib/server/shutdown";
+import { runShutdown } from "@/lib/plumbing/shutdown";
 
 // The production server, one kind of process: a node:http server whose front
 // (lib/api/node-adapter.ts) answers /v1 itself and hands every other request to Next through

@@ -5,7 +5,7 @@ import { listVolatility, volatilityHistory, volatilityLatest, type HistoryPoint,
 import { curlCommand } from "@/lib/site/api-call";
 import { rangeRequest, type RangeKey } from "@/lib/site/range";
 import { isoSecondsZ, parseApiTime } from "@/lib/site/time";
-import { packVolatility, type PackedVolatilitySeries } from "@/components/charts/volatility-series";
+import { packVolatility, type PackedVolatilitySeries } from "@/lib/site/volatility-series";
 import { shownTick } from "@/lib/site/volatility-value";
 
 // Page-level reads through the same functions as /v1/volatility: the headline on a page is the

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { LevelChart } from "@/components/charts/level-chart";
-import { packLevels } from "@/components/charts/level-series";
+import { packLevels } from "@/lib/site/level-series";
 import { LevelValuesTable } from "@/components/charts/level-values-table";
 import { parseApiTime } from "@/lib/site/time";
 import { BackfillNotice, BackfillPending, backfilling } from "@/components/site/backfill-notice";

@@ -29,7 +29,7 @@ describe("start-up backfill beside another worker computing", () => {
     const { db, closeDb } = await import("@/lib/db");
     await closeDb(); // a client of an earlier file in this process would point at its database
     const { runBackfill } = await import("@/lib/server/backfill");
-    const { backfillProgress } = await import("@/lib/server/backfill-progress");
+    const { backfillProgress } = await import("@/lib/plumbing/backfill-progress");
     const { statusFacts } = await import("@/lib/data/status");
     const { recordIncidents } = await import("@/lib/incidents/record-incidents");
     const { DEMO_CATALOG_FILE, readCatalogFile } = await import("@/lib/ingest/catalog-apply");

@@ -19,7 +19,7 @@ afterAll(() => {
 describe("usage journal lines", () => {
   it("are the JSON array of each request, across keys, endpoints, classes and hours, and replay to the same counts", async () => {
     const { meter, readUsageFile, startUsageJournal, statusClass } = await import("@/lib/api/metering");
-    const { flushJournals } = await import("@/lib/server/journal");
+    const { flushJournals } = await import("@/lib/plumbing/journal");
     await startUsageJournal();
     const H = 3_600_000;
     const T = 1_795_000_000_000 - (1_795_000_000_000 % H);
@@ -51,7 +51,7 @@ describe("usage journal lines", () => {
 describe("request log entries", () => {
   it("ride on the same journal line, replay with their request ids, and keep the last 100 per key", async () => {
     const { meter, readUsageFile, REQUEST_LOG_SIZE } = await import("@/lib/api/metering");
-    const { flushJournals } = await import("@/lib/server/journal");
+    const { flushJournals } = await import("@/lib/plumbing/journal");
     const T = 1_795_100_000_000;
     const detail = (i: number) => ({ requestId: `req-${i}`, method: "GET", path: `/v1/indices/X/latest?n=${i}`, errorCode: i % 2 ? "not_found" : null });
     for (let i = 0; i < 250; i++) meter("k-log", "/v1/indices/{ticker}/latest", i % 2 ? 404 : 200, T + i, detail(i));

@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createMemoryStore, DAY_MS, MINUTE_MS } from "@/lib/ratelimit";
 import { formatLine, parseLine, replayInto, startRateLimitJournal } from "@/lib/ratelimit/journal";
-import { readLines } from "@/lib/server/journal";
-import { isLocked, tryLock } from "@/lib/server/kernel-lock";
+import { readLines } from "@/lib/plumbing/journal";
+import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 
 const dirs: string[] = [];
 const tempDir = () => {

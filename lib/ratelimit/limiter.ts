@@ -1,9 +1,9 @@
 import { config } from "@/lib/config";
 import { dataDir } from "@/lib/db/embedded";
-import { createMemoryStore, createRedisStore, type MemoryStore, type RateLimitStore } from "@/lib/ratelimit";
+import { createMemoryStore, createRedisStore, type MemoryStore, type RateLimitStore } from "@/lib/ratelimit/index";
 import { startRateLimitJournal, type RateLimitJournal } from "@/lib/ratelimit/journal";
 import { redis } from "@/lib/redis";
-import { onShutdown } from "@/lib/server/shutdown";
+import { onShutdown } from "@/lib/plumbing/shutdown";
 
 interface Holder {
   store: RateLimitStore | null;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
+import { isLocked, ownTag, tagLockName } from "@/lib/plumbing/kernel-lock";
 
 /**
  * Append-only journal files in DATA_DIR/journal, one writer per file. Appends are gathered in
@@ -13,7 +13,7 @@ import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
  * the host loses at most that much.
  *
  * A file is named `<kind>-<owner tag>-<sequence>.jnl`; the owner tag is held as a kernel lock for
- * the owner's whole life (lib/server/kernel-lock.ts), so the files of a dead process (killed,
+ * the owner's whole life (lib/plumbing/kernel-lock.ts), so the files of a dead process (killed,
  * crashed, or a previous life of this one) are told apart from those of a live sibling sharing
  * the directory, and only the former are recovered.
  */
