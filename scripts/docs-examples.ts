@@ -19,6 +19,7 @@ async function main() {
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
+  const { root } = await import("@/lib/root");
   const { keyLimits, limiterStore } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
@@ -34,7 +35,7 @@ async function main() {
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
     const decision = await limiterStore().consume(resolved.id, keyLimits(resolved), Date.now());
-    const payload = await endpoints[name].handler({ requestId: "req_example", key: resolved, decision, query: new URLSearchParams(query), params });
+    const payload = await endpoints[name].handler({ requestId: "req_example", read: root().read, key: resolved, decision, query: new URLSearchParams(query), params });
     return envelope(payload as { data: unknown; meta?: Record<string, unknown> });
   };
   const write = (file: string, value: unknown) => fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);

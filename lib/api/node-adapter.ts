@@ -9,7 +9,7 @@ import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/shell";
 import { flushJournals } from "@/lib/plumbing/journal";
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 
 // The node:http adapter: the production server (lib/server/http-server.ts) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path

@@ -7,18 +7,22 @@ import { meter } from "@/lib/api/metering";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import { envelopeChunks } from "@/lib/api/json-body";
 import { addRateLimitHeaders, JSON_TYPE, KeyedRefusal, rateLimitHeaders, shell, type Keyed, type ShellContext, type Surface } from "@/lib/api/shell";
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 import { config, type Config } from "@/lib/config";
 import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
 import { iso6Now } from "@/lib/time-format";
+import type { ReadContext } from "@/lib/data/read-cache";
+import { root } from "@/lib/root";
 
 export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/shell";
 
 export interface KeyedContext {
   requestId: string;
+  /** The read models' database and cache (lib/root.ts). */
+  read: ReadContext;
   key: ResolvedKey;
   decision: LimitDecision;
   query: URLSearchParams;
@@ -36,7 +40,7 @@ export interface RawPayload {
   raw: { body: Uint8Array | string; contentType: string; headers?: Record<string, string> };
 }
 
-/** A handler answers at once when its read model is loaded (lib/data/memo.ts memoNow), else with a promise. */
+/** A handler answers at once when its read model is loaded (the read models' `peek…`), else with a promise. */
 export type Handler = (ctx: KeyedContext) => Awaitable<Payload>;
 export type RawHandler = (ctx: KeyedContext) => Awaitable<Payload | RawPayload>;
 
@@ -235,7 +239,7 @@ export function answerEndpoint(endpoint: string, handler: RawHandler, request: A
   return shell(request, v1Surface(endpoint, V1_METHODS), (ctx) =>
     andThen(admit(request.headers), (keyed) => {
       ctx.keyed = keyed;
-      const payload = handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
+      const payload = handler({ requestId: ctx.requestId, read: root().read, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
       return andThen(payload, (payload) => {
         if ("raw" in payload) {
           const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };

@@ -9,6 +9,7 @@ import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { flushJournals } from "@/lib/plumbing/journal";
+import { root } from "@/lib/root";
 
 /** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
 export interface McpRequestContext {
@@ -33,6 +34,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     ctx.decision = decision;
     const payload = await tool.endpoint.handler({
       requestId: ctx.requestId,
+      read: root().read,
       key: ctx.key,
       decision,
       query: toQuery(args, tool.input.queryNames),

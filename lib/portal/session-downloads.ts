@@ -11,6 +11,7 @@ import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { flushJournals } from "@/lib/plumbing/journal";
+import { root } from "@/lib/root";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
 const ENDPOINT = "/downloads";
@@ -40,7 +41,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   try {
     await admitAddressOnly(request.headers);
     decision = await spendWindows(key);
-    const payload = await downloadsHandler({ requestId, key, decision, query: new URL(request.url).searchParams, params: { path } });
+    const payload = await downloadsHandler({ requestId, read: root().read, key, decision, query: new URL(request.url).searchParams, params: { path } });
     status = 200;
     errorCode = null;
     if ("raw" in payload) {

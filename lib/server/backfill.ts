@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { backfillRecord, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
 import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
 import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 
 const HOUR_MS = 3_600_000;
 /**
@@ -103,7 +103,7 @@ export async function correctStoredValues(prisma: Db, log: (line: string) => voi
     { timeout: 1_800_000, maxWait: 60_000 },
   );
   if (result?.fromHour) {
-    clearReadCache();
+    root().cache.clear();
     log(
       `[engine] engine correction applied: recomputed ${result.hours} hours from ${result.fromHour.toISOString()}; ${result.ticksRestated} volatility values and ${result.levelsRestated} index levels restated`,
     );

@@ -31,6 +31,7 @@ describe("start-up backfill beside another worker computing", () => {
     const { runBackfill } = await import("@/lib/server/backfill");
     const { backfillProgress } = await import("@/lib/plumbing/backfill-progress");
     const { statusFacts } = await import("@/lib/data/status");
+    const { root } = await import("@/lib/root");
     const { recordIncidents } = await import("@/lib/incidents/record-incidents");
     const { DEMO_CATALOG_FILE, readCatalogFile } = await import("@/lib/ingest/catalog-apply");
     const { ENGINE_LOCK } = await import("@/lib/ingest/engine-runner");
@@ -48,7 +49,7 @@ describe("start-up backfill beside another worker computing", () => {
       // nothing, so this one is seen through its attempts on pg_stat_activity's query text.
       expect(await until(async () => (await otherWorker.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%pg_try_advisory_xact_lock%'")).rows[0].n > 0, 30_000)).not.toBeNaN();
 
-      const during = await statusFacts(60);
+      const during = await statusFacts(root().read, 60);
       expect(during.facts.backfilling).toBe(true);
       expect(during.conditions).toEqual([]);
       expect(settled).toBe(false);
