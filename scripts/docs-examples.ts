@@ -20,7 +20,7 @@ async function main() {
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
   const { root } = await import("@/lib/root");
-  const { keyLimits, limiterStore } = await import("@/lib/ratelimit/limiter");
+  const { keyLimits } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
@@ -31,10 +31,10 @@ async function main() {
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
-  const resolved = (await verifyKey(key))!;
+  const resolved = (await verifyKey(root().keys, key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
-    const decision = await limiterStore().consume(resolved.id, keyLimits(resolved), Date.now());
+    const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
     const payload = await endpoints[name].handler({ requestId: "req_example", read: root().read, key: resolved, decision, query: new URLSearchParams(query), params });
     return envelope(payload as { data: unknown; meta?: Record<string, unknown> });
   };

@@ -1,7 +1,6 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody } from "@/lib/api/errors";
-import { meter } from "@/lib/api/metering";
 import { envelope, KeyedRefusal, spendWindows, toApiError } from "@/lib/api/pipeline";
 import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
@@ -70,7 +69,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
   } finally {
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
-    meter(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
+    root().meter.record(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
     flushJournals(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

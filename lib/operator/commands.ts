@@ -82,13 +82,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "keys.rotate": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const { key, sharedCache } = await rotateKey(id, null);
+        const { key, sharedCache } = await rotateKey(root().keys, id, null);
         return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const row = await revokeKey(id, null);
+        const row = await revokeKey(root().keys, id, null);
         return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
       }
       case "keys.list": {

@@ -3,7 +3,6 @@ import { randomUUID } from "node:crypto";
 import { downloadsHandler } from "@/lib/api/downloads";
 import { errorBody } from "@/lib/api/errors";
 import { FRONT_REQUEST_ID } from "@/lib/api/shell";
-import { meter } from "@/lib/api/metering";
 import { admitAddressOnly, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
 import type { PortalUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
@@ -63,7 +62,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   } finally {
     if (decision) {
       const url = new URL(request.url);
-      meter(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+      root().meter.record(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
     flushJournals(); // before the answer leaves (lib/plumbing/journal.ts)
   }

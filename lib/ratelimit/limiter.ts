@@ -1,44 +1,48 @@
-import { config } from "@/lib/config";
-import { dataDir } from "@/lib/db/embedded";
+import type Redis from "ioredis";
 import { createMemoryStore, createRedisStore, type MemoryStore, type RateLimitStore } from "@/lib/ratelimit/index";
 import { startRateLimitJournal, type RateLimitJournal } from "@/lib/ratelimit/journal";
-import { redis } from "@/lib/redis";
 import { onShutdown } from "@/lib/plumbing/shutdown";
 
-interface Holder {
-  store: RateLimitStore | null;
-  memory: MemoryStore | null;
-  journal: RateLimitJournal | null;
+/** The rate-limit windows of one root: the address throttle and the keys' minute and day windows. */
+export interface Limiter {
+  /**
+   * Redis when a Redis connection is given (windows shared by every instance, kept by Redis), else
+   * this process's memory, journaled to DATA_DIR once `startJournal` ran (at boot).
+   */
+  store(): RateLimitStore;
+  /** Without Redis: restores the windows a previous life of this instance left and journals them from now on. */
+  startJournal(dataDir: string): Promise<void>;
 }
 
-const holder = ((globalThis as { __pmbLimiter?: Holder }).__pmbLimiter ??= { store: null, memory: null, journal: null });
-
-/**
- * Redis when REDIS_URL is set (windows shared by every instance, kept by Redis), else this
- * process's memory, journaled to DATA_DIR once `startLimiterJournal` ran (at boot).
- */
-export function limiterStore(): RateLimitStore {
-  if (!holder.store) {
-    const client = redis();
-    if (client) {
-      holder.store = createRedisStore(client, { prefix: `${config().REDIS_PREFIX}rl:` });
-    } else {
-      holder.memory = createMemoryStore({ onRecord: (key, at, span) => holder.journal?.record(key, at, span) });
-      holder.store = holder.memory;
-    }
-  }
-  return holder.store;
+/** `redis`: the connection (made on first use), or null for one instance. */
+export function createLimiter(options: { redis: () => Redis | null; prefix: string }): Limiter {
+  let store: RateLimitStore | null = null;
+  let memory: MemoryStore | null = null;
+  let journal: RateLimitJournal | null = null;
+  const limiter: Limiter = {
+    store() {
+      if (!store) {
+        const client = options.redis();
+        if (client) {
+          store = createRedisStore(client, { prefix: `${options.prefix}rl:` });
+        } else {
+          memory = createMemoryStore({ onRecord: (key, at, span) => journal?.record(key, at, span) });
+          store = memory;
+        }
+      }
+      return store;
+    },
+    async startJournal(dataDir) {
+      limiter.store();
+      if (!memory || journal) return;
+      journal = await startRateLimitJournal(memory, dataDir, { log: (line) => console.log(line) });
+      onShutdown(async () => journal?.close(), 95);
+    },
+  };
+  return limiter;
 }
 
-/** Without Redis: restores the windows a previous life of this instance left and journals them from now on. */
-export async function startLimiterJournal(): Promise<void> {
-  limiterStore();
-  if (!holder.memory || holder.journal) return;
-  holder.journal = await startRateLimitJournal(holder.memory, dataDir(), { log: (line) => console.log(line) });
-  onShutdown(async () => holder.journal?.close(), 95);
-}
-
-export function keyLimits(key: { limitMinute: number | null; limitDay: number | null }) {
-  const c = config();
-  return { minute: key.limitMinute ?? c.FREE_LIMIT_MINUTE, day: key.limitDay ?? c.FREE_LIMIT_DAY };
+/** A key's limits: its own, else the free plan's. */
+export function keyLimits(key: { limitMinute: number | null; limitDay: number | null }, free: { FREE_LIMIT_MINUTE: number; FREE_LIMIT_DAY: number }) {
+  return { minute: key.limitMinute ?? free.FREE_LIMIT_MINUTE, day: key.limitDay ?? free.FREE_LIMIT_DAY };
 }

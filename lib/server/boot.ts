@@ -4,6 +4,7 @@ import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
+import { root } from "@/lib/root";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
@@ -37,7 +38,7 @@ async function start(): Promise<void> {
   }
   onShutdown(closeDb, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
-  await startDurability();
+  await startDurability(root());
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
   const catalog = catalogFile ? readCatalogFile(catalogFile) : null;
