@@ -8,8 +8,8 @@ import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/shell";
-import { flushJournals } from "@/lib/plumbing/journal";
 import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
+import { root } from "@/lib/root";
 
 // The node:http adapter: the production server (lib/server/http-server.ts) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
@@ -250,7 +250,7 @@ let outbox: Outgoing[] = [];
 function drain(): void {
   const batch = outbox;
   outbox = [];
-  flushJournals();
+  root().journals.flush();
   for (const { req, res, result, acceptEncoding } of batch) {
     try {
       writeNow(req, res, result, acceptEncoding);

@@ -1,5 +1,5 @@
 import { joinSmall } from "@/lib/api/json-body";
-import { flushJournals } from "@/lib/plumbing/journal";
+import { root } from "@/lib/root";
 
 /**
  * What lib/api answers a request with, whatever carries it: status, headers in order, and the
@@ -37,7 +37,7 @@ export interface ApiRequest {
  * (lib/plumbing/journal.ts).
  */
 export function toResponse(result: ApiResult): Response {
-  flushJournals();
+  root().journals.flush();
   const { status, headers, body } = result;
   if (body === null || typeof body === "string") return new Response(body, { status, headers });
   const parts = joinSmall(body);

@@ -1,13 +1,15 @@
 import type { Db } from "@/lib/db";
+import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
 
 // A short-lived read-through cache for read models: data changes once per engine tick, and
 // every instance serves a value at most `ttlMs` old. `clear` runs after each tick. One per root
 // (lib/root.ts); a test builds its own.
 
-/** What a read model needs: the database and the read cache. */
+/** What a read model needs: the database, the read cache, and where the start-up backfill is. */
 export interface ReadContext {
   db: () => Promise<Db>;
   cache: ReadCache;
+  progress: Readonly<BackfillProgress>;
 }
 
 export interface ReadCache {

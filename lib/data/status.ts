@@ -3,7 +3,6 @@ import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import type { ReadContext } from "@/lib/data/read-cache";
 import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
-import { backfillRunning } from "@/lib/plumbing/backfill-progress";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the
@@ -274,7 +273,7 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
     venues,
     indices: indices.filter((i) => i.publicStatus === "active"),
     series,
-    backfilling: backfillRunning(),
+    backfilling: rc.progress.state === "running",
   };
 
   const notices: Notice[] = [];

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
 import type { KeyCache } from "@/lib/keys/key-cache";
-import { onShutdown } from "@/lib/plumbing/shutdown";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 const HEARTBEAT_MS = 60_000;
 /** How often each server reads the newest revocation from the database (see watchRevocations). */
@@ -17,7 +17,7 @@ const ALIVE_MS = 3 * HEARTBEAT_MS;
  * revokes directly in the database reads this to know whether every running instance will honour
  * the revocation on its next request (revocationReach).
  */
-export function registerInstance(keys: KeyCache): void {
+export function registerInstance(keys: KeyCache, shutdown: Shutdown): void {
   const c = config();
   const id = randomUUID();
   const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
@@ -34,7 +34,7 @@ export function registerInstance(keys: KeyCache): void {
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
   const watch = watchRevocations(keys);
-  onShutdown(async () => {
+  shutdown.on(async () => {
     clearInterval(timer);
     clearInterval(watch);
     await (await db()).serviceInstance.deleteMany({ where: { id } }).catch(() => undefined);

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Db } from "@/lib/db";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
-import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/plumbing/journal";
-import { onShutdown } from "@/lib/plumbing/shutdown";
+import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 export type StatusClass = "2xx" | "4xx" | "429" | "5xx";
 
@@ -128,7 +128,7 @@ export function logPath(pathAndQuery: string): string {
 export interface Meter {
   /**
    * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
-   * count is appended to it before this returns, and written by the `flushJournals()` that every
+   * count is appended to it before this returns, and written by the `Journals.flush()` that every
    * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
    * of it (the next start applies it). Database writes are batched.
    */
@@ -142,19 +142,19 @@ export interface Meter {
   startJournal(): Promise<number>;
 }
 
-export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number }): Meter {
+export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown }): Meter {
   const pending: Pending = { current: emptyBatch(null), closed: [], journal: null, timer: null, flushing: null, prunedAt: 0 };
 
   function ensureTimer(): void {
     if (pending.timer) return;
     pending.timer = setInterval(() => void flush(), options.flushMs);
     pending.timer.unref();
-    onShutdown(flush, 10);
+    options.shutdown.on(flush, 10);
   }
 
   /**
    * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
-   * count is appended to it before this returns, and written by the `flushJournals()` that every
+   * count is appended to it before this returns, and written by the `Journals.flush()` that every
    * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
    * of it (the next start applies it, see recoverUsage). Database writes are batched.
    */
@@ -214,10 +214,10 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
   async function startJournal(): Promise<number> {
     if (pending.journal) return 0;
     const dir = options.dataDir;
-    const journal = await openJournal(dir, "usage");
+    const journal = await options.journals.open(dir, "usage");
     pending.journal = journal;
     if (pending.current.counts.size === 0) pending.current.file = journal.current();
-    onShutdown(async () => journal.close(), 20);
+    options.shutdown.on(async () => journal.close(), 20);
     const orphans = await orphanFiles(dir, "usage");
     let requests = 0;
     let files = 0;

@@ -7,7 +7,6 @@ import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { flushJournals } from "@/lib/plumbing/journal";
 import { root } from "@/lib/root";
 
 /** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
@@ -70,6 +69,6 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
     root().meter.record(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
-    flushJournals(); // before the answer leaves (lib/plumbing/journal.ts)
+    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

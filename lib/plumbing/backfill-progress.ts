@@ -11,26 +11,7 @@ export interface BackfillProgress {
   error?: string;
 }
 
-const progress: BackfillProgress = ((globalThis as { __pmbBackfill?: BackfillProgress }).__pmbBackfill ??= {
-  state: "idle",
-  hoursDone: 0,
-  hoursTotal: null,
-  through: null,
-  startedAt: null,
-  finishedAt: null,
-});
-
-/** Where the start-up backfill is (one record per process, shared by the routes and pages). */
-export function backfillProgress(): Readonly<BackfillProgress> {
-  return progress;
-}
-
-/** The record itself, for lib/server/backfill.ts, its only writer. */
-export function backfillRecord(): BackfillProgress {
-  return progress;
-}
-
-/** Whether the backfill is still computing hours the pages would show. */
-export function backfillRunning(): boolean {
-  return progress.state === "running";
+/** A record of one root (lib/root.ts): lib/server/backfill.ts writes it; /healthz, /status and the pages read it. */
+export function createBackfillProgress(): BackfillProgress {
+  return { state: "idle", hoursDone: 0, hoursTotal: null, through: null, startedAt: null, finishedAt: null };
 }

@@ -1,31 +1,30 @@
 type Task = { run: () => Promise<void>; order: number };
 
-const state = ((globalThis as { __pmbShutdown?: { tasks: Task[]; installed: boolean; running: boolean } }).__pmbShutdown ??= {
-  tasks: [],
-  installed: false,
-  running: false,
-});
-
-/** Registers work to finish on SIGTERM/SIGINT; lower `order` runs first. */
-export function onShutdown(run: () => Promise<void>, order = 50): void {
-  state.tasks.push({ run, order });
+/** Work to finish on SIGTERM/SIGINT, in order: one per root (lib/root.ts). */
+export interface Shutdown {
+  /** Registers work to finish at shutdown; lower `order` runs first. */
+  on(run: () => Promise<void>, order?: number): void;
+  /** Runs every task once, in order (the production server calls it when a signal arrives). */
+  run(): Promise<void>;
 }
 
-export async function runShutdown(): Promise<void> {
-  if (state.running) return;
-  state.running = true;
-  for (const task of [...state.tasks].sort((a, b) => a.order - b.order)) {
-    try {
-      await task.run();
-    } catch (error) {
-      console.error(`[shutdown] ${(error as Error).message}`);
-    }
-  }
-}
-
-/** scripts/server.mjs owns the signals and calls this before it exits. */
-export function installShutdown(): void {
-  if (state.installed) return;
-  state.installed = true;
-  (globalThis as { __pmbRunShutdown?: () => Promise<void> }).__pmbRunShutdown = runShutdown;
+export function createShutdown(): Shutdown {
+  const tasks: Task[] = [];
+  let running = false;
+  return {
+    on(run, order = 50) {
+      tasks.push({ run, order });
+    },
+    async run() {
+      if (running) return;
+      running = true;
+      for (const task of [...tasks].sort((a, b) => a.order - b.order)) {
+        try {
+          await task.run();
+        } catch (error) {
+          console.error(`[shutdown] ${(error as Error).message}`);
+        }
+      }
+    },
+  };
 }

@@ -9,7 +9,6 @@ import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { flushJournals } from "@/lib/plumbing/journal";
 import { root } from "@/lib/root";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
@@ -64,7 +63,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
       const url = new URL(request.url);
       root().meter.record(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
-    flushJournals(); // before the answer leaves (lib/plumbing/journal.ts)
+    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }
 

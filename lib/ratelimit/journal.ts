@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/plumbing/journal";
+import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
 import type { MemoryStore } from "./memory-store";
 
 /**
@@ -110,10 +110,10 @@ export interface RateLimitJournal {
 export async function startRateLimitJournal(
   store: MemoryStore,
   dataDir: string,
-  options: { compactEveryMs?: number; log?: (line: string) => void } = {},
+  options: { journals: Journals; compactEveryMs?: number; log?: (line: string) => void },
 ): Promise<RateLimitJournal> {
   const compactEveryMs = options.compactEveryMs ?? 10 * 60_000;
-  const journal = await openJournal(dataDir, "ratelimit");
+  const journal = await options.journals.open(dataDir, "ratelimit");
   const orphans = await orphanFiles(dataDir, "ratelimit");
   const now = Date.now();
   const restored = replayInto(store, orphans, now);

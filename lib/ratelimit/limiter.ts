@@ -1,7 +1,8 @@
 import type Redis from "ioredis";
 import { createMemoryStore, createRedisStore, type MemoryStore, type RateLimitStore } from "@/lib/ratelimit/index";
 import { startRateLimitJournal, type RateLimitJournal } from "@/lib/ratelimit/journal";
-import { onShutdown } from "@/lib/plumbing/shutdown";
+import type { Journals } from "@/lib/plumbing/journal";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 /** The rate-limit windows of one root: the address throttle and the keys' minute and day windows. */
 export interface Limiter {
@@ -15,7 +16,7 @@ export interface Limiter {
 }
 
 /** `redis`: the connection (made on first use), or null for one instance. */
-export function createLimiter(options: { redis: () => Redis | null; prefix: string }): Limiter {
+export function createLimiter(options: { redis: () => Redis | null; prefix: string; journals: Journals; shutdown: Shutdown }): Limiter {
   let store: RateLimitStore | null = null;
   let memory: MemoryStore | null = null;
   let journal: RateLimitJournal | null = null;
@@ -35,8 +36,8 @@ export function createLimiter(options: { redis: () => Redis | null; prefix: stri
     async startJournal(dataDir) {
       limiter.store();
       if (!memory || journal) return;
-      journal = await startRateLimitJournal(memory, dataDir, { log: (line) => console.log(line) });
-      onShutdown(async () => journal?.close(), 95);
+      journal = await startRateLimitJournal(memory, dataDir, { journals: options.journals, log: (line) => console.log(line) });
+      options.shutdown.on(async () => journal?.close(), 95);
     },
   };
   return limiter;

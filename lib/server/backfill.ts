@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { backfillRecord, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
+import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
 import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
 import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
 import { root } from "@/lib/root";
@@ -24,7 +24,7 @@ const LOCKED_RETRY_MS = 500;
  * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
  * server serves pages, the API and /healthz while it runs (the embedded database has one
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
- * each chunk. A failure is recorded in `backfillProgress()` (lib/plumbing/backfill-progress.ts) and rethrown.
+ * each chunk. A failure is recorded in the root progress record (lib/plumbing/backfill-progress.ts) and rethrown.
  */
 export async function runBackfill(
   prisma: Db,
@@ -32,7 +32,7 @@ export async function runBackfill(
   embedded: boolean,
   log: (line: string) => void = console.log,
 ): Promise<BackfillProgress & Pick<CatchUpResult, "catalog">> {
-  const progress = backfillRecord();
+  const progress = root().progress;
   const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
   progress.state = "running";
   progress.startedAt = new Date().toISOString();

@@ -1,6 +1,5 @@
 import { dataDir } from "@/lib/db/embedded";
 import { registerInstance } from "@/lib/keys/instances";
-import { readyRedis, redis } from "@/lib/redis";
 import type { Root } from "@/lib/root";
 
 /**
@@ -11,6 +10,6 @@ import type { Root } from "@/lib/root";
 export async function startDurability(root: Root): Promise<void> {
   await root.limiter.startJournal(dataDir());
   await root.meter.startJournal();
-  registerInstance(root.keys);
-  if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
+  registerInstance(root.keys, root.shutdown);
+  if (root.redis.client()) await root.redis.ready().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

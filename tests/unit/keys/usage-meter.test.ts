@@ -21,8 +21,10 @@ afterAll(() => {
 describe("usage journal lines", () => {
   it("are the JSON array of each request, across keys, endpoints, classes and hours, and replay to the same counts", async () => {
     const { createMeter, readUsageFile, statusClass } = await import("@/lib/keys/usage-meter");
-    const { flushJournals } = await import("@/lib/plumbing/journal");
-    const meter = createMeter({ db: noDatabase, dataDir: dir, flushMs: 3_600_000 });
+    const { createJournals } = await import("@/lib/plumbing/journal");
+    const { createShutdown } = await import("@/lib/plumbing/shutdown");
+    const journals = createJournals();
+    const meter = createMeter({ db: noDatabase, dataDir: dir, flushMs: 3_600_000, journals, shutdown: createShutdown() });
     await meter.startJournal();
     const H = 3_600_000;
     const T = 1_795_000_000_000 - (1_795_000_000_000 % H);
@@ -35,7 +37,7 @@ describe("usage journal lines", () => {
       ["k-1", "/v1/volatility", 503, T + H + 2],
     ];
     for (const [key, endpoint, status, at] of calls) meter.record(key, endpoint, status, at);
-    flushJournals();
+    journals.flush();
     const file = fs.readdirSync(path.join(dir, "journal")).find((f) => f.startsWith("usage-"))!;
     const lines = fs.readFileSync(path.join(dir, "journal", file), "utf8").trim().split("\n");
     expect(lines).toEqual(calls.map(([key, endpoint, status, at]) => JSON.stringify([key, at - (at % H), endpoint, statusClass(status), at])));
@@ -54,15 +56,17 @@ describe("usage journal lines", () => {
 describe("request log entries", () => {
   it("ride on the same journal line, replay with their request ids, and keep the last 100 per key", async () => {
     const { createMeter, readUsageFile, REQUEST_LOG_SIZE } = await import("@/lib/keys/usage-meter");
-    const { flushJournals } = await import("@/lib/plumbing/journal");
+    const { createJournals } = await import("@/lib/plumbing/journal");
+    const { createShutdown } = await import("@/lib/plumbing/shutdown");
+    const journals = createJournals();
     const own = fs.mkdtempSync(path.join(dir, "log-"));
-    const meter = createMeter({ db: noDatabase, dataDir: own, flushMs: 3_600_000 });
+    const meter = createMeter({ db: noDatabase, dataDir: own, flushMs: 3_600_000, journals, shutdown: createShutdown() });
     await meter.startJournal();
     const T = 1_795_100_000_000;
     const detail = (i: number) => ({ requestId: `req-${i}`, method: "GET", path: `/v1/indices/X/latest?n=${i}`, errorCode: i % 2 ? "not_found" : null });
     for (let i = 0; i < 250; i++) meter.record("k-log", "/v1/indices/{ticker}/latest", i % 2 ? 404 : 200, T + i, detail(i));
     meter.record("k-log-2", "/v1/*", 429, T + 999, { requestId: "req-other", method: "GET", path: "/v1/x", errorCode: "rate_limited" });
-    flushJournals();
+    journals.flush();
     const files = fs.readdirSync(path.join(own, "journal")).filter((f) => f.startsWith("usage-"));
     const file = files.map((f) => path.join(own, "journal", f)).find((f) => fs.readFileSync(f, "utf8").includes("req-249"))!;
     const line = fs.readFileSync(file, "utf8").split("\n").find((l) => l.includes('"req-249"'))!;
