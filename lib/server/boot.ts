@@ -1,4 +1,3 @@
-import { config } from "@/lib/config";
 import { asJob, closeDb, db, describeDbError } from "@/lib/db";
 import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
