@@ -7,6 +7,8 @@ import { andThen, type Awaitable } from "@/lib/awaitable";
 import { keptFrozen, memoNow, versionedMemo } from "@/lib/data/memo";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
+import type { historyPoint, seriesDefinition, tick, volatilityCatalogEntry, volatilityLatest as volatilityLatestShape } from "@/lib/data/volatility-shapes";
 
 const TTL = 2000;
 
@@ -70,25 +72,7 @@ const tickSelect = {
 type TickRow = Prisma.VolatilityTickGetPayload<{ select: typeof tickSelect }>;
 type HistoryRow = Prisma.VolatilityTickGetPayload<{ select: typeof historySelect }>;
 
-export interface SeriesDefinition {
-  ticker: string;
-  slug: string;
-  name: string;
-  description: string;
-  category: string;
-  productFamily: string;
-  targetType: string;
-  units: string;
-  definitionLine: string;
-  headlineTenorDays: number;
-  tenorsDays: number[];
-  inceptionAt: string;
-  settlementDate: string | null;
-  listed: boolean;
-  methodologyUrl: string;
-  relatedIndexTickers: string[];
-  gates: Record<string, number>;
-}
+export type SeriesDefinition = z.infer<typeof seriesDefinition>;
 
 const definitions = new WeakMap<SeriesRow, SeriesDefinition>();
 
@@ -111,7 +95,7 @@ function toDefinition(row: SeriesRow): SeriesDefinition {
     category: row.category,
     productFamily: row.productFamily,
     targetType: row.targetType,
-    units: row.units,
+    units: row.units as SeriesDefinition["units"],
     definitionLine: row.definitionLine,
     headlineTenorDays: row.headlineTenorDays,
     tenorsDays: row.tenorsDays,
@@ -129,32 +113,32 @@ function siteUrl(stored: string): string {
   return stored.startsWith("/") ? `${config().baseUrl}${stored}` : stored;
 }
 
-export type Tick = ReturnType<typeof toTick>;
+export type Tick = z.infer<typeof tick>;
 
-function toTick(series: SeriesRow, t: TickRow) {
+function toTick(series: SeriesRow, t: TickRow): Tick {
   return {
     seriesId: series.ticker,
     computedAt: iso6NoZ(t.computedAt),
     headlinePts: t.headlinePts,
     headlineTenorDays: t.headlineTenorDays,
-    tenors: t.tenors as Record<string, { pts: number; share: number; share_ci: unknown; share_meta: { ci_unavailable: boolean; mixture: boolean } }>,
+    tenors: t.tenors as Tick["tenors"],
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
     attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
-    attribution: t.attribution as Record<string, unknown>,
+    attribution: t.attribution as Tick["attribution"],
     budgetW: t.budgetW,
     wTilde: t.wTilde,
     effectiveN: t.effectiveN,
     sumRaw: t.sumRaw,
     fbvRPts: t.fbvRPts,
     fbvRLabel: t.fbvRLabel,
-    status: t.status,
-    publicationState: t.publicationState,
+    status: t.status as Tick["status"],
+    publicationState: t.publicationState as Tick["publicationState"],
     revision: t.revision,
-    gateFlags: t.gateFlags as Array<{ gate: string; legKey: string | null; publicDetail: string }>,
-    components: t.components as Array<Record<string, unknown>>,
-    counterfactual: t.counterfactual as { headlinePts: number; anchorFingerprint: string } & Record<string, unknown>,
-    labels: t.labels as { clockHomogeneityDisclosure: string; tier: Record<string, string> } & Record<string, unknown>,
+    gateFlags: t.gateFlags as Tick["gateFlags"],
+    components: t.components as Tick["components"],
+    counterfactual: t.counterfactual as Tick["counterfactual"],
+    labels: t.labels as Tick["labels"],
     clockVersion: t.clockVersion,
     devigVersion: t.devigVersion,
     methodologyVersion: t.methodologyVersion,
@@ -164,7 +148,7 @@ function toTick(series: SeriesRow, t: TickRow) {
   };
 }
 
-function toPoint(t: HistoryRow) {
+function toPoint(t: HistoryRow): HistoryPoint {
   const labels = t.labels as {
     clockHomogeneityDisclosure?: string;
     tier?: Record<string, string>;
@@ -177,7 +161,7 @@ function toPoint(t: HistoryRow) {
   return {
     t: iso6(t.computedAt),
     headlinePts: t.headlinePts,
-    tenors: t.tenors,
+    tenors: t.tenors as HistoryPoint["tenors"],
     tier: labels.tier?.[String(t.headlineTenorDays)] ?? null,
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
@@ -198,14 +182,14 @@ function toPoint(t: HistoryRow) {
     fbvRPts: t.fbvRPts,
     wTilde: t.wTilde,
     gateNames: [...new Set(flags.map((f) => f.gate))],
-    publicationState: t.publicationState,
+    publicationState: t.publicationState as HistoryPoint["publicationState"],
     revision: t.revision,
-    status: t.status,
+    status: t.status as HistoryPoint["status"],
     units: "probability points",
   };
 }
 
-export type HistoryPoint = ReturnType<typeof toPoint>;
+export type HistoryPoint = z.infer<typeof historyPoint>;
 
 /** How a series is named: the API's paths take a ticker; the public pages also take the slug. */
 export type SeriesLookup = "ticker" | "tickerOrSlug";
@@ -225,12 +209,7 @@ function findSeries(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<
   });
 }
 
-export interface VolatilityCatalogEntry extends SeriesDefinition {
-  lastComputedAt: string;
-  status: string;
-  publicationState: string;
-  headlinePts: number;
-}
+export type VolatilityCatalogEntry = z.infer<typeof volatilityCatalogEntry>;
 
 export function listVolatility(): Awaitable<{ count: number; series: VolatilityCatalogEntry[] }> {
   return memoNow("volatility", TTL, async () => {
@@ -247,8 +226,8 @@ export function listVolatility(): Awaitable<{ count: number; series: VolatilityC
       entries.push({
         ...definition(row),
         lastComputedAt: iso6(tick.computedAt),
-        status: tick.status,
-        publicationState: tick.publicationState,
+        status: tick.status as VolatilityCatalogEntry["status"],
+        publicationState: tick.publicationState as VolatilityCatalogEntry["publicationState"],
         headlinePts: tick.headlinePts,
         headlineTenorDays: tick.headlineTenorDays,
       });
@@ -257,12 +236,7 @@ export function listVolatility(): Awaitable<{ count: number; series: VolatilityC
   });
 }
 
-export interface VolatilityLatest {
-  series: SeriesDefinition;
-  tick: Tick;
-  publicationState: string;
-  published: Tick | null;
-}
+export type VolatilityLatest = z.infer<typeof volatilityLatestShape>;
 
 /** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
 export function volatilityLatest(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<VolatilityLatest | null> {
@@ -286,7 +260,7 @@ function latestTickOf(series: SeriesRow): Awaitable<VolatilityLatest | null> {
     return Object.freeze({
       series: definition(series),
       tick: toTick(series, newest),
-      publicationState: newest.publicationState,
+      publicationState: newest.publicationState as VolatilityLatest["publicationState"],
       published: published ? toTick(series, published) : null,
     });
   });
