@@ -10,6 +10,7 @@ import { createDatabase, dropDatabase, uniqueName } from "../tests/integration/s
 import { tempDataDir } from "../tests/integration/faults/support";
 import { deleteRedisPrefix } from "../tests/integration/support/redis";
 import { startServer } from "../tests/integration/support/server";
+import { benchSettings } from "./lib/bench-settings";
 
 // `npm run bench`: the production build with the demo market, many keys so limits never trip,
 // in three setups one after another: the embedded database with the in-process limiter, a fresh
@@ -31,20 +32,12 @@ const BODY_ONLY = "bare node:http, body only";
 /** The floors of the 90-day history rows: node:http sending that answer's bytes and head, plain and gzip. */
 const HISTORY_BARE = "bare node:http, history's bytes";
 const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
-/** The bench's own settings (not the product's configuration, lib/config.ts). */
-const settings = {
-  seconds: Number(process.env.BENCH_SECONDS || 8),
-  rounds: Math.max(1, Number(process.env.BENCH_ROUNDS || 1)),
-  only: (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean),
-  setups: (process.env.BENCH_SETUPS || "embedded,postgres,redis").split(",").map((w) => w.trim()),
-  profile: process.env.BENCH_PROFILE,
-  workers: Number(process.env.WEB_CONCURRENCY || 1),
-};
-const SECONDS = settings.seconds;
+const settings = benchSettings;
+const SECONDS = settings.seconds(8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
-const useWrk = process.env.BENCH_GENERATOR !== "autocannon" && fs.existsSync(WRK);
-const pin = process.env.BENCH_PIN === "1" && useWrk && fs.existsSync(TASKSET);
+const useWrk = !settings.autocannon && fs.existsSync(WRK);
+const pin = settings.pin && useWrk && fs.existsSync(TASKSET);
 
 interface Figures {
   rps: number;
@@ -248,7 +241,7 @@ async function mintThroughOperator(dataDir: string, email: string): Promise<stri
   const res = await fetch(`http://127.0.0.1:${port}/operator`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Operator-Token": token },
-    body: JSON.stringify({ command: "keys.mint", args: { email, limitMinute: 10_000_000, limitDay: 100_000_000, name: "bench" } }),
+    body: JSON.stringify({ command: "keys.mint", args: { email, limitMinute: 10_000_000, limitDay: 10_000_000, name: "bench" } }),
   });
   const out = (await res.json()) as { stdout: string; stderr: string };
   const key = out.stdout.trim();

@@ -4,9 +4,10 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { createMemoryStore, createRedisStore, DAY_MS, MINUTE_MS, type RateLimitStore } from "@/lib/ratelimit";
 import { runStoreSuite } from "../../unit/ratelimit/store-suite";
 import { deleteRedisPrefix } from "../support/redis";
+import { testRedisUrl } from "../../support/test-env";
 
 // Two connections stand in for two app instances; every key of this run lives under PREFIX.
-const url = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+const url = testRedisUrl;
 const PREFIX = `rl-test:${randomUUID()}:`;
 const connect = () => new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
 let a: Redis;
