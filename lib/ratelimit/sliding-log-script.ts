@@ -22,43 +22,74 @@ local function windowsFrom(first, count)
   for i = first, first + 2 * count - 1, 2 do w[#w + 1] = { tonumber(ARGV[i]), tonumber(ARGV[i + 1]) } end
   return w
 end
+-- What this run knows of each log it touched: the bound it was trimmed at, and at the instant
+-- \`now\` each window's count and oldest counted entry. A later call of the same run at the same
+-- instant reads them instead of asking again: its own entries (score now) are the only change,
+-- and they add one to every count and never come before the oldest. A trim, another instant or
+-- an entry older than the trim bound starts afresh.
+local logs = {}
+-- Logs to expire after the run, with the longest window of the last call that recorded in each
+-- (a script's clock stands still, so one PEXPIRE at the end sets what one per entry would).
+local expiring, expiringOrder = {}, {}
 local function hitlog(out, key, now, member, record, windows)
   local span = 0
   for i = 1, #windows do
     if windows[i][1] > span then span = windows[i][1] end
   end
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - span))
+  local bound = now - span
+  local log = logs[key]
+  if not log or not log.bound or log.bound < bound then
+    redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', bound))
+    log = { bound = bound, now = now, counts = {}, oldest = {} }
+    logs[key] = log
+  elseif log.now ~= now then
+    log.now, log.counts, log.oldest = now, {}, {}
+  end
   -- What is left is the longest window: its count is the log's size, its entries by rank.
   local counts = {}
   local allowed = true
   for i = 1, #windows do
-    if windows[i][1] == span then
-      counts[i] = redis.call('ZCARD', key)
-    else
-      counts[i] = redis.call('ZCOUNT', key, string.format('(%d', now - windows[i][1]), '+inf')
+    local ms = windows[i][1]
+    local c = log.counts[ms]
+    if c == nil then
+      if ms == span then
+        c = redis.call('ZCARD', key)
+      else
+        c = redis.call('ZCOUNT', key, string.format('(%d', now - ms), '+inf')
+      end
+      log.counts[ms] = c
     end
-    if counts[i] >= windows[i][2] then allowed = false end
+    counts[i] = c
+    if c >= windows[i][2] then allowed = false end
   end
   if allowed and record then
     redis.call('ZADD', key, now, string.format('%d', now) .. ':' .. member)
-    redis.call('PEXPIRE', key, span)
+    if not expiring[key] then expiringOrder[#expiringOrder + 1] = key end
+    expiring[key] = span
+    for ms, c in pairs(log.counts) do log.counts[ms] = c + 1 end
     for i = 1, #windows do counts[i] = counts[i] + 1 end
+    if now <= log.bound then log.bound = nil end
   end
   out[#out + 1] = allowed and 1 or 0
   for i = 1, #windows do
     local ms = windows[i][1]
     local skip = counts[i] - windows[i][2]
     if skip < 0 then skip = 0 end
-    local hit
-    if ms == span then
-      hit = redis.call('ZRANGE', key, skip, skip, 'WITHSCORES')
-    else
-      hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
+    local oldest = skip == 0 and log.oldest[ms] or nil
+    if not oldest then
+      local hit
+      if ms == span then
+        hit = redis.call('ZRANGE', key, skip, skip, 'WITHSCORES')
+      else
+        hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
+      end
+      if hit[2] then
+        oldest = tonumber(hit[2])
+        if skip == 0 then log.oldest[ms] = oldest end
+      end
     end
-    local reset = now + ms
-    if hit[2] then reset = tonumber(hit[2]) + ms end
     out[#out + 1] = counts[i]
-    out[#out + 1] = reset
+    out[#out + 1] = oldest and oldest + ms or now + ms
   end
   return allowed
 end
@@ -93,6 +124,7 @@ while a <= #ARGV do
     k = k + 1
   end
 end
+for _, key in ipairs(expiringOrder) do redis.call('PEXPIRE', key, expiring[key]) end
 return out
 `;
 

@@ -109,7 +109,7 @@ describe("redis store with the server clock", () => {
   test("the calls of one event-loop turn are one script run, deciding each exactly as one run per call would", async () => {
     const store = createRedisStore(a, { prefix: PREFIX, clock: "caller" });
     const reference = createMemoryStore();
-    const [k1, k2, addr] = [`batch-${randomUUID()}`, `batch-${randomUUID()}`, `addr-${randomUUID()}`];
+    const [k1, k2, k3, addr] = [`batch-${randomUUID()}`, `batch-${randomUUID()}`, `batch-${randomUUID()}`, `addr-${randomUUID()}`];
     const T = 1_700_000_000_250;
     const limits = { minute: 3, day: 5 };
     // Mixed calls on shared logs, some a minute apart (earlier ones age out), in one turn.
@@ -121,6 +121,13 @@ describe("redis store with the server clock", () => {
       () => s.hitThen({ key: addr, windows: [{ ms: MINUTE_MS, limit: 2 }] }, { key: `key:${k2}`, windows: [{ ms: MINUTE_MS, limit: 1 }] }, T + 40),
       ...Array.from({ length: 3 }, (_, i) => () => s.consume(k1, limits, T + MINUTE_MS + i)),
       () => s.consume(k2, limits, T + 50),
+      // Several calls on one log at one instant (what the script remembers between them), then
+      // one from an earlier instant and one from a later one.
+      ...Array.from({ length: 4 }, () => () => s.consume(k3, limits, T + 100)),
+      () => s.peek(k3, limits, T + 100),
+      () => s.consume(k3, { minute: 9, day: 9 }, T + 90),
+      () => s.consume(k3, { minute: 9, day: 9 }, T + MINUTE_MS + 95),
+      () => s.peek(k3, limits, T + MINUTE_MS + 95),
     ];
     const expected = [];
     for (const call of calls(reference)) expected.push(await call());
