@@ -477,7 +477,7 @@ def check_volatility(folder, month, rep, state, inception):
             continue
         rep.count("volatility computations")
         s = state.setdefault(ticker, Series())
-        first_computation = r["attr_status"] == "unavailable" or not r["attr_delta_from"]
+        first_computation = r["attr_status"] == "unavailable"
         if s.known_from is None:
             # a series' history starts in DIR when this is its first computation
             s.known_from = dt.date.min if first_computation else day_of(t_ms) + dt.timedelta(days=1)
@@ -728,7 +728,7 @@ def check_volatility(folder, month, rep, state, inception):
             for l in legs:
                 pub = json.loads(l["tenor_pts_json"] or "null") or {}
                 leg_published.append(pub.get(str(tau), 0) if l["observed_ms"] is not None else 0)
-            pythag.append((tenors[str(tau)]["pts"], leg_published))
+            pythag.append((tenors.get(str(tau), {}).get("pts", 0), leg_published))
         status_checked = first_computation or identity is not None
         if status_checked:
             rep.count("gate decisions")
@@ -770,9 +770,15 @@ def main(argv):
     folders = month_folders(argv[1])
     for folder in folders:
         month = os.path.basename(os.path.normpath(folder))
-        check_manifest(folder, month, rep)
+        manifest = check_manifest(folder, month, rep)
         check_index(folder, month, rep)
-        check_volatility(folder, month, rep, state, inception)
+        if int(manifest.get("schemaVersion", 0)) >= 5:
+            check_volatility(folder, month, rep, state, inception)
+        else:
+            # older layouts lack some inputs (increments, attribution, inception): levels only, and
+            # the series' clocks and attribution start again from the next month's own rows
+            rep.count("months with volatility inputs incomplete (schemaVersion < 5)")
+            state.clear()
     for f in rep.failures:
         month, file, ticker, t, what, published, recomputed = f
         where = " ".join(x for x in (month, file, ticker, t) if x)
