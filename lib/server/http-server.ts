@@ -6,7 +6,7 @@ import { clientError, connectRequest, createFront, dispatch, expectationFailed }
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
-import { runShutdown } from "@/lib/server/shutdown";
+import { root } from "@/lib/root";
 
 // The production server, one kind of process: a node:http server whose front
 // (lib/api/node-adapter.ts) answers /v1 itself and hands every other request to Next through
@@ -20,8 +20,8 @@ import { runShutdown } from "@/lib/server/shutdown";
 //
 // This module reaches scripts/server.mjs as the esbuild bundle the build writes
 // (scripts/lib/api-bundle.mjs). Next compiles its own copy of lib/ for pages and route files;
-// the two copies share the process's collaborators (database, limiter, caches) through the
-// holders those modules keep on globalThis.
+// the two copies share the process's collaborators (database, limiter, caches) through the one
+// composition root (lib/root.ts).
 
 /** How long a stopping server waits for its requests and its shutdown work before it exits. */
 const STOP_BUDGET_MS = 10_000;
@@ -127,7 +127,7 @@ async function serveOne(dir: string, c: Config): Promise<void> {
       server.closeIdleConnections();
       void Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_BUDGET_MS / 2))])
         .then(() => clearInterval(idle))
-        .then(() => runShutdown())
+        .then(() => root().shutdown.run())
         .finally(() => process.exit(0));
     });
   }
