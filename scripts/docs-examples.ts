@@ -95,6 +95,7 @@ async function main() {
     gateDecisionMismatches: verified.volatility.gateMismatches,
     attributionLegsChecked: verified.volatility.attributionLegsChecked,
     clockEstimatesChecked: verified.volatility.clocksChecked,
+    counterfactualsChecked: verified.volatility.counterfactualsChecked,
     manifestFilesChecked: verified.integrity.filesChecked,
     failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
   });
