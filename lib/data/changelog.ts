@@ -76,7 +76,7 @@ async function loadChangelog(): Promise<ChangelogView> {
       subject: "Volatility methodology",
       title: `Volatility ${v.kind} version ${v.version} first used`,
       detail: `Computed with it: ${v.series} series.`,
-      href: "/docs/methodology",
+      href: "/docs/methodology/volatility",
     });
   }
   for (const i of indices) {
