@@ -6,6 +6,7 @@ import { clientError, connectRequest, createFront, dispatch, expectationFailed }
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
+import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 import { runShutdown } from "@/lib/server/shutdown";
 
 // The production server, one kind of process: a node:http server whose front
@@ -102,6 +103,7 @@ async function serveOne(dir: string, c: Config): Promise<void> {
     const requestId = newRequestId();
     req.headers[FRONT_REQUEST_ID] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    answerPageOutageWith503(req, res);
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).
