@@ -23,14 +23,34 @@ const TOKEN_CLASS: Readonly<Record<TokenType, string | undefined>> = {
 };
 
 /** JSON's unmatched text is whitespace only, so its punctuation colour can be the block's own and needs no span. */
-const BASE_TYPE: Readonly<Record<string, TokenType>> = { json: "punctuation", jsonl: "punctuation" };
+const BASE_TYPE: Readonly<Record<string, TokenType>> = {
+  json: "punctuation",
+  jsonl: "punctuation",
+};
 
 /**
- * A code block: label, copy button and the code, highlighted unless `plain` (a hidden tab pane
- * is sent as plain text and highlighted when shown).
+ * A code block: label, copy button and the code, highlighted. A `plain` block (a hidden tab pane)
+ * is only its text, and becomes a whole block when shown.
  */
-export function CodeView({ text, lang, label, plain = false }: { text: string; lang: string; label: string; plain?: boolean }) {
-  const base = plain ? "plain" : (BASE_TYPE[lang.toLowerCase()] ?? "plain");
+export function CodeView({
+  text,
+  lang,
+  label,
+  plain = false,
+}: {
+  text: string;
+  lang: string;
+  label: string;
+  plain?: boolean;
+}) {
+  if (plain) {
+    return (
+      <pre className="code-hl">
+        <code className={`language-${lang}`}>{text}</code>
+      </pre>
+    );
+  }
+  const base = BASE_TYPE[lang.toLowerCase()] ?? "plain";
   return (
     <div className="code-block not-prose" data-code-block="">
       <div className="code-head">
@@ -38,19 +58,24 @@ export function CodeView({ text, lang, label, plain = false }: { text: string; l
         <CopyButton text={text} />
       </div>
       <pre tabIndex={0} className="code-hl">
-        <code className={TOKEN_CLASS[base] ? `language-${lang} ${TOKEN_CLASS[base]}` : `language-${lang}`}>
-          {plain
-            ? text
-            : highlight(text, lang).map((token, i) => {
-                const className = token.type === base ? undefined : TOKEN_CLASS[token.type];
-                return className ? (
-                  <span key={i} className={className}>
-                    {token.text}
-                  </span>
-                ) : (
-                  token.text
-                );
-              })}
+        <code
+          className={
+            TOKEN_CLASS[base]
+              ? `language-${lang} ${TOKEN_CLASS[base]}`
+              : `language-${lang}`
+          }
+        >
+          {highlight(text, lang).map((token, i) => {
+            const className =
+              token.type === base ? undefined : TOKEN_CLASS[token.type];
+            return className ? (
+              <span key={i} className={className}>
+                {token.text}
+              </span>
+            ) : (
+              token.text
+            );
+          })}
         </code>
       </pre>
     </div>
