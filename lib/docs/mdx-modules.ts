@@ -28,6 +28,7 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "methodology/governance.mdx": () => import("@/content/docs/methodology/governance.mdx"),
   "ingestion.mdx": () => import("@/content/docs/ingestion.mdx"),
   "catalog.mdx": () => import("@/content/docs/catalog.mdx"),
+  "catalog/collector.mdx": () => import("@/content/docs/catalog/collector.mdx"),
   "mcp.mdx": () => import("@/content/docs/mcp.mdx"),
   "attribution.mdx": () => import("@/content/docs/attribution.mdx"),
 };

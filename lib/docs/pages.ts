@@ -213,9 +213,17 @@ export const DOC_PAGES: readonly DocPage[] = [
   {
     slug: "catalog",
     title: "Catalog and venues",
-    description: "The catalog file of indices and volatility series, the Polymarket and Kalshi connectors, the collector, and an operator's first benchmark.",
+    description: "The catalog file of indices and volatility series, and finding and previewing the markets it names.",
     group: "Data and methodology",
     file: "catalog.mdx",
+  },
+  {
+    slug: "catalog/collector",
+    title: "Applying a catalog and collecting",
+    nav: "Applying and collecting",
+    description: "Validating and applying a catalog, the Polymarket and Kalshi connectors, the collector, and an operator's first benchmark.",
+    group: "Data and methodology",
+    file: "catalog/collector.mdx",
   },
   {
     slug: "mcp",
