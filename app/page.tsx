@@ -4,11 +4,12 @@ import { IndexTable } from "@/components/site/index-table";
 import { VolatilityTable } from "@/components/site/volatility-table";
 import { indexCatalogView } from "@/lib/site/index-views";
 import { volatilityCatalogView } from "@/lib/site/volatility-views";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const [indices, volatility] = await Promise.all([indexCatalogView(), volatilityCatalogView()]);
+  const [indices, volatility] = await Promise.all([indexCatalogView(root().read), volatilityCatalogView(root().read)]);
   return (
     <div className="space-y-12">
       <section className="space-y-6">

@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import { listIndices } from "@/lib/data/indices";
 import { listVolatility } from "@/lib/data/volatility";
 import { DOC_PAGES, docHref } from "@/lib/docs/pages";
+import { root } from "@/lib/root";
 
 // /sitemap.xml: every public page, from the catalog and the docs registry (the portal, the
 // operator's pages and the development outbox are not public and not listed).
@@ -12,7 +13,7 @@ const STATIC_PAGES = ["/", "/indices", "/volatility", "/status", "/status/histor
 
 export default async function sitemap(): Promise<MetadataRoute.Sitemap> {
   const base = config().baseUrl;
-  const [indices, series] = await Promise.all([listIndices(), listVolatility()]);
+  const [indices, series] = await Promise.all([listIndices(root().read), listVolatility(root().read)]);
   const paths = [
     ...STATIC_PAGES,
     ...indices.indices.map((i) => `/indices/${i.ticker}`),

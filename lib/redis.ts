@@ -1,15 +1,6 @@
 import Redis, { type Command } from "ioredis";
-import { config } from "@/lib/config";
-import { onShutdown } from "@/lib/server/shutdown";
-
-interface Holder {
-  client: Redis | null;
-  /** Whether this connection has been ready at least once (a later `ready` is a reconnection). */
-  wasReady: boolean;
-  reconnectListeners: Array<() => void>;
-}
-
-const holder = ((globalThis as { __pmbRedis?: Holder }).__pmbRedis ??= { client: null, wasReady: false, reconnectListeners: [] });
+import type { Config } from "@/lib/config";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 /** Thrown, without touching the network, while Redis is not connected. */
 export class RedisUnavailableError extends Error {
@@ -32,6 +23,21 @@ export class RedisUnavailableError extends Error {
 class FailFastRedis extends Redis {
   private lastAnswerAt = 0;
 
+  constructor(
+    url: string,
+    private readonly commandTimeoutMs: number,
+  ) {
+    super(url, {
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      connectTimeout: Math.max(250, commandTimeoutMs * 2),
+      commandTimeout: commandTimeoutMs,
+      retryStrategy: (times) => Math.min(100 * times, 1000),
+      lazyConnect: false,
+      enableAutoPipelining: true,
+    });
+  }
+
   override sendCommand(command: Command, stream?: Parameters<Redis["sendCommand"]>[1]): unknown {
     const sentAt = performance.now();
     const sent = super.sendCommand(command, stream);
@@ -45,7 +51,7 @@ class FailFastRedis extends Redis {
           if (error?.name === "ReplyError") this.lastAnswerAt = now;
           return;
         }
-        const onTime = now - sentAt < 2 * config().REDIS_COMMAND_TIMEOUT_MS;
+        const onTime = now - sentAt < 2 * this.commandTimeoutMs;
         if (this.status === "ready" && this.lastAnswerAt < sentAt && onTime) {
           console.error("[redis] no answer within the command timeout; reconnecting");
           this.disconnect(true);
@@ -56,96 +62,102 @@ class FailFastRedis extends Redis {
   }
 }
 
-/**
- * The process's Redis connection, or null when REDIS_URL is unset (one-instance mode).
- *
- * Fails fast while Redis is down: no offline queue (a command on a connection that is not ready
- * fails at once instead of waiting for a reconnection), no retry of a command, a short connect and
- * command timeout (REDIS_COMMAND_TIMEOUT_MS) after which the connection is remade
- * (FailFastRedis); the pipeline answers such a failure with 503
- * `unavailable` and Retry-After. The client keeps reconnecting in the background (every
- * 100 ms growing to 1 s), so service returns without a restart.
- */
-export function redis(): Redis | null {
-  const c = config();
-  const url = c.REDIS_URL;
-  if (!url) return null;
-  if (!holder.client) {
-    const client = new FailFastRedis(url, {
-      maxRetriesPerRequest: 0,
-      enableOfflineQueue: false,
-      connectTimeout: Math.max(250, c.REDIS_COMMAND_TIMEOUT_MS * 2),
-      commandTimeout: c.REDIS_COMMAND_TIMEOUT_MS,
-      retryStrategy: (times) => Math.min(100 * times, 1000),
-      lazyConnect: false,
-      enableAutoPipelining: true,
-    });
-    let lastError = "";
-    client.on("error", (error) => {
-      // One line per distinct failure, not one per reconnection attempt.
-      if (error.message !== lastError) console.error(`[redis] ${error.message}`);
-      lastError = error.message;
-    });
-    client.on("ready", () => {
-      lastError = "";
-      if (holder.wasReady) {
-        console.log("[redis] reconnected");
-        for (const listener of holder.reconnectListeners) listener();
+/** Redis of one root (lib/root.ts): the connection, made on first use, or none without REDIS_URL. */
+export interface RedisConnection {
+  /**
+   * The connection, or null when REDIS_URL is unset (one-instance mode).
+   *
+   * Fails fast while Redis is down: no offline queue (a command on a connection that is not ready
+   * fails at once instead of waiting for a reconnection), no retry of a command, a short connect and
+   * command timeout (REDIS_COMMAND_TIMEOUT_MS) after which the connection is remade
+   * (FailFastRedis); the pipeline answers such a failure with 503
+   * `unavailable` and Retry-After. The client keeps reconnecting in the background (every
+   * 100 ms growing to 1 s), so service returns without a restart.
+   */
+  client(): Redis | null;
+  /**
+   * The connection when it is ready. A connection still being made for the first time is waited
+   * for (up to the connect timeout); a connection that was lost throws RedisUnavailableError at once.
+   */
+  ready(): Promise<Redis>;
+  /** Runs `listener` each time the connection comes back after it was lost (Redis may have restarted empty). */
+  onReconnect(listener: () => void): void;
+  /** For /healthz: not configured, or reachable with its round-trip time, or the reason it is not. */
+  health(): Promise<{ configured: false } | { configured: true; ok: true; latencyMs: number } | { configured: true; ok: false; error: string }>;
+  /** A key under REDIS_PREFIX. */
+  key(name: string): string;
+}
+
+export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | "REDIS_COMMAND_TIMEOUT_MS">, shutdown: Shutdown): RedisConnection {
+  let current: Redis | null = null;
+  /** Whether this connection has been ready at least once (a later `ready` is a reconnection). */
+  let wasReady = false;
+  const reconnectListeners: Array<() => void> = [];
+  const connectTimeout = Math.max(250, config.REDIS_COMMAND_TIMEOUT_MS * 2);
+
+  const connection: RedisConnection = {
+    client() {
+      const url = config.REDIS_URL;
+      if (!url) return null;
+      if (!current) {
+        const client = new FailFastRedis(url, config.REDIS_COMMAND_TIMEOUT_MS);
+        let lastError = "";
+        client.on("error", (error) => {
+          // One line per distinct failure, not one per reconnection attempt.
+          if (error.message !== lastError) console.error(`[redis] ${error.message}`);
+          lastError = error.message;
+        });
+        client.on("ready", () => {
+          lastError = "";
+          if (wasReady) {
+            console.log("[redis] reconnected");
+            for (const listener of reconnectListeners) listener();
+          }
+          wasReady = true;
+        });
+        current = client;
+        shutdown.on(async () => {
+          await client.quit().catch(() => undefined);
+          current = null;
+        }, 90);
       }
-      holder.wasReady = true;
-    });
-    holder.client = client;
-    onShutdown(async () => {
-      await client.quit().catch(() => undefined);
-      holder.client = null;
-    }, 90);
-  }
-  return holder.client;
-}
-
-/**
- * The connection when it is ready. A connection still being made for the first time is waited
- * for (up to the connect timeout); a connection that was lost throws RedisUnavailableError at once.
- */
-export async function readyRedis(): Promise<Redis> {
-  const client = redis();
-  if (!client) throw new Error("readyRedis: REDIS_URL is not set");
-  if (client.status === "ready") return client;
-  if (!holder.wasReady && (client.status === "connecting" || client.status === "connect" || client.status === "wait")) {
-    const ready = await new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => done(false), Math.max(250, config().REDIS_COMMAND_TIMEOUT_MS * 2));
-      const done = (ok: boolean) => {
-        clearTimeout(timer);
-        client.off("ready", onReady);
-        resolve(ok);
-      };
-      const onReady = () => done(true);
-      client.on("ready", onReady);
-    });
-    if (ready) return client;
-  }
-  throw new RedisUnavailableError();
-}
-
-/** Runs `listener` each time the connection comes back after it was lost (Redis may have restarted empty). */
-export function onRedisReconnect(listener: () => void): void {
-  holder.reconnectListeners.push(listener);
-}
-
-/** For /healthz: not configured, or reachable with its round-trip time, or the reason it is not. */
-export async function redisHealth(): Promise<{ configured: false } | { configured: true; ok: true; latencyMs: number } | { configured: true; ok: false; error: string }> {
-  if (!config().REDIS_URL) return { configured: false };
-  const started = performance.now();
-  try {
-    const client = await readyRedis();
-    await client.ping();
-    return { configured: true, ok: true, latencyMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    const e = error as { message?: string };
-    return { configured: true, ok: false, error: error instanceof RedisUnavailableError ? "not connected" : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200) };
-  }
-}
-
-export function redisKey(name: string): string {
-  return `${config().REDIS_PREFIX}${name}`;
+      return current;
+    },
+    async ready() {
+      const client = connection.client();
+      if (!client) throw new Error("readyRedis: REDIS_URL is not set");
+      if (client.status === "ready") return client;
+      if (!wasReady && (client.status === "connecting" || client.status === "connect" || client.status === "wait")) {
+        const ready = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => done(false), connectTimeout);
+          const done = (ok: boolean) => {
+            clearTimeout(timer);
+            client.off("ready", onReady);
+            resolve(ok);
+          };
+          const onReady = () => done(true);
+          client.on("ready", onReady);
+        });
+        if (ready) return client;
+      }
+      throw new RedisUnavailableError();
+    },
+    onReconnect(listener) {
+      reconnectListeners.push(listener);
+    },
+    async health() {
+      if (!config.REDIS_URL) return { configured: false };
+      const started = performance.now();
+      try {
+        const client = await connection.ready();
+        await client.ping();
+        return { configured: true, ok: true, latencyMs: Math.round(performance.now() - started) };
+      } catch (error) {
+        const e = error as { message?: string };
+        return { configured: true, ok: false, error: error instanceof RedisUnavailableError ? "not connected" : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200) };
+      }
+    },
+    key: (name) => `${config.REDIS_PREFIX}${name}`,
+  };
+  return connection;
 }

@@ -19,7 +19,8 @@ async function main() {
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
-  const { keyLimits, limiterStore } = await import("@/lib/api/limiter");
+  const { root } = await import("@/lib/root");
+  const { keyLimits } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
@@ -30,11 +31,11 @@ async function main() {
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
-  const resolved = (await verifyKey(key))!;
+  const resolved = (await verifyKey(root().keys, key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
-    const decision = await limiterStore().consume(resolved.id, keyLimits(resolved), Date.now());
-    const payload = await endpoints[name].handler({ requestId: "req_example", key: resolved, decision, query: new URLSearchParams(query), params });
+    const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
+    const payload = await endpoints[name].handler({ requestId: "req_example", read: root().read, key: resolved, decision, query: new URLSearchParams(query), params });
     return envelope(payload as { data: unknown; meta?: Record<string, unknown> });
   };
   const write = (file: string, value: unknown) => fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);

@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import { changelogView } from "@/lib/data/changelog";
 import { atomResponse } from "@/lib/site/atom";
+import { root } from "@/lib/root";
 
 // /changelog.atom: the changelog's entries (methodology versions, catalog changes, restatements) as an Atom feed.
 export const dynamic = "force-dynamic";
@@ -9,7 +10,7 @@ const LABEL = { methodology: "Methodology", catalog: "Catalog", restatement: "Re
 
 export async function GET() {
   const base = config().baseUrl;
-  const view = await changelogView();
+  const view = await changelogView(root().read);
   return atomResponse({
     id: `${base}/changelog`,
     title: "PM Benchmarks changelog",

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { UtcTime } from "@/components/site/utc-time";
 import { changelogView, type ChangeKind } from "@/lib/data/changelog";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
@@ -17,7 +18,7 @@ const KIND: Record<ChangeKind, { label: string; tone: string }> = {
 };
 
 export default async function ChangelogPage() {
-  const view = await changelogView();
+  const view = await changelogView(root().read);
   return (
     <article className="space-y-6" data-testid="changelog-page">
       <header className="space-y-2">

@@ -1,8 +1,7 @@
 import { ERRORS } from "@/lib/api/errors";
 import { dbHealth } from "@/lib/db";
-import { redisHealth } from "@/lib/redis";
-import { backfillProgress } from "@/lib/server/backfill-progress";
 import { appVersion } from "@/lib/version";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -14,9 +13,9 @@ export const dynamic = "force-dynamic";
  * for complete data).
  */
 export async function GET() {
-  const [database, redis] = await Promise.all([dbHealth(), redisHealth()]);
+  const [database, redis] = await Promise.all([dbHealth(), root().redis.health()]);
   const redisDown = redis.configured && !redis.ok;
-  const backfill = backfillProgress();
+  const backfill = root().progress;
   const starting = backfill.state === "running";
   const ok = database.ok && !redisDown && !starting;
   const body = {

@@ -3,6 +3,7 @@ import { BackfillNotice, backfilling } from "@/components/site/backfill-notice";
 import Link from "next/link";
 import { IndexTable } from "@/components/site/index-table";
 import { indexCatalogView } from "@/lib/site/index-views";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export const metadata: Metadata = {
 };
 
 export default async function IndicesPage() {
-  const rows = await indexCatalogView();
+  const rows = await indexCatalogView(root().read);
   return (
     <section className="space-y-6">
       <header className="space-y-2">

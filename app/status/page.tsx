@@ -8,6 +8,7 @@ import { IncidentList } from "@/components/site/incident-list";
 import { UtcTime } from "@/components/site/utc-time";
 import { config } from "@/lib/config";
 import { statusView, type StaleQuote } from "@/lib/data/status";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
@@ -17,7 +18,7 @@ export const metadata: Metadata = {
 };
 
 export default async function StatusPage() {
-  const view = await statusView(config().ENGINE_TICK_SECONDS);
+  const view = await statusView(root().read, config().ENGINE_TICK_SECONDS);
   return (
     <article className="space-y-8" data-testid="status-page">
       <header className="space-y-2">

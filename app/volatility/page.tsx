@@ -3,6 +3,7 @@ import { BackfillNotice, backfilling } from "@/components/site/backfill-notice";
 import Link from "next/link";
 import { VolatilityTable } from "@/components/site/volatility-table";
 import { volatilityCatalogView } from "@/lib/site/volatility-views";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -12,7 +13,7 @@ export const metadata: Metadata = {
 };
 
 export default async function VolatilityPage() {
-  const series = await volatilityCatalogView();
+  const series = await volatilityCatalogView(root().read);
   return (
     <section className="space-y-6">
       <header className="space-y-2">

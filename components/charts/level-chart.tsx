@@ -6,7 +6,7 @@ import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
 import { HistoryChartFrame, type HistoryRow, LINE, rangeSubtitle } from "./history-chart-frame";
-import { type PackedLevels, unpackLevels } from "./level-series";
+import { type PackedLevels, unpackLevels } from "@/lib/site/level-series";
 import { useWidth } from "./use-width";
 import type { Interval } from "@/lib/data/window";
 

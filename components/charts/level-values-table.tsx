@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { DataTable, STICKY_HEAD } from "@/components/site/data-table";
 import { UtcTime } from "@/components/site/utc-time";
-import { type PackedLevels, unpackLevels } from "./level-series";
+import { type PackedLevels, unpackLevels } from "@/lib/site/level-series";
 
 /**
  * The chart's levels as a table, folded under it and built in the browser when opened, so a

@@ -5,7 +5,7 @@ import { timeWindow, toMs } from "./axis-format";
 import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { HistoryChartFrame, LINE, rangeSubtitle } from "./history-chart-frame";
-import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-series";
+import { type PackedVolatilitySeries, unpackVolatility } from "@/lib/site/volatility-series";
 import type { VolatilityRow } from "./volatility-plot";
 
 /** The chart library's part, fetched after the page is usable. */

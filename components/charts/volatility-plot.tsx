@@ -4,7 +4,7 @@ import { Area, ComposedChart, Legend, Line } from "recharts";
 import type { TimeWindow } from "./axis-format";
 import { type HistoryRow, TooltipTime } from "./history-chart-frame";
 import { HistoryPlot } from "./history-plot";
-import { pts6 } from "./volatility-series";
+import { pts6 } from "@/lib/site/volatility-series";
 
 export interface VolatilityRow extends HistoryRow {
   band: [number, number];

@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { DataTable, STICKY_HEAD } from "@/components/site/data-table";
 import { UtcTime } from "@/components/site/utc-time";
-import { type PackedVolatilitySeries, unpackVolatility } from "./volatility-series";
+import { type PackedVolatilitySeries, unpackVolatility } from "@/lib/site/volatility-series";
 
 /**
  * The chart's values as a table, folded under it and built in the browser when opened (from

@@ -1,12 +1,12 @@
 import { backfillMessage } from "@/lib/site/backfill-notice";
-import { backfillProgress } from "@/lib/server/backfill-progress";
+import { root } from "@/lib/root";
 
 /**
  * While the start-up backfill runs, the data is not all there: says so, with how far it is, in
  * place of values that would stop at an old hour. Renders nothing once it is done.
  */
 export function BackfillNotice({ what = "The values on this page" }: { what?: string }) {
-  const p = backfillProgress();
+  const p = root().progress;
   if (p.state !== "running") return null;
   const { pct, progress } = backfillMessage(p);
   return (
@@ -27,7 +27,7 @@ export function BackfillNotice({ what = "The values on this page" }: { what?: st
 
 /** True while the backfill runs: list pages show the notice instead of tables of old values. */
 export function backfilling(): boolean {
-  return backfillProgress().state === "running";
+  return root().progress.state === "running";
 }
 
 /** An address whose data the start-up backfill has not reached yet: the progress, not a 404. */

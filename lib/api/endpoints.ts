@@ -5,12 +5,12 @@ import { iso6 } from "@/lib/time-format";
 import { ENDPOINTS, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { HISTORY_MAX_DAYS, INTERVALS, parseQuery } from "@/lib/api/params";
 import type { Handler, KeyedContext, Payload } from "@/lib/api/pipeline";
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
 import { downloadsPointer } from "@/lib/data/downloads";
-import { indexHistory, indexLatest, indexReconstitutions, listIndices } from "@/lib/data/indices";
-import { listVolatility, volatilityHistory, volatilityLatest } from "@/lib/data/volatility";
+import { indexHistory, indexLatest, indexReconstitutions, listIndices, peekIndexLatest, peekIndices } from "@/lib/data/indices";
+import { listVolatility, peekVolatility, peekVolatilityLatest, volatilityHistory, volatilityLatest } from "@/lib/data/volatility";
 
 export type { EndpointName };
 
@@ -67,11 +67,16 @@ export const endpoints = {
       },
     };
   }),
-  indices: serve("indices", () => andThen(listIndices(), (data) => ({ data }))),
-  indexLatest: serve("indexLatest", ({ params }) => andThen(indexLatest(ticker(params)), (data) => ({ data: data ?? notFound(ticker(params)) }))),
-  indexHistory: serve("indexHistory", async ({ params }, q) => {
+  indices: serve("indices", ({ read }) => andThen(peekIndices(read) ?? listIndices(read), (data) => ({ data }))),
+  indexLatest: serve("indexLatest", ({ read, params }) => {
+    const t = ticker(params);
+    const found = (data: unknown) => ({ data: data ?? notFound(t) });
+    const now = peekIndexLatest(read, t);
+    return now === undefined ? indexLatest(read, t).then(found) : found(now);
+  }),
+  indexHistory: serve("indexHistory", async ({ read, params }, q) => {
     const window = resolveWindow(new Date(), q.start, q.end);
-    const history = await indexHistory(ticker(params), { start: window.start, end: window.end, interval: q.interval });
+    const history = await indexHistory(read, ticker(params), { start: window.start, end: window.end, interval: q.interval });
     if (!history) notFound(ticker(params));
     const points = window.empty ? [] : history.points;
     return {
@@ -79,17 +84,20 @@ export const endpoints = {
       meta: { effectiveStart: iso6(window.start), effectiveEnd: iso6(window.end), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
     };
   }),
-  indexReconstitutions: serve("indexReconstitutions", async ({ params }, { limit }) => {
-    const result = (await indexReconstitutions(ticker(params), limit)) ?? notFound(ticker(params));
+  indexReconstitutions: serve("indexReconstitutions", async ({ read, params }, { limit }) => {
+    const result = (await indexReconstitutions(read, ticker(params), limit)) ?? notFound(ticker(params));
     return { data: { ticker: result.ticker, count: result.events.length, events: result.events } };
   }),
-  volatility: serve("volatility", () => andThen(listVolatility(), (data) => ({ data }))),
-  volatilityLatest: serve("volatilityLatest", ({ params }) =>
-    andThen(volatilityLatest(ticker(params)), (data) => ({ data: data ?? notFound(ticker(params)) })),
-  ),
-  volatilityHistory: serve("volatilityHistory", async ({ params }, q) => {
+  volatility: serve("volatility", ({ read }) => andThen(peekVolatility(read) ?? listVolatility(read), (data) => ({ data }))),
+  volatilityLatest: serve("volatilityLatest", ({ read, params }) => {
+    const t = ticker(params);
+    const found = (data: unknown) => ({ data: data ?? notFound(t) });
+    const now = peekVolatilityLatest(read, t);
+    return now === undefined ? volatilityLatest(read, t).then(found) : found(now);
+  }),
+  volatilityHistory: serve("volatilityHistory", async ({ read, params }, q) => {
     const window = resolveWindow(new Date(), q.start);
-    const history = await volatilityHistory(ticker(params), { start: window.start, end: window.end, limit: q.limit, includeGated: q.includeGated });
+    const history = await volatilityHistory(read, ticker(params), { start: window.start, end: window.end, limit: q.limit, includeGated: q.includeGated });
     if (!history) notFound(ticker(params));
     return {
       data: { count: history.points.length, points: history.points, series: history.series, windowStart: iso6(window.start) },

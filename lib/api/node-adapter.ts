@@ -8,8 +8,8 @@ import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/shell";
-import { flushJournals } from "@/lib/server/journal";
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
+import { root } from "@/lib/root";
 
 // The node:http adapter: the production server (lib/server/http-server.ts) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
@@ -244,13 +244,13 @@ let outbox: Outgoing[] = [];
 
 /**
  * Sends every answer queued in this turn: first the journals (one write(2) each, for all of them:
- * what the answers charged is on disk before any of them leaves, lib/server/journal.ts), then
+ * what the answers charged is on disk before any of them leaves, lib/plumbing/journal.ts), then
  * the answers.
  */
 function drain(): void {
   const batch = outbox;
   outbox = [];
-  flushJournals();
+  root().journals.flush();
   for (const { req, res, result, acceptEncoding } of batch) {
     try {
       writeNow(req, res, result, acceptEncoding);

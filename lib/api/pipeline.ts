@@ -2,23 +2,26 @@ import "server-only";
 import { ApiError, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
 import { preflightHeaders } from "@/lib/api/cors";
-import { keyLimits, limiterStore } from "@/lib/api/limiter";
-import { meter } from "@/lib/api/metering";
+import { keyLimits } from "@/lib/ratelimit/limiter";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import { envelopeChunks } from "@/lib/api/json-body";
 import { addRateLimitHeaders, JSON_TYPE, KeyedRefusal, rateLimitHeaders, shell, type Keyed, type ShellContext, type Surface } from "@/lib/api/shell";
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 import { config, type Config } from "@/lib/config";
-import { applyEpoch, peekKey, readEpoch, syncEpoch, type ResolvedKey } from "@/lib/keys/key-cache";
+import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
 import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
 import { iso6Now } from "@/lib/time-format";
+import type { ReadContext } from "@/lib/data/read-cache";
+import { root } from "@/lib/root";
 
 export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/shell";
 
 export interface KeyedContext {
   requestId: string;
+  /** The read models' database and cache (lib/root.ts). */
+  read: ReadContext;
   key: ResolvedKey;
   decision: LimitDecision;
   query: URLSearchParams;
@@ -36,7 +39,7 @@ export interface RawPayload {
   raw: { body: Uint8Array | string; contentType: string; headers?: Record<string, string> };
 }
 
-/** A handler answers at once when its read model is loaded (lib/data/memo.ts memoNow), else with a promise. */
+/** A handler answers at once when its read model is loaded (the read models' `peek…`), else with a promise. */
 export type Handler = (ctx: KeyedContext) => Awaitable<Payload>;
 export type RawHandler = (ctx: KeyedContext) => Awaitable<Payload | RawPayload>;
 
@@ -108,11 +111,12 @@ export function presentedKey(headers: RequestHeaders): string {
  * reaches the database.
  */
 export function admit(headers: RequestHeaders): Awaitable<Keyed> {
+  const { keys, limiter } = root();
   const hinted = knownKey(headers);
   if (!hinted) return admitUnknown(headers);
-  const epoch = readEpoch();
+  const epoch = keys.readEpoch();
   epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
-  const both = throttleThenConsume(limiterStore(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key), Date.now(), {
+  const both = throttleThenConsume(limiter.store(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key, config()), Date.now(), {
     limit: config().IP_LIMIT_MINUTE,
   });
   return andThen(both, ({ address, key: windows }) => {
@@ -122,13 +126,13 @@ export function admit(headers: RequestHeaders): Awaitable<Keyed> {
     if (!epoch) return { key: hinted.key, decision: admitted(hinted.key, windows) };
     // A key's id and limits never change once minted (rotation mints a new key), so the windows
     // spent under the hint are the resolved key's.
-    return authenticate(headers, epoch.then(applyEpoch), hinted).then((key) => ({ key, decision: admitted(key, windows) }));
+    return authenticate(headers, epoch.then(keys.applyEpoch), hinted).then((key) => ({ key, decision: admitted(key, windows) }));
   });
 }
 
 /** A key this instance has not resolved (or none): the address is throttled before the database is asked. */
 async function admitUnknown(headers: RequestHeaders): Promise<Keyed> {
-  const synced = syncEpoch();
+  const synced = root().keys.syncEpoch();
   synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
   await admitAddressOnly(headers);
   const key = await authenticate(headers, synced);
@@ -151,7 +155,7 @@ function knownKey(headers: RequestHeaders): KnownKey | null {
   }
   if (!looksLikeKey(presented)) return null;
   const hash = hashKey(presented);
-  const key = peekKey(hash);
+  const key = root().keys.peek(hash);
   return key ? { presented, hash, key } : null;
 }
 
@@ -162,7 +166,7 @@ function knownKey(headers: RequestHeaders): KnownKey | null {
  */
 export async function authenticate(headers: RequestHeaders, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
   const presented = known?.presented ?? presentedKey(headers);
-  const key = await verifyKey(presented, synced, known?.hash);
+  const key = await verifyKey(root().keys, presented, synced, known?.hash);
   if (!key) {
     throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   }
@@ -171,7 +175,7 @@ export async function authenticate(headers: RequestHeaders, synced?: Promise<voi
 
 /** Spends one request from both of the key's windows; a refusal is a KeyedRefusal. */
 export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
-  return admitted(key, await limiterStore().consume(key.id, keyLimits(key), Date.now()));
+  return admitted(key, await root().limiter.store().consume(key.id, keyLimits(key, config()), Date.now()));
 }
 
 /** The decision when it admitted; a refusal becomes a KeyedRefusal (rate_limited or daily_limit_reached). */
@@ -193,7 +197,7 @@ function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
 
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddressOnly(headers: RequestHeaders): Promise<void> {
-  const address = await throttle(limiterStore(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
+  const address = await throttle(root().limiter.store(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
   if (!address.allowed) throw addressRefusal(address);
 }
 
@@ -217,7 +221,7 @@ function v1Surface(label: string, methods: readonly string[] | null): Surface {
       allow: ALLOW,
       preflight: preflightHeaders,
       throttle: admitAddressOnly,
-      done: (keyed, status, answer) => meter(keyed.key.id, label, status, Date.now(), answer),
+      done: (keyed, status, answer) => root().meter.record(keyed.key.id, label, status, Date.now(), answer),
     };
     surfaces.set(label, surface);
   }
@@ -235,7 +239,7 @@ export function answerEndpoint(endpoint: string, handler: RawHandler, request: A
   return shell(request, v1Surface(endpoint, V1_METHODS), (ctx) =>
     andThen(admit(request.headers), (keyed) => {
       ctx.keyed = keyed;
-      const payload = handler({ requestId: ctx.requestId, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
+      const payload = handler({ requestId: ctx.requestId, read: root().read, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
       return andThen(payload, (payload) => {
         if ("raw" in payload) {
           const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };

@@ -1,5 +1,5 @@
 import { joinSmall } from "@/lib/api/json-body";
-import { flushJournals } from "@/lib/server/journal";
+import { root } from "@/lib/root";
 
 /**
  * What lib/api answers a request with, whatever carries it: status, headers in order, and the
@@ -34,10 +34,10 @@ export interface ApiRequest {
 /**
  * A web Response carrying the result: a small body's parts joined into one buffer, a large one's
  * streamed as they are. What the request was charged is written to the journals first
- * (lib/server/journal.ts).
+ * (lib/plumbing/journal.ts).
  */
 export function toResponse(result: ApiResult): Response {
-  flushJournals();
+  root().journals.flush();
   const { status, headers, body } = result;
   if (body === null || typeof body === "string") return new Response(body, { status, headers });
   const parts = joinSmall(body);

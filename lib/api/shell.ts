@@ -10,7 +10,7 @@ import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { isoSeconds } from "@/lib/time-format";
-import { isPromise, type Awaitable } from "@/lib/awaitable";
+import { isPromise, type Awaitable } from "@/lib/plumbing/awaitable";
 
 // The one request shell of every answer the service gives outside Next's pages: a request id,
 // CORS and preflight, the method check and the mapping of any failure to the spec's error

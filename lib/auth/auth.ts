@@ -6,7 +6,7 @@ import { checkWorkEmail } from "@/lib/auth/email-address";
 import { authSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { magicLinkMail } from "@/lib/mail/magic-link-mail";
-import { sendMail } from "@/lib/mail/send-mail";
+import { root } from "@/lib/root";
 
 /** A magic link works once, for this long. */
 export const MAGIC_LINK_MINUTES = 15;
@@ -46,7 +46,7 @@ function emailProvider(secret: string): EmailConfig {
     // Auth.js stores sha256(token + secret) in verification_tokens, never the token itself.
     secret,
     async sendVerificationRequest({ identifier, token }) {
-      await sendMail(magicLinkMail({ to: identifier, url: confirmUrl(identifier, token), minutes: MAGIC_LINK_MINUTES }));
+      await root().mailer.send(magicLinkMail({ to: identifier, url: confirmUrl(identifier, token), minutes: MAGIC_LINK_MINUTES }));
     },
     options: {},
   };

@@ -3,11 +3,10 @@ import { createHash } from "node:crypto";
 import { EMAIL_PROVIDER_ID, signIn } from "@/lib/auth/auth";
 import { checkWorkEmail, normalizeEmail } from "@/lib/auth/email-address";
 import { authReadiness, authSecret } from "@/lib/auth/secret";
-import { limiterStore } from "@/lib/api/limiter";
 import { config } from "@/lib/config";
 import { db, isUnavailableError } from "@/lib/db";
-import { mailAvailable } from "@/lib/mail/send-mail";
 import { throttle } from "@/lib/ratelimit";
+import { root } from "@/lib/root";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -45,10 +44,10 @@ async function requestLink(rawEmail: unknown, client: string): Promise<LinkReque
   if (!ready.ok) return { ok: false, code: "not_configured", status: 503, message: `Sign-in is not available: ${ready.message}` };
   const check = checkWorkEmail(rawEmail, c.freeMailDomains);
   if (!check.ok) return { ok: false, code: check.reason, status: check.reason === "free_mail" ? 422 : 400, message: check.message };
-  if (!mailAvailable()) {
+  if (!root().mailer.available()) {
     return { ok: false, code: "mail_unavailable", status: 503, message: "Sign-in e-mail is not configured on this server (EMAIL_SERVER is not set)." };
   }
-  const store = limiterStore();
+  const store = root().limiter.store();
   const now = Date.now();
   const byClient = await throttle(store, `mail-client:${client}`, now, { limit: c.MAIL_LIMIT_CLIENT, windowMs: HOUR_MS });
   if (!byClient.allowed) {

@@ -15,7 +15,9 @@ export class AuthConfigError extends Error {
 const SECRET_FILE = "auth-secret";
 const MIN_LENGTH = 32;
 
-const holder = ((globalThis as { __pmbAuthSecret?: { value: string | null; warned?: boolean } }).__pmbAuthSecret ??= { value: null });
+// The secret is AUTH_SECRET, else the file in DATA_DIR (written once, `wx`): every copy of this
+// module (Next's and the server's) reads the same value, so each keeps its own memo of it.
+const holder: { value: string | null; warned?: boolean } = { value: null };
 
 /**
  * AUTH_SECRET signs nothing a client can forge here, but it salts the stored magic-link hashes

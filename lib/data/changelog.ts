@@ -1,7 +1,6 @@
 import "server-only";
 import { iso6 } from "@/lib/time-format";
-import { db } from "@/lib/db";
-import { memo } from "@/lib/data/memo";
+import type { ReadContext } from "@/lib/data/read-cache";
 
 // The changelog's read model: methodology versions in force (when first used), catalog changes
 // (launches, cessations, resolutions, retirements) and restatements, newest first, all from the
@@ -31,12 +30,12 @@ const RESTATEMENTS_SHOWN = 100;
 /** An entry launched after its base date: its history before the launch is back-calculated. */
 const backCalculated = (r: { inceptionAt: Date; launchAt: Date | null }) => r.launchAt !== null && r.launchAt > r.inceptionAt;
 
-export function changelogView(): Promise<ChangelogView> {
-  return memo("changelog", TTL, loadChangelog);
+export function changelogView(rc: ReadContext): Promise<ChangelogView> {
+  return rc.cache.memo("changelog", TTL, () => loadChangelog(rc));
 }
 
-async function loadChangelog(): Promise<ChangelogView> {
-  const prisma = await db();
+async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
+  const prisma = await rc.db();
   const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
     prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, launchAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
     prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, launchAt: true, retiredAt: true } }),

@@ -2,9 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import type { catalogEntry, latestLevel as latestShape, levelPoint, publicStatus as publicStatusShape, reconstitution } from "@/lib/data/shapes";
 import { iso6, isoOrNull } from "@/lib/time-format";
-import { db } from "@/lib/db";
-import { andThen, type Awaitable } from "@/lib/awaitable";
-import { keptFrozen, memo, memoNow, versionedMemo } from "@/lib/data/memo";
+import { keptFrozen, type ReadContext } from "@/lib/data/read-cache";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Interval } from "@/lib/data/window";
 
@@ -62,17 +60,17 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-function findIndex(ticker: string): Awaitable<IndexRow | null> {
+async function findIndex(rc: ReadContext, ticker: string): Promise<IndexRow | null> {
   const t = normalizeTicker(ticker);
   if (!t) return null;
-  return memoNow(`index:${t}`, TTL, async () => {
-    const prisma = await db();
+  return rc.cache.memo(`index:${t}`, TTL, async () => {
+    const prisma = await rc.db();
     return prisma.index.findFirst({ where: { ticker: t, listed: true }, select: indexSelect });
   });
 }
 
-async function latestLevel(indexId: string) {
-  const prisma = await db();
+async function latestLevel(rc: ReadContext, indexId: string) {
+  const prisma = await rc.db();
   return prisma.indexLevel.findFirst({
     where: { indexId },
     orderBy: { t: "desc" },
@@ -82,13 +80,18 @@ async function latestLevel(indexId: string) {
 
 export type IndexCatalogEntry = z.infer<typeof catalogEntry>;
 
-export function listIndices(): Awaitable<{ count: number; indices: IndexCatalogEntry[] }> {
-  return memoNow("indices", TTL, async () => {
-    const prisma = await db();
+export interface IndexCatalog {
+  count: number;
+  indices: IndexCatalogEntry[];
+}
+
+export function listIndices(rc: ReadContext): Promise<IndexCatalog> {
+  return rc.cache.memo("indices", TTL, async () => {
+    const prisma = await rc.db();
     const rows = await prisma.index.findMany({ where: { listed: true }, select: indexSelect, orderBy: { ticker: "asc" } });
     const indices = await Promise.all(
       rows.map(async (row) => {
-        const level = await latestLevel(row.id);
+        const level = await latestLevel(rc, row.id);
         return {
           ticker: row.ticker,
           name: row.name,
@@ -106,15 +109,33 @@ export function listIndices(): Awaitable<{ count: number; indices: IndexCatalogE
 
 export type IndexLatest = z.infer<typeof latestShape>;
 
-/** The latest level object, or null for an unknown ticker or an index with no level yet. */
-export function indexLatest(ticker: string): Awaitable<IndexLatest | null> {
-  return andThen(findIndex(ticker), (row) => (row ? latestOf(row) : null));
+/** The catalog as `listIndices` last loaded it, while fresh; undefined when it must be loaded. */
+export function peekIndices(rc: ReadContext): IndexCatalog | undefined {
+  return rc.cache.peek<IndexCatalog>("indices", TTL)?.value;
 }
 
-/** Synchronous once loaded (memoNow): a keyed latest request then answers without a promise. */
-function latestOf(row: IndexRow): Awaitable<IndexLatest | null> {
-  return memoNow(`index-latest:${row.id}`, TTL, async () => {
-    const level = await latestLevel(row.id);
+/** The latest level object, or null for an unknown ticker or an index with no level yet. */
+export async function indexLatest(rc: ReadContext, ticker: string): Promise<IndexLatest | null> {
+  const row = await findIndex(rc, ticker);
+  return row ? latestOf(rc, row) : null;
+}
+
+/**
+ * `indexLatest` as already loaded and fresh, without a promise (a keyed latest request then
+ * answers in the same turn); undefined when it must be loaded.
+ */
+export function peekIndexLatest(rc: ReadContext, ticker: string): IndexLatest | null | undefined {
+  const t = normalizeTicker(ticker);
+  if (!t) return null;
+  const row = rc.cache.peek<IndexRow | null>(`index:${t}`, TTL);
+  if (!row) return undefined;
+  if (!row.value) return null;
+  return rc.cache.peek<IndexLatest | null>(`index-latest:${row.value.id}`, TTL)?.value;
+}
+
+function latestOf(rc: ReadContext, row: IndexRow): Promise<IndexLatest | null> {
+  return rc.cache.memo(`index-latest:${row.id}`, TTL, async () => {
+    const level = await latestLevel(rc, row.id);
     if (!level) return null;
     const total = level.totalMarketsCount;
     return Object.freeze({
@@ -162,13 +183,13 @@ interface RecentLevels {
 }
 
 /** Every point of the trailing window, formatted once per TTL; requests slice it. */
-function recentLevels(indexId: string, interval: Interval): Promise<RecentLevels> {
+function recentLevels(rc: ReadContext, indexId: string, interval: Interval): Promise<RecentLevels> {
   const from = Date.now() - SERIES_SPAN_MS;
-  return versionedMemo(
+  return rc.cache.versioned(
     `levels:${indexId}:${interval}`,
     TTL,
-    () => windowVersion("index_levels", indexId, new Date(from)),
-    async () => ({ from, points: await loadLevels(indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() }),
+    async () => windowVersion(await rc.db(), "index_levels", indexId, new Date(from)),
+    async () => ({ from, points: await loadLevels(rc, indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() }),
   );
 }
 
@@ -179,8 +200,8 @@ function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint
   return keptFrozen(recent.slices, `${lo}:${hi}`, () => recent.points.slice(lo, hi).map((p) => p.point));
 }
 
-async function loadLevels(indexId: string, interval: Interval, start: Date, end: Date): Promise<TimedPoint[]> {
-  const prisma = await db();
+async function loadLevels(rc: ReadContext, indexId: string, interval: Interval, start: Date, end: Date): Promise<TimedPoint[]> {
+  const prisma = await rc.db();
   const rows =
     interval === "1h"
       ? await prisma.$queryRaw<Array<{ t: Date; level: string; revision: number; stale: boolean }>>`
@@ -210,17 +231,18 @@ function lowerBound(points: TimedPoint[], ms: number): number {
  * a boundary hour twice; `1d` takes the 00:00 UTC fixing of each day.
  */
 export async function indexHistory(
+  rc: ReadContext,
   ticker: string,
   window: { start: Date; end: Date; interval: Interval },
 ): Promise<{ ticker: string; points: LevelPoint[] } | null> {
-  const row = await findIndex(ticker);
+  const row = await findIndex(rc, ticker);
   if (!row) return null;
   if (window.end <= window.start) return { ticker: row.ticker, points: [] };
-  const recent = await recentLevels(row.id, window.interval);
+  const recent = await recentLevels(rc, row.id, window.interval);
   const points =
     window.start.getTime() >= recent.from
       ? slice(recent, window.start.getTime(), window.end.getTime())
-      : (await loadLevels(row.id, window.interval, window.start, window.end)).map((p) => p.point);
+      : (await loadLevels(rc, row.id, window.interval, window.start, window.end)).map((p) => p.point);
   return { ticker: row.ticker, points };
 }
 
@@ -231,17 +253,17 @@ function fixed8(s: string): string {
 
 export type ReconstitutionEvent = z.infer<typeof reconstitution>;
 
-export async function indexReconstitutions(ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
-  const result = await indexReconstitutionsWithVersions(ticker, limit);
+export async function indexReconstitutions(rc: ReadContext, ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
+  const result = await indexReconstitutionsWithVersions(rc, ticker, limit);
   return result && { ticker: result.ticker, events: result.events.map(({ eventId, completedAt, addedMarketCount }) => ({ eventId, completedAt, addedMarketCount })) };
 }
 
 /** The latest level at or before `at` (for changes over a period on the public pages). */
-export async function indexLevelAsOf(ticker: string, at: Date): Promise<{ t: string; indexLevel: string } | null> {
-  const row = await findIndex(ticker);
+export async function indexLevelAsOf(rc: ReadContext, ticker: string, at: Date): Promise<{ t: string; indexLevel: string } | null> {
+  const row = await findIndex(rc, ticker);
   if (!row) return null;
-  return memo(`index-asof:${row.id}:${at.getTime()}`, TTL, async () => {
-    const prisma = await db();
+  return rc.cache.memo(`index-asof:${row.id}:${at.getTime()}`, TTL, async () => {
+    const prisma = await rc.db();
     const level = await prisma.indexLevel.findFirst({
       where: { indexId: row.id, t: { lte: at } },
       orderBy: { t: "desc" },
@@ -258,12 +280,13 @@ export interface ReconstitutionWithVersions extends ReconstitutionEvent {
 
 /** Reconstitution events as on the API, newest first, with the composition versions they link. */
 export async function indexReconstitutionsWithVersions(
+  rc: ReadContext,
   ticker: string,
   limit: number,
 ): Promise<{ ticker: string; events: ReconstitutionWithVersions[] } | null> {
-  const row = await findIndex(ticker);
+  const row = await findIndex(rc, ticker);
   if (!row) return null;
-  const prisma = await db();
+  const prisma = await rc.db();
   const events = await prisma.reconstitutionEvent.findMany({
     where: { indexId: row.id },
     orderBy: { completedAt: "desc" },

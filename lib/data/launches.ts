@@ -1,7 +1,6 @@
 import "server-only";
 import { iso6 } from "@/lib/time-format";
-import { db } from "@/lib/db";
-import { memo } from "@/lib/data/memo";
+import type { ReadContext } from "@/lib/data/read-cache";
 
 // Base date and launch of an index or series whose history before its launch is back-calculated,
 // for the pages (the /v1 objects keep exactly the spec's fields: `inceptionAt` is the base date).
@@ -18,9 +17,9 @@ export interface EntryLaunch {
 }
 
 /** The launch of an index (`index`) or volatility series (`volatility`) by ticker; null when it has no back-calculated history. */
-export function entryLaunch(kind: "index" | "volatility", ticker: string): Promise<EntryLaunch | null> {
-  return memo(`launch:${kind}:${ticker}`, TTL, async () => {
-    const prisma = await db();
+export function entryLaunch(rc: ReadContext, kind: "index" | "volatility", ticker: string): Promise<EntryLaunch | null> {
+  return rc.cache.memo(`launch:${kind}:${ticker}`, TTL, async () => {
+    const prisma = await rc.db();
     const row =
       kind === "index"
         ? await prisma.index.findUnique({ where: { ticker }, select: { id: true, inceptionAt: true, launchAt: true } })

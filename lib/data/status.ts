@@ -1,10 +1,8 @@
 import "server-only";
 import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { iso6, isoOrNull } from "@/lib/time-format";
-import { db } from "@/lib/db";
-import { memo } from "@/lib/data/memo";
+import type { ReadContext } from "@/lib/data/read-cache";
 import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
-import { backfillRunning } from "@/lib/server/backfill-progress";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the
@@ -134,8 +132,8 @@ function freshnessOf(ageMs: number | null, tickSeconds: number): Freshness {
 const VENUE_LABELS: Record<string, string> = { demo: "Demo feed", polymarket: "Polymarket", kalshi: "Kalshi", file: "Ingested files" };
 
 /** Everything /status shows, as of `now`. `tickSeconds` is the engine's interval. */
-export function statusView(tickSeconds: number, now = new Date()): Promise<StatusView> {
-  return memo(`status:${tickSeconds}`, TTL, () => loadStatus(tickSeconds, now));
+export function statusView(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<StatusView> {
+  return rc.cache.memo(`status:${tickSeconds}`, TTL, () => loadStatus(rc, tickSeconds, now));
 }
 
 const incidentRef = (id: string) => `INC-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
@@ -158,16 +156,16 @@ function incidentView(r: IncidentRow): IncidentView {
 const INCIDENT_SELECT = { id: true, key: true, source: true, severity: true, subject: true, title: true, openedAt: true, resolvedAt: true, notes: { select: { at: true, body: true }, orderBy: { at: "asc" } } } as const;
 
 /** Every incident, newest first (the status history page). */
-export function incidentHistory(limit = 200): Promise<IncidentView[]> {
-  return memo(`incidents:${limit}`, TTL, async () => {
-    const rows = await (await db()).incident.findMany({ orderBy: { openedAt: "desc" }, take: limit, select: INCIDENT_SELECT });
+export function incidentHistory(rc: ReadContext, limit = 200): Promise<IncidentView[]> {
+  return rc.cache.memo(`incidents:${limit}`, TTL, async () => {
+    const rows = await (await rc.db()).incident.findMany({ orderBy: { openedAt: "desc" }, take: limit, select: INCIDENT_SELECT });
     return rows.map(incidentView);
   });
 }
 
 /** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
-export async function statusFacts(tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
-  const prisma = await db();
+export async function statusFacts(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
+  const prisma = await rc.db();
   const [engine, indexRows, seriesRows, marketRows, legRows, health] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
     prisma.$queryRaw<
@@ -275,7 +273,7 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
     venues,
     indices: indices.filter((i) => i.publicStatus === "active"),
     series,
-    backfilling: backfillRunning(),
+    backfilling: rc.progress.state === "running",
   };
 
   const notices: Notice[] = [];
@@ -303,11 +301,11 @@ export async function statusFacts(tickSeconds: number, now = new Date()): Promis
   };
 }
 
-async function loadStatus(tickSeconds: number, now: Date): Promise<StatusView> {
-  const prisma = await db();
+async function loadStatus(rc: ReadContext, tickSeconds: number, now: Date): Promise<StatusView> {
+  const prisma = await rc.db();
   const since = new Date(now.getTime() - 30 * 86_400_000);
   const [{ view, conditions }, open, resolved] = await Promise.all([
-    statusFacts(tickSeconds, now),
+    statusFacts(rc, tickSeconds, now),
     prisma.incident.findMany({ where: { resolvedAt: null }, orderBy: { openedAt: "desc" }, select: INCIDENT_SELECT }),
     prisma.incident.findMany({ where: { resolvedAt: { gte: since } }, orderBy: { resolvedAt: "desc" }, take: 10, select: INCIDENT_SELECT }),
   ]);

@@ -1,10 +1,8 @@
 import "server-only";
 import { iso6, iso6NoZ } from "@/lib/time-format";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
 import { normalizeTicker } from "@/lib/data/indices";
-import { andThen, type Awaitable } from "@/lib/awaitable";
-import { keptFrozen, memoNow, versionedMemo } from "@/lib/data/memo";
+import { keptFrozen, type ReadContext } from "@/lib/data/read-cache";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -211,11 +209,11 @@ export type HistoryPoint = ReturnType<typeof toPoint>;
 export type SeriesLookup = "ticker" | "tickerOrSlug";
 
 /** A listed series with at least one published tick, or null (the two are indistinguishable). */
-function findSeries(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<SeriesRow | null> {
+async function findSeries(rc: ReadContext, ticker: string, lookup: SeriesLookup = "ticker"): Promise<SeriesRow | null> {
   const t = normalizeTicker(ticker);
   if (!t) return null;
-  return memoNow(`series:${lookup}:${t}`, TTL, async () => {
-    const prisma = await db();
+  return rc.cache.memo(`series:${lookup}:${t}`, TTL, async () => {
+    const prisma = await rc.db();
     const named = lookup === "ticker" ? [{ ticker: t }] : [{ ticker: t }, { slug: t.toLowerCase() }];
     const row = await prisma.volatilitySeries.findFirst({
       where: { OR: named, listed: true, ticks: { some: { publicationState: "published" } } },
@@ -232,9 +230,14 @@ export interface VolatilityCatalogEntry extends SeriesDefinition {
   headlinePts: number;
 }
 
-export function listVolatility(): Awaitable<{ count: number; series: VolatilityCatalogEntry[] }> {
-  return memoNow("volatility", TTL, async () => {
-    const prisma = await db();
+export interface VolatilityCatalog {
+  count: number;
+  series: VolatilityCatalogEntry[];
+}
+
+export function listVolatility(rc: ReadContext): Promise<VolatilityCatalog> {
+  return rc.cache.memo("volatility", TTL, async () => {
+    const prisma = await rc.db();
     const rows = await prisma.volatilitySeries.findMany({ where: { listed: true }, select: seriesSelect, orderBy: { ticker: "asc" } });
     const entries: VolatilityCatalogEntry[] = [];
     for (const row of rows) {
@@ -265,14 +268,29 @@ export interface VolatilityLatest {
 }
 
 /** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
-export function volatilityLatest(ticker: string, lookup: SeriesLookup = "ticker"): Awaitable<VolatilityLatest | null> {
-  return andThen(findSeries(ticker, lookup), (series) => (series ? latestTickOf(series) : null));
+export async function volatilityLatest(rc: ReadContext, ticker: string, lookup: SeriesLookup = "ticker"): Promise<VolatilityLatest | null> {
+  const series = await findSeries(rc, ticker, lookup);
+  return series ? latestTickOf(rc, series) : null;
 }
 
-/** Synchronous once loaded (memoNow), as indexLatest. */
-function latestTickOf(series: SeriesRow): Awaitable<VolatilityLatest | null> {
-  return memoNow(`vol-latest:${series.id}`, TTL, async () => {
-    const prisma = await db();
+/** The catalog as `listVolatility` last loaded it, while fresh; undefined when it must be loaded. */
+export function peekVolatility(rc: ReadContext): VolatilityCatalog | undefined {
+  return rc.cache.peek<VolatilityCatalog>("volatility", TTL)?.value;
+}
+
+/** `volatilityLatest` (by ticker) as already loaded and fresh, without a promise; undefined when it must be loaded. */
+export function peekVolatilityLatest(rc: ReadContext, ticker: string): VolatilityLatest | null | undefined {
+  const t = normalizeTicker(ticker);
+  if (!t) return null;
+  const series = rc.cache.peek<SeriesRow | null>(`series:ticker:${t}`, TTL);
+  if (!series) return undefined;
+  if (!series.value) return null;
+  return rc.cache.peek<VolatilityLatest | null>(`vol-latest:${series.value.id}`, TTL)?.value;
+}
+
+function latestTickOf(rc: ReadContext, series: SeriesRow): Promise<VolatilityLatest | null> {
+  return rc.cache.memo(`vol-latest:${series.id}`, TTL, async () => {
+    const prisma = await rc.db();
     const newest = await prisma.volatilityTick.findFirst({ where: { seriesId: series.id }, orderBy: { computedAt: "desc" }, select: tickSelect });
     if (!newest) return null;
     const published =
@@ -309,18 +327,18 @@ interface RecentPoints {
 }
 
 /** The trailing window's points, newest first, formatted once per TTL (no per-leg panel loaded). */
-function recentPoints(seriesId: string): Promise<RecentPoints> {
+function recentPoints(rc: ReadContext, seriesId: string): Promise<RecentPoints> {
   const from = Date.now() - HISTORY_SPAN_MS;
-  return versionedMemo(
+  return rc.cache.versioned(
     `vol-history:${seriesId}`,
     TTL,
-    () => windowVersion("volatility_ticks", seriesId, new Date(from)),
-    async () => ({ from, points: await loadPoints(seriesId, new Date(from)), selections: new Map() }),
+    async () => windowVersion(await rc.db(), "volatility_ticks", seriesId, new Date(from)),
+    async () => ({ from, points: await loadPoints(rc, seriesId, new Date(from)), selections: new Map() }),
   );
 }
 
-async function loadPoints(seriesId: string, start: Date): Promise<TimedPoint[]> {
-  const prisma = await db();
+async function loadPoints(rc: ReadContext, seriesId: string, start: Date): Promise<TimedPoint[]> {
+  const prisma = await rc.db();
   const rows = await prisma.volatilityTick.findMany({ where: { seriesId, computedAt: { gte: start } }, orderBy: { computedAt: "desc" }, select: historySelect });
   return rows.map((r) => ({ ms: r.computedAt.getTime(), point: Object.freeze(toPoint(r)) }));
 }
@@ -350,16 +368,17 @@ function select(source: TimedPoint[], startMs: number, endMs: number, limit: num
 }
 
 export async function volatilityHistory(
+  rc: ReadContext,
   ticker: string,
   query: { start: Date; end: Date; limit: number; includeGated: boolean },
 ): Promise<{ series: SeriesDefinition; points: HistoryPoint[] } | null> {
-  const series = await findSeries(ticker);
+  const series = await findSeries(rc, ticker);
   if (!series) return null;
   const startMs = query.start.getTime();
   const endMs = query.end.getTime();
-  const recent = await recentPoints(series.id);
+  const recent = await recentPoints(rc, series.id);
   if (startMs < recent.from) {
-    return { series: definition(series), points: select(await loadPoints(series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
+    return { series: definition(series), points: select(await loadPoints(rc, series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
   }
   // Bounds as positions: every request between the same two ticks selects the same points.
   const key = `${firstAtOrBefore(recent.points, endMs - 1)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
@@ -368,7 +387,7 @@ export async function volatilityHistory(
 }
 
 /** Series for the public pages, by slug (listed only). */
-export async function seriesSlugToTicker(slug: string): Promise<string | null> {
-  const s = await findSeries(slug, "tickerOrSlug");
+export async function seriesSlugToTicker(rc: ReadContext, slug: string): Promise<string | null> {
+  const s = await findSeries(rc, slug, "tickerOrSlug");
   return s?.ticker ?? null;
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { isLocked, tryLock } from "@/lib/server/kernel-lock";
+import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 
 /** Where the embedded database lives: `$DATA_DIR/pglite` (DATA_DIR defaults to `.data`). */
 export function dataDir(): string {
@@ -35,7 +35,7 @@ function recordedPid(): number {
 
 /**
  * The pid holding the embedded database (0 when it is held but the pid is unknown), or null when
- * nobody does. Whether it is held is the kernel's answer (lib/server/kernel-lock.ts), never a
+ * nobody does. Whether it is held is the kernel's answer (lib/plumbing/kernel-lock.ts), never a
  * pid's liveness: a killed holder, reaped or not, holds nothing.
  */
 export async function lockHolder(): Promise<number | null> {

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 import type { Severity } from "@/lib/data/incident-rule";
 
 export class IncidentError extends Error {}
@@ -24,14 +24,14 @@ export async function openIncident(input: { title: string; subject: string; seve
     data: { source: "operator", severity: input.severity, subject: input.subject, title: input.title, openedAt: now, ...(input.note ? { notes: { create: { at: now, body: input.note } } } : {}) },
     select: { id: true },
   });
-  clearReadCache();
+  root().cache.clear();
   return ref(row.id);
 }
 
 export async function noteIncident(handle: string, body: string): Promise<string> {
   const id = await resolveId(handle);
   await (await db()).incidentNote.create({ data: { incidentId: id, body } });
-  clearReadCache();
+  root().cache.clear();
   return ref(id);
 }
 
@@ -43,7 +43,7 @@ export async function closeIncident(handle: string, note?: string): Promise<stri
   const row = await prisma.incident.findUnique({ where: { id }, select: { resolvedAt: true } });
   if (row?.resolvedAt) throw new IncidentError(`${ref(id)} was already closed at ${row.resolvedAt.toISOString()}`);
   await prisma.incident.update({ where: { id }, data: { resolvedAt: now, notes: { create: { at: now, body: note ?? "Resolved." } } } });
-  clearReadCache();
+  root().cache.clear();
   return ref(id);
 }
 

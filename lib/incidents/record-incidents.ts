@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 import { statusFacts } from "@/lib/data/status";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { reconcile, venueRunFailed } from "@/lib/data/incident-rule";
@@ -15,7 +15,7 @@ const INCIDENT_LOCK = 7_318_004;
  * collector run (not on page loads: a GET writes nothing). Returns what changed.
  */
 export async function recordIncidents(prisma: Db, tickSeconds: number, now = new Date()): Promise<{ opened: string[]; closed: number }> {
-  const { conditions } = await statusFacts(tickSeconds, now);
+  const { conditions } = await statusFacts(root().read, tickSeconds, now);
   const result = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INCIDENT_LOCK})`;
     const open = await tx.incident.findMany({ where: { resolvedAt: null, source: "auto" }, select: { id: true, key: true } });
@@ -30,7 +30,7 @@ export async function recordIncidents(prisma: Db, tickSeconds: number, now = new
     }
     return { opened: change.open.map((c) => c.key), closed: change.close.length };
   });
-  if (result.opened.length || result.closed) clearReadCache();
+  if (result.opened.length || result.closed) root().cache.clear();
   return result;
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { universeSchema } from "@/lib/catalog/schema";
 import { universeSelectors } from "@/lib/catalog/compile";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 import { floorHour, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
@@ -193,7 +193,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     },
     { timeout: 1_800_000, maxWait: 60_000 },
   );
-  if (computed) clearReadCache();
+  if (computed) root().cache.clear();
   return result;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import type { Db } from "@/lib/db";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { IngestError, readSnapshots, type SnapshotRow } from "@/lib/ingest/read-snapshots";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -127,6 +127,6 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  if (result.restated.hours > 0) clearReadCache();
+  if (result.restated.hours > 0) root().cache.clear();
   return result;
 }

@@ -8,7 +8,7 @@ import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calcul
 import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
 import type { Db } from "@/lib/db";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
-import { onShutdown } from "@/lib/server/shutdown";
+import { root } from "@/lib/root";
 
 /** Each ENGINE_TICK_SECONDS (aligned to the hour by default): collects the venues the catalog names, then computes. */
 export function startScheduler(): void {
@@ -53,7 +53,7 @@ export function startScheduler(): void {
   };
   timer = setTimeout(run, delay());
   timer.unref();
-  onShutdown(async () => {
+  root().shutdown.on(async () => {
     stopped = true;
     if (timer) clearTimeout(timer);
   }, 5);

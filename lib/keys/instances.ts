@@ -2,8 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { forgetKeys } from "@/lib/keys/key-cache";
-import { onShutdown } from "@/lib/server/shutdown";
+import type { KeyCache } from "@/lib/keys/key-cache";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 const HEARTBEAT_MS = 60_000;
 /** How often each server reads the newest revocation from the database (see watchRevocations). */
@@ -17,7 +17,7 @@ const ALIVE_MS = 3 * HEARTBEAT_MS;
  * revokes directly in the database reads this to know whether every running instance will honour
  * the revocation on its next request (revocationReach).
  */
-export function registerInstance(): void {
+export function registerInstance(keys: KeyCache, shutdown: Shutdown): void {
   const c = config();
   const id = randomUUID();
   const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
@@ -33,8 +33,8 @@ export function registerInstance(): void {
   void beat();
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
-  const watch = watchRevocations();
-  onShutdown(async () => {
+  const watch = watchRevocations(keys);
+  shutdown.on(async () => {
     clearInterval(timer);
     clearInterval(watch);
     await (await db()).serviceInstance.deleteMany({ where: { id } }).catch(() => undefined);
@@ -48,12 +48,12 @@ export function registerInstance(): void {
  * server's connection is fine) thus holds here within seconds, not at the end of the cache entry's
  * five minutes. One small query per interval; a failure (the database down) waits for the next.
  */
-function watchRevocations(): NodeJS.Timeout {
+function watchRevocations(keys: KeyCache): NodeJS.Timeout {
   let seen: number | null = null;
   const look = async () => {
     try {
       const newest = (await (await db()).apiKey.aggregate({ _max: { revokedAt: true } }))._max.revokedAt?.getTime() ?? 0;
-      if (seen !== null && newest > seen) forgetKeys();
+      if (seen !== null && newest > seen) keys.forget();
       seen = newest;
     } catch {
       // the database is down: the next look

@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { invalidateKeys } from "@/lib/keys/key-cache";
+import type { KeyCache } from "@/lib/keys/key-cache";
 import { generateKey } from "@/lib/keys/key-format";
 
 export const MAX_ACTIVE_KEYS = 3;
@@ -87,7 +87,7 @@ export async function mintKey(userId: string, options: MintOptions = {}): Promis
 }
 
 /** Retires a key and issues its replacement in one transaction; the old secret dies at once. */
-export async function rotateKey(keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
+export async function rotateKey(keys: KeyCache, keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
   const prisma = await db();
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
@@ -110,15 +110,15 @@ export async function rotateKey(keyId: string, userId: string | null): Promise<{
       select: KEY_SUMMARY_SELECT,
     });
   });
-  const sharedCache = await invalidateKeys();
+  const sharedCache = await keys.invalidate();
   return { key: fresh.key, summary: row, sharedCache };
 }
 
 /**
  * Revokes a key; every later call with it is refused. `sharedCache`: whether the other instances
- * were told through Redis now, or learn of it by themselves shortly (key-cache.ts invalidateKeys).
+ * were told through Redis now, or learn of it by themselves shortly (KeyCache.invalidate).
  */
-export async function revokeKey(keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
+export async function revokeKey(keys: KeyCache, keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
   const prisma = await db();
   const row = await prisma.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { id: true } });
@@ -127,7 +127,7 @@ export async function revokeKey(keyId: string, userId: string | null): Promise<K
     if (updated.count !== 1) throw new KeyError("not_active", "This key is not active.");
     return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SUMMARY_SELECT });
   });
-  return { ...row, sharedCache: await invalidateKeys() };
+  return { ...row, sharedCache: await keys.invalidate() };
 }
 
 export async function listKeys(userId: string): Promise<KeySummary[]> {

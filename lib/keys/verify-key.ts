@@ -1,17 +1,17 @@
 import "server-only";
 import { db } from "@/lib/db";
-import { cachedKey, rememberKey, type ResolvedKey } from "@/lib/keys/key-cache";
+import type { KeyCache, ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
 
 /**
  * Resolves a presented key to its active key row, or null. Cached; revocation-aware.
- * `synced`: the revocation-epoch read (syncEpoch), when the caller started it earlier;
+ * `synced`: the revocation-epoch read (KeyCache.syncEpoch), when the caller started it earlier;
  * `hashed`: hashKey(presented), when the caller has it already.
  */
-export async function verifyKey(presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
+export async function verifyKey(keys: KeyCache, presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
   if (!looksLikeKey(presented)) return null;
   const hash = hashed ?? hashKey(presented);
-  const hit = await cachedKey(hash, synced);
+  const hit = await keys.cached(hash, synced);
   if (hit) return hit.key;
   const prisma = await db();
   const row = await prisma.apiKey.findUnique({
@@ -22,6 +22,6 @@ export async function verifyKey(presented: string, synced?: Promise<void>, hashe
     row && row.status === "active" && safeEqualHex(row.hash, hash)
       ? { id: row.id, userId: row.userId, prefix: row.prefix, limitMinute: row.limitMinute, limitDay: row.limitDay }
       : null;
-  rememberKey(hash, key);
+  keys.remember(hash, key);
   return key;
 }

@@ -16,9 +16,16 @@ export interface OutboxMail {
 
 const MAX_MAILS = 100;
 
-// The outbox lives in this server process only: mails hold live sign-in links, so they are never
-// written to disk, and a restart empties it (the links it held would still work for 15 minutes).
-const box = ((globalThis as { __pmbOutbox?: { mails: OutboxMail[] } }).__pmbOutbox ??= { mails: [] });
+/**
+ * The mails of one root (lib/root.ts). The outbox lives in this server process only: mails hold
+ * live sign-in links, so they are never written to disk, and a restart empties it (the links it
+ * held would still work for 15 minutes).
+ */
+export interface Outbox {
+  add(mail: Omit<OutboxMail, "id" | "sentAt">): OutboxMail;
+  /** Newest first. */
+  mails(): readonly OutboxMail[];
+}
 
 /**
  * Mail goes to the outbox instead of SMTP when no EMAIL_SERVER is set and this is not a
@@ -32,14 +39,15 @@ export function outboxEnabled(): boolean {
   return c.NODE_ENV !== "production" || c.embedded || c.DEV_OUTBOX;
 }
 
-export function addToOutbox(mail: Omit<OutboxMail, "id" | "sentAt">): OutboxMail {
-  const stored = { ...mail, id: randomUUID(), sentAt: new Date() };
-  box.mails.unshift(stored);
-  box.mails.length = Math.min(box.mails.length, MAX_MAILS);
-  return stored;
-}
-
-/** Newest first. */
-export function outboxMails(): readonly OutboxMail[] {
-  return box.mails;
+export function createOutbox(): Outbox {
+  const mails: OutboxMail[] = [];
+  return {
+    add(mail) {
+      const stored = { ...mail, id: randomUUID(), sentAt: new Date() };
+      mails.unshift(stored);
+      mails.length = Math.min(mails.length, MAX_MAILS);
+      return stored;
+    },
+    mails: () => mails,
+  };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { createTransport, type Transporter } from "nodemailer";
 import { config } from "@/lib/config";
-import { addToOutbox, outboxEnabled } from "@/lib/mail/outbox";
+import { createOutbox, outboxEnabled, type Outbox } from "@/lib/mail/outbox";
 
 export interface Mail {
   to: string;
@@ -19,34 +19,36 @@ export class MailUnavailableError extends Error {
   }
 }
 
-const mailer = ((globalThis as { __pmbMailer?: { url: string | null; transport: Transporter | null } }).__pmbMailer ??= {
-  url: null,
-  transport: null,
-});
-
-function transport(url: string): Transporter {
-  if (!mailer.transport || mailer.url !== url) {
-    mailer.transport?.close();
-    mailer.transport = createTransport(url);
-    mailer.url = url;
-  }
-  return mailer.transport;
+/** Mail of one root (lib/root.ts): SMTP when EMAIL_SERVER is set, else the local outbox where it is allowed. */
+export interface Mailer {
+  available(): boolean;
+  send(mail: Mail): Promise<void>;
+  outbox: Outbox;
 }
 
-/** Whether this server can deliver a sign-in link at all (SMTP or the development outbox). */
-export function mailAvailable(): boolean {
-  return Boolean(config().EMAIL_SERVER) || outboxEnabled();
-}
-
-/** Sends through SMTP when EMAIL_SERVER is set, else into the development outbox. */
-export async function sendMail(mail: Mail): Promise<void> {
-  const c = config();
-  if (c.EMAIL_SERVER) {
-    const result = await transport(c.EMAIL_SERVER).sendMail({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
-    const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
-    if (failed.length) throw new Error(`the SMTP server did not accept ${failed.length} recipient(s)`);
-    return;
-  }
-  if (!outboxEnabled()) throw new MailUnavailableError();
-  addToOutbox({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, links: mail.links ?? [] });
+export function createMailer(): Mailer {
+  const outbox = createOutbox();
+  let current: { url: string; transport: Transporter } | null = null;
+  const transport = (url: string): Transporter => {
+    if (current?.url !== url) {
+      current?.transport.close();
+      current = { url, transport: createTransport(url) };
+    }
+    return current.transport;
+  };
+  return {
+    outbox,
+    available: () => Boolean(config().EMAIL_SERVER) || outboxEnabled(),
+    async send(mail) {
+      const c = config();
+      if (c.EMAIL_SERVER) {
+        const result = await transport(c.EMAIL_SERVER).sendMail({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
+        if (failed.length) throw new Error(`the SMTP server did not accept ${failed.length} recipient(s)`);
+        return;
+      }
+      if (!outboxEnabled()) throw new MailUnavailableError();
+      outbox.add({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, links: mail.links ?? [] });
+    },
+  };
 }

@@ -1,14 +1,13 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody } from "@/lib/api/errors";
-import { meter } from "@/lib/api/metering";
 import { envelope, KeyedRefusal, spendWindows, toApiError } from "@/lib/api/pipeline";
 import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { flushJournals } from "@/lib/server/journal";
+import { root } from "@/lib/root";
 
 /** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
 export interface McpRequestContext {
@@ -33,6 +32,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     ctx.decision = decision;
     const payload = await tool.endpoint.handler({
       requestId: ctx.requestId,
+      read: root().read,
       key: ctx.key,
       decision,
       query: toQuery(args, tool.input.queryNames),
@@ -68,7 +68,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
   } finally {
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
-    meter(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
-    flushJournals(); // before the answer leaves (lib/server/journal.ts)
+    root().meter.record(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
+    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

@@ -6,7 +6,7 @@ import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { config } from "@/lib/config";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 import { CatalogError } from "@/lib/catalog/validate";
 import { closeIncident, IncidentError, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
@@ -82,13 +82,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "keys.rotate": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const { key, sharedCache } = await rotateKey(id, null);
+        const { key, sharedCache } = await rotateKey(root().keys, id, null);
         return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const row = await revokeKey(id, null);
+        const row = await revokeKey(root().keys, id, null);
         return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
       }
       case "keys.list": {
@@ -131,7 +131,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
           if (!dryRun || s === undefined) throw error;
           return ok(`${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`);
         }
-        clearReadCache();
+        root().cache.clear();
         return ok(describeApply(summary));
       }
       case "collect": {
@@ -148,7 +148,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         const { recordIncidents } = await import("@/lib/incidents/record-incidents");
         const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
-        clearReadCache();
+        root().cache.clear();
         return ok(
           `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
             (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
@@ -167,7 +167,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
         const r = await backCalculate(prisma, tickers.length ? tickers : null, collectorSettings());
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
-        clearReadCache();
+        root().cache.clear();
         return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);
       }
       case "incidents.open": {

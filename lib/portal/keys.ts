@@ -1,7 +1,9 @@
 import "server-only";
-import { keyLimits, limiterStore } from "@/lib/api/limiter";
+import { keyLimits } from "@/lib/ratelimit/limiter";
 import { db } from "@/lib/db";
 import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
+import { root } from "@/lib/root";
+import { config } from "@/lib/config";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -26,7 +28,7 @@ export interface PortalKey {
 }
 
 export function toPortalKey(key: KeySummary): PortalKey {
-  const limits = keyLimits(key);
+  const limits = keyLimits(key, config());
   return {
     id: key.id,
     name: key.name,
@@ -64,7 +66,7 @@ export interface QuotaNow {
 
 /** The quota a request now would see, read from the live windows without spending anything. */
 export async function quotaNow(key: PortalKey): Promise<QuotaNow> {
-  const d = await limiterStore().peek(key.id, { minute: key.limitMinute, day: key.limitDay }, Date.now());
+  const d = await root().limiter.store().peek(key.id, { minute: key.limitMinute, day: key.limitDay }, Date.now());
   return {
     limitMinute: d.limitMinute,
     remainingMinute: d.remainingMinute,

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
-import { type Mail, sendMail } from "@/lib/mail/send-mail";
+import type { Mail } from "@/lib/mail/send-mail";
+import { root } from "@/lib/root";
 
 /** What the portal's licence form sends; every field trimmed, lengths bounded. */
 export const licenseRequestInput = z.object({
@@ -66,7 +67,7 @@ export async function submitLicenseRequest(user: { id: string; email: string }, 
   const reference = `LR-${row.id.slice(0, 8).toUpperCase()}`;
   let acknowledged = false;
   try {
-    await sendMail(acknowledgementMail(user.email, reference, input));
+    await root().mailer.send(acknowledgementMail(user.email, reference, input));
     acknowledged = true;
     await prisma.licenseRequest.update({ where: { id: row.id }, data: { acknowledged: true } });
   } catch (error) {

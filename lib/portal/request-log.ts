@@ -1,5 +1,5 @@
 import "server-only";
-import { REQUEST_LOG_SIZE } from "@/lib/api/metering";
+import { REQUEST_LOG_SIZE } from "@/lib/keys/usage-meter";
 import { db } from "@/lib/db";
 
 /** One request of a key's log, as the portal shows it. */

@@ -3,14 +3,13 @@ import { randomUUID } from "node:crypto";
 import { downloadsHandler } from "@/lib/api/downloads";
 import { errorBody } from "@/lib/api/errors";
 import { FRONT_REQUEST_ID } from "@/lib/api/shell";
-import { meter } from "@/lib/api/metering";
 import { admitAddressOnly, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
 import type { PortalUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { flushJournals } from "@/lib/server/journal";
+import { root } from "@/lib/root";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
 const ENDPOINT = "/downloads";
@@ -40,7 +39,7 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   try {
     await admitAddressOnly(request.headers);
     decision = await spendWindows(key);
-    const payload = await downloadsHandler({ requestId, key, decision, query: new URL(request.url).searchParams, params: { path } });
+    const payload = await downloadsHandler({ requestId, read: root().read, key, decision, query: new URL(request.url).searchParams, params: { path } });
     status = 200;
     errorCode = null;
     if ("raw" in payload) {
@@ -62,9 +61,9 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   } finally {
     if (decision) {
       const url = new URL(request.url);
-      meter(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+      root().meter.record(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
-    flushJournals(); // before the answer leaves (lib/server/journal.ts)
+    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }
 

@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
+import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
 import type { MemoryStore } from "./memory-store";
 
 /**
  * The memory store's windows on disk, so they survive a restart (SIGTERM or SIGKILL) of the one
  * instance that holds them. Every admission the store records is appended (one write before the
- * response, lib/server/journal.ts); on start the journals of dead processes (this instance's previous life) are replayed
+ * response, lib/plumbing/journal.ts); on start the journals of dead processes (this instance's previous life) are replayed
  * into the store, written out compacted into this process's journal, and deleted. The journal is
  * compacted the same way while running, once it has grown well past its live content.
  *
@@ -110,10 +110,10 @@ export interface RateLimitJournal {
 export async function startRateLimitJournal(
   store: MemoryStore,
   dataDir: string,
-  options: { compactEveryMs?: number; log?: (line: string) => void } = {},
+  options: { journals: Journals; compactEveryMs?: number; log?: (line: string) => void },
 ): Promise<RateLimitJournal> {
   const compactEveryMs = options.compactEveryMs ?? 10 * 60_000;
-  const journal = await openJournal(dataDir, "ratelimit");
+  const journal = await options.journals.open(dataDir, "ratelimit");
   const orphans = await orphanFiles(dataDir, "ratelimit");
   const now = Date.now();
   const restored = replayInto(store, orphans, now);

@@ -1,4 +1,4 @@
-import { andThen, type Awaitable } from "@/lib/awaitable";
+import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 import { ADDRESS_NAMESPACE, KEY_NAMESPACE, MINUTE_MS, keyWindows, resetSeconds, secondsUntil, toDecision } from "./sliding-log";
 import type { KeyLimits, LimitDecision, LogOutcome, RateLimitStore, ThrottleDecision } from "./types";
 

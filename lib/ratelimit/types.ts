@@ -1,4 +1,4 @@
-import type { Awaitable } from "@/lib/awaitable";
+import type { Awaitable } from "@/lib/plumbing/awaitable";
 
 /** One sliding window of a log: a request counts for `ms` after it was admitted, at most `limit` count. */
 export interface LogWindow {

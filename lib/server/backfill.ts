@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
-import { backfillRecord, type BackfillProgress } from "@/lib/server/backfill-progress";
+import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
 import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
 import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
-import { clearReadCache } from "@/lib/data/memo";
+import { root } from "@/lib/root";
 
 const HOUR_MS = 3_600_000;
 /**
@@ -24,7 +24,7 @@ const LOCKED_RETRY_MS = 500;
  * Runs the engine's catch-up in chunks of about a second of work, each its own transaction, so the
  * server serves pages, the API and /healthz while it runs (the embedded database has one
  * connection: one long transaction would hold it for the whole backfill). Logs progress after
- * each chunk. A failure is recorded in `backfillProgress()` (lib/server/backfill-progress.ts) and rethrown.
+ * each chunk. A failure is recorded in the root progress record (lib/plumbing/backfill-progress.ts) and rethrown.
  */
 export async function runBackfill(
   prisma: Db,
@@ -32,7 +32,7 @@ export async function runBackfill(
   embedded: boolean,
   log: (line: string) => void = console.log,
 ): Promise<BackfillProgress & Pick<CatchUpResult, "catalog">> {
-  const progress = backfillRecord();
+  const progress = root().progress;
   const sizing = embedded ? CHUNK.embedded : CHUNK.postgres;
   progress.state = "running";
   progress.startedAt = new Date().toISOString();
@@ -103,7 +103,7 @@ export async function correctStoredValues(prisma: Db, log: (line: string) => voi
     { timeout: 1_800_000, maxWait: 60_000 },
   );
   if (result?.fromHour) {
-    clearReadCache();
+    root().cache.clear();
     log(
       `[engine] engine correction applied: recomputed ${result.hours} hours from ${result.fromHour.toISOString()}; ${result.ticksRestated} volatility values and ${result.levelsRestated} index levels restated`,
     );

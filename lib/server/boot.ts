@@ -1,28 +1,27 @@
-import { config } from "@/lib/config";
 import { asJob, closeDb, db, describeDbError } from "@/lib/db";
 import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
+import { root, type Root } from "@/lib/root";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
-import { onShutdown, installShutdown } from "@/lib/server/shutdown";
 
-// Once per process, whichever copy of this module calls it (the server's bundle, or Next's copy
-// under `next dev`, through instrumentation.ts).
-const booted = ((globalThis as { __pmbBoot?: { started: Promise<void> | null } }).__pmbBoot ??= { started: null });
-
-/** Opens (and in embedded mode migrates) the database and starts background work, once per process. */
+/**
+ * Opens (and in embedded mode migrates) the database and starts background work, once per root:
+ * whichever copy of this module calls it (the server's bundle, or Next's copy under `next dev`,
+ * through instrumentation.ts).
+ */
 export function boot(): Promise<void> {
-  booted.started ??= start();
-  return booted.started;
+  const r = root();
+  r.booting ??= start(r);
+  return r.booting;
 }
 
-async function start(): Promise<void> {
-  const c = config();
-  installShutdown();
+async function start(r: Root): Promise<void> {
+  const c = r.config;
   try {
     await db();
   } catch (error) {
@@ -35,9 +34,9 @@ async function start(): Promise<void> {
     }
     console.error(`[boot] ${describeDbError(error)}`);
   }
-  onShutdown(closeDb, 100);
+  r.shutdown.on(closeDb, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
-  await startDurability();
+  await startDurability(r);
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
   const catalog = catalogFile ? readCatalogFile(catalogFile) : null;

@@ -1,16 +1,15 @@
-import { startLimiterJournal } from "@/lib/api/limiter";
-import { startUsageJournal } from "@/lib/api/metering";
+import { dataDir } from "@/lib/db/embedded";
 import { registerInstance } from "@/lib/keys/instances";
-import { readyRedis, redis } from "@/lib/redis";
+import type { Root } from "@/lib/root";
 
 /**
  * At boot, before the first request: the rate-limit windows (without Redis) and the usage of a
  * previous life of this instance are recovered from DATA_DIR/journal and journaling starts; the
  * instance records how it learns of revocations; Redis starts connecting.
  */
-export async function startDurability(): Promise<void> {
-  await startLimiterJournal();
-  await startUsageJournal();
-  registerInstance();
-  if (redis()) await readyRedis().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
+export async function startDurability(root: Root): Promise<void> {
+  await root.limiter.startJournal(dataDir());
+  await root.meter.startJournal();
+  registerInstance(root.keys, root.shutdown);
+  if (root.redis.client()) await root.redis.ready().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

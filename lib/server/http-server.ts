@@ -6,8 +6,8 @@ import { clientError, connectRequest, createFront, dispatch, expectationFailed }
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
+import { root } from "@/lib/root";
 import { answerPageOutageWith503 } from "@/lib/server/page-outage";
-import { runShutdown } from "@/lib/server/shutdown";
 
 // The production server, one kind of process: a node:http server whose front
 // (lib/api/node-adapter.ts) answers /v1 itself and hands every other request to Next through
@@ -129,7 +129,7 @@ async function serveOne(dir: string, c: Config): Promise<void> {
       server.closeIdleConnections();
       void Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_BUDGET_MS / 2))])
         .then(() => clearInterval(idle))
-        .then(() => runShutdown())
+        .then(() => root().shutdown.run())
         .finally(() => process.exit(0));
     });
   }

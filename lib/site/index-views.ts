@@ -16,6 +16,7 @@ import { curlCommand } from "@/lib/site/api-call";
 import { changeDirection, changePct, formatPct } from "@/lib/site/change";
 import { rangeRequest, type Interval, type RangeKey } from "@/lib/site/range";
 import { isoSecondsZ, parseApiTime } from "@/lib/site/time";
+import type { ReadContext } from "@/lib/data/read-cache";
 
 // Page-level reads: every value comes from the same lib/data functions as /v1, so a level on a
 // page is the string the API returns for the same index and window.
@@ -33,9 +34,9 @@ export interface ChangeView {
   fromT: string | null;
 }
 
-async function changeOver(ticker: string, latest: IndexLatest, days: number): Promise<ChangeView> {
+async function changeOver(rc: ReadContext, ticker: string, latest: IndexLatest, days: number): Promise<ChangeView> {
   const at = new Date(parseApiTime(latest.computedAt).getTime() - days * DAY_MS);
-  const base = await indexLevelAsOf(ticker, at);
+  const base = await indexLevelAsOf(rc, ticker, at);
   const pct = changePct(base?.indexLevel, latest.indexLevel);
   return { days, text: formatPct(pct), direction: changeDirection(pct), fromLevel: base?.indexLevel ?? null, fromT: base?.t ?? null };
 }
@@ -48,13 +49,13 @@ export interface IndexRowView {
 }
 
 /** The catalog (GET /v1/indices) with each index's latest level (GET .../latest) and its changes. */
-export async function indexCatalogView(): Promise<IndexRowView[]> {
-  const { indices } = await listIndices();
+export async function indexCatalogView(rc: ReadContext): Promise<IndexRowView[]> {
+  const { indices } = await listIndices(rc);
   return Promise.all(
     indices.map(async (entry) => {
-      const latest = await indexLatest(entry.ticker);
+      const latest = await indexLatest(rc, entry.ticker);
       if (!latest) return { entry, latest: null, change1d: null, change30d: null };
-      const [change1d, change30d] = await Promise.all([changeOver(entry.ticker, latest, 1), changeOver(entry.ticker, latest, 30)]);
+      const [change1d, change30d] = await Promise.all([changeOver(rc, entry.ticker, latest, 1), changeOver(rc, entry.ticker, latest, 30)]);
       return { entry, latest, change1d, change30d };
     }),
   );
@@ -75,8 +76,8 @@ export interface IndexPageView {
 }
 
 /** Everything /indices/[ticker] shows, or null for a ticker the API answers 404. */
-export async function indexPageView(rawTicker: string, range: RangeKey, interval: Interval, now = new Date()): Promise<IndexPageView | null> {
-  const latest = await indexLatest(rawTicker);
+export async function indexPageView(rc: ReadContext, rawTicker: string, range: RangeKey, interval: Interval, now = new Date()): Promise<IndexPageView | null> {
+  const latest = await indexLatest(rc, rawTicker);
   if (!latest) return null;
   const ticker = latest.ticker;
   // A ceased or resolved index has no new levels: its chart window ends at its last level, so it
@@ -86,10 +87,10 @@ export async function indexPageView(rawTicker: string, range: RangeKey, interval
   // Same steps as GET /v1/indices/{ticker}/history with start and end.
   const window = resolveWindow(now, req.start, req.end);
   const [history, recon, change1d, change30d] = await Promise.all([
-    indexHistory(ticker, { start: window.start, end: window.end, interval }),
-    indexReconstitutionsWithVersions(ticker, RECONSTITUTIONS_SHOWN),
-    changeOver(ticker, latest, 1),
-    changeOver(ticker, latest, 30),
+    indexHistory(rc, ticker, { start: window.start, end: window.end, interval }),
+    indexReconstitutionsWithVersions(rc, ticker, RECONSTITUTIONS_SHOWN),
+    changeOver(rc, ticker, latest, 1),
+    changeOver(rc, ticker, latest, 30),
   ]);
   const start = isoSecondsZ(req.start);
   const end = isoSecondsZ(req.end);

@@ -5,8 +5,9 @@ import { listVolatility, volatilityHistory, volatilityLatest, type HistoryPoint,
 import { curlCommand } from "@/lib/site/api-call";
 import { rangeRequest, type RangeKey } from "@/lib/site/range";
 import { isoSecondsZ, parseApiTime } from "@/lib/site/time";
-import { packVolatility, type PackedVolatilitySeries } from "@/components/charts/volatility-series";
+import { packVolatility, type PackedVolatilitySeries } from "@/lib/site/volatility-series";
 import { shownTick } from "@/lib/site/volatility-value";
+import type { ReadContext } from "@/lib/data/read-cache";
 
 // Page-level reads through the same functions as /v1/volatility: the headline on a page is the
 // catalog's and the latest envelope's value, never recomputed here.
@@ -15,8 +16,8 @@ import { shownTick } from "@/lib/site/volatility-value";
 export const HISTORY_LIMIT = 5000;
 
 /** GET /v1/volatility, as the API returns it. */
-export async function volatilityCatalogView(): Promise<VolatilityCatalogEntry[]> {
-  return (await listVolatility()).series;
+export async function volatilityCatalogView(rc: ReadContext): Promise<VolatilityCatalogEntry[]> {
+  return (await listVolatility(rc)).series;
 }
 
 export interface VolatilityPageView {
@@ -38,14 +39,14 @@ export interface VolatilityPageView {
 }
 
 /** Everything /volatility/[slug] shows, or null when the API would answer 404 for it. */
-export async function volatilityPageView(slugOrTicker: string, range: RangeKey, now = new Date()): Promise<VolatilityPageView | null> {
-  const latest = await volatilityLatest(slugOrTicker, "tickerOrSlug");
+export async function volatilityPageView(rc: ReadContext, slugOrTicker: string, range: RangeKey, now = new Date()): Promise<VolatilityPageView | null> {
+  const latest = await volatilityLatest(rc, slugOrTicker, "tickerOrSlug");
   if (!latest) return null;
   const ticker = latest.series.ticker;
   const req = rangeRequest(now, range);
   // Same steps as GET /v1/volatility/{ticker}/history?start=...&limit=5000.
   const window = resolveWindow(now, req.start);
-  const history = await volatilityHistory(ticker, { start: window.start, end: window.end, limit: HISTORY_LIMIT, includeGated: false });
+  const history = await volatilityHistory(rc, ticker, { start: window.start, end: window.end, limit: HISTORY_LIMIT, includeGated: false });
   const { tick, source } = shownTick(latest);
   const start = isoSecondsZ(req.start);
   const base = config().baseUrl;
@@ -69,7 +70,7 @@ export async function volatilityPageView(slugOrTicker: string, range: RangeKey, 
 }
 
 /** The canonical slug for a slug or ticker typed in a URL, or null when not on the public surface. */
-export async function volatilitySlug(slugOrTicker: string): Promise<string | null> {
-  const latest = await volatilityLatest(slugOrTicker, "tickerOrSlug");
+export async function volatilitySlug(rc: ReadContext, slugOrTicker: string): Promise<string | null> {
+  const latest = await volatilityLatest(rc, slugOrTicker, "tickerOrSlug");
   return latest?.series.slug ?? null;
 }

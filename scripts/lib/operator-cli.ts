@@ -23,7 +23,7 @@ export async function runOperator(command: string, args: Record<string, unknown>
   } else {
     const { runCommand } = await import("@/lib/operator/commands");
     const { asJob, closeDb } = await import("@/lib/db");
-    const { redis } = await import("@/lib/redis");
+    const { root } = await import("@/lib/root");
     try {
       // A revocation made here must hold on the next request of every running instance.
       // An operator tool's queries are a job's (DB_JOB_TIMEOUT_MS): a backfill or a bundle build may run long.
@@ -33,7 +33,7 @@ export async function runOperator(command: string, args: Record<string, unknown>
       });
     } finally {
       await closeDb();
-      redis()?.disconnect();
+      await root().shutdown.run(); // the Redis connection, if the command made one
     }
   }
   process.stdout.write(result.stdout);

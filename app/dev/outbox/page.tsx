@@ -4,8 +4,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { clientAddress } from "@/lib/api/client-address";
 import { config } from "@/lib/config";
-import { outboxEnabled, outboxMails } from "@/lib/mail/outbox";
+import { outboxEnabled } from "@/lib/mail/outbox";
 import { formatUtc } from "@/lib/portal/format";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Outbox (development)", robots: { index: false, follow: false } };
@@ -36,7 +37,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
   const allowed = config().DEV_OUTBOX || isLoopback(client);
   const { to } = await searchParams;
   const filter = typeof to === "string" ? to.trim().toLowerCase() : "";
-  const mails = allowed ? outboxMails().filter((m) => !filter || m.to === filter) : [];
+  const mails = allowed ? root().mailer.outbox.mails().filter((m) => !filter || m.to === filter) : [];
 
   return (
     <div className="space-y-6">

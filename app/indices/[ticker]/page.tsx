@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { LevelChart } from "@/components/charts/level-chart";
-import { packLevels } from "@/components/charts/level-series";
+import { packLevels } from "@/lib/site/level-series";
 import { LevelValuesTable } from "@/components/charts/level-values-table";
 import { parseApiTime } from "@/lib/site/time";
 import { BackfillNotice, BackfillPending, backfilling } from "@/components/site/backfill-notice";
@@ -20,6 +20,7 @@ import { entryLaunch } from "@/lib/data/launches";
 import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
 import { indexPageView } from "@/lib/site/index-views";
 import { chartHref, INTERVALS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -29,7 +30,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const latest = await indexLatest((await params).ticker);
+  const latest = await indexLatest(root().read, (await params).ticker);
   if (!latest) return { title: "Not found" };
   return { title: `${latest.name} (${latest.ticker})`, description: `Level history, reconstitutions and data quality of ${latest.name}.` };
 }
@@ -38,7 +39,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
   const [{ ticker }, query] = await Promise.all([params, searchParams]);
   const range = parseRange(query.range);
   const interval = parseIntervalParam(query.interval);
-  const found = await indexLatest(ticker);
+  const found = await indexLatest(root().read, ticker);
   if (!found && backfilling()) return <BackfillPending what={`/indices/${ticker}`} />;
   if (!found) notFound();
   const path = `/indices/${found.ticker}`;
@@ -46,11 +47,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
   if (decodeURIComponent(ticker) !== found.ticker) {
     redirect(query.range === undefined && query.interval === undefined ? path : chartHref(path, { range, interval }));
   }
-  const view = await indexPageView(found.ticker, range, interval);
+  const view = await indexPageView(root().read, found.ticker, range, interval);
   if (!view && backfilling()) return <BackfillPending what={path} />;
   if (!view) notFound();
   const { latest, points, reconstitutions } = view;
-  const launch = await entryLaunch("index", latest.ticker);
+  const launch = await entryLaunch(root().read, "index", latest.ticker);
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
   // Sent once, packed, to both the chart and the levels table (not 2,160 point objects twice).
   const packed = packLevels(points, (t) => parseApiTime(t).getTime());

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { IncidentList } from "@/components/site/incident-list";
 import { incidentHistory } from "@/lib/data/status";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
@@ -11,7 +12,7 @@ export const metadata: Metadata = {
 };
 
 export default async function IncidentHistoryPage() {
-  const incidents = await incidentHistory();
+  const incidents = await incidentHistory(root().read);
   return (
     <article className="space-y-6" data-testid="incident-history">
       <header className="space-y-2">

@@ -1,6 +1,7 @@
 import { config } from "@/lib/config";
 import { incidentHistory } from "@/lib/data/status";
 import { atomResponse, atomTime } from "@/lib/site/atom";
+import { root } from "@/lib/root";
 
 // /status/incidents.atom: recorded incidents as an Atom feed; an entry is updated when a note is
 // added or the incident is resolved, so a reader sees the change.
@@ -8,7 +9,7 @@ export const dynamic = "force-dynamic";
 
 export async function GET() {
   const base = config().baseUrl;
-  const incidents = (await incidentHistory()).filter((i) => i.ref !== null && i.openedAt !== null);
+  const incidents = (await incidentHistory(root().read)).filter((i) => i.ref !== null && i.openedAt !== null);
   return atomResponse({
     id: `${base}/status/history`,
     title: "PM Benchmarks incidents",

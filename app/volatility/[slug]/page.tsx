@@ -21,6 +21,7 @@ import { STATUS_MEANING } from "@/lib/site/gates";
 import { chartHref, parseRange, RANGES } from "@/lib/site/range";
 import { counterfactualTenor, termStructure } from "@/lib/site/volatility-value";
 import { volatilityPageView, volatilitySlug } from "@/lib/site/volatility-views";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +31,7 @@ type Props = {
 };
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
-  const latest = await volatilityLatest((await params).slug, "tickerOrSlug");
+  const latest = await volatilityLatest(root().read, (await params).slug, "tickerOrSlug");
   if (!latest) return { title: "Not found" };
   return { title: `${latest.series.name} (${latest.series.ticker})`, description: latest.series.description };
 }
@@ -38,16 +39,16 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function VolatilitySeriesPage({ params, searchParams }: Props) {
   const [{ slug }, query] = await Promise.all([params, searchParams]);
   const range = parseRange(query.range);
-  const canonical = await volatilitySlug(slug);
+  const canonical = await volatilitySlug(root().read, slug);
   if (!canonical && backfilling()) return <BackfillPending what={`/volatility/${slug}`} />;
   if (!canonical) notFound();
   // One address per series: a ticker (or a differently cased slug) redirects to the slug.
   if (decodeURIComponent(slug) !== canonical) redirect(query.range === undefined ? `/volatility/${canonical}` : chartHref(`/volatility/${canonical}`, { range }));
-  const view = await volatilityPageView(canonical, range);
+  const view = await volatilityPageView(root().read, canonical, range);
   if (!view && backfilling()) return <BackfillPending what={`/volatility/${canonical}`} />;
   if (!view) notFound();
   const { series, shown, newest, points } = view;
-  const launch = await entryLaunch("volatility", series.ticker);
+  const launch = await entryLaunch(root().read, "volatility", series.ticker);
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
 
   const path = `/volatility/${series.slug}`;

@@ -60,7 +60,8 @@ describe("revocation and rotation hold on the very next request, on every instan
     expect((await call("/v1", { key, instance: 1 })).status).toBe(200);
     applyRunEnvironment();
     const { revokeKey } = await import("@/lib/keys/manage-keys");
-    await revokeKey(id, userId);
+    const { root } = await import("@/lib/root");
+    await revokeKey(root().keys, id, userId);
     for (const instance of [0, 1]) {
       const res = await call("/v1", { key, instance });
       expectError(res, 401, "invalid_api_key");
@@ -73,7 +74,8 @@ describe("revocation and rotation hold on the very next request, on every instan
     expect((await call("/v1", { key, instance: 1 })).status).toBe(200);
     applyRunEnvironment();
     const { rotateKey } = await import("@/lib/keys/manage-keys");
-    const rotated = await rotateKey(id, userId);
+    const { root } = await import("@/lib/root");
+    const rotated = await rotateKey(root().keys, id, userId);
     for (const instance of [0, 1]) {
       expectError(await call("/v1", { key, instance }), 401, "invalid_api_key");
       expect((await call("/v1", { key: rotated.key, instance })).status).toBe(200);

@@ -132,18 +132,20 @@ describe("a reused body follows the data", () => {
 
   it("while nothing changed, the read models serve the same frozen window after their cache is refreshed", async () => {
     // Only a version query runs when the cache ends (its 2-second lifetime, or cleared as here);
-    // the window, and the JSON and gzip built for it, are kept (lib/data/memo.ts versionedMemo).
+    // the window, and the JSON and gzip built for it, are kept (lib/data/read-cache.ts versioned).
     applyRunEnvironment();
     const { indexHistory } = await import("@/lib/data/indices");
     const { volatilityHistory } = await import("@/lib/data/volatility");
-    const { clearReadCache } = await import("@/lib/data/memo");
+    const { createRoot } = await import("@/lib/root");
+    const { config } = await import("@/lib/config");
+    const { read, cache } = createRoot(config());
     const now = new Date();
     const window = { start: new Date(now.getTime() - 10 * 86_400_000), end: now };
-    const levels = await indexHistory(index, { ...window, interval: "1h" });
-    const ticks = await volatilityHistory(series, { ...window, limit: 5000, includeGated: false });
-    clearReadCache();
-    expect((await indexHistory(index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
-    expect((await volatilityHistory(series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
+    const levels = await indexHistory(read, index, { ...window, interval: "1h" });
+    const ticks = await volatilityHistory(read, series, { ...window, limit: 5000, includeGated: false });
+    cache.clear();
+    expect((await indexHistory(read, index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
+    expect((await volatilityHistory(read, series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
     expect(Object.isFrozen(levels!.points)).toBe(true);
   });
 });

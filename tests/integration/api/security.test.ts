@@ -97,7 +97,8 @@ describe.each([...V1, MCP].map((t) => [t.name, t] as const))("security cases on 
     expect((await send(target, bearer(key))).status).toBe(200);
     applyRunEnvironment();
     const { revokeKey } = await import("@/lib/keys/manage-keys");
-    await revokeKey(id, userId);
+    const { root } = await import("@/lib/root");
+    await revokeKey(root().keys, id, userId);
     const res = await send(target, bearer(key));
     expectError(res, 401, "invalid_api_key");
     expectRateHeaders(res, false);
@@ -108,7 +109,8 @@ describe.each([...V1, MCP].map((t) => [t.name, t] as const))("security cases on 
     expect((await send(target, bearer(key))).status).toBe(200);
     applyRunEnvironment();
     const { rotateKey } = await import("@/lib/keys/manage-keys");
-    const rotated = await rotateKey(id, userId);
+    const { root } = await import("@/lib/root");
+    const rotated = await rotateKey(root().keys, id, userId);
     expectError(await send(target, bearer(key)), 401, "invalid_api_key");
     expect((await send(target, bearer(rotated.key))).status).toBe(200);
   });

@@ -29,8 +29,8 @@ describe("start-up backfill beside another worker computing", () => {
     const { db, closeDb } = await import("@/lib/db");
     await closeDb(); // a client of an earlier file in this process would point at its database
     const { runBackfill } = await import("@/lib/server/backfill");
-    const { backfillProgress } = await import("@/lib/server/backfill-progress");
     const { statusFacts } = await import("@/lib/data/status");
+    const { root } = await import("@/lib/root");
     const { recordIncidents } = await import("@/lib/incidents/record-incidents");
     const { DEMO_CATALOG_FILE, readCatalogFile } = await import("@/lib/ingest/catalog-apply");
     const { ENGINE_LOCK } = await import("@/lib/ingest/engine-runner");
@@ -43,12 +43,12 @@ describe("start-up backfill beside another worker computing", () => {
       let settled = false;
       const run = runBackfill(prisma, { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 3 }, false, () => undefined);
       void run.then(() => (settled = true), () => (settled = true));
-      expect(await until(async () => backfillProgress().state === "running", 10_000)).not.toBeNaN();
+      expect(await until(async () => root().progress.state === "running", 10_000)).not.toBeNaN();
       // Its catch-up has found the lock taken at least once: a session of this database waits on
       // nothing, so this one is seen through its attempts on pg_stat_activity's query text.
       expect(await until(async () => (await otherWorker.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%pg_try_advisory_xact_lock%'")).rows[0].n > 0, 30_000)).not.toBeNaN();
 
-      const during = await statusFacts(60);
+      const during = await statusFacts(root().read, 60);
       expect(during.facts.backfilling).toBe(true);
       expect(during.conditions).toEqual([]);
       expect(settled).toBe(false);

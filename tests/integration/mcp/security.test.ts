@@ -51,7 +51,8 @@ describe("a revoked key is refused at once", () => {
       for (const client of clients) expect((await callTool(client, "get_downloads")).isError ?? false).toBe(false);
       applyRunEnvironment();
       const { revokeKey } = await import("@/lib/keys/manage-keys");
-      await revokeKey(id, userId);
+      const { root } = await import("@/lib/root");
+      await revokeKey(root().keys, id, userId);
       for (const client of clients) await expect(callTool(client, "get_downloads")).rejects.toThrow(/invalid_api_key/);
       for (const instance of [0, 1]) {
         expectHttpError(await postMcp(rpc("tools/call", { name: "get_downloads", arguments: {} }), { key, instance }), 401, "invalid_api_key");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { andThen, isPromise } from "@/lib/awaitable";
+import { andThen, isPromise } from "@/lib/plumbing/awaitable";
 import { iso6, iso6Now } from "@/lib/time-format";
 
 describe("andThen answers now when the value is here", () => {

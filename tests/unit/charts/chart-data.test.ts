@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { logAxis } from "@/components/charts/axis-format";
 import { toCsv } from "@/components/charts/chart-downloads";
 import { groupEvents } from "@/components/charts/event-groups";
-import { iso6, packTimes, unpackTimes } from "@/components/charts/packed-times";
-import { packVolatility, unpackVolatility } from "@/components/charts/volatility-series";
+import { iso6, packTimes, unpackTimes } from "@/lib/site/packed-times";
+import { packVolatility, unpackVolatility } from "@/lib/site/volatility-series";
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { packLevels, unpackLevels } from "@/components/charts/level-series";
+import { packLevels, unpackLevels } from "@/lib/site/level-series";
 
 const parse = (t: string) => Date.parse(t);
 

@@ -5,8 +5,8 @@ import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createMemoryStore, DAY_MS, MINUTE_MS } from "@/lib/ratelimit";
 import { formatLine, parseLine, replayInto, startRateLimitJournal } from "@/lib/ratelimit/journal";
-import { readLines } from "@/lib/server/journal";
-import { isLocked, tryLock } from "@/lib/server/kernel-lock";
+import { createJournals, readLines } from "@/lib/plumbing/journal";
+import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -62,7 +62,7 @@ describe("rate-limit journal", () => {
     const admitted = await journalInChildThenKill(dataDir, "k1", 7, 5);
     expect(admitted).toBe(5);
     const store = createMemoryStore();
-    const journal = await startRateLimitJournal(store, dataDir);
+    const journal = await startRateLimitJournal(store, dataDir, { journals: createJournals() });
     try {
       const decision = await store.peek("k1", { minute: 1_000, day: 5 }, Date.now());
       expect(decision.allowed).toBe(false);
@@ -100,7 +100,7 @@ describe("rate-limit journal", () => {
     const dataDir = tempDir();
     let journal: Awaited<ReturnType<typeof startRateLimitJournal>> | null = null;
     const store = createMemoryStore({ onRecord: (k, at, span) => journal?.record(k, at, span) });
-    journal = await startRateLimitJournal(store, dataDir);
+    journal = await startRateLimitJournal(store, dataDir, { journals: createJournals() });
     const now = Date.now();
     // 60 000 admissions on 3 keys whose minute window holds at most 50 each.
     for (let i = 0; i < 60_000; i++) await store.hit(`addr:${i % 3}`, [{ ms: MINUTE_MS, limit: 50 }], now + i * 10);
@@ -117,7 +117,7 @@ describe("compacting a large window", () => {
     const dir = path.join(dataDir, "journal");
     let journal: Awaited<ReturnType<typeof startRateLimitJournal>> | null = null;
     const store = createMemoryStore({ onRecord: (k, at, span) => journal?.record(k, at, span) });
-    journal = await startRateLimitJournal(store, dataDir);
+    journal = await startRateLimitJournal(store, dataDir, { journals: createJournals() });
     const now = Date.now();
     const window = [{ ms: DAY_MS, limit: 10_000_000 }];
     // 200,000 admissions in one key's day window, in one turn: the journal passes 1 MB after

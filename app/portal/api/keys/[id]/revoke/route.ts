@@ -1,11 +1,12 @@
 import { revokeKey } from "@/lib/keys/manage-keys";
 import { keyRoute } from "@/lib/portal/key-route";
 import { toPortalKey } from "@/lib/portal/keys";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
 // Revoke: every later request with the key gets invalid_api_key.
 export const POST = keyRoute<{ id: string }>(async ({ user, params }) => {
-  const summary = await revokeKey(params.id, user.id);
+  const summary = await revokeKey(root().keys, params.id, user.id);
   return { body: { summary: toPortalKey(summary) } };
 });

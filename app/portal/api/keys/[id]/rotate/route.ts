@@ -1,11 +1,12 @@
 import { rotateKey } from "@/lib/keys/manage-keys";
 import { keyRoute } from "@/lib/portal/key-route";
 import { toPortalKey } from "@/lib/portal/keys";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
 // Rotate: the old secret stops working at once; the new one is in this response only.
 export const POST = keyRoute<{ id: string }>(async ({ user, params }) => {
-  const { key, summary } = await rotateKey(params.id, user.id);
+  const { key, summary } = await rotateKey(root().keys, params.id, user.id);
   return { body: { key, summary: toPortalKey(summary) } };
 });

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
+import { isLocked, ownTag, tagLockName } from "@/lib/plumbing/kernel-lock";
 
 /**
  * Append-only journal files in DATA_DIR/journal, one writer per file. Appends are gathered in
- * memory and written with one synchronous write(2) per journal by `flushJournals()`, which every
+ * memory and written with one synchronous write(2) per journal by `Journals.flush()`, which every
  * transport calls before a response's bytes leave (the node:http adapter once per event-loop turn
  * for all the responses of that turn, the web adapter per response); a journal left unflushed is
  * written at the latest in the same turn's check phase. So whatever a response reports as charged
@@ -13,12 +13,12 @@ import { isLocked, ownTag, tagLockName } from "@/lib/server/kernel-lock";
  * the host loses at most that much.
  *
  * A file is named `<kind>-<owner tag>-<sequence>.jnl`; the owner tag is held as a kernel lock for
- * the owner's whole life (lib/server/kernel-lock.ts), so the files of a dead process (killed,
+ * the owner's whole life (lib/plumbing/kernel-lock.ts), so the files of a dead process (killed,
  * crashed, or a previous life of this one) are told apart from those of a live sibling sharing
  * the directory, and only the former are recovered.
  */
 export interface Journal {
-  /** Appends whole lines (each ending in "\n"): written by the next `flushJournals()` (or `flush()`). */
+  /** Appends whole lines (each ending in "\n"): written by the next `Journals.flush()` (or `flush()`). */
   append(lines: string): void;
   /** Writes what was appended, in one write(2). */
   flush(): void;
@@ -30,39 +30,44 @@ export interface Journal {
 }
 
 /**
- * Journals with appended lines not yet written: one set per process (on globalThis), so that the
- * server's copy of this module and Next's copy flush the same journals before any answer leaves.
+ * The journals of one root (lib/root.ts) and the ones with appended lines not yet written, so
+ * that every transport flushes the same journals before any answer leaves.
  */
-const pending = ((globalThis as { __pmbJournals?: { dirty: Set<{ flush(): void }>; scheduled: boolean } }).__pmbJournals ??= {
-  dirty: new Set(),
-  scheduled: false,
-});
-const dirty = pending.dirty;
-
-/**
- * Writes every journal's appended lines (one write(2) each). Call it before any response bytes
- * leave; it costs nothing when nothing is pending.
- */
-export function flushJournals(): void {
-  if (dirty.size === 0) return;
-  for (const journal of dirty) journal.flush();
-  dirty.clear();
+export interface Journals {
+  /** Opens a new file of `kind` in DATA_DIR/journal for this process. */
+  open(dataDir: string, kind: string, syncEveryMs?: number): Promise<Journal>;
+  /**
+   * Writes every journal's appended lines (one write(2) each). Call it before any response bytes
+   * leave; it costs nothing when nothing is pending.
+   */
+  flush(): void;
 }
 
-function flushSoon(): void {
-  if (pending.scheduled) return;
-  pending.scheduled = true;
-  setImmediate(() => {
-    pending.scheduled = false;
-    flushJournals();
-  });
+export function createJournals(): Journals {
+  const dirty = new Set<Journal>();
+  let scheduled = false;
+  const flush = () => {
+    if (dirty.size === 0) return;
+    for (const journal of dirty) journal.flush();
+    dirty.clear();
+  };
+  const appended = (journal: Journal) => {
+    dirty.add(journal);
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      flush();
+    });
+  };
+  return { open: (dataDir, kind, syncEveryMs = 1000) => openJournal(dataDir, kind, syncEveryMs, appended), flush };
 }
 
 export function journalDir(dataDir: string): string {
   return path.join(dataDir, "journal");
 }
 
-export async function openJournal(dataDir: string, kind: string, syncEveryMs = 1000): Promise<Journal> {
+async function openJournal(dataDir: string, kind: string, syncEveryMs: number, appended: (journal: Journal) => void): Promise<Journal> {
   const dir = journalDir(dataDir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tag = await ownTag();
@@ -86,8 +91,7 @@ export async function openJournal(dataDir: string, kind: string, syncEveryMs = 1
     append(lines) {
       if (fd < 0) return; // closed at shutdown
       pending += lines;
-      dirty.add(journal);
-      flushSoon();
+      appended(journal);
     },
     flush() {
       if (pending === "" || fd < 0) return;

@@ -1,12 +1,10 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
-import { dataDir } from "@/lib/db/embedded";
+import type { Db } from "@/lib/db";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
-import { openJournal, orphanFiles, readLines, type Journal } from "@/lib/server/journal";
-import { onShutdown } from "@/lib/server/shutdown";
+import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
+import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 export type StatusClass = "2xx" | "4xx" | "429" | "5xx";
 
@@ -59,15 +57,6 @@ interface Pending {
 }
 
 const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), requests: new Map(), file });
-
-const pending: Pending = ((globalThis as { __pmbMeter?: Pending }).__pmbMeter ??= {
-  current: emptyBatch(null),
-  closed: [],
-  journal: null,
-  timer: null,
-  flushing: null,
-  prunedAt: 0,
-});
 
 const HOUR_MS = 3_600_000;
 
@@ -135,31 +124,122 @@ export function logPath(pathAndQuery: string): string {
   return text.length > MAX_PATH ? `${text.slice(0, MAX_PATH - 1)}…` : text;
 }
 
-function ensureTimer(): void {
-  if (pending.timer) return;
-  pending.timer = setInterval(() => void flushUsage(), config().METERING_FLUSH_MS);
-  pending.timer.unref();
-  onShutdown(flushUsage, 10);
+/** The usage meter of one root: counts in memory, journaled to DATA_DIR, written to the database in batches. */
+export interface Meter {
+  /**
+   * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
+   * count is appended to it before this returns, and written by the `Journals.flush()` that every
+   * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
+   * of it (the next start applies it). Database writes are batched.
+   */
+  record(keyId: string, endpoint: string, status: number, atMs?: number, detail?: RequestDetail): void;
+  /** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
+  flush(): Promise<void>;
+  /**
+   * At start: opens this process's usage journal, and queues the journals left by dead processes
+   * (a SIGKILL, a crash) for the database; returns how many requests they held.
+   */
+  startJournal(): Promise<number>;
 }
 
-/**
- * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
- * count is appended to it before this returns, and written by the `flushJournals()` that every
- * transport runs before the response leaves (lib/server/journal.ts): a killed process loses none
- * of it (the next start applies it, see recoverUsage). Database writes are batched.
- */
-export function meter(keyId: string, endpoint: string, status: number, atMs = Date.now(), detail?: RequestDetail): void {
-  const hourMs = atMs - (atMs % HOUR_MS);
-  const cls = statusClass(status);
-  const line = meterLine(keyId, hourMs, endpoint, cls);
-  // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once, then
-  // for the request log [status, requestId, method, path, errorCode].
-  const logged = detail ? { ...detail, path: logPath(detail.path), keyId, atMs, endpoint, status } : null;
-  const tail = logged ? `,${JSON.stringify([status, logged.requestId, logged.method, logged.path, logged.errorCode]).slice(1, -1)}` : "";
-  pending.journal?.append(`${line.journalPrefix}${atMs}${tail}]\n`);
-  count(pending.current, line.id, keyId, atMs);
-  if (logged) logRequest(pending.current, logged);
-  ensureTimer();
+export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown }): Meter {
+  const pending: Pending = { current: emptyBatch(null), closed: [], journal: null, timer: null, flushing: null, prunedAt: 0 };
+
+  function ensureTimer(): void {
+    if (pending.timer) return;
+    pending.timer = setInterval(() => void flush(), options.flushMs);
+    pending.timer.unref();
+    options.shutdown.on(flush, 10);
+  }
+
+  /**
+   * Counts one request; never waits on the database. Once the usage journal is open (at boot) the
+   * count is appended to it before this returns, and written by the `Journals.flush()` that every
+   * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
+   * of it (the next start applies it, see recoverUsage). Database writes are batched.
+   */
+  function record(keyId: string, endpoint: string, status: number, atMs = Date.now(), detail?: RequestDetail): void {
+    const hourMs = atMs - (atMs % HOUR_MS);
+    const cls = statusClass(status);
+    const line = meterLine(keyId, hourMs, endpoint, cls);
+    // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once, then
+    // for the request log [status, requestId, method, path, errorCode].
+    const logged = detail ? { ...detail, path: logPath(detail.path), keyId, atMs, endpoint, status } : null;
+    const tail = logged ? `,${JSON.stringify([status, logged.requestId, logged.method, logged.path, logged.errorCode]).slice(1, -1)}` : "";
+    pending.journal?.append(`${line.journalPrefix}${atMs}${tail}]\n`);
+    count(pending.current, line.id, keyId, atMs);
+    if (logged) logRequest(pending.current, logged);
+    ensureTimer();
+  }
+
+  /** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
+  async function flush(): Promise<void> {
+    if (pending.flushing) return pending.flushing;
+    const current = pending.current;
+    if (current.counts.size > 0) {
+      pending.current = emptyBatch(null);
+      if (pending.journal) {
+        current.file = pending.journal.rotate();
+        pending.current.file = pending.journal.current();
+      }
+      pending.closed.push(current);
+    }
+    if (pending.closed.length === 0) return;
+    pending.flushing = (async () => {
+      try {
+        while (pending.closed.length > 0) {
+          await apply(await options.db(), pending.closed[0]!);
+          pending.closed.shift();
+        }
+        if (Date.now() - pending.prunedAt > HOUR_MS) {
+          pending.prunedAt = Date.now();
+          // A file is applied and deleted in moments; its name is kept long after, for a replay.
+          await (await options.db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
+        }
+      } catch (error) {
+        const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
+        console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
+      } finally {
+        pending.flushing = null;
+      }
+    })();
+    return pending.flushing;
+  }
+
+  /**
+   * At start: opens this process's usage journal, and queues the journals left by dead processes
+   * (a SIGKILL, a crash) for the database. They are written by the usual flush, so a database that
+   * is down now only delays them.
+   */
+  async function startJournal(): Promise<number> {
+    if (pending.journal) return 0;
+    const dir = options.dataDir;
+    const journal = await options.journals.open(dir, "usage");
+    pending.journal = journal;
+    if (pending.current.counts.size === 0) pending.current.file = journal.current();
+    options.shutdown.on(async () => journal.close(), 20);
+    const orphans = await orphanFiles(dir, "usage");
+    let requests = 0;
+    let files = 0;
+    for (const file of orphans) {
+      const batch = readUsageFile(file);
+      if (batch.counts.size === 0) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      for (const n of batch.counts.values()) requests += n;
+      files += 1;
+      pending.closed.push(batch);
+    }
+    if (files > 0) {
+      console.log(`[metering] recovering ${requests} metered request(s) from ${files} usage journal file(s)`);
+      ensureTimer();
+      void flush();
+    }
+    return requests;
+  }
+
+  return { record, flush, startJournal };
 }
 
 /**
@@ -168,8 +248,7 @@ export function meter(keyId: string, endpoint: string, status: number, atMs = Da
  * (a commit whose answer was lost, or a file replayed twice) and is skipped, so no count is ever
  * written twice.
  */
-async function apply(batch: Batch): Promise<void> {
-  const prisma = await db();
+async function apply(prisma: Db, batch: Batch): Promise<void> {
   const rows = [...batch.counts].map(([id, n]) => {
     const [keyId, hour, endpoint, cls] = id.split("|");
     return { keyId, hour, endpoint, cls, n };
@@ -224,40 +303,6 @@ async function apply(batch: Batch): Promise<void> {
   if (batch.file) fs.rmSync(batch.file, { force: true });
 }
 
-/** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
-export async function flushUsage(): Promise<void> {
-  if (pending.flushing) return pending.flushing;
-  const current = pending.current;
-  if (current.counts.size > 0) {
-    pending.current = emptyBatch(null);
-    if (pending.journal) {
-      current.file = pending.journal.rotate();
-      pending.current.file = pending.journal.current();
-    }
-    pending.closed.push(current);
-  }
-  if (pending.closed.length === 0) return;
-  pending.flushing = (async () => {
-    try {
-      while (pending.closed.length > 0) {
-        await apply(pending.closed[0]!);
-        pending.closed.shift();
-      }
-      if (Date.now() - pending.prunedAt > HOUR_MS) {
-        pending.prunedAt = Date.now();
-        // A file is applied and deleted in moments; its name is kept long after, for a replay.
-        await (await db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
-      }
-    } catch (error) {
-      const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
-      console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
-    } finally {
-      pending.flushing = null;
-    }
-  })();
-  return pending.flushing;
-}
-
 /** Reads a usage journal file into a batch. */
 export function readUsageFile(file: string): Batch {
   const batch = emptyBatch(file);
@@ -279,35 +324,3 @@ export function readUsageFile(file: string): Batch {
   return batch;
 }
 
-/**
- * At start: opens this process's usage journal, and queues the journals left by dead processes
- * (a SIGKILL, a crash) for the database. They are written by the usual flush, so a database that
- * is down now only delays them.
- */
-export async function startUsageJournal(): Promise<number> {
-  if (pending.journal) return 0;
-  const dir = dataDir();
-  const journal = await openJournal(dir, "usage");
-  pending.journal = journal;
-  if (pending.current.counts.size === 0) pending.current.file = journal.current();
-  onShutdown(async () => journal.close(), 20);
-  const orphans = await orphanFiles(dir, "usage");
-  let requests = 0;
-  let files = 0;
-  for (const file of orphans) {
-    const batch = readUsageFile(file);
-    if (batch.counts.size === 0) {
-      fs.rmSync(file, { force: true });
-      continue;
-    }
-    for (const n of batch.counts.values()) requests += n;
-    files += 1;
-    pending.closed.push(batch);
-  }
-  if (files > 0) {
-    console.log(`[metering] recovering ${requests} metered request(s) from ${files} usage journal file(s)`);
-    ensureTimer();
-    void flushUsage();
-  }
-  return requests;
-}

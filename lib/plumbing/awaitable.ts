@@ -1,5 +1,6 @@
-// A value now, or a promise of it. The /v1 hot path answers synchronously when everything it
-// needs is in memory (a cached key, the in-process limiter, a read model already loaded), and
+// A value now, or a promise of it: transport plumbing (the pipeline, the limiter's stores), never
+// a read model's return type. The /v1 hot path answers synchronously when everything it needs is
+// in memory (a cached key, the in-process limiter, a read model already loaded), and
 // only waits when it must: every promise costs a microtask turn and, under Next's
 // AsyncLocalStorage, a run of the async hooks. Callers that `await` an Awaitable work either way.
 

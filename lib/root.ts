@@ -1,0 +1,76 @@
+import "server-only";
+import { config as readConfig, type Config } from "@/lib/config";
+import { db, type Db } from "@/lib/db";
+import { dataDir } from "@/lib/db/embedded";
+import { createReadCache, type ReadCache, type ReadContext } from "@/lib/data/read-cache";
+import { createKeyCache, type KeyCache } from "@/lib/keys/key-cache";
+import { createMeter, type Meter } from "@/lib/keys/usage-meter";
+import { createMailer, type Mailer } from "@/lib/mail/send-mail";
+import { createBackfillProgress, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
+import { createJournals, type Journals } from "@/lib/plumbing/journal";
+import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
+import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
+import { createRedis, type RedisConnection } from "@/lib/redis";
+
+// The composition root: the collaborators of one process, built once from the configuration and
+// handed to lib/api, lib/data, lib/keys and lib/ratelimit as parameters. It is the one
+// process-wide reference, so Next's compiled copy of lib/ and the server's bundle share one set;
+// a test builds a root of its own with `createRoot`.
+
+export interface Root {
+  config: Config;
+  /** The Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset). */
+  db: () => Promise<Db>;
+  /** The read models' cache: cleared after the data changed (an engine tick, an ingest, an incident). */
+  cache: ReadCache;
+  /** Where the start-up catch-up of the engine is (/healthz, /status and the pages show it). */
+  progress: BackfillProgress;
+  /** What the read models of lib/data take. */
+  read: ReadContext;
+  /** Redis when REDIS_URL is set (the connection is made on first use). */
+  redis: RedisConnection;
+  /** The keys this process resolved, dropped on a revocation (through Redis's epoch with several instances). */
+  keys: KeyCache;
+  /** The address throttle and the keys' windows: in Redis with REDIS_URL, else in memory with a journal. */
+  limiter: Limiter;
+  /** Usage counters and the request log, journaled, written to the database in batches. */
+  meter: Meter;
+  /** The append-only journals (usage, rate-limit windows), flushed by every transport before an answer leaves. */
+  journals: Journals;
+  /** SMTP, or the local outbox. */
+  mailer: Mailer;
+  /** Work to finish on SIGTERM/SIGINT. */
+  shutdown: Shutdown;
+  /** The start of background work (lib/server/boot.ts), once per root. */
+  booting: Promise<void> | null;
+}
+
+export function createRoot(config: Config): Root {
+  const cache = createReadCache();
+  const progress = createBackfillProgress();
+  const shutdown = createShutdown();
+  const journals = createJournals();
+  const redis = createRedis(config, shutdown);
+  return {
+    config,
+    db,
+    cache,
+    progress,
+    read: { db, cache, progress },
+    redis,
+    keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect }),
+    limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
+    meter: createMeter({ db, dataDir: dataDir(), flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
+    journals,
+    mailer: createMailer(),
+    shutdown,
+    booting: null,
+  };
+}
+
+const slot = globalThis as { __pmbRoot?: Root };
+
+/** This process's root, built on first use from the configuration. */
+export function root(): Root {
+  return (slot.__pmbRoot ??= createRoot(readConfig()));
+}
