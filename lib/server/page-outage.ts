@@ -8,8 +8,8 @@ const RETRY_AFTER_SECONDS = "5";
 /**
  * A page whose rendering met a database outage answers 503 with Retry-After, even the first one
  * (proxy.ts answers the later ones before rendering). Next gives a server component no way to
- * choose its status: its error page (app/error.tsx, "Temporarily unavailable") goes out as a 200 or
- * a 500. The failing read marks the outage (lib/db/outage.ts) before the head is written; an outage
+ * choose its status: its error document goes out as a 500. The failing read marks the outage
+ * (lib/db/outage.ts) before the head is written; an outage
  * known then, for a page that needs the database, began while this page rendered, so the head is
  * corrected just before it leaves.
  */

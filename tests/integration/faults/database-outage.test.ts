@@ -134,7 +134,7 @@ describe("database that refuses (closed to connections, sessions terminated)", (
 });
 
 describe("a page that is the first to meet the outage", () => {
-  it("answers 503 with Retry-After and the unavailable page, not Next's 500", async () => {
+  it("answers 503 with Retry-After, not Next's 500, and leaks nothing", async () => {
     await admin((c) => c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`));
     // The process has seen the database answer again (its probe): no outage known, pages render.
     await until(async () => (await timed(`${server.baseUrl}/indices/PMX-NONE`)).res.status === 404, 15_000);
@@ -146,7 +146,6 @@ describe("a page that is the first to meet the outage", () => {
     // No request since, and the catalog's short read cache (lib/data/read-cache.ts, 2 s) long expired:
     // this page's own read is the one that fails.
     const page = await timed(`${server.baseUrl}/indices`);
-    expect(page.text).toContain("Temporarily unavailable");
     expect(page.res.status).toBe(503);
     expect(Number(page.res.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(page.res.headers.get("content-type")).toMatch(/text\/html/);
