@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { config as appConfig } from "@/lib/config";
 import { databaseDown, PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
 
 /** Paths whose headers below apply (the rest of the matcher is there for the outage page only). */
@@ -24,7 +25,7 @@ export function proxy(request: NextRequest) {
   if (!SECURED.test(request.nextUrl.pathname)) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   // React needs eval for its development-only tooling; production never does.
-  const devEval = process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : "";
+  const devEval = appConfig().NODE_ENV === "development" ? " 'unsafe-eval'" : "";
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devEval}`,

@@ -31,7 +31,7 @@ async function main() {
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
-  const resolved = (await verifyKey(root().keys, key))!;
+  const resolved = (await verifyKey(root(), key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
     const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());

@@ -21,8 +21,8 @@ import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 //
 // This module reaches scripts/server.mjs as the esbuild bundle the build writes
 // (scripts/lib/api-bundle.mjs). Next compiles its own copy of lib/ for pages and route files;
-// the two copies share the process's collaborators (database, limiter, caches) through the
-// holders those modules keep on globalThis.
+// the two copies share the process's collaborators (database, limiter, caches) through the one
+// composition root (lib/root.ts).
 
 /** How long a stopping server waits for its requests and its shutdown work before it exits. */
 const STOP_BUDGET_MS = 10_000;
