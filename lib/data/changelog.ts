@@ -65,7 +65,7 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       subject: "Volatility methodology",
       title: `Volatility ${v.kind} version ${v.version} first used`,
       detail: `Computed with it: ${v.series} series.`,
-      href: "/docs/methodology",
+      href: "/docs/methodology/volatility",
     });
   }
   for (const i of indices) {

@@ -7,6 +7,7 @@ import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
+import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
 // The production server, one kind of process: a node:http server whose front
 // (lib/api/node-adapter.ts) answers /v1 itself and hands every other request to Next through
@@ -102,6 +103,7 @@ async function serveOne(dir: string, c: Config): Promise<void> {
     const requestId = newRequestId();
     req.headers[FRONT_REQUEST_ID] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    answerPageOutageWith503(req, res);
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).
