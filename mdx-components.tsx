@@ -26,25 +26,16 @@ function Pre({ children }: { children?: ReactNode }) {
 const components = {
   h2: ({ children }: ComponentPropsWithoutRef<"h2">) => <Heading level={2}>{children}</Heading>,
   h3: ({ children }: ComponentPropsWithoutRef<"h3">) => <Heading level={3}>{children}</Heading>,
-  h4: ({ children }: ComponentPropsWithoutRef<"h4">) => (
-    <h4 className="mt-6 mb-2 font-semibold text-slate-900">{children}</h4>
-  ),
-  p: ({ children }: ComponentPropsWithoutRef<"p">) => <p className="my-4 leading-7 text-slate-700">{children}</p>,
+  // Prose elements carry one class each, styled in app/globals.css (light markup on long pages).
+  h4: ({ children }: ComponentPropsWithoutRef<"h4">) => <h4 className="doc-h4">{children}</h4>,
+  p: ({ children }: ComponentPropsWithoutRef<"p">) => <p className="doc-p">{children}</p>,
   a: ({ href, children }: ComponentPropsWithoutRef<"a">) => <DocLink href={href}>{children}</DocLink>,
-  ul: ({ children }: ComponentPropsWithoutRef<"ul">) => (
-    <ul className="my-4 list-disc space-y-1.5 pl-6 leading-7 text-slate-700 marker:text-slate-400">{children}</ul>
-  ),
-  ol: ({ children }: ComponentPropsWithoutRef<"ol">) => (
-    <ol className="my-4 list-decimal space-y-1.5 pl-6 leading-7 text-slate-700 marker:text-slate-500">{children}</ol>
-  ),
-  li: ({ children }: ComponentPropsWithoutRef<"li">) => <li className="pl-1 [&>p]:my-1">{children}</li>,
-  blockquote: ({ children }: ComponentPropsWithoutRef<"blockquote">) => (
-    <blockquote className="my-5 border-l-4 border-slate-300 pl-4 text-slate-600 italic">{children}</blockquote>
-  ),
-  hr: () => <hr className="my-10 border-slate-200" />,
-  strong: ({ children }: ComponentPropsWithoutRef<"strong">) => (
-    <strong className="font-semibold text-slate-900">{children}</strong>
-  ),
+  ul: ({ children }: ComponentPropsWithoutRef<"ul">) => <ul className="doc-ul">{children}</ul>,
+  ol: ({ children }: ComponentPropsWithoutRef<"ol">) => <ol className="doc-ol">{children}</ol>,
+  li: ({ children }: ComponentPropsWithoutRef<"li">) => <li className="doc-li">{children}</li>,
+  blockquote: ({ children }: ComponentPropsWithoutRef<"blockquote">) => <blockquote className="doc-quote">{children}</blockquote>,
+  hr: () => <hr className="doc-hr" />,
+  strong: ({ children }: ComponentPropsWithoutRef<"strong">) => <strong className="doc-strong">{children}</strong>,
   code: ({ children }: ComponentPropsWithoutRef<"code">) => (
     <code className={INLINE_CODE_CLASS}>{typeof children === "string" ? withBaseUrl(children) : children}</code>
   ),

@@ -1,10 +1,9 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { databaseDown } from "@/lib/db/outage";
+import { config as appConfig } from "@/lib/config";
+import { databaseDown, PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
 
 /** Paths whose headers below apply (the rest of the matcher is there for the outage page only). */
 const SECURED = /^\/(portal(\/|$)|dev\/|api\/auth\/)/;
-/** Pages that need no database: served during an outage too. */
-const WITHOUT_DATABASE = /^\/(docs|license|terms)(\/|$)/;
 
 /**
  * While this process knows the database to be down (lib/db/outage.ts), a page answers 503 with
@@ -22,11 +21,11 @@ function unavailablePage(): NextResponse {
 // them); scripts never do. Referrer `same-origin`: confirmation URLs carry sign-in tokens, so
 // no other site ever sees them, while same-site POSTs keep a real Origin header.
 export function proxy(request: NextRequest) {
-  if (databaseDown() && !WITHOUT_DATABASE.test(request.nextUrl.pathname)) return unavailablePage();
+  if (databaseDown() && !PAGES_WITHOUT_DATABASE.test(request.nextUrl.pathname)) return unavailablePage();
   if (!SECURED.test(request.nextUrl.pathname)) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   // React needs eval for its development-only tooling; production never does.
-  const devEval = process.env.NODE_ENV === "development" ? " 'unsafe-eval'" : "";
+  const devEval = appConfig().NODE_ENV === "development" ? " 'unsafe-eval'" : "";
   const csp = [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${devEval}`,

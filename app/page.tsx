@@ -48,7 +48,7 @@ export default async function HomePage() {
             publication checks are published.
           </p>
           <p className="mt-3 text-sm">
-            <Link href="/volatility">All volatility series</Link> · <Link href="/docs/methodology#volatility">Methodology</Link>
+            <Link href="/volatility">All volatility series</Link> · <Link href="/docs/methodology/volatility">Methodology</Link>
           </p>
         </div>
       </section>

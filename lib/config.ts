@@ -12,7 +12,7 @@ const schema = z.object({
   // Identical servers in a node:cluster sharing PORT (lib/server/http-server.ts).
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
-  DATA_DIR: z.string().default(".data"),
+  DATA_DIR: z.string().default(".data").transform((v) => v || ".data"),
   // PostgreSQL: a query not answered, or a pooled connection not obtained, within this many ms
   // fails (the request then gets 503 unavailable); a background job's query (the engine, the
   // collector, bundle builds, operator tools) within DB_JOB_TIMEOUT_MS.

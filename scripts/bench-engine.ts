@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { benchSettings } from "./lib/bench-settings";
 
 // `npm run bench:engine`: the demo's 120-day backfill from an empty embedded database, timed,
 // with peak memory. Prints figures; it is a benchmark, not a test.
@@ -82,7 +83,7 @@ async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db
  * figures are its own.
  */
 async function benchBackCalculation() {
-  const DAYS = Number(process.env.BENCH_BACKCALC_DAYS ?? 90);
+  const DAYS = benchSettings.backCalculationDays;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-backcalc-"));
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
@@ -117,7 +118,7 @@ async function benchBackCalculation() {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const r = await backCalculate(prisma, null, settings, { log: (line) => process.env.BENCH_DEBUG && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
+  const r = await backCalculate(prisma, null, settings, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
   const t1 = performance.now();
   const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   clearInterval(sampler);

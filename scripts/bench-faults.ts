@@ -3,6 +3,7 @@ import os from "node:os";
 import { admin } from "../tests/integration/support/pg";
 import { insertKeys, mintKey, ownDatabase, startProxy, startRedis, stopProcess, tempDataDir } from "../tests/integration/faults/support";
 import { freePort, startServer } from "../tests/integration/support/server";
+import { benchSettings } from "./lib/bench-settings";
 
 // `npm run bench:faults`: how fast the service says "unavailable" when a dependency is down, and
 // how soon it serves again once the dependency is back. Prints figures; it is not a test (the
@@ -19,7 +20,7 @@ import { freePort, startServer } from "../tests/integration/support/server";
 // partition, detected only by DB_QUERY_TIMEOUT_MS). Requests use keys the server has not resolved,
 // so each needs the database. Target: 503 with Retry-After within DB_QUERY_TIMEOUT_MS + 250 ms,
 // and back to 200 within 2 s of the database.
-const SECONDS = Number(process.env.BENCH_SECONDS || 5);
+const SECONDS = benchSettings.seconds(5);
 const TARGET_MS = 250;
 const DB_BOUND_MS = 2000; // the default DB_QUERY_TIMEOUT_MS
 

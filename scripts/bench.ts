@@ -10,9 +10,14 @@ import { createDatabase, dropDatabase, uniqueName } from "../tests/integration/s
 import { tempDataDir } from "../tests/integration/faults/support";
 import { deleteRedisPrefix } from "../tests/integration/support/redis";
 import { startServer } from "../tests/integration/support/server";
+import { benchSettings } from "./lib/bench-settings";
 
-// `npm run bench`: the production build against a fresh PostgreSQL database with the demo
-// market and Redis, many keys so limits never trip. Prints figures; it is not a test.
+// `npm run bench`: the production build with the demo market, many keys so limits never trip,
+// in three setups one after another: the embedded database with the in-process limiter, a fresh
+// PostgreSQL database with the in-process limiter, and the same database with the Redis limiter
+// (the configuration of several instances). Prints figures and, at the end, each setup's ratios
+// to a bare node:http server sending the same bytes in the same run; it is not a test.
+// BENCH_SETUPS=embedded,postgres,redis chooses setups (all three by default).
 // The load generator is wrk when /usr/bin/wrk exists (a separate native process), else
 // autocannon inside this process (BENCH_GENERATOR=autocannon chooses it). BENCH_PIN=1 pins the
 // server to CPU 0 and wrk to CPU 1. BENCH_ONLY=latest,gzip runs only the rows whose label
@@ -27,11 +32,12 @@ const BODY_ONLY = "bare node:http, body only";
 /** The floors of the 90-day history rows: node:http sending that answer's bytes and head, plain and gzip. */
 const HISTORY_BARE = "bare node:http, history's bytes";
 const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
-const SECONDS = Number(process.env.BENCH_SECONDS || 8);
+const settings = benchSettings;
+const SECONDS = settings.seconds(8);
 const WRK = "/usr/bin/wrk";
 const TASKSET = "/usr/bin/taskset";
-const useWrk = process.env.BENCH_GENERATOR !== "autocannon" && fs.existsSync(WRK);
-const pin = process.env.BENCH_PIN === "1" && useWrk && fs.existsSync(TASKSET);
+const useWrk = !settings.autocannon && fs.existsSync(WRK);
+const pin = settings.pin && useWrk && fs.existsSync(TASKSET);
 
 interface Figures {
   rps: number;
@@ -208,17 +214,50 @@ const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const isoSeconds = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
 const loadAverage = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 
+type SetupName = "embedded" | "postgres" | "redis";
+
+interface Setup {
+  name: SetupName;
+  label: string;
+  /** the rows this setup runs besides the floor: the latest ones, or every row */
+  rows: "latest" | "all";
+  /** the ratio each latest row must reach */
+  target: number;
+}
+
+const SETUPS: readonly Setup[] = [
+  { name: "embedded", label: "embedded database, in-process limiter", rows: "latest", target: 0.6 },
+  { name: "postgres", label: "PostgreSQL, in-process limiter", rows: "all", target: 0.6 },
+  { name: "redis", label: "PostgreSQL, Redis limiter", rows: "latest", target: 0.45 },
+];
+
+/** One setup's ratios to its floors, for the summary. */
+type Ratios = Array<{ what: string; ratio: number; target: number }>;
+
+/** Mints a key in an embedded server's database through its loopback operator endpoint (as `npm run keys -- mint` does). */
+async function mintThroughOperator(dataDir: string, email: string): Promise<string> {
+  const token = fs.readFileSync(path.join(dataDir, "operator-token"), "utf8").trim();
+  const { port } = JSON.parse(fs.readFileSync(path.join(dataDir, "server.json"), "utf8")) as { port: number };
+  const res = await fetch(`http://127.0.0.1:${port}/operator`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-Operator-Token": token },
+    body: JSON.stringify({ command: "keys.mint", args: { email, limitMinute: 10_000_000, limitDay: 10_000_000, name: "bench" } }),
+  });
+  const out = (await res.json()) as { stdout: string; stderr: string };
+  const key = out.stdout.trim();
+  if (!res.ok || !/^svc_live_\S+$/.test(key)) throw new Error(`minting a key through the operator endpoint failed (${res.status}): ${out.stderr}`);
+  return key;
+}
+
 async function main() {
   const build = spawnSync(process.execPath, ["-e", "import('./scripts/lib/build.mjs').then(m => m.ensureBuild())"], { stdio: "inherit" });
   if (build.status !== 0) throw new Error("build failed");
+  const chosen = SETUPS.filter((s) => settings.setups.includes(s.name));
+  if (chosen.length === 0) throw new Error(`BENCH_SETUPS names none of ${SETUPS.map((s) => s.name).join(", ")}`);
   const name = uniqueName("pmb_bench");
-  const url = await createDatabase(name);
-  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
-  if (migrate.status !== 0) throw new Error(migrate.stderr);
+  const needsPostgres = chosen.some((s) => s.name !== "embedded");
+  const url = needsPostgres ? await createDatabase(name) : "";
   const prefix = `${name}:`;
-  // BENCH_LIMITER=memory: the single instance's in-process limiter instead of Redis.
-  const memory = process.env.BENCH_LIMITER === "memory";
-  // The server runs as the product does: one process (N identical ones with WEB_CONCURRENCY).
   // Each server journals its windows and usage into a DATA_DIR of its own, deleted at the end: a
   // run's millions of admissions are neither replayed by the next run nor left in `.data` for
   // `npm start` to replay.
@@ -228,23 +267,70 @@ async function main() {
     dataDirs.push(dir);
     return dir;
   };
-  const env = { DATABASE_URL: url, REDIS_URL: memory ? "" : "redis://127.0.0.1:6379", REDIS_PREFIX: prefix, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", AUTH_SECRET: randomUUID(), DATA_DIR: dataDir() };
+  const summary: Array<{ setup: Setup; ratios: Ratios }> = [];
+  try {
+    if (needsPostgres) {
+      const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+      if (migrate.status !== 0) throw new Error(migrate.stderr);
+      // The PostgreSQL setups share the database and its keys: the second server continues
+      // where the first left (no second backfill).
+      Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: "", REDIS_PREFIX: prefix });
+    }
+    let postgresKeys: string[] | null = null;
+    for (const setup of chosen) {
+      const dir = dataDir();
+      const env = {
+        DATABASE_URL: setup.name === "embedded" ? "" : url,
+        REDIS_URL: setup.name === "redis" ? "redis://127.0.0.1:6379" : "",
+        REDIS_PREFIX: prefix,
+        DEMO_MARKET: "1",
+        ENGINE_SCHEDULER: "0",
+        IP_LIMIT_MINUTE: "100000000",
+        AUTH_SECRET: randomUUID(),
+        DATA_DIR: dir,
+      };
+      const mint = async (): Promise<string[]> => {
+        const keys: string[] = [];
+        if (setup.name === "embedded") {
+          for (let i = 0; i < 40; i++) keys.push(await mintThroughOperator(dir, `bench-${i}-${randomUUID()}@example.com`));
+          return keys;
+        }
+        if (postgresKeys) return postgresKeys;
+        const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+        for (let i = 0; i < 40; i++) {
+          const user = await ensureUser(`bench-${i}-${randomUUID()}@example.com`);
+          keys.push((await mintKey(user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
+        }
+        postgresKeys = keys;
+        return keys;
+      };
+      summary.push({ setup, ratios: await runSetup(setup, env, mint) });
+    }
+  } finally {
+    if (needsPostgres) await dropDatabase(name);
+    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
+    await deleteRedisPrefix("redis://127.0.0.1:6379", prefix);
+  }
+  console.log(`\nratios to a bare node:http server sending the same body and headers, in the same run (load average now ${loadAverage()}):`);
+  for (const { setup, ratios } of summary) {
+    for (const r of ratios) console.log(`  ${setup.label}: ${r.what} ${r.ratio.toFixed(2)} (target >= ${r.target})${r.ratio >= r.target ? "" : " BELOW TARGET"}`);
+  }
+}
+
+async function runSetup(setup: Setup, env: Record<string, string>, mint: () => Promise<string[]>): Promise<Ratios> {
   // BENCH_PROFILE=dir: the server writes a V8 CPU profile there when it stops (open it in
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
-  const profile = process.env.BENCH_PROFILE;
+  const profile = settings.profile;
+  console.log(`\n== ${setup.label} ==`);
   const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
+  const ratios: Ratios = [];
   try {
     if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(server.process.pid)], { stdio: "ignore" });
-    Object.assign(process.env, { DATABASE_URL: url, REDIS_URL: memory ? "redis://127.0.0.1:6379" : env.REDIS_URL, REDIS_PREFIX: prefix });
-    const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
-    const keys: string[] = [];
-    for (let i = 0; i < 40; i++) {
-      const user = await ensureUser(`bench-${i}-${randomUUID()}@example.com`);
-      keys.push((await mintKey(user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
-    }
+    const keys = await mint();
     const scripts = useWrk ? { plain: wrkScript(keys, false), gzip: wrkScript(keys, true) } : null;
     script = scripts?.plain ?? null;
     gzipScript = scripts?.gzip ?? null;
@@ -302,16 +388,19 @@ async function main() {
       { label: HISTORY_GZIP_BARE, path: "/", bare: "history-gzip", gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
-    const only = (process.env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean);
-    if (only.length > 0) {
+    const only = settings.only;
+    if (setup.rows === "latest") {
+      const keep = targets.filter((t) => t.label === FLOOR || t.label === "index latest" || t.label === "volatility latest");
+      targets.splice(0, targets.length, ...keep);
+    } else if (only.length > 0) {
       const keep = targets.filter((t) => t.label === FLOOR || t.label === BODY_ONLY || only.some((w) => t.label.includes(w)));
       targets.splice(0, targets.length, ...keep);
     }
-    const workers = Number(process.env.WEB_CONCURRENCY || 1);
+    const workers = settings.workers;
     const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
     const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process";
     console.log(`\ngenerator: ${generator}; server: ${mode}`);
-    console.log(`load: ${SECONDS} s per run, ${keys.length} keys, PostgreSQL + Redis, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
+    console.log(`load: ${SECONDS} s per run, ${keys.length} keys, ${setup.label}, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
     console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
     console.log(
       "endpoint".padEnd(32),
@@ -350,7 +439,7 @@ async function main() {
     // BENCH_ROUNDS=n: every row n times, the rows taking turns, so each round's ratios compare
     // runs seconds apart; on a machine whose neighbours take CPU, the median ratio is steadier
     // than any one run. The figures shown after the table are the median round's.
-    const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS || 1));
+    const rounds = settings.rounds;
     const perRound: Array<Record<string, Figures>> = [];
     for (let round = 0; round < rounds; round++) {
       const these: Record<string, Figures> = {};
@@ -380,7 +469,7 @@ async function main() {
       const r = perRound[at]?.[t.label];
       if (r) figures[t.label] = r;
     }
-    console.log(`\ntargets (load average now ${loadAverage()}; limiter: ${memory ? "in-process" : "Redis"}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
+    console.log(`\ntargets (load average now ${loadAverage()}; ${setup.label}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
       if (!f) continue;
@@ -388,7 +477,8 @@ async function main() {
       const spread = rounds > 1 ? ` (rounds: ${s.map((v) => v.toFixed(0)).join(", ")})` : "";
       const bodyOnly = shares(l, BODY_ONLY);
       const against = bodyOnly.length ? ` (${median(bodyOnly).toFixed(0)}% of the body-only row)` : "";
-      console.log(`  ${l}: ${median(s).toFixed(0)}% of the bare node:http row's throughput${spread}${against} (target >= 50%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
+      ratios.push({ what: l, ratio: median(s) / 100, target: setup.target });
+      console.log(`  ${l}: ${median(s).toFixed(0)}% of the bare node:http row's throughput${spread}${against} (target >= ${setup.target * 100}%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
     }
     const h = "index history 90d 1h";
     const hist = figures[h];
@@ -402,6 +492,7 @@ async function main() {
       [`${h}, gzip`, HISTORY_GZIP_BARE],
     ] as const) {
       const s = shares(l, floor);
+      if (s.length) ratios.push({ what: l, ratio: median(s) / 100, target: 0.5 });
       if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)`);
     }
     const v = "volatility history 5000";
@@ -413,7 +504,7 @@ async function main() {
     }
     const over = Object.entries(figures).filter(([l, f]) => l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
-    if (only.length === 0) {
+    if (setup.rows === "all" && only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
       console.log(`  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`);
     }
@@ -422,11 +513,8 @@ async function main() {
     if (gzipScript) fs.rmSync(gzipScript, { force: true });
     for (const p of bareProcesses) p.kill();
     await server.stop();
-    await dropDatabase(name);
-    for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
-    // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
-    await deleteRedisPrefix(env.REDIS_URL, prefix);
   }
+  return ratios;
 }
 
 main().then(() => process.exit(0)).catch((error: Error) => {

@@ -31,7 +31,7 @@ async function main() {
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
   const { key } = await mintKey(await ensureUser("docs@example.com"));
-  const resolved = (await verifyKey(root().keys, key))!;
+  const resolved = (await verifyKey(root(), key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
     const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
@@ -95,6 +95,7 @@ async function main() {
     gateDecisionMismatches: verified.volatility.gateMismatches,
     attributionLegsChecked: verified.volatility.attributionLegsChecked,
     clockEstimatesChecked: verified.volatility.clocksChecked,
+    counterfactualsChecked: verified.volatility.counterfactualsChecked,
     manifestFilesChecked: verified.integrity.filesChecked,
     failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
   });

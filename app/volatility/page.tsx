@@ -34,7 +34,7 @@ export default async function VolatilityPage() {
       <p className="text-sm text-slate-600">
         The same values are on the API at <code className="font-mono">GET /v1/volatility</code> and{" "}
         <code className="font-mono">GET /v1/volatility/&#123;ticker&#125;/latest</code> (<Link href="/docs/api/volatility">reference</Link>).
-        How they are computed: <Link href="/docs/methodology#volatility">methodology</Link>.
+        How they are computed: <Link href="/docs/methodology/volatility">methodology</Link>.
       </p>
     </section>
   );

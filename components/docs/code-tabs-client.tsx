@@ -1,6 +1,7 @@
 "use client";
 
-import { Children, useId, useSyncExternalStore, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useSyncExternalStore, type KeyboardEvent } from "react";
+import { CodeView } from "./code-view";
 
 const STORAGE_KEY = "pmb-docs-lang";
 const EVENT = "pmb-docs-lang";
@@ -32,12 +33,27 @@ function choose(lang: string): void {
   window.dispatchEvent(new Event(EVENT));
 }
 
-/** Tabs over server-rendered code blocks: one panel per language, the first shown until a choice. */
-export function CodeTabsClient({ langs, labels, children }: { langs: string[]; labels: string[]; children: ReactNode }) {
+export interface CodePane {
+  /** The choice remembered across tab groups: curl, ts or py. */
+  key: string;
+  /** The tab's name. */
+  tab: string;
+  /** The code's language, for highlighting. */
+  lang: string;
+  /** The block's label. */
+  label: string;
+  text: string;
+}
+
+/**
+ * Tabs over code blocks: one panel per language, the first shown until a choice. Hidden panels
+ * hold their code as plain text (no token markup) and are highlighted when chosen.
+ */
+export function CodeTabsClient({ panes }: { panes: CodePane[] }) {
   const id = useId();
+  const langs = panes.map((p) => p.key);
   const stored = useSyncExternalStore(subscribe, readChoice, () => null);
   const active = stored && langs.includes(stored) ? stored : langs[0];
-  const panels = Children.toArray(children);
 
   const onKeyDown = (event: KeyboardEvent<HTMLButtonElement>, index: number) => {
     const step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
@@ -66,13 +82,13 @@ export function CodeTabsClient({ langs, labels, children }: { langs: string[]; l
               lang === active ? "border-slate-200 border-b-white bg-white text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
             }`}
           >
-            {labels[i]}
+            {panes[i]!.tab}
           </button>
         ))}
       </div>
-      {panels.map((panel, i) => (
-        <div key={langs[i]} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={langs[i] !== active} data-example-lang={langs[i]} className="[&>div]:mt-2">
-          {panel}
+      {panes.map((pane, i) => (
+        <div key={pane.key} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={pane.key !== active} data-example-lang={pane.key} className="[&>div]:mt-2">
+          <CodeView text={pane.text} lang={pane.lang} label={pane.label} plain={pane.key !== active} />
         </div>
       ))}
     </div>

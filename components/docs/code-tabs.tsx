@@ -1,6 +1,6 @@
 import { API_EXAMPLES, exampleCode, examplePath, type ApiExample, type ExampleId, type ScriptId } from "@/lib/docs/examples";
-import { CodeBlock } from "./code-block";
-import { CodeTabsClient } from "./code-tabs-client";
+import { languageLabel, shownCode } from "./code-block";
+import { CodeTabsClient, type CodePane } from "./code-tabs-client";
 import { TryIt } from "./try-it";
 
 const TABS = [
@@ -16,13 +16,16 @@ const TABS = [
 export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; title?: string }) {
   const code = exampleCode(example);
   const live: ApiExample | null = example in API_EXAMPLES ? (API_EXAMPLES as Record<string, ApiExample>)[example]! : null;
+  const panes: CodePane[] = TABS.map((t) => ({
+    key: t.key,
+    tab: t.label,
+    lang: t.lang,
+    label: title ? `${title} · ${t.label}` : languageLabel(t.lang),
+    text: shownCode(code[t.key]),
+  }));
   return (
     <div data-example={example}>
-      <CodeTabsClient langs={TABS.map((t) => t.key)} labels={TABS.map((t) => t.label)}>
-        {TABS.map((t) => (
-          <CodeBlock key={t.key} code={code[t.key]} lang={t.lang} title={title ? `${title} · ${t.label}` : undefined} />
-        ))}
-      </CodeTabsClient>
+      <CodeTabsClient panes={panes} />
       {live ? <TryIt path={examplePath(live)} /> : null}
     </div>
   );

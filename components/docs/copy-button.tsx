@@ -48,7 +48,7 @@ export function CopyButton({ text, label = "Copy code" }: { text: string; label?
           () => setState("failed"),
         );
       }}
-      className="rounded border border-slate-600 bg-slate-800 px-2 py-0.5 font-sans text-xs text-slate-200 hover:bg-slate-700 focus:outline-none focus-visible:ring-2 focus-visible:ring-sky-400"
+      className="copy-button"
     >
       <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Press Ctrl+C" : "Copy"}</span>
     </button>

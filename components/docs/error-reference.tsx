@@ -14,17 +14,17 @@ export function ErrorReference() {
           <Heading level={2} id={e.anchor}>
             <code className="font-mono">{e.code}</code>
           </Heading>
-          <dl className="my-4 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
-            <dt className="font-semibold text-slate-600">Title</dt>
-            <dd className="text-slate-800">{e.title}</dd>
-            <dt className="font-semibold text-slate-600">HTTP status</dt>
-            <dd className="text-slate-800">{e.statusLabel}</dd>
-            <dt className="font-semibold text-slate-600">When it happens</dt>
-            <dd className="text-slate-800">{e.when}</dd>
-            <dt className="font-semibold text-slate-600">What to do</dt>
-            <dd className="text-slate-800">{e.whatToDo}</dd>
-            <dt className="font-semibold text-slate-600">docsUrl</dt>
-            <dd className="text-slate-800">
+          <dl className="doc-facts">
+            <dt>Title</dt>
+            <dd>{e.title}</dd>
+            <dt>HTTP status</dt>
+            <dd>{e.statusLabel}</dd>
+            <dt>When it happens</dt>
+            <dd>{e.when}</dd>
+            <dt>What to do</dt>
+            <dd>{e.whatToDo}</dd>
+            <dt>docsUrl</dt>
+            <dd>
               <code className={INLINE_CODE_CLASS}>{`{base}${e.docsPath}`}</code>
             </dd>
           </dl>

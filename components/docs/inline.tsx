@@ -4,12 +4,12 @@ import { withBaseUrl } from "@/lib/docs/base-url";
 
 const INLINE = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*/g;
 
-export const INLINE_CODE_CLASS =
-  "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.875em] text-slate-800 [overflow-wrap:anywhere]";
+/** Inline code in the docs (styled in app/globals.css). */
+export const INLINE_CODE_CLASS = "doc-code";
 
 /** A link that uses client navigation inside the site and opens other hosts normally. */
 export function DocLink({ href = "", children }: { href?: string; children?: ReactNode }) {
-  const className = "text-brand underline decoration-brand/30 underline-offset-2 hover:decoration-brand";
+  const className = "doc-link";
   if (href.startsWith("/") && !href.startsWith("//")) {
     return (
       <Link href={href} className={className}>
@@ -52,7 +52,7 @@ export function Inline({ text }: { text: string }) {
       );
     } else if (m[4] !== undefined) {
       parts.push(
-        <strong key={at} className="font-semibold text-slate-900">
+        <strong key={at} className="doc-strong">
           <Inline text={m[4]} />
         </strong>,
       );

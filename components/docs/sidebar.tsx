@@ -47,13 +47,7 @@ export function DocsSidebar({ groups }: { groups: SidebarGroup[] }) {
                 const here = link.href === pathname;
                 return (
                   <li key={link.href}>
-                    <Link
-                      href={link.href}
-                      aria-current={here ? "page" : undefined}
-                      className={`block rounded-md px-2 py-1 text-sm no-underline ${
-                        here ? "bg-slate-100 font-medium text-slate-900!" : "text-slate-700! hover:bg-slate-50 hover:text-slate-900!"
-                      }`}
-                    >
+                    <Link href={link.href} aria-current={here ? "page" : undefined} className="docs-nav-link">
                       {link.label}
                     </Link>
                   </li>

@@ -6,12 +6,12 @@ import { Inline } from "./inline";
  */
 export function Table({ head, rows, code = false }: { head: string[]; rows: string[][]; code?: boolean }) {
   return (
-    <div className="my-5 overflow-x-auto rounded-lg border border-slate-200">
-      <table className="w-full border-collapse text-left text-sm">
-        <thead className="bg-slate-50">
+    <div className="doc-table">
+      <table>
+        <thead>
           <tr>
             {head.map((cell, i) => (
-              <th key={i} scope="col" className="border-b border-slate-200 px-3 py-2 font-semibold text-slate-700">
+              <th key={i} scope="col">
                 <Inline text={cell} />
               </th>
             ))}
@@ -19,11 +19,11 @@ export function Table({ head, rows, code = false }: { head: string[]; rows: stri
         </thead>
         <tbody>
           {rows.map((row, r) => (
-            <tr key={r} className="border-b border-slate-100 align-top last:border-0">
+            <tr key={r}>
               {row.map((cell, c) => (
-                <td key={c} className="px-3 py-2 text-slate-700 [&_code]:[overflow-wrap:normal]">
+                <td key={c}>
                   {code && c === 0 && !cell.includes("`") ? (
-                    <code className="font-mono text-[0.85rem] whitespace-nowrap text-slate-900">{cell}</code>
+                    <code className="doc-key">{cell}</code>
                   ) : (
                     <Inline text={cell} />
                   )}

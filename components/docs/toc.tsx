@@ -54,13 +54,7 @@ export function TableOfContents({ headings }: { headings: Heading[] }) {
           const here = h.id === current;
           return (
             <li key={h.id} className={h.depth === 3 ? "pl-6" : "pl-3"}>
-              <a
-                href={`#${h.id}`}
-                aria-current={here ? "location" : undefined}
-                className={`-ml-px block border-l-2 pl-2 no-underline [overflow-wrap:anywhere] ${
-                  here ? "border-brand font-medium text-slate-900!" : "border-transparent text-slate-700! hover:text-slate-900!"
-                }`}
-              >
+              <a href={`#${h.id}`} aria-current={here ? "location" : undefined} className="toc-link">
                 {h.text}
               </a>
             </li>

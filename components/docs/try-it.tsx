@@ -90,7 +90,7 @@ export function TryIt({ path }: { path: string }) {
   }
 
   return (
-    <section aria-labelledby={`${id}-title`} className="not-prose my-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid="try-it" data-path={path} data-ready={hydrated}>
+    <section aria-labelledby={`${id}-title`} className="try-it not-prose" data-testid="try-it" data-path={path} data-ready={hydrated}>
       <h3 id={`${id}-title`} className="text-base font-semibold text-slate-900">
         Try it
       </h3>
@@ -103,7 +103,7 @@ export function TryIt({ path }: { path: string }) {
             type="button"
             onClick={() => void run()}
             disabled={busy}
-            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark disabled:bg-slate-500"
+            className="try-it-button"
           >
             {busy ? "Sending…" : "Send request"}
           </button>
@@ -136,13 +136,13 @@ export function TryIt({ path }: { path: string }) {
               spellCheck={false}
               placeholder="svc_live_…"
               aria-describedby={`${id}-note`}
-              className="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 font-mono text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
+              className="try-it-input"
             />
           </div>
           <button
             type="submit"
             disabled={!hydrated}
-            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark disabled:bg-slate-500"
+            className="try-it-button"
           >
             Use this key
           </button>

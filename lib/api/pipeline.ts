@@ -166,7 +166,7 @@ function knownKey(headers: RequestHeaders): KnownKey | null {
  */
 export async function authenticate(headers: RequestHeaders, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
   const presented = known?.presented ?? presentedKey(headers);
-  const key = await verifyKey(root().keys, presented, synced, known?.hash);
+  const key = await verifyKey(root(), presented, synced, known?.hash);
   if (!key) {
     throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   }

@@ -1,6 +1,8 @@
 import "server-only";
 import { iso6 } from "@/lib/time-format";
 import type { ReadContext } from "@/lib/data/read-cache";
+import type { z } from "zod";
+import type { changeEntry, changeKind, changelogView as changelogViewShape } from "@/lib/data/status-shapes";
 
 // The changelog's read model: methodology versions in force (when first used), catalog changes
 // (launches, cessations, resolutions, retirements) and restatements, newest first, all from the
@@ -8,21 +10,9 @@ import type { ReadContext } from "@/lib/data/read-cache";
 
 const TTL = 10_000;
 
-export type ChangeKind = "methodology" | "catalog" | "restatement";
-
-export interface ChangeEntry {
-  at: string;
-  kind: ChangeKind;
-  subject: string;
-  title: string;
-  detail: string;
-  href: string | null;
-}
-
-export interface ChangelogView {
-  entries: ChangeEntry[];
-  counts: Record<ChangeKind, number>;
-}
+export type ChangeKind = z.infer<typeof changeKind>;
+export type ChangeEntry = z.infer<typeof changeEntry>;
+export type ChangelogView = z.infer<typeof changelogViewShape>;
 
 /** Restatements listed one by one; older ones are counted, and all are in the monthly bundles. */
 const RESTATEMENTS_SHOWN = 100;
@@ -75,7 +65,7 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       subject: "Volatility methodology",
       title: `Volatility ${v.kind} version ${v.version} first used`,
       detail: `Computed with it: ${v.series} series.`,
-      href: "/docs/methodology",
+      href: "/docs/methodology/volatility",
     });
   }
   for (const i of indices) {

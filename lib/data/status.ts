@@ -3,6 +3,8 @@ import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import type { ReadContext } from "@/lib/data/read-cache";
 import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-rule";
+import type { z } from "zod";
+import type * as shapes from "@/lib/data/status-shapes";
 
 // The status page's read model (the page and /status.json): how fresh each index and series is,
 // the last hour the engine computed, each venue's reads, constituents whose quotes are stale, the
@@ -11,50 +13,12 @@ import { conditionsOf, type Condition, type Facts } from "@/lib/data/incident-ru
 const TTL = 5000;
 const HOUR_MS = 3_600_000;
 
-export type Freshness = "fresh" | "late" | "stale" | "final";
-
-export interface IndexFreshness {
-  ticker: string;
-  name: string;
-  publicStatus: "active" | "ceased" | "resolved";
-  lastLevelAt: string | null;
-  ageSeconds: number | null;
-  stale: boolean;
-  staleMarkets: number;
-  totalMarkets: number;
-  freshness: Freshness;
-}
-
-export interface SeriesFreshness {
-  ticker: string;
-  slug: string;
-  name: string;
-  lastComputedAt: string | null;
-  lastPublishedAt: string | null;
-  status: string | null;
-  publicationState: string | null;
-  ageSeconds: number | null;
-  freshness: Freshness;
-}
-
-/** A market whose newest quote is older than its limit at the last computed hour. */
-export interface StaleQuote {
-  conditionId: string;
-  label: string;
-  venue: string;
-  lastSnapshotAt: string | null;
-  limitSeconds: number;
-}
-
-/** An open constituent of an active index, against the index's staleness limit. */
-export interface StaleMarket extends StaleQuote {
-  indexTicker: string;
-}
-
-/** A leg of a listed volatility series, against the series' `snapshotMaxAgeSeconds` gate. */
-export interface StaleLeg extends StaleQuote {
-  seriesTicker: string;
-}
+export type Freshness = z.infer<typeof shapes.freshness>;
+export type IndexFreshness = z.infer<typeof shapes.indexFreshness>;
+export type SeriesFreshness = z.infer<typeof shapes.seriesFreshness>;
+export type StaleQuote = z.infer<typeof shapes.staleQuote>;
+export type StaleMarket = z.infer<typeof shapes.staleMarket>;
+export type StaleLeg = z.infer<typeof shapes.staleLeg>;
 
 type QuoteRow = { ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number };
 
@@ -71,56 +35,13 @@ export function staleAt<T extends { lastSeen: Date | null; limitSeconds: number 
   return rows.filter((r) => !r.lastSeen || referenceMs - r.lastSeen.getTime() > r.limitSeconds * 1000);
 }
 
-export interface VenueStatus {
-  venue: string;
-  label: string;
-  /** the last collector run that read at least one book (the demo feed: its newest quote) */
-  lastOkAt: string | null;
-  lastRunAt: string | null;
-  /** markets on this venue stale now (staleMarkets and staleLegs), each counted once */
-  staleMarkets: number;
-  failing: boolean;
-  lastError: string | null;
-  lastErrorAt: string | null;
-}
+export type VenueStatus = z.infer<typeof shapes.venueStatus>;
 
-export interface IncidentView {
-  /** `INC-` and the first 8 hex digits of the id; null for a condition detected now and not yet recorded */
-  ref: string | null;
-  source: "auto" | "operator" | "detected";
-  severity: "major" | "minor";
-  subject: string;
-  title: string;
-  openedAt: string | null;
-  resolvedAt: string | null;
-  notes: Array<{ at: string; body: string }>;
-}
+export type IncidentView = z.infer<typeof shapes.incidentView>;
 
-/** A remark on a newest value (withheld, flagged, stale constituents): shown, not an incident. */
-export interface Notice {
-  subject: string;
-  title: string;
-  detail: string;
-  since: string | null;
-}
+export type Notice = z.infer<typeof shapes.notice>;
 
-export interface StatusView {
-  generatedAt: string;
-  lastComputedHour: string | null;
-  engineAgeSeconds: number | null;
-  tickSeconds: number;
-  indices: IndexFreshness[];
-  series: SeriesFreshness[];
-  venues: VenueStatus[];
-  staleMarkets: StaleMarket[];
-  /** legs of listed volatility series with no fresh quote at the last computed hour */
-  staleLegs: StaleLeg[];
-  /** open incidents, newest first, then conditions detected now that no incident records yet */
-  incidents: IncidentView[];
-  /** incidents resolved in the last 30 days, newest first (at most 10) */
-  resolved: IncidentView[];
-  notices: Notice[];
-}
+export type StatusView = z.infer<typeof shapes.statusView>;
 
 function freshnessOf(ageMs: number | null, tickSeconds: number): Freshness {
   if (ageMs === null) return "stale";

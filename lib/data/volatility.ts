@@ -5,6 +5,8 @@ import { normalizeTicker } from "@/lib/data/indices";
 import { keptFrozen, type ReadContext } from "@/lib/data/read-cache";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import type { z } from "zod";
+import type { historyPoint, seriesDefinition, tick, volatilityCatalogEntry, volatilityLatest as volatilityLatestShape } from "@/lib/data/volatility-shapes";
 
 const TTL = 2000;
 
@@ -68,25 +70,7 @@ const tickSelect = {
 type TickRow = Prisma.VolatilityTickGetPayload<{ select: typeof tickSelect }>;
 type HistoryRow = Prisma.VolatilityTickGetPayload<{ select: typeof historySelect }>;
 
-export interface SeriesDefinition {
-  ticker: string;
-  slug: string;
-  name: string;
-  description: string;
-  category: string;
-  productFamily: string;
-  targetType: string;
-  units: string;
-  definitionLine: string;
-  headlineTenorDays: number;
-  tenorsDays: number[];
-  inceptionAt: string;
-  settlementDate: string | null;
-  listed: boolean;
-  methodologyUrl: string;
-  relatedIndexTickers: string[];
-  gates: Record<string, number>;
-}
+export type SeriesDefinition = z.infer<typeof seriesDefinition>;
 
 const definitions = new WeakMap<SeriesRow, SeriesDefinition>();
 
@@ -109,7 +93,7 @@ function toDefinition(row: SeriesRow): SeriesDefinition {
     category: row.category,
     productFamily: row.productFamily,
     targetType: row.targetType,
-    units: row.units,
+    units: row.units as SeriesDefinition["units"],
     definitionLine: row.definitionLine,
     headlineTenorDays: row.headlineTenorDays,
     tenorsDays: row.tenorsDays,
@@ -127,32 +111,32 @@ function siteUrl(stored: string): string {
   return stored.startsWith("/") ? `${config().baseUrl}${stored}` : stored;
 }
 
-export type Tick = ReturnType<typeof toTick>;
+export type Tick = z.infer<typeof tick>;
 
-function toTick(series: SeriesRow, t: TickRow) {
+function toTick(series: SeriesRow, t: TickRow): Tick {
   return {
     seriesId: series.ticker,
     computedAt: iso6NoZ(t.computedAt),
     headlinePts: t.headlinePts,
     headlineTenorDays: t.headlineTenorDays,
-    tenors: t.tenors as Record<string, { pts: number; share: number; share_ci: unknown; share_meta: { ci_unavailable: boolean; mixture: boolean } }>,
+    tenors: t.tenors as Tick["tenors"],
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
     attrDeltaHeadlinePts: t.attrDeltaHeadlinePts,
-    attribution: t.attribution as Record<string, unknown>,
+    attribution: t.attribution as Tick["attribution"],
     budgetW: t.budgetW,
     wTilde: t.wTilde,
     effectiveN: t.effectiveN,
     sumRaw: t.sumRaw,
     fbvRPts: t.fbvRPts,
     fbvRLabel: t.fbvRLabel,
-    status: t.status,
-    publicationState: t.publicationState,
+    status: t.status as Tick["status"],
+    publicationState: t.publicationState as Tick["publicationState"],
     revision: t.revision,
-    gateFlags: t.gateFlags as Array<{ gate: string; legKey: string | null; publicDetail: string }>,
-    components: t.components as Array<Record<string, unknown>>,
-    counterfactual: t.counterfactual as { headlinePts: number; anchorFingerprint: string } & Record<string, unknown>,
-    labels: t.labels as { clockHomogeneityDisclosure: string; tier: Record<string, string> } & Record<string, unknown>,
+    gateFlags: t.gateFlags as Tick["gateFlags"],
+    components: t.components as Tick["components"],
+    counterfactual: t.counterfactual as Tick["counterfactual"],
+    labels: t.labels as Tick["labels"],
     clockVersion: t.clockVersion,
     devigVersion: t.devigVersion,
     methodologyVersion: t.methodologyVersion,
@@ -162,7 +146,7 @@ function toTick(series: SeriesRow, t: TickRow) {
   };
 }
 
-function toPoint(t: HistoryRow) {
+function toPoint(t: HistoryRow): HistoryPoint {
   const labels = t.labels as {
     clockHomogeneityDisclosure?: string;
     tier?: Record<string, string>;
@@ -175,7 +159,7 @@ function toPoint(t: HistoryRow) {
   return {
     t: iso6(t.computedAt),
     headlinePts: t.headlinePts,
-    tenors: t.tenors,
+    tenors: t.tenors as HistoryPoint["tenors"],
     tier: labels.tier?.[String(t.headlineTenorDays)] ?? null,
     bandLoPts: t.bandLoPts,
     bandHiPts: t.bandHiPts,
@@ -196,14 +180,14 @@ function toPoint(t: HistoryRow) {
     fbvRPts: t.fbvRPts,
     wTilde: t.wTilde,
     gateNames: [...new Set(flags.map((f) => f.gate))],
-    publicationState: t.publicationState,
+    publicationState: t.publicationState as HistoryPoint["publicationState"],
     revision: t.revision,
-    status: t.status,
+    status: t.status as HistoryPoint["status"],
     units: "probability points",
   };
 }
 
-export type HistoryPoint = ReturnType<typeof toPoint>;
+export type HistoryPoint = z.infer<typeof historyPoint>;
 
 /** How a series is named: the API's paths take a ticker; the public pages also take the slug. */
 export type SeriesLookup = "ticker" | "tickerOrSlug";
@@ -223,12 +207,7 @@ async function findSeries(rc: ReadContext, ticker: string, lookup: SeriesLookup 
   });
 }
 
-export interface VolatilityCatalogEntry extends SeriesDefinition {
-  lastComputedAt: string;
-  status: string;
-  publicationState: string;
-  headlinePts: number;
-}
+export type VolatilityCatalogEntry = z.infer<typeof volatilityCatalogEntry>;
 
 export interface VolatilityCatalog {
   count: number;
@@ -250,8 +229,8 @@ export function listVolatility(rc: ReadContext): Promise<VolatilityCatalog> {
       entries.push({
         ...definition(row),
         lastComputedAt: iso6(tick.computedAt),
-        status: tick.status,
-        publicationState: tick.publicationState,
+        status: tick.status as VolatilityCatalogEntry["status"],
+        publicationState: tick.publicationState as VolatilityCatalogEntry["publicationState"],
         headlinePts: tick.headlinePts,
         headlineTenorDays: tick.headlineTenorDays,
       });
@@ -260,12 +239,7 @@ export function listVolatility(rc: ReadContext): Promise<VolatilityCatalog> {
   });
 }
 
-export interface VolatilityLatest {
-  series: SeriesDefinition;
-  tick: Tick;
-  publicationState: string;
-  published: Tick | null;
-}
+export type VolatilityLatest = z.infer<typeof volatilityLatestShape>;
 
 /** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
 export async function volatilityLatest(rc: ReadContext, ticker: string, lookup: SeriesLookup = "ticker"): Promise<VolatilityLatest | null> {
@@ -304,7 +278,7 @@ function latestTickOf(rc: ReadContext, series: SeriesRow): Promise<VolatilityLat
     return Object.freeze({
       series: definition(series),
       tick: toTick(series, newest),
-      publicationState: newest.publicationState,
+      publicationState: newest.publicationState as VolatilityLatest["publicationState"],
       published: published ? toTick(series, published) : null,
     });
   });

@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { config } from "@/lib/config";
 import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 
 /** Where the embedded database lives: `$DATA_DIR/pglite` (DATA_DIR defaults to `.data`). */
 export function dataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || ".data");
+  return path.resolve(/*turbopackIgnore: true*/ config().DATA_DIR);
 }
 
 /** Informational only: the pid of the last process that opened the database. */

@@ -15,6 +15,9 @@ export interface OutageRecord {
 
 export const outageRecord: OutageRecord = ((globalThis as { __pmbDbOutage?: OutageRecord }).__pmbDbOutage ??= { since: null, failures: 0, lastLine: 0 });
 
+/** Pages that need no database: served during an outage too (proxy.ts, lib/server/page-outage.ts). */
+export const PAGES_WITHOUT_DATABASE = /^\/(docs|license|terms)(\/|$)/;
+
 /** True while the database is known to be unavailable. */
 export function databaseDown(): boolean {
   return outageRecord.since !== null;

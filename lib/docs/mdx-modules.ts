@@ -22,8 +22,13 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "api/openapi.mdx": () => import("@/content/docs/api/openapi.mdx"),
   "downloads.mdx": () => import("@/content/docs/downloads.mdx"),
   "methodology.mdx": () => import("@/content/docs/methodology.mdx"),
+  "methodology/volatility.mdx": () => import("@/content/docs/methodology/volatility.mdx"),
+  "methodology/band-and-gates.mdx": () => import("@/content/docs/methodology/band-and-gates.mdx"),
+  "methodology/recomputing.mdx": () => import("@/content/docs/methodology/recomputing.mdx"),
+  "methodology/governance.mdx": () => import("@/content/docs/methodology/governance.mdx"),
   "ingestion.mdx": () => import("@/content/docs/ingestion.mdx"),
   "catalog.mdx": () => import("@/content/docs/catalog.mdx"),
+  "catalog/collector.mdx": () => import("@/content/docs/catalog/collector.mdx"),
   "mcp.mdx": () => import("@/content/docs/mcp.mdx"),
   "attribution.mdx": () => import("@/content/docs/attribution.mdx"),
 };

@@ -1,11 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { applyCatalog, type ApplySummary } from "@/lib/catalog/apply-catalog";
-import { eventKeyOf, type VenueEvent } from "@/lib/catalog/compile";
+import { compileIndex, compileSeries, eventKeyOf, type VenueEvent } from "@/lib/catalog/compile";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { nextHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { demoVenueEvents } from "@/lib/ingest/demo-catalog";
+import type { IndexDefinition } from "@/lib/engine/types";
+import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
+import { demoVenueEvents } from "@/lib/ingest/demo-world";
 
 type Tx = Prisma.TransactionClient;
 
@@ -14,6 +16,14 @@ export const DEMO_CATALOG_FILE = "catalog/demo.json";
 
 export function readCatalogFile(file: string): { file: string; text: string } {
   return { file, text: fs.readFileSync(path.resolve(process.cwd(), file), "utf8") };
+}
+
+/** The indices and series catalog/demo.json declares, as the engine runs them on a demo of this seed and start. */
+export function demoCatalogDefinitions(seed: number, start: Date): { indices: IndexDefinition[]; series: VolSeriesDefinition[] } {
+  const { file, text } = readCatalogFile(DEMO_CATALOG_FILE);
+  const catalog = validateCatalog(path.basename(file), text);
+  const ctx = { start, events: demoVenueEvents(seed, start) };
+  return { indices: catalog.indices.map((ix) => compileIndex(ix, ctx)), series: catalog.volatility.map((s) => compileSeries(s, ctx)) };
 }
 
 /** Events of venue series whose legs the collector has already discovered (stored on the series rows). */

@@ -1,8 +1,7 @@
 import Decimal from "decimal.js";
 import { normCdf, normInv } from "@/lib/engine/volatility/normal";
 import { floorHour, MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
-import type { IndexDefinition, MarketInfo, Snapshot } from "@/lib/engine/types";
-import type { VolSeriesDefinition } from "@/lib/engine/volatility/types";
+import type { MarketInfo, Snapshot } from "@/lib/engine/types";
 import {
   FACTORS,
   LADDER,
@@ -10,13 +9,11 @@ import {
   THEME_SCHEDULES,
   conditionIdOf,
   hourAt,
-  indexDefinitions,
   midnightAfter,
   partitionLegKey,
   scheduledListing,
-  volatilityDefinitions,
   type MarketSpec,
-} from "./demo-catalog";
+} from "./demo-world";
 import { Rng, hashSeed } from "./demo-prng";
 import { quoteSnapshot, resolvedSnapshot } from "./demo-quotes";
 import type { DemoEventState, DemoMarketState, DemoSnapshotJson, DemoState } from "./demo-state";
@@ -45,8 +42,6 @@ export interface DemoHour {
 export interface DemoMarket {
   readonly seed: number;
   readonly start: Date;
-  readonly indices: IndexDefinition[];
-  readonly volatilitySeries: VolSeriesDefinition[];
   /** time of the last generated hour, null before the first */
   cursor(): Date | null;
   /** generates the next hour (the first call yields `start`) */
@@ -411,14 +406,10 @@ function build(state: DemoState): DemoMarket {
   const start = new Date(state.start);
   let working = structuredClone(state);
   let current: DemoHour | null = null;
-  const indices = indexDefinitions(start);
-  const volatilitySeries = volatilityDefinitions(seed, start);
   const hourIndex = (t: Date) => Math.floor((t.getTime() - start.getTime()) / MS_PER_HOUR);
   const market: DemoMarket = {
     seed,
     start,
-    indices,
-    volatilitySeries,
     cursor: () => (working.hour < 0 ? null : hourAt(start, working.hour)),
     advance: () => {
       current = advanceDemoState(working);

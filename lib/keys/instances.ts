@@ -1,8 +1,8 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import type { KeyCache } from "@/lib/keys/key-cache";
+import type { Config } from "@/lib/config";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 const HEARTBEAT_MS = 60_000;
@@ -17,8 +17,7 @@ const ALIVE_MS = 3 * HEARTBEAT_MS;
  * revokes directly in the database reads this to know whether every running instance will honour
  * the revocation on its next request (revocationReach).
  */
-export function registerInstance(keys: KeyCache, shutdown: Shutdown): void {
-  const c = config();
+export function registerInstance({ config: c, db, keys, shutdown }: { config: Config; db: () => Promise<Db>; keys: KeyCache; shutdown: Shutdown }): void {
   const id = randomUUID();
   const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
   const beat = async () => {
@@ -33,7 +32,7 @@ export function registerInstance(keys: KeyCache, shutdown: Shutdown): void {
   void beat();
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
-  const watch = watchRevocations(keys);
+  const watch = watchRevocations(db, keys);
   shutdown.on(async () => {
     clearInterval(timer);
     clearInterval(watch);
@@ -48,7 +47,7 @@ export function registerInstance(keys: KeyCache, shutdown: Shutdown): void {
  * server's connection is fine) thus holds here within seconds, not at the end of the cache entry's
  * five minutes. One small query per interval; a failure (the database down) waits for the next.
  */
-function watchRevocations(keys: KeyCache): NodeJS.Timeout {
+function watchRevocations(db: () => Promise<Db>, keys: KeyCache): NodeJS.Timeout {
   let seen: number | null = null;
   const look = async () => {
     try {
@@ -69,8 +68,7 @@ function watchRevocations(keys: KeyCache): NodeJS.Timeout {
  * Null when a revocation made by this process reaches every running instance; otherwise why not.
  * Called by the operator CLI before it revokes or rotates a key directly in the database.
  */
-export async function revocationReach(): Promise<string | null> {
-  const c = config();
+export async function revocationReach({ config: c, db }: { config: Config; db: () => Promise<Db> }): Promise<string | null> {
   const prisma = await db();
   const alive = await prisma.serviceInstance.findMany({ where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) } }, select: { redisPrefix: true } });
   const local = alive.filter((i) => i.redisPrefix === null).length;

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import type { KeyCache, ResolvedKey } from "@/lib/keys/key-cache";
 import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
 
@@ -8,7 +8,7 @@ import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
  * `synced`: the revocation-epoch read (KeyCache.syncEpoch), when the caller started it earlier;
  * `hashed`: hashKey(presented), when the caller has it already.
  */
-export async function verifyKey(keys: KeyCache, presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
+export async function verifyKey({ db, keys }: { db: () => Promise<Db>; keys: KeyCache }, presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
   if (!looksLikeKey(presented)) return null;
   const hash = hashed ?? hashKey(presented);
   const hit = await keys.cached(hash, synced);

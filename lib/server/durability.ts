@@ -10,6 +10,6 @@ import type { Root } from "@/lib/root";
 export async function startDurability(root: Root): Promise<void> {
   await root.limiter.startJournal(dataDir());
   await root.meter.startJournal();
-  registerInstance(root.keys, root.shutdown);
+  registerInstance(root);
   if (root.redis.client()) await root.redis.ready().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

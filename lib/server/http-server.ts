@@ -7,6 +7,7 @@ import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
+import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
 // The production server, one kind of process: a node:http server whose front
 // (lib/api/node-adapter.ts) answers /v1 itself and hands every other request to Next through
@@ -20,8 +21,8 @@ import { root } from "@/lib/root";
 //
 // This module reaches scripts/server.mjs as the esbuild bundle the build writes
 // (scripts/lib/api-bundle.mjs). Next compiles its own copy of lib/ for pages and route files;
-// the two copies share the process's collaborators (database, limiter, caches) through the
-// holders those modules keep on globalThis.
+// the two copies share the process's collaborators (database, limiter, caches) through the one
+// composition root (lib/root.ts).
 
 /** How long a stopping server waits for its requests and its shutdown work before it exits. */
 const STOP_BUDGET_MS = 10_000;
@@ -102,6 +103,7 @@ async function serveOne(dir: string, c: Config): Promise<void> {
     const requestId = newRequestId();
     req.headers[FRONT_REQUEST_ID] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    answerPageOutageWith503(req, res);
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).

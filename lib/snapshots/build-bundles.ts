@@ -4,17 +4,19 @@ import crypto from "node:crypto";
 import { stringify } from "csv-stringify/sync";
 import { iso6 } from "@/lib/time-format";
 import { config } from "@/lib/config";
+import { canonicalJson, type JsonValue } from "@/lib/engine/canonical-json";
 import { linkFactorOf } from "@/lib/engine/chain-link";
 import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
-import type { Attribution, Component, Counterfactual, VolInputs } from "@/lib/engine/volatility/types";
+import type { Attribution, Component, Counterfactual, InceptionConfig, VolInputs } from "@/lib/engine/volatility/types";
 
 /**
  * Integer layout version; a change of files or columns increments it (2: price panels,
  * compositions, full-precision links; 3: legs' tenor points, per-leg attribution file,
- * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches).
+ * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches;
+ * 5: each series' inception configuration, the counterfactual's inputs).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export interface BundleFile {
   name: string;
@@ -99,7 +101,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
   const series = await prisma.volatilitySeries.findMany({
     where: { listed: true },
     orderBy: { ticker: "asc" },
-    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true },
+    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true, inceptionConfig: true },
   });
   const ticks = await prisma.$queryRaw<
     Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
@@ -168,6 +170,18 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     {
       name: "volatility_series.csv",
       ...csv(["ticker", "headline_tenor_days", "tenors_days_json", "gates_json"], series.map((x) => [x.ticker, x.headlineTenorDays, JSON.stringify(x.tenorsDays), JSON.stringify(x.gates)])),
+    },
+    {
+      // the frozen configuration each counterfactual recomputes against: sha256(config_json) is its anchorFingerprint
+      name: "volatility_inception.csv",
+      ...csv(
+        ["ticker", "anchor_at", "anchor_fingerprint", "config_json"],
+        series.flatMap((x) => {
+          const inception = x.inceptionConfig as { config?: InceptionConfig; fingerprint?: string } | null;
+          if (!inception?.config || !inception.fingerprint || new Date(inception.config.anchorAt) >= to) return [];
+          return [[x.ticker, iso6(new Date(inception.config.anchorAt)), inception.fingerprint, canonicalJson(inception.config as unknown as JsonValue)]];
+        }),
+      ),
     },
     {
       name: "volatility_history.csv",

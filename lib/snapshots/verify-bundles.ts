@@ -17,7 +17,7 @@ import {
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
 import { addClockIncrement, estimateClock } from "@/lib/engine/volatility/clock";
-import type { ClockBucket, ClockEstimate, VolGates } from "@/lib/engine/volatility/types";
+import type { ClockBucket, ClockEstimate, Counterfactual, InceptionConfig, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
@@ -85,6 +85,10 @@ export interface VolReport {
   clocksChecked: number;
   /** computations whose clock window reaches before the bundles in DIR (or into bundles without increments) */
   clockUnchecked: number;
+  /** counterfactuals recomputed over the inception legs (volatility_inception.csv, schemaVersion 5) */
+  counterfactualsChecked: number;
+  /** counterfactuals whose inception configuration is not in DIR, or one of whose inception legs is not in the computation's leg panel */
+  counterfactualUnchecked: number;
   /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
   fromHistory: number;
   failures: Failure[];
@@ -355,7 +359,25 @@ interface ClockTrack {
 
 const MS_DAY = 86_400_000;
 
-function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>, clocks: Map<string, ClockTrack>, dirStart: number): void {
+/** The counterfactual by its documented rule: the inception legs quoted at t, multiplicative de-vig, the calendar clock, the inception tenors. */
+function checkCounterfactual(published: Counterfactual, config: InceptionConfig, legs: readonly LegRow[], t: Date, check: (published: number, recomputed: number, what: string) => void): boolean {
+  const byId = new Map(legs.map((l) => [l.conditionId, l]));
+  if (config.legs.some((id) => !byId.has(id))) return false;
+  const quoted = config.legs.map((id) => byId.get(id) as LegRow).filter((l) => l.observedAt !== null);
+  const p = devigMultiplicative(quoted.map((l) => l.mid)) ?? quoted.map(() => 0);
+  const part = preparePartition(p, quoted.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / MS_DAY)));
+  for (const tau of config.tenorsDays) {
+    const v = partitionTenorVariance(part, tau, 1, "diffusion");
+    const value = published.tenors[String(tau)];
+    check(value?.pts ?? Number.NaN, 100 * Math.sqrt(v), `counterfactual ${tau}d pts`);
+    check(value?.share ?? Number.NaN, part.budget > 0 ? v / part.budget : 0, `counterfactual ${tau}d share`);
+  }
+  check(published.headlinePts, 100 * Math.sqrt(partitionTenorVariance(part, config.headlineTenorDays, 1, "diffusion")), "counterfactual headlinePts");
+  check(published.rPts, 100 * Math.sqrt(part.budget), "counterfactual rPts");
+  return true;
+}
+
+function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>, clocks: Map<string, ClockTrack>, dirStart: number, inceptions: Map<string, InceptionConfig>): void {
   const month = path.basename(dir);
   const manifestFile = path.join(dir, "manifest.json");
   const schemaVersion = fs.existsSync(manifestFile) ? Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) : 0;
@@ -378,6 +400,15 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       { H: Number(r.headline_tenor_days), tenors: JSON.parse(r.tenors_days_json!) as number[], gates: JSON.parse(r.gates_json!) as VolGates },
     ]),
   );
+  // each series' frozen inception configuration: its sha256 is the counterfactual's anchorFingerprint
+  for (const r of readCsv(dir, "volatility_inception.csv")) {
+    const sha = crypto.createHash("sha256").update(r.config_json!, "utf8").digest("hex");
+    if (sha !== r.anchor_fingerprint) {
+      report.failures.push({ month, file: "volatility_inception.csv", ticker: r.ticker!, t: r.anchor_at!, what: "anchor_fingerprint", published: r.anchor_fingerprint!, recomputed: sha });
+      continue;
+    }
+    inceptions.set(key(r.ticker!, sha), JSON.parse(r.config_json!) as InceptionConfig);
+  }
   const legsOf = new Map<string, LegRow[]>();
   for (const r of readCsv(dir, "volatility_legs.csv")) {
     const k = key(r.ticker!, r.t!);
@@ -579,6 +610,15 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     } else if (r.attr_delta_from) {
       report.identityUnchecked += 1;
     }
+    const counterfactual = JSON.parse(r.counterfactual_json || "null") as Counterfactual | null;
+    if (counterfactual !== null) {
+      const config = inceptions.get(key(r.ticker!, counterfactual.anchorFingerprint));
+      if (config !== undefined && checkCounterfactual(counterfactual, config, legs, t, check)) {
+        report.counterfactualsChecked += 1;
+        if (counterfactual.anchorAt !== config.anchorAt) fail("counterfactual anchorAt", counterfactual.anchorAt, config.anchorAt);
+        if (counterfactual.clockVersion !== config.clockVersion) fail("counterfactual clockVersion", counterfactual.clockVersion, config.clockVersion);
+      } else report.counterfactualUnchecked += 1;
+    }
     const gates = decideGates({
       gates: def.gates,
       t,
@@ -630,18 +670,21 @@ export function verifyBundles(dir: string): VerifyReport {
     attributionLegsChecked: 0,
     clocksChecked: 0,
     clockUnchecked: 0,
+    counterfactualsChecked: 0,
+    counterfactualUnchecked: 0,
     failures: [],
   };
   const tickers = new Set<string>();
   const seriesSeen = new Set<string>();
   const prevBySeries = new Map<string, Recomputed>();
   const clocks = new Map<string, ClockTrack>();
+  const inceptions = new Map<string, InceptionConfig>();
   const firstRow = months.length ? readCsv(months[0]!, "volatility_history.csv")[0] : undefined;
   const dirStart = firstRow ? Date.parse(`${firstRow.t!.slice(0, 7)}-01T00:00:00Z`) : 0;
   for (const m of months) verifyManifest(m, integrity);
   for (const m of months) {
     verifyIndexMonth(m, index, tickers);
-    verifyVolMonth(m, volatility, prevBySeries, seriesSeen, clocks, dirStart);
+    verifyVolMonth(m, volatility, prevBySeries, seriesSeen, clocks, dirStart, inceptions);
   }
   index.indices = tickers.size;
   volatility.series = seriesSeen.size;

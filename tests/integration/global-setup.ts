@@ -3,6 +3,7 @@ import type { TestProject } from "vitest/node";
 import { createDatabase, dropDatabase, uniqueName } from "./support/pg";
 import { deleteRedisPrefix } from "./support/redis";
 import { startServer, type RunningServer } from "./support/server";
+import { testRedisUrl } from "../support/test-env";
 
 // One fresh PostgreSQL database per run, migrated with the Prisma CLI exactly as `npm start`
 // does, and two server instances sharing it and Redis, so cross-instance rules are testable.
@@ -14,7 +15,7 @@ export default async function setup(project: TestProject) {
     const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
     if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
     const redisPrefix = `${name}:`;
-    const redisUrl = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+    const redisUrl = testRedisUrl;
     // Every test file calls these two servers from 127.0.0.1, so the per-address budget is set out of
     // reach: whether it is spent must not depend on the order the files run in. The throttle's own
     // tests start servers of their own with small limits (api/faults, api/requests).
@@ -34,7 +35,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.all(servers.map((s) => s.stop()));
     await dropDatabase(name);
-    await deleteRedisPrefix(process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379", `${name}:`).catch(() => undefined);
+    await deleteRedisPrefix(testRedisUrl, `${name}:`).catch(() => undefined);
   };
 }
 

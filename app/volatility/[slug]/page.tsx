@@ -119,7 +119,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           <p className="mt-2 text-sm text-slate-700">
             The same value recomputed with the configuration frozen at inception (legs, tenors, de-vig and calendar clock). It
             equals the live value until the definition, the composition or the clock changes; the gap shows what those changes
-            contribute (<Link href="/docs/methodology#counterfactual">counterfactual</Link>).
+            contribute (<Link href="/docs/methodology/band-and-gates#counterfactual">counterfactual</Link>).
           </p>
           <p className="mt-2 text-xs break-all text-slate-500">
             Anchor <span className="font-mono">{cf.anchorFingerprint.slice(0, 16)}</span>
@@ -184,7 +184,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             footer={
               <p className="px-3 py-2 text-xs text-slate-600">
                 To resolution: {shown.fbvRLabel}. The share is each tenor&apos;s part of that remaining uncertainty (
-                <Link href="/docs/methodology#tiers">tiers</Link>).
+                <Link href="/docs/methodology/volatility#tiers">tiers</Link>).
               </p>
             }
           >
@@ -245,7 +245,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           )}
           <figcaption className="mt-2 text-xs text-slate-600">
             {points.length} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
-            frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology#band">band</Link>).
+            frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology/band-and-gates#band">band</Link>).
             {shaded && launch && (
               <>
                 {" "}
@@ -311,7 +311,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             ))}
           </DataTable>
           <p className="mt-1 text-xs text-slate-600">
-            What each check means: <Link href="/docs/methodology#gates">gates</Link>.
+            What each check means: <Link href="/docs/methodology/band-and-gates#gates">gates</Link>.
           </p>
         </details>
         <ApiCall title="Latest value from the API" command={view.apiCall.latest} docsHref="/docs/api/volatility-latest" />

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { mintKey, ownDatabase, tempDataDir } from "./support";
+import { testRedisUrl } from "../../support/test-env";
 
 // WEB_CONCURRENCY=2: the cluster's primary starts another worker for each that dies, so a kill -9
 // of the processes that serve brings the service back without a hand; and a worker killed under
@@ -31,7 +32,7 @@ beforeAll(async () => {
   const env = {
     WEB_CONCURRENCY: "2",
     DATABASE_URL: db.url,
-    REDIS_URL: process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379",
+    REDIS_URL: testRedisUrl,
     REDIS_PREFIX: `${uniqueName("f_cluster")}:`,
     DATA_DIR: dataDir,
     DEMO_MARKET: "0",

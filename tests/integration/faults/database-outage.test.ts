@@ -132,3 +132,24 @@ describe("database that refuses (closed to connections, sessions terminated)", (
     expect(log).not.toMatch(/internal_error|\n\s+at .*\(/);
   }, 120_000);
 });
+
+describe("a page that is the first to meet the outage", () => {
+  it("answers 503 with Retry-After, not Next's 500, and leaks nothing", async () => {
+    await admin((c) => c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`));
+    // The process has seen the database answer again (its probe): no outage known, pages render.
+    await until(async () => (await timed(`${server.baseUrl}/indices/PMX-NONE`)).res.status === 404, 15_000);
+
+    await admin(async (c) => {
+      await c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
+      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+    });
+    // No request since, and the catalog's short read cache (lib/data/read-cache.ts, 2 s) long expired:
+    // this page's own read is the one that fails.
+    const page = await timed(`${server.baseUrl}/indices`);
+    expect(page.res.status).toBe(503);
+    expect(Number(page.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(page.res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(page.res.headers.get("x-request-id")).toBeTruthy();
+    expect(page.text).not.toMatch(/not currently accepting connections|prisma|\n\s+at .*\(/i);
+  }, 120_000);
+});

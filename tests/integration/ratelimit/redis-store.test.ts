@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import Redis from "ioredis";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createRedisStore, DAY_MS, MINUTE_MS } from "@/lib/ratelimit";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { createMemoryStore, createRedisStore, DAY_MS, MINUTE_MS, type RateLimitStore } from "@/lib/ratelimit";
 import { runStoreSuite } from "../../unit/ratelimit/store-suite";
 import { deleteRedisPrefix } from "../support/redis";
+import { testRedisUrl } from "../../support/test-env";
 
 // Two connections stand in for two app instances; every key of this run lives under PREFIX.
-const url = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
+const url = testRedisUrl;
 const PREFIX = `rl-test:${randomUUID()}:`;
 const connect = () => new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000 });
 let a: Redis;
@@ -103,5 +104,49 @@ describe("redis store with the server clock", () => {
     const key = `peek-${randomUUID()}`;
     expect((await store.peek(key, { minute: 1, day: 1 }, Date.now())).allowed).toBe(true);
     expect(await a.exists(`${PREFIX}key:${key}`)).toBe(0);
+  });
+
+  test("the calls of one event-loop turn are one script run, deciding each exactly as one run per call would", async () => {
+    const store = createRedisStore(a, { prefix: PREFIX, clock: "caller" });
+    const reference = createMemoryStore();
+    const [k1, k2, k3, addr] = [`batch-${randomUUID()}`, `batch-${randomUUID()}`, `batch-${randomUUID()}`, `addr-${randomUUID()}`];
+    const T = 1_700_000_000_250;
+    const limits = { minute: 3, day: 5 };
+    // Mixed calls on shared logs, some a minute apart (earlier ones age out), in one turn.
+    const calls = (s: RateLimitStore) => [
+      ...Array.from({ length: 4 }, (_, i) => () => s.consume(k1, limits, T + i)),
+      () => s.peek(k1, limits, T + 10),
+      () => s.hitThen({ key: addr, windows: [{ ms: MINUTE_MS, limit: 2 }] }, { key: `key:${k2}`, windows: [{ ms: MINUTE_MS, limit: 1 }] }, T + 20),
+      () => s.hitThen({ key: addr, windows: [{ ms: MINUTE_MS, limit: 2 }] }, { key: `key:${k2}`, windows: [{ ms: MINUTE_MS, limit: 1 }] }, T + 30),
+      () => s.hitThen({ key: addr, windows: [{ ms: MINUTE_MS, limit: 2 }] }, { key: `key:${k2}`, windows: [{ ms: MINUTE_MS, limit: 1 }] }, T + 40),
+      ...Array.from({ length: 3 }, (_, i) => () => s.consume(k1, limits, T + MINUTE_MS + i)),
+      () => s.consume(k2, limits, T + 50),
+      // Several calls on one log at one instant (what the script remembers between them), then
+      // one from an earlier instant and one from a later one.
+      ...Array.from({ length: 4 }, () => () => s.consume(k3, limits, T + 100)),
+      () => s.peek(k3, limits, T + 100),
+      () => s.consume(k3, { minute: 9, day: 9 }, T + 90),
+      () => s.consume(k3, { minute: 9, day: 9 }, T + MINUTE_MS + 95),
+      () => s.peek(k3, limits, T + MINUTE_MS + 95),
+    ];
+    const expected = [];
+    for (const call of calls(reference)) expected.push(await call());
+    const evalsha = vi.spyOn(a, "evalsha");
+    try {
+      const got = await Promise.all(calls(store).map((call) => call()));
+      expect(evalsha).toHaveBeenCalledTimes(1);
+      expect(got).toEqual(expected);
+      expect((got[3] as { allowed: boolean }).allowed).toBe(false);
+    } finally {
+      evalsha.mockRestore();
+    }
+  });
+
+  test("300 concurrent calls on one key over two instances, batched per turn, admit exactly 10", async () => {
+    const key = `many-${randomUUID()}`;
+    const stores = [createRedisStore(a, { prefix: PREFIX }), createRedisStore(b, { prefix: PREFIX })];
+    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => stores[i % 2]!.consume(key, { minute: 10, day: 100 }, Date.now())));
+    expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
+    expect(await a.zcard(`${PREFIX}key:${key}`)).toBe(10);
   });
 });

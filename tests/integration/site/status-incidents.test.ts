@@ -7,6 +7,7 @@ import { ownDatabase, sql } from "../faults/support";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
+import { statusView as statusViewShape } from "@/lib/data/status-shapes";
 
 // /status from the database: a venue whose reads fail for a whole collector run gets an incident,
 // opened by the service and closed when the venue reads again; the operator opens, annotates and
@@ -92,6 +93,8 @@ const status = (what: string, shows: (s: StatusJson) => boolean) =>
       const res = await fetch(`${server.baseUrl}/status.json`);
       expect(res.status).toBe(200);
       const s = (await res.json()) as StatusJson;
+      // /status.json is the read model, field for field: its shape is the one the types come from.
+      statusViewShape.parse(s);
       return shows(s) && s;
     },
     { timeoutMs: 20_000, intervalMs: 250 },

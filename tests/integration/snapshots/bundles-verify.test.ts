@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
@@ -54,6 +54,16 @@ afterAll(async () => {
   if (name) await dropDatabase(name);
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Runs a command without blocking the test worker (a synchronous run of a minute stalls its reports to vitest). */
+function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args);
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.on("error", reject).on("close", (status) => resolve({ status, stdout }));
+  });
+}
 
 const rows = (month: string, file: string) => parse(fs.readFileSync(path.join(dir, month, file)), { columns: true }) as Array<Record<string, string>>;
 
@@ -146,7 +156,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
     for (const c of cleanup) fs.rmSync(c, { recursive: true, force: true });
   });
 
-  it("a file whose bytes no longer match the manifest fails, naming the file, before anything is recomputed", () => {
+  it("a file whose bytes no longer match the manifest fails, naming the file, before anything is recomputed", async () => {
     const copy = tampered("volatility_history.csv", (records) => {
       records[1]![1] = `${records[1]![1]} `;
     }, false);
@@ -156,7 +166,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
       ["volatility_history.csv", "sha256"],
       ["volatility_history.csv", "bytes"],
     ]);
-    const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", copy], { encoding: "utf8" });
+    const out = await run("npx", ["tsx", "scripts/bundles-verify.ts", copy]);
     expect(out.status).toBe(1);
     expect(out.stdout).toMatch(/FAIL \S+ volatility_history\.csv sha256: published [0-9a-f]{64}, recomputed [0-9a-f]{64}/);
   }, 600_000);
@@ -216,8 +226,108 @@ describe("bundles:verify recomputes every published value from the bundle files"
     expect(gate?.published).not.toContain("depth_floor");
   }, 600_000);
 
-  it("npm run bundles:verify -- DIR prints the figures and exits 0", () => {
-    const out = spawnSync("npx", ["tsx", "scripts/bundles-verify.ts", dir], { encoding: "utf8" });
+  // The outside check: scripts/outside/recompute_bundles.py, Python's standard library only,
+  // written from the methodology page and the bundle file reference (no code of the service).
+  const outside = (folder: string) => run("python3", ["scripts/outside/recompute_bundles.py", folder]);
+  const figure = (stdout: string, what: string) => Number(new RegExp(`^${what}: (\\d+)$`, "m").exec(stdout)?.[1] ?? Number.NaN);
+
+  it("the outside script imports nothing but Python's standard library", () => {
+    const out = spawnSync(
+      "python3",
+      ["-c", "import ast, sys; t = ast.parse(open(sys.argv[1]).read()); m = {a.name.split('.')[0] for n in ast.walk(t) if isinstance(n, ast.Import) for a in n.names} | {n.module.split('.')[0] for n in ast.walk(t) if isinstance(n, ast.ImportFrom)}; print(sorted(m - set(sys.stdlib_module_names)))", "scripts/outside/recompute_bundles.py"],
+      { encoding: "utf8" },
+    );
+    expect(out.stdout.trim()).toBe("[]");
+  });
+
+  it("the outside script recomputes every level, volatility value, band, clock, increment, attribution, counterfactual and gate decision, and passes", async () => {
+    const out = await outside(dir);
+    const ticks = rows("2026-08", "volatility_history.csv").length + rows("2026-09", "volatility_history.csv").length;
+    const attributionRows = rows("2026-08", "volatility_attribution.csv").length + rows("2026-09", "volatility_attribution.csv").length;
+    expect(out.stdout).not.toContain("DIFF");
+    expect(figure(out.stdout, "index levels")).toBe(rows("2026-08", "index_levels.csv").length + rows("2026-09", "index_levels.csv").length);
+    expect(figure(out.stdout, "volatility computations")).toBe(ticks);
+    expect(figure(out.stdout, "gate decisions")).toBe(ticks);
+    expect(figure(out.stdout, "counterfactuals")).toBe(ticks);
+    expect(figure(out.stdout, "clock estimates")).toBeGreaterThanOrEqual(ticks * 3);
+    expect(figure(out.stdout, "clock increments")).toBeGreaterThan(ticks / 2);
+    expect(figure(out.stdout, "attribution legs")).toBe(attributionRows);
+    expect(out.stdout).toContain("largest index level difference: 0.00000000");
+    expect(out.stdout).toContain("OK: every published value recomputes from the bundle files");
+    expect(out.status).toBe(0);
+  }, 600_000);
+
+  it("the outside script fails on a file that no longer matches its manifest, naming the file", async () => {
+    const copy = tampered("volatility_legs.csv", (records) => {
+      records[1]![6] = `${records[1]![6]}0`;
+    }, false);
+    cleanup.push(copy);
+    const out = await outside(copy);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toMatch(new RegExp(`^DIFF ${path.basename(copy)} volatility_legs\\.csv sha256: published [0-9a-f]{64}, recomputed [0-9a-f]{64}$`, "m"));
+  }, 600_000);
+
+  it("the outside script names the row of a tampered headline and attribution part (manifest resealed)", async () => {
+    let headline: string[] = [];
+    const history = tampered("volatility_history.csv", (records) => {
+      headline = records[5]!;
+      headline[2] = (Number(headline[2]) + 0.000002).toFixed(6);
+    }, true);
+    cleanup.push(history);
+    const out = await outside(history);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toContain(`DIFF ${path.basename(history)} volatility_history.csv ${headline[0]} ${headline[1]} headline_pts: published ${headline[2]}, recomputed `);
+
+    let part: string[] = [];
+    const attribution = tampered("volatility_attribution.csv", (records) => {
+      // a computation whose previous one is in the same month's folder
+      part = records.find((r, n) => n > 0 && r[1]! >= "2026-09-02")!;
+      part[6] = (Number(part[6]) + 0.00001).toFixed(6);
+    }, true);
+    cleanup.push(attribution);
+    const out2 = await outside(attribution);
+    expect(out2.status).toBe(1);
+    expect(out2.stdout).toContain(`DIFF ${path.basename(attribution)} volatility_attribution.csv ${part[0]} ${part[1]} leg ${part[4]} delta_price: published ${part[6]}, recomputed `);
+  }, 600_000);
+
+  it("the outside script names the row of a tampered clock speed, recomputed from the published increments of both months", async () => {
+    let changed: string[] = [];
+    const copy = tampered("volatility_history.csv", (records) => {
+      const header = records[0]!;
+      const cells = records.find((r, n) => n > 0 && r[1]! >= "2026-09-25" && r[header.indexOf("clock_json")]!.includes('"historical-clock"'))!;
+      const clock = JSON.parse(cells[header.indexOf("clock_json")]!) as Record<string, { tier: string; speed: number }>;
+      const tenor = Object.keys(clock).find((k) => clock[k]!.tier === "historical-clock")!;
+      changed = [cells[0]!, cells[1]!, tenor, String(clock[tenor]!.speed)];
+      clock[tenor]!.speed *= 1.001;
+      cells[header.indexOf("clock_json")] = JSON.stringify(clock);
+    }, true);
+    // the clock window of late September reaches into August: both months, September tampered
+    const both = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-both-"));
+    cleanup.push(copy, both);
+    fs.cpSync(path.join(dir, "2026-08"), path.join(both, "2026-08"), { recursive: true });
+    fs.cpSync(copy, path.join(both, "2026-09"), { recursive: true });
+    const out = await outside(both);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toContain(`DIFF 2026-09 volatility_history.csv ${changed[0]} ${changed[1]} clock ${changed[2]}d speed: published ${Number(changed[3]) * 1.001}, recomputed ${changed[3]}`);
+  }, 600_000);
+
+  it("the outside script reaches a different gate decision on a tampered depth, and names the row", async () => {
+    let changed: string[] = [];
+    const clean = new Set(rows("2026-09", "volatility_history.csv").filter((h) => h.gate_names_json === "[]" && h.status === "ok").map((h) => `${h.ticker}|${h.t}`));
+    const copy = tampered("volatility_legs.csv", (records) => {
+      // a quoted, unresolved leg carrying less than the suspension share, of a computation whose previous one is in the folder
+      const cells = records.find((r, n) => n > 0 && r[1]! >= "2026-09-02" && clean.has(`${r[0]}|${r[1]}`) && r[10] !== "" && r[13] === "false" && Number(r[15]) < 0.2)!;
+      cells[9] = "1"; // depth_usd 1: below every depth floor
+      changed = cells;
+    }, true);
+    cleanup.push(copy);
+    const out = await outside(copy);
+    expect(out.status).toBe(1);
+    expect(out.stdout).toMatch(new RegExp(`^DIFF ${path.basename(copy)} volatility_history\\.csv ${changed[0]} ${changed[1]!.replaceAll(".", "\\.")} status \\[gates\\]: published ok \\[\\], recomputed flagged \\[depth_floor\\]$`, "m"));
+  }, 600_000);
+
+  it("npm run bundles:verify -- DIR prints the figures and exits 0", async () => {
+    const out = await run("npx", ["tsx", "scripts/bundles-verify.ts", dir]);
     expect(out.stdout).toMatch(/index levels: \d+ hours of \d+ indices recomputed \(0 of them back-calculated or filled from venue history\); largest difference 0\.00000000/);
     expect(out.stdout).toContain("OK: every file matches its manifest and every published value recomputes");
     expect(out.status).toBe(0);

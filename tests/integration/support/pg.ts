@@ -1,6 +1,7 @@
 import pg from "pg";
+import { testPgAdminUrl } from "../../support/test-env";
 
-export const adminUrl = process.env.TEST_PG_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+export const adminUrl = testPgAdminUrl;
 
 /** A URL for database `name` on the test server. Refuses anything but a local server. */
 export function databaseUrl(name: string): string {

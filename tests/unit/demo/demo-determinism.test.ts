@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { demoCatalogDefinitions } from "@/lib/ingest/catalog-apply";
 import { createDemoMarket, resumeDemoMarket, type DemoHour, type DemoState } from "@/lib/ingest/demo-market";
 import { Rng, hashSeed } from "@/lib/ingest/demo-prng";
 
@@ -62,11 +63,9 @@ describe("demo market determinism", () => {
     expect(a.snapshotsAt(t)).toEqual(a.hourAt(t).observed);
   });
 
-  test("definitions depend only on seed and start", () => {
-    const a = createDemoMarket({ seed: 5, start });
-    const b = createDemoMarket({ seed: 5, start });
-    expect(a.volatilitySeries).toEqual(b.volatilitySeries);
-    expect(a.indices).toEqual(b.indices);
-    expect(createDemoMarket({ seed: 6, start }).volatilitySeries[0]?.legs).not.toEqual(a.volatilitySeries[0]?.legs);
+  test("the catalog's definitions on the demo depend only on seed and start", () => {
+    const a = demoCatalogDefinitions(5, start);
+    expect(demoCatalogDefinitions(5, start)).toEqual(a);
+    expect(demoCatalogDefinitions(6, start).series[0]?.legs).not.toEqual(a.series[0]?.legs);
   });
 });

@@ -3,12 +3,15 @@ import { stepIndex } from "@/lib/engine/index-level";
 import type { IndexState, ReconstitutionRecord, Snapshot } from "@/lib/engine/types";
 import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
 import type { VolState, VolStatus } from "@/lib/engine/volatility/types";
+import { demoCatalogDefinitions } from "@/lib/ingest/catalog-apply";
 import { createDemoMarket, type DemoMarket } from "@/lib/ingest/demo-market";
 
 const HOURS = 120 * 24;
 
 interface RunSummary {
   demo: DemoMarket;
+  /** catalog/demo.json's indices and series on this demo */
+  defs: ReturnType<typeof demoCatalogDefinitions>;
   reconstitutions: Map<string, ReconstitutionRecord[]>;
   indexStates: Map<string, IndexState>;
   staleLevels: Map<string, number>;
@@ -24,7 +27,8 @@ let run: RunSummary;
 beforeAll(() => {
   const began = Date.now();
   const demo = createDemoMarket({ seed: 20250101, start: new Date("2025-01-01T00:00:00.000Z") });
-  const reconstitutions = new Map<string, ReconstitutionRecord[]>(demo.indices.map((d) => [d.ticker, []]));
+  const defs = demoCatalogDefinitions(demo.seed, demo.start);
+  const reconstitutions = new Map<string, ReconstitutionRecord[]>(defs.indices.map((d) => [d.ticker, []]));
   const indexStates = new Map<string, IndexState>();
   const staleLevels = new Map<string, number>();
   const statuses = new Map<string, Record<VolStatus, number>>();
@@ -35,13 +39,13 @@ beforeAll(() => {
     const hour = demo.advance();
     if (h % 24 === 0) observed.push(hour.observed);
     missingHours += hour.latest.length - hour.observed.length;
-    for (const def of demo.indices) {
+    for (const def of defs.indices) {
       const r = stepIndex(def, indexStates.get(def.ticker) ?? null, hour.t, hour.latest, hour.universe);
       indexStates.set(def.ticker, r.state);
       if (r.reconstitution) reconstitutions.get(def.ticker)?.push(r.reconstitution);
       if (r.level?.stale) staleLevels.set(def.ticker, (staleLevels.get(def.ticker) ?? 0) + 1);
     }
-    for (const def of demo.volatilitySeries) {
+    for (const def of defs.series) {
       const r = stepVolatility(def, volStates.get(def.ticker) ?? null, hour.t, hour.latest);
       volStates.set(def.ticker, r.state);
       const counts = statuses.get(def.ticker) ?? { ok: 0, flagged: 0, suspended: 0 };
@@ -51,6 +55,7 @@ beforeAll(() => {
   }
   run = {
     demo,
+    defs,
     reconstitutions,
     indexStates,
     staleLevels,
@@ -64,10 +69,10 @@ beforeAll(() => {
 
 describe("demo market shape over 120 days of hours", () => {
   test("at least four indices on different themes, one of them DATED", () => {
-    const themes = new Set(run.demo.indices.map((d) => d.theme));
-    expect(run.demo.indices.length).toBeGreaterThanOrEqual(4);
+    const themes = new Set(run.defs.indices.map((d) => d.theme));
+    expect(run.defs.indices.length).toBeGreaterThanOrEqual(4);
     expect(themes.size).toBeGreaterThanOrEqual(4);
-    expect(run.demo.indices.some((d) => d.maturityType === "DATED")).toBe(true);
+    expect(run.defs.indices.some((d) => d.maturityType === "DATED")).toBe(true);
   });
 
   test("every index has several reconstitutions", () => {
@@ -83,7 +88,7 @@ describe("demo market shape over 120 days of hours", () => {
   test("one index ceases and the DATED one resolves within the 120 days", () => {
     const states = [...run.indexStates.values()];
     expect(states.some((s) => s.ceasedAt !== null)).toBe(true);
-    const dated = run.demo.indices.find((d) => d.maturityType === "DATED");
+    const dated = run.defs.indices.find((d) => d.maturityType === "DATED");
     expect(run.indexStates.get(dated?.ticker ?? "")?.resolvedAt).not.toBeNull();
   });
 
@@ -93,7 +98,7 @@ describe("demo market shape over 120 days of hours", () => {
   });
 
   test("at least four composite-of-partition series with 3 to 8 legs, one unlisted", () => {
-    const series = run.demo.volatilitySeries;
+    const series = run.defs.series;
     expect(series.length).toBeGreaterThanOrEqual(4);
     for (const s of series) {
       expect(s.targetType).toBe("composite-of-partition");
@@ -110,7 +115,7 @@ describe("demo market shape over 120 days of hours", () => {
     expect(total("suspended")).toBeGreaterThan(0);
     expect(total("flagged")).toBeGreaterThan(0);
     expect(total("ok")).toBeGreaterThan(total("flagged") + total("suspended"));
-    const listed = run.demo.volatilitySeries.filter((s) => s.listed);
+    const listed = run.defs.series.filter((s) => s.listed);
     for (const s of listed) expect(run.volStates.get(s.ticker)?.retiredReason ?? null, s.ticker).not.toBe("degraded");
   });
 
@@ -131,7 +136,7 @@ describe("demo market shape over 120 days of hours", () => {
   });
 
   test("partition legs' mids sum to about 1 with a small overround", () => {
-    for (const def of run.demo.volatilitySeries) {
+    for (const def of run.defs.series) {
       for (const hour of run.observed.slice(0, 60)) {
         const legs = hour.filter((s) => def.legs.includes(s.conditionId) && !s.resolved);
         if (legs.length !== def.legs.length) continue;

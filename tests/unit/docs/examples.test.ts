@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { CONTENT_DIR } from "@/lib/docs/content";
+import { withBaseUrl } from "@/lib/docs/base-url";
+import { exampleFileText } from "@/lib/docs/example-files";
 import { formatJson } from "@/lib/docs/format-json";
 
 const EXAMPLES = path.join(CONTENT_DIR, "examples");
@@ -31,9 +33,14 @@ function mdxSources(dir: string): string[] {
 }
 
 describe("example JSON files", () => {
-  test("every example is imported by some page", () => {
+  test("every example is imported by some page, or named by one and served to it (lib/docs/example-files.ts)", () => {
     const all = mdxSources(CONTENT_DIR).join("\n");
-    for (const f of files) expect(all, `${f} is not used`).toMatch(new RegExp(`from "(\\./|\\./\\.\\./)examples/${f.replace(".", "\\.")}"`));
+    for (const f of files) {
+      const name = f.replace(/\.json$/, "");
+      const used = new RegExp(`from "(\\./|\\./\\.\\./)examples/${name}\\.json"|<Example file="${name}"`);
+      expect(all, `${f} is not used`).toMatch(used);
+      if (all.includes(`<Example file="${name}"`)) expect(exampleFileText(name), f).toBe(withBaseUrl(formatJson(load(f))));
+    }
   });
 
   test.each(files)("%s: timestamps have six fractional digits, with Z except the spec's three fields", (f) => {

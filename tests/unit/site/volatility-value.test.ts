@@ -41,7 +41,15 @@ describe("term structure", () => {
           "7": { pts: 10, share: 0.1, share_ci: [0.05, 0.2], share_meta: { ci_unavailable: false, mixture: false } },
           "30": { pts: 30, share: 0.4, share_ci: [0.3, 0.5], share_meta: { ci_unavailable: false, mixture: false } },
         },
-        labels: { clockHomogeneityDisclosure: "", tier: { "7": "historical-clock", "30": "budget-implied", R: "budget-implied" } },
+        labels: {
+          clockHomogeneityDisclosure: "",
+          clockSpeed: {},
+          attrDeltaFrom: null,
+          attrDeltaFromPublished: null,
+          composition: { leg_keys: [], n: 0, version: "" },
+          devigVersion: "",
+          tier: { "7": "historical-clock", "30": "budget-implied", R: "budget-implied" },
+        },
       }),
     );
     expect(rows.map((r) => [r.tenorDays, r.pts, r.headline, r.tier, r.shareCi])).toEqual([

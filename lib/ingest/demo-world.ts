@@ -1,16 +1,11 @@
-import { DEFAULT_GATES } from "@/lib/catalog/compile";
 import { sha256Hex } from "@/lib/engine/sha256";
 import { MS_PER_DAY, MS_PER_HOUR, isoDate } from "@/lib/engine/time-format";
-import type { IndexDefinition } from "@/lib/engine/types";
-import type { VolGates, VolSeriesDefinition } from "@/lib/engine/volatility/types";
 import type { Rng } from "./demo-prng";
 import type { DemoEventModel, DemoModel, DemoProfile, DemoQuoteParams } from "./demo-state";
 
-// The demo's fictional world: themes, their listing schedules, the partitions behind the
-// volatility series, and the index and series definitions. Everything derives from (seed, start).
-
-export const INDEX_METHODOLOGY_VERSION = "idx-1.0";
-export const VOL_METHODOLOGY_VERSION = "vol-1.0";
+// The demo venue's fictional world: themes, their listing schedules and the partitions (events)
+// it lists. Everything derives from (seed, start). Which indices and series are built on it is
+// the catalog's business: catalog/demo.json.
 
 export function conditionIdOf(seed: number, marketKey: string): string {
   return `0x${sha256Hex(`demo:${seed}:${marketKey}`)}`;
@@ -272,15 +267,6 @@ export interface PartitionSpec {
   legs: { legKey: string; label: string }[];
   model: DemoEventModel;
   quote: (rng: Rng) => DemoQuoteParams;
-  series: {
-    ticker: string;
-    slug: string;
-    name: string;
-    description: string;
-    category: string;
-    listed: boolean;
-    related: string[];
-  };
 }
 
 const money = (v: number) => `$${(v / 1000).toFixed(0)}k`;
@@ -306,15 +292,6 @@ export const PARTITIONS: readonly PartitionSpec[] = [
       darkRate: 0.007,
       darkHours: [2, 2],
     }),
-    series: {
-      ticker: "PMV-FED",
-      slug: "fed-decision",
-      name: "Fed Decision Volatility",
-      description: "Expected movement of the market's probabilities for the next Fed rate decision.",
-      category: "macro",
-      listed: true,
-      related: ["PMX-MACRO"],
-    },
   },
   {
     eventKey: "elections-nominee",
@@ -337,15 +314,6 @@ export const PARTITIONS: readonly PartitionSpec[] = [
       darkRate: 0.0005,
       darkHours: [1, 2],
     }),
-    series: {
-      ticker: "PMV-NOMINEE",
-      slug: "party-nominee",
-      name: "Party Nominee Volatility",
-      description: "Expected movement of the probabilities of who wins the party nomination.",
-      category: "elections",
-      listed: true,
-      related: ["PMX-ELEC"],
-    },
   },
   {
     eventKey: "btc-range",
@@ -368,15 +336,6 @@ export const PARTITIONS: readonly PartitionSpec[] = [
       darkRate: 0.002,
       darkHours: [1, 3],
     }),
-    series: {
-      ticker: "PMV-BTCRANGE",
-      slug: "btc-range",
-      name: "BTC Range Volatility",
-      description: "Expected movement of the probabilities of where BTC settles, by price range.",
-      category: "crypto",
-      listed: true,
-      related: ["PMX-CRYPTO", "PMX-BTCQ"],
-    },
   },
   {
     eventKey: "sports-champion",
@@ -392,15 +351,6 @@ export const PARTITIONS: readonly PartitionSpec[] = [
       darkRate: 0.001,
       darkHours: [1, 2],
     }),
-    series: {
-      ticker: "PMV-CHAMP",
-      slug: "league-champion",
-      name: "League Champion Volatility",
-      description: "Expected movement of the probabilities of which team wins the league.",
-      category: "sports",
-      listed: false,
-      related: ["PMX-SPORT"],
-    },
   },
   {
     eventKey: "storm-count",
@@ -420,110 +370,11 @@ export const PARTITIONS: readonly PartitionSpec[] = [
       darkRate: 0.0005,
       darkHours: [1, 2],
     }),
-    series: {
-      ticker: "PMV-STORMS",
-      slug: "storm-count",
-      name: "Storm Count Volatility",
-      description: "Expected movement of the probabilities of how many named storms the season brings.",
-      category: "weather",
-      listed: true,
-      related: [],
-    },
   },
 ];
 
 export function partitionLegKey(eventKey: string, legKey: string): string {
   return `${eventKey}:${legKey}`;
-}
-
-
-export function indexDefinitions(start: Date): IndexDefinition[] {
-  const base = {
-    inceptionAt: start,
-    methodologyVersion: INDEX_METHODOLOGY_VERSION,
-    stalenessLimitSeconds: 7200,
-    listed: true,
-  };
-  return [
-    {
-      ...base,
-      ticker: "PMX-ELEC",
-      name: "Prediction Markets Elections Index",
-      description: "Equal-unit basket of open binary election markets, chain-linked as races list and resolve.",
-      theme: "elections",
-      maturityType: "PERPETUAL",
-      eligibility: { theme: "elections", eventKeyPrefix: null, includePartitionLegs: false },
-    },
-    {
-      ...base,
-      ticker: "PMX-MACRO",
-      name: "Prediction Markets Macro Index",
-      description: "Equal-unit basket of open binary markets on macroeconomic releases.",
-      theme: "macro",
-      maturityType: "PERPETUAL",
-      eligibility: { theme: "macro", eventKeyPrefix: null, includePartitionLegs: false },
-    },
-    {
-      ...base,
-      ticker: "PMX-CRYPTO",
-      name: "Prediction Markets Crypto Index",
-      description: "Equal-unit basket of open binary markets on crypto-asset price levels.",
-      theme: "crypto",
-      maturityType: "PERPETUAL",
-      eligibility: { theme: "crypto", eventKeyPrefix: null, includePartitionLegs: false },
-    },
-    {
-      ...base,
-      ticker: "PMX-SPORT",
-      name: "Prediction Markets Sports Season Index",
-      description:
-        "Equal-unit basket of open match markets of one league season; ceases when the season's last match settles.",
-      theme: "sports",
-      maturityType: "PERPETUAL",
-      eligibility: { theme: "sports", eventKeyPrefix: null, includePartitionLegs: false },
-    },
-    {
-      ...base,
-      ticker: "PMX-BTCQ",
-      name: "BTC Quarter-End Strike Ladder Index",
-      description: `Equal-unit basket of the BTC above-strike markets settling on ${isoDate(midnightAfter(start, LADDER.settleDay))}; resolves when they all settle.`,
-      theme: "crypto",
-      maturityType: "DATED",
-      eligibility: { theme: "crypto", eventKeyPrefix: LADDER.eventKey, includePartitionLegs: false },
-    },
-  ];
-}
-
-export function volatilityDefinitions(seed: number, start: Date): VolSeriesDefinition[] {
-  return PARTITIONS.map((spec) => {
-    const settlement = midnightAfter(start, spec.settleDay);
-    const gates: VolGates = {
-      ...DEFAULT_GATES,
-      ...(spec.profile === "thin" ? { impactBudgetPts: 1.25 } : {}),
-    };
-    return {
-      ticker: spec.series.ticker,
-      slug: spec.series.slug,
-      name: spec.series.name,
-      description: spec.series.description,
-      category: spec.series.category,
-      productFamily: "PM Volatility",
-      targetType: "composite-of-partition",
-      units: "probability points",
-      definitionLine: `${spec.series.name}: expected movement, in probability points, of the "${spec.title}" partition (${spec.legs.length} legs) over 30 days, measured on the variance still to be realized before resolution.`,
-      headlineTenorDays: 30,
-      tenorsDays: [7, 30, 90],
-      inceptionAt: start,
-      settlementDate: isoDate(settlement),
-      listed: spec.series.listed,
-      // A path on this site: the read model serves it against the public base URL of the day.
-      methodologyUrl: "/docs/methodology#volatility",
-      relatedIndexTickers: spec.series.related,
-      gates,
-      legs: spec.legs.map((leg) => conditionIdOf(seed, partitionLegKey(spec.eventKey, leg.legKey))),
-      methodologyVersion: VOL_METHODOLOGY_VERSION,
-    };
-  });
 }
 
 /** What the demo "venue" says about its partitions: title, legs and settlement, keyed as the catalog compiler looks them up. */
