@@ -21,6 +21,7 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "api/downloads.mdx": () => import("@/content/docs/api/downloads.mdx"),
   "api/openapi.mdx": () => import("@/content/docs/api/openapi.mdx"),
   "downloads.mdx": () => import("@/content/docs/downloads.mdx"),
+  "downloads/bundle-files.mdx": () => import("@/content/docs/downloads/bundle-files.mdx"),
   "methodology.mdx": () => import("@/content/docs/methodology.mdx"),
   "methodology/volatility.mdx": () => import("@/content/docs/methodology/volatility.mdx"),
   "methodology/band-and-gates.mdx": () => import("@/content/docs/methodology/band-and-gates.mdx"),

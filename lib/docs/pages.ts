@@ -167,6 +167,14 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "downloads.mdx",
   },
   {
+    slug: "downloads/bundle-files",
+    title: "Bundle files and verifying",
+    nav: "Bundle files",
+    description: "Every file and column of a month's bundle, and how each published number recomputes from them.",
+    group: "Data and methodology",
+    file: "downloads/bundle-files.mdx",
+  },
+  {
     slug: "methodology",
     title: "Methodology",
     description: "The benchmark statements, and how index levels are computed: baskets, chain-linking, rounding and reconstitutions.",

@@ -12,7 +12,6 @@ const LIMIT_BYTES = 80_000;
 const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
   "/docs/errors": 88_000,
   "/docs/limits": 95_000,
-  "/docs/downloads": 97_000,
   "/docs/api/volatility-latest": 109_000,
 };
 
