@@ -1,13 +1,10 @@
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applyCatalog } from "@/lib/catalog/apply-catalog";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { applyMigrations } from "@/lib/db/migrate";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { collect } from "@/lib/ingest/collector";
-import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 import { polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 
 // Rule: a held market that closed on its venue without a resolution is looked up at a slowing
@@ -23,13 +20,7 @@ let prisma: PrismaClient;
 let fake: FakeVenues;
 
 beforeAll(async () => {
-  const url = await createDatabase(name);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
-  await client.end();
-  pool = new NameAsTextPool({ connectionString: url, max: 4 });
-  prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  ({ pool, prisma } = await migratedDatabase(name));
   fake = await startFakeVenues();
   const end = new Date(h0 + 60 * 86_400_000).toISOString();
   for (const id of ["a", "b"]) {

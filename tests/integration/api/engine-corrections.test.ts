@@ -1,13 +1,10 @@
-import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { applyMigrations } from "@/lib/db/migrate";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import { correctStoredValues } from "@/lib/server/backfill";
-import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 // Rule (methodology, restatement policy): a database whose values were computed before an engine
 // correction is recomputed at start over its whole stored history, and every published decision
@@ -26,13 +23,7 @@ const quiet = () => undefined;
 
 beforeAll(async () => {
   name = uniqueName("pmb_corrections");
-  const url = await createDatabase(name);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
-  await client.end();
-  pool = new NameAsTextPool({ connectionString: url, max: 4 });
-  prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  ({ pool, prisma } = await migratedDatabase(name));
   await catchUp(prisma, { seed: SEED, start: START, now: NOW });
 }, 600_000);
 

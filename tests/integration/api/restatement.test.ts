@@ -1,15 +1,12 @@
-import { PrismaPg } from "@prisma/adapter-pg";
 import Decimal from "decimal.js";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { applyMigrations } from "@/lib/db/migrate";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import { LEVEL_MATERIALITY, VOLATILITY_MATERIALITY_PTS } from "@/lib/ingest/restate";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
-import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 // Ingested snapshots drive the engine: a correction recomputes from its hour (from a checkpoint,
 // not from inception) and restates what moved beyond the materiality threshold; a snapshot for an
@@ -29,13 +26,7 @@ const opened: TestDb[] = [];
 
 async function freshDb(prefix: string): Promise<TestDb> {
   const name = uniqueName(prefix);
-  const url = await createDatabase(name);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
-  await client.end();
-  const pool = new NameAsTextPool({ connectionString: url, max: 4 });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const { pool, prisma } = await migratedDatabase(name);
   const d = { name, prisma, pool };
   opened.push(d);
   return d;

@@ -3,18 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { spawn, spawnSync } from "node:child_process";
-import { PrismaPg } from "@prisma/adapter-pg";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { applyMigrations } from "@/lib/db/migrate";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { VOL_ROUNDING, verifyBundles, type Failure } from "@/lib/snapshots/verify-bundles";
-import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
+import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 // Rule: every published number is recomputable from the monthly bundle files alone. The demo
 // engine runs over two month boundaries in a database of its own; its closed months' bundles are
@@ -30,13 +27,7 @@ let report: ReturnType<typeof verifyBundles>;
 
 beforeAll(async () => {
   name = uniqueName("pmb_bundles");
-  const url = await createDatabase(name);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
-  await client.end();
-  pool = new NameAsTextPool({ connectionString: url, max: 4 });
-  prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  ({ pool, prisma } = await migratedDatabase(name));
   await catchUp(prisma, { seed: 515151, start: START, now: NOW });
   expect(await buildMissingBundles(prisma, NOW)).toEqual(["2026-08", "2026-09"]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-"));

@@ -1,4 +1,8 @@
+import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { applyMigrations } from "@/lib/db/migrate";
+import { NameAsTextPool } from "@/lib/db/pg-pool";
+import { PrismaClient } from "@/lib/generated/prisma/client";
 import { testPgAdminUrl } from "../../support/test-env";
 
 export const adminUrl = testPgAdminUrl;
@@ -32,4 +36,21 @@ export async function dropDatabase(name: string): Promise<void> {
 
 export function uniqueName(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * A new database `name` with every migration applied, and a Prisma client on a pool of its own
+ * (the tests that drive the engine, the collector or the bundles directly, without a server).
+ */
+export async function migratedDatabase(name: string): Promise<{ url: string; pool: NameAsTextPool; prisma: PrismaClient }> {
+  const url = await createDatabase(name);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
+  } finally {
+    await client.end();
+  }
+  const pool = new NameAsTextPool({ connectionString: url, max: 4 });
+  return { url, pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
