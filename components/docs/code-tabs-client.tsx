@@ -65,8 +65,8 @@ export function CodeTabsClient({ panes }: { panes: CodePane[] }) {
   };
 
   return (
-    <div className="not-prose my-5" data-code-tabs="">
-      <div role="tablist" aria-label="Language" className="flex gap-1 border-b border-slate-200">
+    <div className="code-tabs not-prose" data-code-tabs="">
+      <div role="tablist" aria-label="Language" className="code-tablist">
         {langs.map((lang, i) => (
           <button
             key={lang}
@@ -78,16 +78,14 @@ export function CodeTabsClient({ panes }: { panes: CodePane[] }) {
             tabIndex={lang === active ? 0 : -1}
             onClick={() => choose(lang)}
             onKeyDown={(e) => onKeyDown(e, i)}
-            className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm font-medium ${
-              lang === active ? "border-slate-200 border-b-white bg-white text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
-            }`}
+            className="code-tab"
           >
             {panes[i]!.tab}
           </button>
         ))}
       </div>
       {panes.map((pane, i) => (
-        <div key={pane.key} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={pane.key !== active} data-example-lang={pane.key} className="[&>div]:mt-2">
+        <div key={pane.key} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={pane.key !== active} data-example-lang={pane.key} className="code-panel">
           <CodeView text={pane.text} lang={pane.lang} label={pane.label} plain={pane.key !== active} />
         </div>
       ))}

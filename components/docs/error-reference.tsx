@@ -1,38 +1,22 @@
 import { ERROR_STATUS_HEAD, errorSections, errorStatusRows } from "@/lib/docs/error-reference";
 import { formatJson } from "@/lib/docs/format-json";
-import { CodeBlock } from "./code-block";
-import { Heading } from "./heading";
-import { INLINE_CODE_CLASS } from "./inline";
+import { CodeBlock, shownCode } from "./code-block";
+import { ErrorSectionsView } from "./error-sections-view";
 import { Table } from "./table";
 
 /** One section per code of lib/api/errors.ts, with `id` equal to the code (the docsUrl fragment). */
 export function ErrorReference() {
-  return (
-    <>
-      {errorSections().map((e) => (
-        <section key={e.code} aria-labelledby={e.anchor} data-error-code={e.code}>
-          <Heading level={2} id={e.anchor}>
-            <code className="font-mono">{e.code}</code>
-          </Heading>
-          <dl className="doc-facts">
-            <dt>Title</dt>
-            <dd>{e.title}</dd>
-            <dt>HTTP status</dt>
-            <dd>{e.statusLabel}</dd>
-            <dt>When it happens</dt>
-            <dd>{e.when}</dd>
-            <dt>What to do</dt>
-            <dd>{e.whatToDo}</dd>
-            <dt>docsUrl</dt>
-            <dd>
-              <code className={INLINE_CODE_CLASS}>{`{base}${e.docsPath}`}</code>
-            </dd>
-          </dl>
-          <CodeBlock code={formatJson(e.example)} lang="json" title={`Example body (${e.statusLabel})`} />
-        </section>
-      ))}
-    </>
-  );
+  const sections = errorSections().map(({ code, anchor, title, statusLabel, when, whatToDo, docsPath, example }) => ({
+    code,
+    anchor,
+    title,
+    statusLabel,
+    when,
+    whatToDo,
+    docsPath,
+    example: shownCode(formatJson(example)),
+  }));
+  return <ErrorSectionsView sections={sections} />;
 }
 
 /** The example failure body of one code, generated like the sections above (so it cannot drift). */

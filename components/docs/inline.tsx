@@ -1,6 +1,5 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { withBaseUrl } from "@/lib/docs/base-url";
 
 const INLINE = /`([^`]+)`|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*/g;
 
@@ -31,7 +30,10 @@ export function DocLink({ href = "", children }: { href?: string; children?: Rea
   );
 }
 
-/** Renders `code`, [text](href) and **bold** inside table cells and other string props. */
+/**
+ * Renders `code`, [text](href) and **bold** inside table cells and other string props. Usable on
+ * either side: the caller replaces the example address (components/docs/table.tsx).
+ */
 export function Inline({ text }: { text: string }) {
   const parts: ReactNode[] = [];
   let last = 0;
@@ -41,7 +43,7 @@ export function Inline({ text }: { text: string }) {
     if (m[1] !== undefined) {
       parts.push(
         <code key={at} className={INLINE_CODE_CLASS}>
-          {withBaseUrl(m[1])}
+          {m[1]}
         </code>,
       );
     } else if (m[2] !== undefined && m[3] !== undefined) {

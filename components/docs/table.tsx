@@ -1,38 +1,15 @@
-import { Inline } from "./inline";
+import { withBaseUrl } from "@/lib/docs/base-url";
+import { TableView } from "./table-view";
+
+/** The configured address in a cell's `code` spans, where the docs sources write the example one. */
+function shownCell(cell: string): string {
+  return cell.replace(/`[^`]+`/g, (span) => withBaseUrl(span));
+}
 
 /**
  * Tables for MDX (plain MDX has no GFM tables): `head` and `rows` are strings with inline
  * `code`, [links](/docs/...) and **bold**. `code` renders the first column as code.
  */
 export function Table({ head, rows, code = false }: { head: string[]; rows: string[][]; code?: boolean }) {
-  return (
-    <div className="doc-table">
-      <table>
-        <thead>
-          <tr>
-            {head.map((cell, i) => (
-              <th key={i} scope="col">
-                <Inline text={cell} />
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row, r) => (
-            <tr key={r}>
-              {row.map((cell, c) => (
-                <td key={c}>
-                  {code && c === 0 && !cell.includes("`") ? (
-                    <code className="doc-key">{cell}</code>
-                  ) : (
-                    <Inline text={cell} />
-                  )}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <TableView head={head.map(shownCell)} rows={rows.map((row) => row.map(shownCell))} code={code} />;
 }

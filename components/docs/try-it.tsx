@@ -91,12 +91,10 @@ export function TryIt({ path }: { path: string }) {
 
   return (
     <section aria-labelledby={`${id}-title`} className="try-it not-prose" data-testid="try-it" data-path={path} data-ready={hydrated}>
-      <h3 id={`${id}-title`} className="text-base font-semibold text-slate-900">
+      <h3 id={`${id}-title`} className="try-it-title">
         Try it
       </h3>
-      <p className="mt-1 text-sm break-all text-slate-600">
-        <span className="font-mono text-slate-900">GET {path}</span>
-      </p>
+      <p className="try-it-path">GET {path}</p>
       {key ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
           <button
@@ -116,7 +114,7 @@ export function TryIt({ path }: { path: string }) {
         </div>
       ) : (
         <form
-          className="mt-3 flex flex-wrap items-end gap-2"
+          className="try-it-form"
           onSubmit={(e) => {
             e.preventDefault();
             if (draft.trim()) setStoredKey(draft.trim());
@@ -124,7 +122,7 @@ export function TryIt({ path }: { path: string }) {
           }}
         >
           <div className="min-w-0 flex-1">
-            <label htmlFor={`${id}-key`} className="block text-sm font-medium text-slate-900">
+            <label htmlFor={`${id}-key`} className="try-it-label">
               Your API key
             </label>
             <input
@@ -146,7 +144,7 @@ export function TryIt({ path }: { path: string }) {
           >
             Use this key
           </button>
-          <p id={`${id}-note`} className="w-full text-xs text-slate-600">
+          <p id={`${id}-note`} className="try-it-note">
             Kept in this browser tab only (session storage) and sent only to this API. Every endpoint page uses it until you close the tab. Get a
             key in the <a href="/portal">portal</a>.
           </p>

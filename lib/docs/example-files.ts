@@ -1,3 +1,4 @@
+import indexLatest from "@/content/docs/examples/index-latest.json";
 import manifestLatest from "@/content/docs/examples/manifest-latest.json";
 import manifestMonth from "@/content/docs/examples/manifest-month.json";
 import volatilityCatalog from "@/content/docs/examples/volatility-catalog.json";
@@ -9,8 +10,10 @@ import { formatJson } from "./format-json";
 /**
  * The large JSON examples (several KB each), served at /docs/examples/NAME.json and fetched by the
  * page once the browser is idle, so a page's HTML does not carry them (components/docs/example.tsx).
+ * index-latest is small but sits on the quickstart, whose code tabs leave it no room.
  */
 export const EXAMPLE_FILES = {
+  "index-latest": indexLatest,
   "manifest-latest": manifestLatest,
   "manifest-month": manifestMonth,
   "volatility-catalog": volatilityCatalog,

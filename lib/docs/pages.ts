@@ -50,6 +50,13 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "limits.mdx",
   },
   {
+    slug: "limits/backoff",
+    title: "Retries and backoff",
+    description: "Retry code for TypeScript and Python that honours Retry-After, and pacing requests from the rate-limit headers.",
+    group: "Getting started",
+    file: "limits/backoff.mdx",
+  },
+  {
     slug: "errors",
     title: "Errors",
     description: "Every error code the API returns, with status, cause, remedy and an example body.",
@@ -133,6 +140,14 @@ export const DOC_PAGES: readonly DocPage[] = [
     description: "Definition and latest computation of one volatility series: tenors, band, attribution, gates.",
     group: "API reference",
     file: "api/volatility-latest.mdx",
+  },
+  {
+    slug: "api/volatility-latest/tick",
+    title: "Volatility tick fields",
+    nav: "Tick fields",
+    description: "The objects inside a volatility tick: tenors, attribution, components, counterfactual and labels.",
+    group: "API reference",
+    file: "api/volatility-latest/tick.mdx",
   },
   {
     slug: "api/volatility-history",

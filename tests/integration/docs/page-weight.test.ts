@@ -8,27 +8,16 @@ import { baseUrl } from "../support/api";
 // inlines to hydrate it) is under 80 KB. The search index and the large JSON examples are fetched
 // by the browser when needed, so no page carries them.
 const LIMIT_BYTES = 80_000;
-/** Long pages still to be split, with the weight they may not exceed meanwhile (issue 31, defect 9). */
-const NOT_YET_SPLIT: Readonly<Record<string, number>> = {
-  "/docs/errors": 88_000,
-  "/docs/limits": 95_000,
-  "/docs/api/volatility-latest": 109_000,
-};
 
 describe("docs page weight", () => {
   it.each(DOC_PAGES.map((p) => docHref(p)))("%s is under 80 KB of HTML", async (href) => {
     const res = await fetch(`${baseUrl()}${href}`);
     expect(res.status).toBe(200);
     const bytes = (await res.arrayBuffer()).byteLength;
-    expect(bytes, `${href}: ${bytes} bytes`).toBeLessThan(NOT_YET_SPLIT[href] ?? LIMIT_BYTES);
+    expect(bytes, `${href}: ${bytes} bytes`).toBeLessThan(LIMIT_BYTES);
   });
 
-  it("the pages still over the limit are docs pages", () => {
-    const hrefs = DOC_PAGES.map((p) => docHref(p));
-    for (const href of Object.keys(NOT_YET_SPLIT)) expect(hrefs).toContain(href);
-  });
-
-  it.each(Object.keys(EXAMPLE_FILES))("the large example %s is served to the page that shows it, with this server's address", async (name) => {
+  it.each(Object.keys(EXAMPLE_FILES))("the example %s is served to the page that fetches it, with this server's address", async (name) => {
     const res = await fetch(`${baseUrl()}/docs/examples/${name}.json`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
