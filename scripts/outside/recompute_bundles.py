@@ -487,6 +487,7 @@ def check_volatility(folder, month, rep, state, inception):
             # a series' history starts in DIR when this is its first computation
             s.known_from = dt.date.min if first_computation else day_of(t_ms) + dt.timedelta(days=1)
         gates = d["gates"]
+
         def leg_of(l):
             return {
                 **l,
