@@ -14,9 +14,10 @@ import type { Attribution, Component, Counterfactual, InceptionConfig, VolInputs
  * Integer layout version; a change of files or columns increments it (2: price panels,
  * compositions, full-precision links; 3: legs' tenor points, per-leg attribution file,
  * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches;
- * 5: each series' inception configuration, the counterfactual's inputs).
+ * 5: each series' inception configuration, the counterfactual's inputs; 6: the quotes of inception
+ * legs no longer in force, so the counterfactual recomputes after a leg leaves).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export interface BundleFile {
   name: string;
@@ -218,6 +219,19 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
             g.source ?? "book",
           ]);
         }),
+      ),
+    },
+    {
+      // the inception legs no longer in force, as the counterfactual priced them: with the leg panel, its every input
+      name: "volatility_counterfactual_legs.csv",
+      ...csv(
+        ["ticker", "t", "condition_id", "leg_key", "label", "bid", "ask", "mid", "depth_usd", "observed_at", "settlement_at", "days_to_settlement", "resolved", "source"],
+        ticks.flatMap((v) =>
+          (v.inputs?.counterfactualLegs ?? []).map((g) => [
+            v.ticker, iso6(v.t), g.conditionId, g.legKey, g.label, g.bid, g.ask, g.mid, g.depthUsd,
+            isoOrNull(g.observedAt), isoOrNull(g.settlementAt), g.daysToSettlement, g.resolved, g.source ?? "book",
+          ]),
+        ),
       ),
     },
     {

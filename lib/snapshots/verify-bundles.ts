@@ -87,7 +87,7 @@ export interface VolReport {
   clockUnchecked: number;
   /** counterfactuals recomputed over the inception legs (volatility_inception.csv, schemaVersion 5) */
   counterfactualsChecked: number;
-  /** counterfactuals whose inception configuration is not in DIR, or one of whose inception legs is not in the computation's leg panel */
+  /** counterfactuals whose inception configuration is not in DIR, or one of whose inception legs is in neither the leg panel nor volatility_counterfactual_legs.csv (bundles before schemaVersion 6) */
   counterfactualUnchecked: number;
   /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
   fromHistory: number;
@@ -359,7 +359,11 @@ interface ClockTrack {
 
 const MS_DAY = 86_400_000;
 
-/** The counterfactual by its documented rule: the inception legs quoted at t, multiplicative de-vig, the calendar clock, the inception tenors. */
+/**
+ * The counterfactual by its documented rule: the inception legs quoted at t (from the leg panel, or
+ * for those no longer in force from volatility_counterfactual_legs.csv), multiplicative de-vig, the
+ * calendar clock, the inception tenors. False when an inception leg is in neither file (bundles before schemaVersion 6).
+ */
 function checkCounterfactual(published: Counterfactual, config: InceptionConfig, legs: readonly LegRow[], t: Date, check: (published: number, recomputed: number, what: string) => void): boolean {
   const byId = new Map(legs.map((l) => [l.conditionId, l]));
   if (config.legs.some((id) => !byId.has(id))) return false;
@@ -409,28 +413,35 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     }
     inceptions.set(key(r.ticker!, sha), JSON.parse(r.config_json!) as InceptionConfig);
   }
-  const legsOf = new Map<string, LegRow[]>();
-  for (const r of readCsv(dir, "volatility_legs.csv")) {
-    const k = key(r.ticker!, r.t!);
-    if (!legsOf.has(k)) legsOf.set(k, []);
-    legsOf.get(k)!.push({
-      conditionId: r.condition_id!,
-      legKey: r.leg_key!,
-      label: r.label!,
-      gridOrder: Number(r.grid_order),
-      bid: Number(r.bid),
-      ask: Number(r.ask),
-      mid: Number(r.mid),
-      depthUsd: Number(r.depth_usd),
-      cells: { bid: r.bid!, ask: r.ask!, mid: r.mid!, depthUsd: r.depth_usd! },
-      fromHistory: r.source === "history",
-      observedAt: r.observed_at ? new Date(r.observed_at) : null,
-      settlementAt: r.settlement_at ? new Date(r.settlement_at) : null,
-      resolved: r.resolved === "true",
-      p: r.p === "" ? null : Number(r.p),
-      tenorPts: r.tenor_pts_json ? (JSON.parse(r.tenor_pts_json) as Record<string, number>) : null,
-    });
-  }
+  const legRow = (r: Row): LegRow => ({
+    conditionId: r.condition_id!,
+    legKey: r.leg_key!,
+    label: r.label!,
+    gridOrder: r.grid_order === undefined ? -1 : Number(r.grid_order),
+    bid: Number(r.bid),
+    ask: Number(r.ask),
+    mid: Number(r.mid),
+    depthUsd: Number(r.depth_usd),
+    cells: { bid: r.bid!, ask: r.ask!, mid: r.mid!, depthUsd: r.depth_usd! },
+    fromHistory: r.source === "history",
+    observedAt: r.observed_at ? new Date(r.observed_at) : null,
+    settlementAt: r.settlement_at ? new Date(r.settlement_at) : null,
+    resolved: r.resolved === "true",
+    p: r.p === undefined || r.p === "" ? null : Number(r.p),
+    tenorPts: r.tenor_pts_json ? (JSON.parse(r.tenor_pts_json) as Record<string, number>) : null,
+  });
+  const grouped = (file: string) => {
+    const out = new Map<string, LegRow[]>();
+    for (const r of readCsv(dir, file)) {
+      const k = key(r.ticker!, r.t!);
+      if (!out.has(k)) out.set(k, []);
+      out.get(k)!.push(legRow(r));
+    }
+    return out;
+  };
+  const legsOf = grouped("volatility_legs.csv");
+  // the inception legs no longer in force at t (schemaVersion 6): the rest of the counterfactual's inputs
+  const departedOf = grouped("volatility_counterfactual_legs.csv");
   let ticker = "";
   let t0 = "";
   let file = "volatility_history.csv";
@@ -611,9 +622,17 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       report.identityUnchecked += 1;
     }
     const counterfactual = JSON.parse(r.counterfactual_json || "null") as Counterfactual | null;
+    const departed = departedOf.get(key(r.ticker!, r.t!)) ?? [];
     if (counterfactual !== null) {
       const config = inceptions.get(key(r.ticker!, counterfactual.anchorFingerprint));
-      if (config !== undefined && checkCounterfactual(counterfactual, config, legs, t, check)) {
+      file = "volatility_counterfactual_legs.csv";
+      const inPanel = new Set(legs.map((l) => l.conditionId));
+      for (const l of departed) {
+        if (inPanel.has(l.conditionId)) fail(`leg ${l.legKey}`, "an inception leg no longer in force", "in force (a row of volatility_legs.csv)");
+        else if (config !== undefined && !config.legs.includes(l.conditionId)) fail(`leg ${l.legKey}`, "an inception leg no longer in force", "not an inception leg (volatility_inception.csv)");
+      }
+      file = "volatility_history.csv";
+      if (config !== undefined && checkCounterfactual(counterfactual, config, [...departed, ...legs], t, check)) {
         report.counterfactualsChecked += 1;
         if (counterfactual.anchorAt !== config.anchorAt) fail("counterfactual anchorAt", counterfactual.anchorAt, config.anchorAt);
         if (counterfactual.clockVersion !== config.clockVersion) fail("counterfactual clockVersion", counterfactual.clockVersion, config.clockVersion);

@@ -12,7 +12,8 @@ windows and the attribution of a month's first hours), and checks:
     each leg's tenor points, the headline, the band, fbv_r_pts, the clock increment the hour
     added, the clock per tenor (tier, speed, speedLo, speedHi, windowDays, coverage) from the
     published increments, the clock version label, the attribution (move, deltaPts2, per-leg
-    price and clock parts), the counterfactual over the inception legs (and its fingerprint),
+    price and clock parts), the counterfactual over the inception legs, those no longer in force
+    included (and its fingerprint),
     and the gate decision (status and failing gates) by the documented rules in exact decimal.
 
 Every difference is printed as one line naming month, file, ticker, hour and what differs,
@@ -453,6 +454,10 @@ def check_volatility(folder, month, rep, state, inception):
     legs_of = {}
     for r in rows(folder, "volatility_legs.csv"):
         legs_of.setdefault((r["ticker"], r["t"]), []).append(r)
+    # inception legs no longer in force, quoted at t (schemaVersion 6): the rest of the counterfactual's inputs
+    departed_of = {}
+    for r in rows(folder, "volatility_counterfactual_legs.csv"):
+        departed_of.setdefault((r["ticker"], r["t"]), []).append(r)
     attribution_of = {}
     for r in rows(folder, "volatility_attribution.csv"):
         attribution_of.setdefault((r["ticker"], r["t"]), []).append(r)
@@ -482,14 +487,17 @@ def check_volatility(folder, month, rep, state, inception):
             # a series' history starts in DIR when this is its first computation
             s.known_from = dt.date.min if first_computation else day_of(t_ms) + dt.timedelta(days=1)
         gates = d["gates"]
-        legs = []
-        for l in panel:
-            legs.append({
+
+        def leg_of(l):
+            return {
                 **l,
                 "observed_ms": ms(l["observed_at"]) if l["observed_at"] else None,
                 "settle_ms": ms(l["settlement_at"]) if l["settlement_at"] else None,
                 "resolved": l["resolved"] == "true",
-            })
+            }
+
+        legs = [leg_of(l) for l in panel]
+        departed = [leg_of(l) for l in departed_of.get((ticker, t), [])]
         live = [l for l in legs if l["observed_ms"] is not None]
         mids = [float(l["mid"]) for l in live]
         p = devig_multiplicative(mids)
@@ -691,7 +699,8 @@ def check_volatility(folder, month, rep, state, inception):
         else:
             rep.count("attributions needing the previous month")
 
-        # the counterfactual: inception legs, tenors and headline tenor, multiplicative, calendar clock
+        # the counterfactual: inception legs (from the panel, or volatility_counterfactual_legs.csv for
+        # those no longer in force), tenors and headline tenor, multiplicative, calendar clock
         cf = json.loads(r["counterfactual_json"] or "null")
         if cf is not None:
             config_row = inception.get((ticker, cf["anchorFingerprint"]))
@@ -699,10 +708,22 @@ def check_volatility(folder, month, rep, state, inception):
                 rep.count("counterfactuals without their inception configuration")
             else:
                 config = json.loads(config_row["config_json"])
-                by_id = {l["condition_id"]: l for l in legs}
+                in_panel = {l["condition_id"] for l in legs}
+                C_FILE = "volatility_counterfactual_legs.csv"
+                for l in departed:
+                    rep.count("counterfactual legs no longer in force")
+                    if l["condition_id"] in in_panel:
+                        fail(C_FILE, f"leg {l['leg_key']}", "an inception leg no longer in force", "in force (a row of volatility_legs.csv)")
+                    elif l["condition_id"] not in config["legs"]:
+                        fail(C_FILE, f"leg {l['leg_key']}", "an inception leg no longer in force", "not an inception leg (volatility_inception.csv)")
+                    dj = None if l["settle_ms"] is None else (l["settle_ms"] - t_ms) / MS_DAY
+                    if (l["days_to_settlement"] == "") != (dj is None) or (dj is not None and abs(float(l["days_to_settlement"]) - dj) > 1e-9):
+                        fail(C_FILE, f"leg {l['leg_key']} days_to_settlement", l["days_to_settlement"], dj)
+                by_id = {l["condition_id"]: l for l in departed}
+                by_id.update({l["condition_id"]: l for l in legs})
                 missing = [cid for cid in config["legs"] if cid not in by_id]
                 if missing:
-                    rep.count("counterfactuals with an inception leg outside the panel")
+                    rep.count("counterfactuals with an inception leg in neither leg file")
                 else:
                     rep.count("counterfactuals")
                     cl = [by_id[cid] for cid in config["legs"] if by_id[cid]["observed_ms"] is not None]

@@ -91,6 +91,21 @@ function disclosure(
   return `${settle}: the series' realized-variance clock for ${parts.join(", ")}${rest}.`;
 }
 
+/** A leg's quote as the inputs store it (what the bundle's leg files print). */
+function quoteInput(q: LegQuote) {
+  return {
+    bid: q.bid,
+    ask: q.ask,
+    mid: q.mid,
+    depthUsd: q.depthUsd,
+    ...(q.fromHistory ? { source: "history" as const } : {}),
+    observedAt: q.observedAt === null ? null : q.observedAt.toISOString(),
+    settlementAt: q.settlement === null ? null : q.settlement.toISOString(),
+    daysToSettlement: q.days,
+    resolved: q.resolved,
+  };
+}
+
 function fbvRLabel(legs: readonly LegQuote[]): string {
   const days = legs.map((l) => l.days).filter((d): d is number => d !== null);
   const settlements = legs.map((l) => l.settlement).filter((d): d is Date => d !== null);
@@ -358,6 +373,13 @@ export function stepVolatility(
     gate_flags: gates.legGates[component.leg_key] ?? [],
   }));
 
+  // the counterfactual prices the inception legs; those no longer in force are kept with the inputs
+  const inceptionQuotes = sameLegs(current.inception.config.legs, def.legs)
+    ? quotes
+    : collectLegQuotes({ ...def, legs: current.inception.config.legs }, t, legSnapshots);
+  const inForce = new Set(quotes.map((q) => q.conditionId));
+  const departed = inceptionQuotes.filter((q) => !inForce.has(q.conditionId));
+
   const fbvRPts = 100 * Math.sqrt(budget);
   const usesHistorical = def.tenorsDays.some((tau) => clockOf(tau).tier === "historical-clock");
   const clockVersion = usesHistorical ? HISTORICAL_CLOCK_VERSION : CALENDAR_CLOCK_VERSION;
@@ -383,13 +405,7 @@ export function stepVolatility(
     revision: 0,
     gateFlags: gates.flags,
     components,
-    counterfactual: computeCounterfactual(
-      current.inception.config,
-      current.inception.fingerprint,
-      sameLegs(current.inception.config.legs, def.legs)
-        ? quotes
-        : collectLegQuotes({ ...def, legs: current.inception.config.legs }, t, legSnapshots),
-    ),
+    counterfactual: computeCounterfactual(current.inception.config, current.inception.fingerprint, inceptionQuotes),
     labels: {
       clockHomogeneityDisclosure: disclosure(live, tiers, new Map(def.tenorsDays.map((tau) => [tau, clockOf(tau)]))),
       clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), clockOf(tau).speed])),
@@ -420,20 +436,18 @@ export function stepVolatility(
           legKey: q.legKey,
           label: q.label,
           gridOrder: q.gridOrder,
-          bid: q.bid,
-          ask: q.ask,
-          mid: q.mid,
-          depthUsd: q.depthUsd,
-          ...(q.fromHistory ? { source: "history" as const } : {}),
-          observedAt: q.observedAt === null ? null : q.observedAt.toISOString(),
-          settlementAt: q.settlement === null ? null : q.settlement.toISOString(),
-          daysToSettlement: q.days,
-          resolved: q.resolved,
+          ...quoteInput(q),
           p: j === undefined ? null : (p[j] as number),
           w: j === undefined ? null : (budgetShares[j] as number),
         };
       }),
       clockIncrement: null,
+      counterfactualLegs: departed.map((q) => ({
+        conditionId: q.conditionId,
+        legKey: q.legKey,
+        label: q.label,
+        ...quoteInput(q),
+      })),
     },
   };
 

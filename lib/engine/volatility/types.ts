@@ -193,7 +193,16 @@ export interface VolInputs {
    * gap on calendar time; null when the hour does not count (absent in inputs stored before it was kept).
    */
   clockIncrement?: { realized: number; predicted: number } | null;
+  /**
+   * The quotes at t of the inception legs that are not in `legs` (they left the series since
+   * inception), in inception order: with `legs` they are every input of the counterfactual
+   * (absent in inputs stored before they were kept).
+   */
+  counterfactualLegs?: CounterfactualLegInput[];
 }
+
+/** An inception leg no longer in force, as the counterfactual priced it at t (quotes as read). */
+export type CounterfactualLegInput = Omit<LegInput, "gridOrder" | "p" | "w">;
 
 /** Exactly the spec's tick fields, plus compositionVersion (carried into history points). */
 export interface VolTick {

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { canonicalJson } from "@/lib/engine/canonical-json";
 import { sha256Hex } from "@/lib/engine/sha256";
-import { fingerprintOf, inceptionConfigOf } from "@/lib/engine/volatility/counterfactual";
+import { computeCounterfactual, fingerprintOf, inceptionConfigOf } from "@/lib/engine/volatility/counterfactual";
+import type { LegQuote } from "@/lib/engine/volatility/legs";
 import { stepVolatility } from "@/lib/engine/volatility/step-volatility";
 import type { VolState } from "@/lib/engine/volatility/types";
 import { GATES, T0, at, partition, volDef } from "./vol-fixtures";
@@ -53,5 +54,33 @@ describe("counterfactual against the frozen inception configuration", () => {
     const copy = JSON.parse(JSON.stringify(r0.state)) as VolState;
     const r1 = stepVolatility({ ...def, gates: { ...GATES, depthFloorUsd: 1 } }, copy, at(1), partition(at(1)));
     expect(r1.tick?.counterfactual.anchorFingerprint).toBe(r0.tick?.counterfactual.anchorFingerprint);
+  });
+
+  test("the quotes of inception legs no longer in force are kept with the inputs, and with the leg panel they recompute the counterfactual", () => {
+    const def = volDef();
+    const r0 = stepVolatility(def, null, at(0), partition(at(0)));
+    expect(r0.tick?.inputs.counterfactualLegs).toEqual([]);
+    // leg d leaves; its market is still quoted at t
+    const r1 = stepVolatility({ ...def, legs: ["a", "b", "c"] }, r0.state, at(1), partition(at(1)));
+    const inputs = r1.tick!.inputs;
+    expect(inputs.legs.map((l) => l.conditionId)).toEqual(["a", "b", "c"]);
+    expect(inputs.counterfactualLegs).toEqual([
+      expect.objectContaining({ conditionId: "d", legKey: "d", mid: 0.1, observedAt: at(1).toISOString(), resolved: false }),
+    ]);
+    // the stored inputs alone give back the published counterfactual
+    const config = r0.state.inception.config;
+    const stored = [...inputs.legs, ...inputs.counterfactualLegs!].map(
+      (l): LegQuote => ({
+        ...l,
+        gridOrder: 0,
+        observedAt: l.observedAt === null ? null : new Date(l.observedAt),
+        fromHistory: l.source === "history",
+        settlement: l.settlementAt === null ? null : new Date(l.settlementAt),
+        days: l.daysToSettlement,
+        outcome: null,
+      }),
+    );
+    expect(computeCounterfactual(config, r0.state.inception.fingerprint, stored)).toEqual(r1.tick!.counterfactual);
+    expect(r1.tick!.counterfactual.rPts).not.toBe(r1.tick!.fbvRPts);
   });
 });
