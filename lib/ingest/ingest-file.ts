@@ -74,7 +74,7 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
             where: { OR: rows.map((r) => ({ conditionId: r.conditionId, observedAt: r.observedAt })) },
             select: { conditionId: true, observedAt: true, bestBid: true, bestAsk: true, mid: true, depthUsd: true, resolved: true, outcome: true, revision: true },
           })
-        ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, { ...s, held: true }]),
+        ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, { ...s, snapshotRow: true }]),
       );
       // a stored history price is corrected by a snapshot row at its hour (which wins over it)
       if (rows.length) {
@@ -83,7 +83,7 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         for (const h of await historyHours(tx, ids, new Date(Math.min(...times)), new Date(Math.max(...times)))) {
           const k = `${h.conditionId}|${h.observedAt.toISOString()}`;
           if (inFile.has(k) && !existing.has(k))
-            existing.set(k, { ...h, bestBid: new Decimal(h.bestBid), bestAsk: new Decimal(h.bestAsk), mid: new Decimal(h.mid), depthUsd: new Decimal(0), resolved: false, outcome: null, revision: 0, held: false });
+            existing.set(k, { ...h, bestBid: new Decimal(h.bestBid), bestAsk: new Decimal(h.bestAsk), mid: new Decimal(h.mid), depthUsd: new Decimal(0), resolved: false, outcome: null, revision: 0, snapshotRow: false });
         }
       }
       const universe = await catalogSelectors(tx);
@@ -129,7 +129,7 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         if (!s) {
           await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, ingested: true } });
           result.inserted++;
-        } else if (!s.held) {
+        } else if (!s.snapshotRow) {
           await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, revision: 1, ingested: true, source: "history" } });
           result.revised++;
         } else {
