@@ -163,9 +163,14 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
     const cls = statusClass(status);
     const line = meterLine(keyId, hourMs, endpoint, cls);
     // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once, then
-    // for the request log [status, requestId, method, path, errorCode].
-    const logged = detail ? { ...detail, path: logPath(detail.path), keyId, atMs, endpoint, status } : null;
-    const tail = logged ? `,${JSON.stringify([status, logged.requestId, logged.method, logged.path, logged.errorCode]).slice(1, -1)}` : "";
+    // for the request log status, requestId, method, path, errorCode. Every request runs this: the
+    // entry is built field by field (an object spread here cost tens of microseconds a request).
+    const logged: LoggedRequest | null = detail
+      ? { keyId, atMs, endpoint, status, requestId: detail.requestId, method: detail.method, path: logPath(detail.path), errorCode: detail.errorCode }
+      : null;
+    const tail = logged
+      ? `,${status},${JSON.stringify(logged.requestId)},${JSON.stringify(logged.method)},${JSON.stringify(logged.path)},${logged.errorCode === null ? "null" : JSON.stringify(logged.errorCode)}`
+      : "";
     pending.journal?.append(`${line.journalPrefix}${atMs}${tail}]\n`);
     count(pending.current, line.id, keyId, atMs);
     if (logged) logRequest(pending.current, logged);
