@@ -111,7 +111,7 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
         SELECT DISTINCT ON (c."indexId") c.id, c."indexId" FROM compositions c ORDER BY c."indexId", c."effectiveAt" DESC
       )
       SELECT i.ticker, m."conditionId", m.label, mk.venue, i."stalenessLimitSeconds" AS "limitSeconds",
-        (SELECT max(s."observedAt") FROM market_snapshots s WHERE s."conditionId" = m."conditionId") AS "lastSeen"
+        GREATEST((SELECT max(s."observedAt") FROM market_snapshots s WHERE s."conditionId" = m."conditionId"), (SELECT max(h."lastAt") FROM market_history_prices h WHERE h."conditionId" = m."conditionId")) AS "lastSeen"
       FROM current cur
       JOIN indices i ON i.id = cur."indexId"
       JOIN composition_members m ON m."compositionId" = cur.id
@@ -120,7 +120,7 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
       ORDER BY i.ticker, m.label`,
     prisma.$queryRaw<QuoteRow[]>`
       SELECT s.ticker, mk."conditionId", mk.label, mk.venue, COALESCE((s.gates->>'snapshotMaxAgeSeconds')::int, ${DEFAULT_GATES.snapshotMaxAgeSeconds}) AS "limitSeconds",
-        (SELECT max(ms."observedAt") FROM market_snapshots ms WHERE ms."conditionId" = mk."conditionId") AS "lastSeen"
+        GREATEST((SELECT max(ms."observedAt") FROM market_snapshots ms WHERE ms."conditionId" = mk."conditionId"), (SELECT max(h."lastAt") FROM market_history_prices h WHERE h."conditionId" = mk."conditionId")) AS "lastSeen"
       FROM volatility_series s
       CROSS JOIN LATERAL unnest(s."legConditionIds") AS leg("conditionId")
       JOIN markets mk ON mk."conditionId" = leg."conditionId"

@@ -10,6 +10,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCa
 import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { levelIsMaterial, tickIsMaterial } from "@/lib/ingest/restate";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { CollectorSettings } from "@/lib/ingest/collector";
 import { VenueHttp } from "@/lib/venues/http";
@@ -211,12 +212,13 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   return result;
 }
 
-/** Stores the history as market rows and `history` snapshots; a book read already stored for an hour is kept. */
+/** Stores the history as market rows and hourly history prices (a resolution as a `history` snapshot); a book read already stored for an hour is kept. */
 async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult): Promise<void> {
   const ids = [...history.keys()];
   const stored = new Map((await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true, listedAt: true, resolvedAt: true, selectors: true } })).map((m) => [m.conditionId, m]));
   const fresh: Prisma.MarketCreateManyInput[] = [];
   const snapshots: Prisma.MarketSnapshotCreateManyInput[] = [];
+  const prices = new Map<string, readonly HistoryPoint[]>();
   for (const [id, points] of history) {
     const w = wanted.get(id)!;
     const first = points[0]!.t;
@@ -248,17 +250,15 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
         await tx.market.update({ where: { conditionId: id }, data: { ...(earlier ? { listedAt: first } : {}), ...(resolvesEarlier ? { resolvedAt, outcome: m!.outcome } : {}) } });
     }
     if (resolvedAt) result.resolutions += 1;
-    for (const p of points) {
-      if (resolvedAt && p.t >= resolvedAt) break;
-      snapshots.push({ conditionId: id, observedAt: p.t, bestBid: p.bestBid.toString(), bestAsk: p.bestAsk.toString(), mid: p.mid.toString(), depthUsd: "0.00", ingested: true, source: "history" });
-    }
+    prices.set(id, resolvedAt ? points.filter((p) => p.t < resolvedAt) : points);
     if (resolvedAt && m?.outcome !== null && m?.outcome !== undefined) {
       const o = String(m.outcome);
       snapshots.push({ conditionId: id, observedAt: resolvedAt, bestBid: o, bestAsk: o, mid: o, depthUsd: "0.00", resolved: true, outcome: m.outcome, ingested: true, source: "history" });
     }
   }
   if (fresh.length) await tx.market.createMany({ data: fresh, skipDuplicates: true });
-  result.prices += await insertHistorySnapshots(tx, snapshots);
+  // the hourly prices as one row per market per day; a resolution stays a snapshot
+  result.prices += (await storeHistoryPrices(tx, prices)) + (await insertHistorySnapshots(tx, snapshots));
 }
 
 const SNAPSHOT_CHUNK = 20_000;

@@ -151,6 +151,13 @@ const TICK_COLUMNS: Array<[string, string]> = [
   ["basis", "text"],
 ];
 
+/** The newest stored price of any market: a snapshot or a history price. */
+async function newestPrice(tx: Tx): Promise<Date | null> {
+  const snapshot = (await tx.marketSnapshot.aggregate({ _max: { observedAt: true } }))._max.observedAt;
+  const history = (await tx.marketHistoryPrices.aggregate({ _max: { lastAt: true } }))._max.lastAt;
+  return snapshot && history ? (snapshot > history ? snapshot : history) : (snapshot ?? history);
+}
+
 /** The hour the feed generates next. */
 function nextHourOf(feed: EngineFeed): Date {
   const cursor = feed.cursor();
@@ -214,7 +221,7 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
           start = floorHour(new Date(Math.min(...earliest) + 3_599_999));
         }
         // An hour is computed once something of it was read (or is stale beyond the grace period).
-        const newest = (await tx.marketSnapshot.aggregate({ _max: { observedAt: true } }))._max.observedAt;
+        const newest = await newestPrice(tx);
         if (!newest) return { hours: 0, lastTickAt: engine?.lastTickAt ?? null, catalog: applied };
         until = new Date(Math.min(until.getTime(), floorHour(newest).getTime() + STORED_FEED_GRACE_MS));
         feed = new StoredFeed(start, engine?.lastTickAt ?? null, await loadStoredMarkets(tx));

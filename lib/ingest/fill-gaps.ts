@@ -5,6 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { CollectorSettings } from "@/lib/ingest/collector";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { insertHistorySnapshots } from "@/lib/ingest/back-calculate";
+import { historyHours } from "@/lib/ingest/history-store";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { VenueHttp } from "@/lib/venues/http";
 import { readHistory, type HistoryMarket } from "@/lib/venues/price-history";
@@ -44,7 +45,8 @@ export async function fillMissedHours(prisma: Db, settings: CollectorSettings, o
     where: { conditionId: { in: markets.map((m) => m.conditionId) }, observedAt: { gte: from, lt: hour } },
     select: { conditionId: true, observedAt: true },
   });
-  const have = new Set(seen.map((s) => `${s.conditionId}|${s.observedAt.getTime()}`));
+  const held = await historyHours(prisma, markets.map((m) => m.conditionId), from, new Date(hour.getTime() - 1));
+  const have = new Set([...seen, ...held].map((s) => `${s.conditionId}|${s.observedAt.getTime()}`));
   const missing = new Map<string, number[]>();
   for (const m of markets) {
     const hours: number[] = [];

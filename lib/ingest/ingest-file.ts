@@ -2,7 +2,9 @@ import "server-only";
 import path from "node:path";
 import type { Db } from "@/lib/db";
 import { root } from "@/lib/root";
+import Decimal from "decimal.js";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { historyHours, newestHistoryHours } from "@/lib/ingest/history-store";
 import { IngestError, readSnapshots, type SnapshotRow } from "@/lib/ingest/read-snapshots";
 import type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -60,6 +62,10 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
           await tx.marketSnapshot.groupBy({ by: ["conditionId"], where: { conditionId: { in: ids } }, _max: { observedAt: true } })
         ).map((g) => [g.conditionId, g._max.observedAt]),
       );
+      for (const [id, t] of await newestHistoryHours(tx, ids)) {
+        const s = latest.get(id);
+        if (!s || t > s) latest.set(id, t);
+      }
       const problems: Array<{ file: string; line: number; reason: string }> = [];
       const lastInFile = new Map<string, Date>();
       const existing = new Map(
@@ -68,8 +74,18 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
             where: { OR: rows.map((r) => ({ conditionId: r.conditionId, observedAt: r.observedAt })) },
             select: { conditionId: true, observedAt: true, bestBid: true, bestAsk: true, mid: true, depthUsd: true, resolved: true, outcome: true, revision: true },
           })
-        ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, s]),
+        ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, { ...s, snapshotRow: true }]),
       );
+      // a stored history price is corrected by a snapshot row at its hour (which wins over it)
+      if (rows.length) {
+        const times = rows.map((r) => r.observedAt.getTime());
+        const inFile = new Set(rows.map((r) => `${r.conditionId}|${r.observedAt.toISOString()}`));
+        for (const h of await historyHours(tx, ids, new Date(Math.min(...times)), new Date(Math.max(...times)))) {
+          const k = `${h.conditionId}|${h.observedAt.toISOString()}`;
+          if (inFile.has(k) && !existing.has(k))
+            existing.set(k, { ...h, bestBid: new Decimal(h.bestBid), bestAsk: new Decimal(h.bestAsk), mid: new Decimal(h.mid), depthUsd: new Decimal(0), resolved: false, outcome: null, revision: 0, snapshotRow: false });
+        }
+      }
       const universe = await catalogSelectors(tx);
       const creating = new Map<string, { row: SnapshotRow; selectors: string[] }>();
       for (const r of rows) {
@@ -113,6 +129,9 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         if (!s) {
           await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, ingested: true } });
           result.inserted++;
+        } else if (!s.snapshotRow) {
+          await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, revision: 1, ingested: true, source: "history" } });
+          result.revised++;
         } else {
           await tx.marketSnapshot.update({
             where: { conditionId_observedAt: { conditionId: r.conditionId, observedAt: r.observedAt } },

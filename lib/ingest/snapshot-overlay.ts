@@ -2,6 +2,7 @@ import Decimal from "decimal.js";
 import type { MarketInfo, Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { loadHistorySnapshots } from "@/lib/ingest/history-store";
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -49,7 +50,7 @@ export class SnapshotOverlay {
 type OverlayRow = [string, number, string, string, string, string, boolean, number | null, string, string | null, string, string | null];
 
 /**
- * Loads the ingested snapshots that can matter to the hours from `from` to `until`. A
+ * Loads the ingested snapshots and stored history prices that can matter to the hours from `from` to `until`. A
  * back-calculation reads millions of them: the database sends them as one JSON array (decimals as
  * text), which costs far less than a result row per snapshot through the query builder.
  */
@@ -71,8 +72,8 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
     if (d === undefined) settlements.set(text, (d = new Date(`${text}T00:00:00.000Z`)));
     return d;
   };
-  return new SnapshotOverlay(
-    rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
+  const history = await loadHistorySnapshots(db, new Date(from.getTime() - OVERLAY_LEAD_MS), until, settlementOf);
+  const snapshots = rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
       // Decimals are immutable: equal cells share one (a history price has bid = ask = mid)
       const bestBid = new Decimal(bid);
       const bestAsk = ask === bid ? bestBid : new Decimal(ask);
@@ -90,6 +91,18 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
         outcome: outcome === 0 || outcome === 1 ? outcome : null,
         ...(source === "history" ? { source: "history" as const } : {}),
       };
-    }),
-  );
+    });
+  return new SnapshotOverlay(history.length ? mergeByTime(history, snapshots) : snapshots);
+}
+
+/** Two lists in time order as one; at the same time `first`'s come first (a snapshot row wins over a history price). */
+function mergeByTime(first: readonly Snapshot[], second: readonly Snapshot[]): Snapshot[] {
+  const out: Snapshot[] = new Array<Snapshot>(first.length + second.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < first.length && j < second.length) out[k++] = first[i]!.observedAt.getTime() <= second[j]!.observedAt.getTime() ? first[i++]! : second[j++]!;
+  while (i < first.length) out[k++] = first[i++]!;
+  while (j < second.length) out[k++] = second[j++]!;
+  return out;
 }

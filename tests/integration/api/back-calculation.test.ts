@@ -186,6 +186,18 @@ describe("back-calculation from a base date", () => {
     expect(sources.rows).toEqual([{ source: "history", n: expect.any(String) }]);
   });
 
+  it("stores the hourly history prices as one row per market per day; only a resolution is a snapshot row", async () => {
+    const hourly = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM market_snapshots WHERE "observedAt" < $1 AND NOT resolved`, [launch]);
+    expect(hourly.rows).toEqual([{ n: "0" }]);
+    const days = await client.query<{ rows: string; prices: string; wide: boolean }>(
+      `SELECT count(*)::text AS rows, sum(cardinality(hours))::text AS prices, bool_or(cardinality(hours) > 24) AS wide FROM market_history_prices WHERE "conditionId" = '0xbtc-a'`,
+    );
+    const hours = (launch.getTime() - base.getTime()) / 3_600_000;
+    expect(Number(days.rows[0]!.prices)).toBe(hours);
+    expect(Number(days.rows[0]!.rows)).toBeLessThanOrEqual(Math.ceil(hours / 24) + 1);
+    expect(days.rows[0]!.wide).toBe(false);
+  });
+
   it("reads Kalshi's YES bid and ask closes: the price used is their mid", async () => {
     const cpi = await levels("KX-CPI");
     expect(cpi[0]!.level).toBe("100.00000000");

@@ -1,0 +1,209 @@
+import Decimal from "decimal.js";
+import { MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
+import type { Snapshot } from "@/lib/engine/types";
+import type { Db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { HistoryPoint } from "@/lib/venues/price-history";
+
+type Reader = Db | Prisma.TransactionClient;
+
+/**
+ * The venues' hourly price history as the back-calculation stores it: one market_history_prices
+ * row per market per UTC day, its hours and prices as parallel arrays. An hour that has a
+ * market_snapshots row (a book read, an ingested correction, a history snapshot stored before
+ * this table) is the snapshot's: such hours are not stored here, and readers let the snapshot win.
+ */
+
+const dayOf = (ms: number) => Math.floor(ms / MS_PER_DAY) * MS_PER_DAY;
+const DAY_ROWS_PER_INSERT = 5_000;
+
+/** One stored history price, decimals as the database prints them. */
+export interface HistoryPrice {
+  conditionId: string;
+  observedAt: Date;
+  bestBid: string;
+  bestAsk: string;
+  mid: string;
+}
+
+/** Parses a PostgreSQL array literal of numbers or decimals ({0.1,0.2}). */
+const cells = (text: string): string[] => (text.length > 2 ? text.slice(1, -1).split(",") : []);
+
+/**
+ * Stores hourly prices, keeping what is held: an hour with a snapshot row or an already stored
+ * history price is left as it is. Returns how many prices were added.
+ */
+export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>): Promise<number> {
+  const ids = [...history.keys()];
+  if (ids.length === 0) return 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const points of history.values()) {
+    if (!points.length) continue;
+    first = Math.min(first, points[0]!.t.getTime());
+    last = Math.max(last, points.at(-1)!.t.getTime());
+  }
+  if (first > last) return 0;
+  const taken = new Set(
+    (
+      await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
+        `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
+        ids,
+        new Date(first),
+        new Date(last),
+      )
+    ).map((r) => `${r.c}|${r.ms}`),
+  );
+  // rows already held for these days: merged with the new hours, their prices kept
+  const held = new Map<string, Map<number, [string, string, string]>>();
+  for (const r of await tx.$queryRawUnsafe<Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>>(
+    `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
+     FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3`,
+    ids,
+    new Date(dayOf(first)),
+    new Date(dayOf(last)),
+  )) {
+    const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
+    held.set(`${r.c}|${r.day}`, new Map(h.map((x, i) => [r.day + Number(x) * MS_PER_HOUR, [b[i]!, a[i]!, m[i]!]])));
+  }
+  const rows: Array<{ c: string; day: Date; hours: number[]; bid: string[]; ask: string[]; mid: string[]; last: Date }> = [];
+  let added = 0;
+  for (const [id, points] of history) {
+    let day = Number.NaN;
+    let row: (typeof rows)[number] | null = null;
+    let prior: Map<number, [string, string, string]> | undefined;
+    const close = () => {
+      if (!row) return;
+      if (prior) {
+        // the held hours stay, in order among the new ones
+        const byHour = new Map<number, [string, string, string]>(prior);
+        row.hours.forEach((h, i) => byHour.set(day + h * MS_PER_HOUR, [row!.bid[i]!, row!.ask[i]!, row!.mid[i]!]));
+        const hours = [...byHour.keys()].sort((x, y) => x - y);
+        row = { c: id, day: row.day, hours: hours.map((ms) => (ms - day) / MS_PER_HOUR), bid: hours.map((ms) => byHour.get(ms)![0]), ask: hours.map((ms) => byHour.get(ms)![1]), mid: hours.map((ms) => byHour.get(ms)![2]), last: new Date(hours.at(-1)!) };
+      }
+      if (row.hours.length) rows.push(row);
+      row = null;
+    };
+    for (const p of points) {
+      const ms = p.t.getTime();
+      if (taken.has(`${id}|${ms}`)) continue;
+      if (dayOf(ms) !== day) {
+        close();
+        day = dayOf(ms);
+        prior = held.get(`${id}|${day}`);
+        row = { c: id, day: new Date(day), hours: [], bid: [], ask: [], mid: [], last: p.t };
+      }
+      if (prior?.has(ms)) continue;
+      row!.hours.push((ms - day) / MS_PER_HOUR);
+      row!.bid.push(p.bestBid.toString());
+      row!.ask.push(p.bestAsk.toString());
+      row!.mid.push(p.mid.toString());
+      row!.last = p.t;
+      added += 1;
+    }
+    close();
+  }
+  for (let i = 0; i < rows.length; i += DAY_ROWS_PER_INSERT) {
+    const c = rows.slice(i, i + DAY_ROWS_PER_INSERT);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO market_history_prices ("conditionId", day, hours, "bestBid", "bestAsk", mid, "lastAt")
+       SELECT c, d, h::smallint[], b::numeric[], a::numeric[], m::numeric[], l
+       FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS u(c, d, h, b, a, m, l)
+       ON CONFLICT ("conditionId", day) DO UPDATE SET hours = excluded.hours, "bestBid" = excluded."bestBid", "bestAsk" = excluded."bestAsk", mid = excluded.mid, "lastAt" = excluded."lastAt"`,
+      c.map((r) => r.c),
+      c.map((r) => r.day.toISOString()),
+      c.map((r) => `{${r.hours.join(",")}}`),
+      c.map((r) => `{${r.bid.join(",")}}`),
+      c.map((r) => `{${r.ask.join(",")}}`),
+      c.map((r) => `{${r.mid.join(",")}}`),
+      c.map((r) => r.last.toISOString()),
+    );
+  }
+  return added;
+}
+
+/** One day row as the overlay query sends it: condition id, day (ms), hours, bids, asks, mids, leg key, label, settlement day. */
+type DayRow = [string, number, string, string, string, string, string | null, string, string | null];
+
+/**
+ * The stored history prices from `from` to `until` (inclusive) as `history` snapshots in time
+ * order, without the hours a snapshot row holds. `settlementOf` shares the Date of a settlement
+ * day between snapshots.
+ */
+export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, settlementOf: (text: string | null) => Date | null): Promise<Snapshot[]> {
+  const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
+    `SELECT json_agg(json_build_array(h."conditionId", (extract(epoch FROM h.day) * 1000)::float8, h.hours::text, h."bestBid"::text, h."bestAsk"::text, h.mid::text,
+       m."legKey", m.label, m."settlementDate"::text))::text AS rows
+     FROM market_history_prices h JOIN markets m ON m."conditionId" = h."conditionId"
+     WHERE h.day >= $1 AND h.day <= $2 AND h."lastAt" >= $3`,
+    new Date(dayOf(from.getTime())),
+    until,
+    from,
+  );
+  const rows = answer?.rows ? (JSON.parse(answer.rows) as DayRow[]) : [];
+  if (rows.length === 0) return [];
+  const zero = new Decimal(0);
+  const lo = from.getTime();
+  const hi = until.getTime();
+  const out: Snapshot[] = [];
+  const dates = new Map<number, Date>();
+  for (const [conditionId, day, hoursText, bids, asks, mids, legKey, label, settlement] of rows) {
+    const hours = cells(hoursText);
+    const [b, a, m] = [cells(bids), cells(asks), cells(mids)];
+    const settlementDate = settlementOf(settlement);
+    for (let i = 0; i < hours.length; i++) {
+      const ms = day + Number(hours[i]) * MS_PER_HOUR;
+      if (ms < lo || ms > hi) continue;
+      let observedAt = dates.get(ms);
+      if (!observedAt) dates.set(ms, (observedAt = new Date(ms)));
+      // Decimals are immutable: equal cells share one (a history price often has bid = ask = mid)
+      const bestBid = new Decimal(b[i]!);
+      const bestAsk = a[i] === b[i] ? bestBid : new Decimal(a[i]!);
+      out.push({
+        observedAt,
+        conditionId,
+        legKey,
+        label,
+        bestBid,
+        bestAsk,
+        mid: m[i] === b[i] ? bestBid : m[i] === a[i] ? bestAsk : new Decimal(m[i]!),
+        depthUsd: zero,
+        settlementDate,
+        resolved: false,
+        outcome: null,
+        source: "history",
+      });
+    }
+  }
+  return out.sort((x, y) => x.observedAt.getTime() - y.observedAt.getTime());
+}
+
+/** The stored history hours of these markets from `from` to `until` (inclusive). */
+export async function historyHours(db: Reader, ids: readonly string[], from: Date, until: Date): Promise<HistoryPrice[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.$queryRawUnsafe<Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>>(
+    `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
+     FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3 AND "lastAt" >= $4`,
+    [...ids],
+    new Date(dayOf(from.getTime())),
+    until,
+    from,
+  );
+  const out: HistoryPrice[] = [];
+  for (const r of rows) {
+    const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
+    h.forEach((x, i) => {
+      const ms = r.day + Number(x) * MS_PER_HOUR;
+      if (ms >= from.getTime() && ms <= until.getTime()) out.push({ conditionId: r.c, observedAt: new Date(ms), bestBid: b[i]!, bestAsk: a[i]!, mid: m[i]! });
+    });
+  }
+  return out;
+}
+
+/** The newest stored history hour per market (of these markets, or of all). */
+export async function newestHistoryHours(db: Reader, ids?: readonly string[]): Promise<Map<string, Date>> {
+  const rows = ids
+    ? await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(`SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) GROUP BY 1`, [...ids])
+    : await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(`SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices GROUP BY 1`);
+  return new Map(rows.map((r) => [r.c, r.last]));
+}
