@@ -104,7 +104,7 @@ export function presentedKey(headers: RequestHeaders): string {
  *
  * A key this instance has resolved before takes one Redis round trip: the rate-limit script (the
  * address throttle, then the key's windows only when the address is admitted) and the read of the
- * revocation epoch are sent together, once for all the requests of an event-loop turn. The
+ * revocation epoch are sent together (ioredis pipelines commands issued in the same tick). The
  * answer still honours the epoch: when it moved the key is resolved again, and a key that no
  * longer resolves is refused (the slot its dead log took is never read again). Any other key is
  * looked up only once the address is admitted, so a flood of unknown keys is throttled before it

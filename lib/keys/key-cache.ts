@@ -26,9 +26,9 @@ export interface KeyCache {
   /**
    * Revocation holds on the very next request on every instance: a revoke or rotate sets a shared
    * epoch in Redis to a value never used before (a random token, not a counter: a Redis restarted
-   * empty could count up to a value an instance already saw), and each keyed request waits for a read
-   * of it sent after the request arrived (one read per event-loop turn, shared by that turn's
-   * requests and sent beside the rate-limit script) and drops the whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
+   * empty could count up to a value an instance already saw), and each keyed request reads it (in
+   * the same pipelined round trip as the rate-limit script: ioredis auto-pipelining) and drops the
+   * whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
    * token an instance saw; and an instance that lost its connection drops its cache when it
    * reconnects, so a revocation made while Redis was unreachable holds too. Without Redis there is
    * one instance, and the revoking call clears this cache directly.
@@ -73,12 +73,6 @@ export function createKeyCache(shared: EpochStore): KeyCache {
     entries.clear();
     epoch = null;
   });
-  /**
-   * The epoch read the requests of this event-loop turn share. It is sent in the turn's check phase
-   * (setImmediate), after every request that joined it had arrived, so it sees every revocation
-   * completed before any of them was sent: one GET per turn instead of one per request.
-   */
-  let turnRead: Promise<string | null> | null = null;
   const cache: KeyCache = {
     async syncEpoch() {
       const read = cache.readEpoch();
@@ -86,15 +80,7 @@ export function createKeyCache(shared: EpochStore): KeyCache {
     },
     readEpoch() {
       if (!shared.redis()) return null;
-      if (turnRead) return turnRead;
-      const read = new Promise<string | null>((resolve, reject) => {
-        setImmediate(() => {
-          turnRead = null;
-          shared.ready().then((ready) => ready.get(shared.epochKey)).then(resolve, reject);
-        });
-      });
-      turnRead = read;
-      return read;
+      return shared.ready().then((ready) => ready.get(shared.epochKey));
     },
     applyEpoch(value) {
       const next = value ?? "unset";
