@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +12,7 @@ import { catchUp } from "@/lib/ingest/engine-runner";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { VOL_ROUNDING, verifyBundles, type Failure } from "@/lib/snapshots/verify-bundles";
 import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { runCommand as run } from "../support/run-command";
 
 // Rule: every published number is recomputable from the monthly bundle files alone. The demo
 // engine runs over two month boundaries in a database of its own; its closed months' bundles are
@@ -46,15 +47,6 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs a command without blocking the test worker (a synchronous run of a minute stalls its reports to vitest). */
-function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.on("error", reject).on("close", (status) => resolve({ status, stdout }));
-  });
-}
 
 const rows = (month: string, file: string) => parse(fs.readFileSync(path.join(dir, month, file)), { columns: true }) as Array<Record<string, string>>;
 

@@ -2,7 +2,6 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn } from "node:child_process";
 import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +11,7 @@ import { catchUp } from "@/lib/ingest/engine-runner";
 import { SCHEMA_VERSION, buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { runCommand as run } from "../support/run-command";
 
 // Rule: the counterfactual recomputes from the bundle files after an inception leg has left the
 // series. The demo engine runs in a database of its own; at LEAVE one leg of a series leaves (its
@@ -72,15 +72,6 @@ afterAll(async () => {
 type Row = Record<string, string>;
 const rowsOf = (folder: string, file: string) => parse(fs.readFileSync(path.join(folder, file)), { columns: true }) as Row[];
 
-/** Runs a command without blocking the test worker. */
-function run(command: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args);
-    let stdout = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.on("error", reject).on("close", (status) => resolve({ status, stdout }));
-  });
-}
 const outside = (folder: string) => run("python3", ["scripts/outside/recompute_bundles.py", folder]);
 const figure = (stdout: string, what: string) => Number(new RegExp(`^${what}: (\\d+)$`, "m").exec(stdout)?.[1] ?? Number.NaN);
 
