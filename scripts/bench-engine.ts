@@ -118,7 +118,7 @@ async function benchBackCalculation() {
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const r = await backCalculate(prisma, null, settings, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
+  const r = await backCalculate(prisma, null, settings, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}  (${memory()})`) });
   const t1 = performance.now();
   const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   clearInterval(sampler);
@@ -134,6 +134,13 @@ async function benchBackCalculation() {
   console.log(`  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`);
   console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; includes the fake venues in this process)`);
   if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
+}
+
+/** Where the memory is (for BENCH_DEBUG): resident, the JavaScript heap, and buffers outside it (the embedded database's WebAssembly memory is in neither of the last two). */
+function memory(): string {
+  const m = process.memoryUsage();
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)}`;
+  return `RSS ${mib(m.rss)} MiB, heap ${mib(m.heapUsed)}/${mib(m.heapTotal)}, external ${mib(m.external)}`;
 }
 
 if (process.argv.includes("--back-calculation")) {

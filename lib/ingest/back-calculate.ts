@@ -200,8 +200,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false);
-      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true);
+      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false, log);
+      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true, log);
       await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       return true;
@@ -297,7 +297,7 @@ const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
  * back-calculation) that moves beyond the materiality threshold carries revision + 1 and a
  * restatement record. With no engine state yet (a new service), this is the engine's first run.
  */
-async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean): Promise<void> {
+async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean, log: (line: string) => void): Promise<void> {
   const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
   const names = new Set(entries.map((e) => e.ticker));
   const catalog: EngineCatalog = { ...full, indices: full.indices.filter((d) => names.has(d.ticker)), series: full.series.filter((d) => names.has(d.ticker)), pending: new Set() };
@@ -343,6 +343,7 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
     result.restated += records.length;
     result.values += levels.length + ticks.length;
     result.timing.write += performance.now() - writing;
+    log(`computed and written through ${until.toISOString()}`);
     from = nextHour(until);
   }
   await saveStates(tx, catalog, states);
