@@ -139,6 +139,8 @@ async function benchBackCalculation() {
 
 /** Where the memory is (for BENCH_DEBUG): resident, the JavaScript heap, and buffers outside it (the embedded database's WebAssembly memory is in neither of the last two). */
 function memory(): string {
+  // with node --expose-gc, the heap after a full collection: what is held, not garbage not yet collected
+  (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
   const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)}`;
   return `RSS ${mib(m.rss)} MiB, heap ${mib(m.heapUsed)}/${mib(m.heapTotal)}, external ${mib(m.external)}`;
