@@ -13,8 +13,9 @@ async function main() {
   const { db, closeDb } = await import("@/lib/db");
   const { catchUp, BACKFILL_DAYS, flushTiming } = await import("@/lib/ingest/engine-runner");
   const { config } = await import("@/lib/config");
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  // memoryUsage.rss() alone: memoryUsage() also walks the heap spaces, a cost the sampler would add to the figures
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
   const prisma = await db();
   const opened = performance.now();
@@ -55,8 +56,8 @@ async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }), { timeout: 120_000 });
   const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 10_000 };
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
   const t0 = performance.now();
   const first = await collect(prisma, settings, { now: new Date(hour + 3_600_000 * 24) });
@@ -114,11 +115,11 @@ async function benchBackCalculation() {
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
   const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, timeoutMs: 30_000 };
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const r = await backCalculate(prisma, null, settings, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}`) });
+  const r = await backCalculate(prisma, null, settings, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}  (${memory()})`) });
   const t1 = performance.now();
   const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   clearInterval(sampler);
@@ -134,6 +135,15 @@ async function benchBackCalculation() {
   console.log(`  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`);
   console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; includes the fake venues in this process)`);
   if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
+}
+
+/** Where the memory is (for BENCH_DEBUG): resident, the JavaScript heap, and buffers outside it (the embedded database's WebAssembly memory is in neither of the last two). */
+function memory(): string {
+  // with node --expose-gc, the heap after a full collection: what is held, not garbage not yet collected
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)}`;
+  return `RSS ${mib(m.rss)} MiB, heap ${mib(m.heapUsed)}/${mib(m.heapTotal)}, external ${mib(m.external)}`;
 }
 
 if (process.argv.includes("--back-calculation")) {

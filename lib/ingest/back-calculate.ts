@@ -23,8 +23,12 @@ type Tx = Prisma.TransactionClient;
 
 /** Hours replayed per pass: bounds the snapshots held in memory at once. */
 const CHUNK_HOURS = 3 * 24;
-/** Markets whose history is read and stored together. */
+/** Markets whose history is read and stored together: at most 200, fewer for a long span (memory holds one batch's prices). */
 const HISTORY_BATCH = 200;
+/** Hourly prices one batch may hold (markets x hours): 90 days of history read 80 markets at a time. */
+const HISTORY_BATCH_POINTS = 200_000;
+/** Markets per batch for `hours` of history: a multiple of Polymarket's 20 tokens a request, 20 to HISTORY_BATCH. */
+export const historyBatchSize = (hours: number) => Math.max(20, Math.min(HISTORY_BATCH, Math.floor(HISTORY_BATCH_POINTS / Math.max(1, hours) / 20) * 20));
 
 export interface BackCalcEntry {
   ticker: string;
@@ -178,8 +182,9 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
   log(`${list.length} market(s) to price from ${base.toISOString()}`);
   // A batch of markets at a time: read their history, store it; memory holds one batch's prices.
-  for (let i = 0; i < list.length; i += HISTORY_BATCH) {
-    const batch = list.slice(i, i + HISTORY_BATCH);
+  const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
+  for (let i = 0; i < list.length; i += batchSize) {
+    const batch = list.slice(i, i + batchSize);
     const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, settings, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
@@ -187,7 +192,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
       else if (r.points.length) history.set(r.conditionId, r.points);
     }
     result.markets += history.size;
-    log(`history of ${Math.min(i + HISTORY_BATCH, list.length)}/${list.length} market(s) read`);
+    log(`history of ${Math.min(i + batchSize, list.length)}/${list.length} market(s) read`);
     await timed(result.timing, "store", () =>
       prisma.$transaction(
         async (tx) => {
@@ -206,8 +211,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false);
-      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true);
+      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false, log);
+      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true, log);
       await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       return true;
@@ -303,7 +308,7 @@ const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
  * back-calculation) that moves beyond the materiality threshold carries revision + 1 and a
  * restatement record. With no engine state yet (a new service), this is the engine's first run.
  */
-async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean): Promise<void> {
+async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean, log: (line: string) => void): Promise<void> {
   const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
   const names = new Set(entries.map((e) => e.ticker));
   const catalog: EngineCatalog = { ...full, indices: full.indices.filter((d) => names.has(d.ticker)), series: full.series.filter((d) => names.has(d.ticker)), pending: new Set() };
@@ -349,6 +354,7 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
     result.restated += records.length;
     result.values += levels.length + ticks.length;
     result.timing.write += performance.now() - writing;
+    log(`computed and written through ${until.toISOString()}`);
     from = nextHour(until);
   }
   await saveStates(tx, catalog, states);

@@ -126,7 +126,8 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         staleMarketsCount: q.staleMarketsCount,
         totalMarketsCount: q.totalMarketsCount,
         computedAt: step.level.t,
-        inputs: json(step.level.inputs),
+        // plain data built afresh for this level (no copy needed); written compactly by insertLevels
+        inputs: step.level.inputs as unknown as Prisma.InputJsonValue,
         basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(step.level.inputs.constituents.map((c) => c.conditionId))),
       });
     }

@@ -9,6 +9,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow } from "@/lib/
 import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import type { ApplySummary } from "@/lib/catalog/apply-catalog";
+import { compactLevelRows } from "@/lib/ingest/level-inputs";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -90,7 +91,7 @@ const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(row
 
 // Bulk rows travel as one JSON parameter each chunk: far cheaper than thousands of bound values.
 export async function insertLevels(tx: Tx, levels: Prisma.IndexLevelCreateManyInput[]): Promise<void> {
-  for (const c of chunks(levels, 5000)) {
+  for (const c of chunks(await compactLevelRows(tx, levels), 5000)) {
     await tx.$executeRawUnsafe(
       `INSERT INTO index_levels ("indexId", t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs, basis)
        SELECT "indexId"::uuid, t, level, revision, stale, "compositionVersion", "freshMarketsCount", "staleMarketsCount", "totalMarketsCount", "computedAt", inputs, COALESCE(basis, 'live')

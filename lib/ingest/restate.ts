@@ -8,6 +8,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineSt
 import { ceilHour, floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import { insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { compactLevelRows } from "@/lib/ingest/level-inputs";
 import { CURRENT_CORRECTIONS, ENGINE_CORRECTIONS } from "@/lib/ingest/corrections";
 
 type Tx = Prisma.TransactionClient;
@@ -214,7 +215,7 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, level numeric, revision int, stale boolean, "compositionVersion" text,
          "freshMarketsCount" int, "staleMarketsCount" int, "totalMarketsCount" int, "computedAt" timestamptz, inputs jsonb, basis text)
        WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
-      JSON.stringify(restatedLevels),
+      JSON.stringify(await compactLevelRows(tx, restatedLevels)),
     );
   }
   if (restatedTicks.length) {

@@ -8,6 +8,7 @@ import { canonicalJson, type JsonValue } from "@/lib/engine/canonical-json";
 import { linkFactorOf } from "@/lib/engine/chain-link";
 import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
+import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/ingest/level-inputs";
 import type { Attribution, Component, Counterfactual, InceptionConfig, VolInputs } from "@/lib/engine/volatility/types";
 
 /**
@@ -57,12 +58,6 @@ function csv(header: string[], rows: Cell[][]): { content: Buffer; rows: number 
   return { content: Buffer.from(text, "utf8"), rows: rows.length };
 }
 
-interface StoredLevelInputs {
-  pricingVersion: string;
-  baseLevel: string;
-  baseBasketValue: string;
-  constituents: Array<{ conditionId: string; price: string; source: string; observedAt: string; stale: boolean }>;
-}
 
 /** The inputs the engine stored beside a tick (lib/ingest/engine-hour.ts), as it wrote them. */
 type StoredVolInputs = VolInputs;
@@ -79,10 +74,13 @@ function jsonCell(value: unknown): string {
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
   const to = nextMonth(month);
-  const levels = await prisma.$queryRaw<Array<{ ticker: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null; basis: string }>>`
-    SELECT i.ticker, l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs, l.basis
+  const stored = await prisma.$queryRaw<Array<{ ticker: string; indexId: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null; basis: string }>>`
+    SELECT i.ticker, l."indexId"::text AS "indexId", l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs, l.basis
     FROM index_levels l JOIN indices i ON i.id = l."indexId"
     WHERE l.t >= ${from} AND l.t < ${to} ORDER BY i.ticker, l.t`;
+  // levels written in the compact form name their constituent set; older rows hold the full inputs
+  const sets = await loadConstituentSets(prisma, new Set(stored.flatMap((l) => (l.inputs && isCompact(l.inputs) ? [l.inputs.set] : []))));
+  const levels = stored.map((l) => ({ ...l, inputs: l.inputs === null ? null : expandLevelInputs(l.inputs, l.indexId, l.t, sets) }));
   // Point in time: every composition in force at some moment of the month (one replaced at the
   // month's first hour still priced that hour).
   const compositions = await prisma.$queryRaw<Array<{ ticker: string; version: string; effective: Date; cond: string; label: string; weight: string }>>`

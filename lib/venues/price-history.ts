@@ -55,7 +55,7 @@ export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
   }
   return [...byHour.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([hour, r]) => ({ t: new Date(hour), bestBid: r.bid, bestAsk: r.ask, mid: r.bid.plus(r.ask).dividedBy(2) }));
+    .map(([hour, r]) => ({ t: new Date(hour), bestBid: r.bid, bestAsk: r.ask, mid: r.bid.equals(r.ask) ? r.bid : r.bid.plus(r.ask).dividedBy(2) }));
 }
 
 /** Polymarket CLOB `GET /prices-history?market=<token>&startTs&endTs&fidelity=60`: `{history: [{t, p}]}`, t unix seconds. */
