@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment } from "../support/api";
+import { applyRunEnvironment, testDb } from "../support/api";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-ingest-"));
 let market = "";
@@ -19,7 +19,7 @@ function ingest(name: string, content: string) {
 
 async function prisma() {
   applyRunEnvironment();
-  const { db } = await import("@/lib/db");
+  const db = testDb;
   return db();
 }
 

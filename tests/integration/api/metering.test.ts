@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { call, newKey, applyRunEnvironment } from "../support/api";
+import { applyRunEnvironment, call, newKey, testDb } from "../support/api";
 
 async function usage(keyId: string) {
   applyRunEnvironment();
-  const { db } = await import("@/lib/db");
+  const db = testDb;
   const prisma = await db();
   return prisma.usageCounter.findMany({ where: { keyId }, select: { endpoint: true, statusClass: true, count: true } });
 }
@@ -33,7 +33,7 @@ describe("usage metering", () => {
     const { key, id } = await newKey();
     await call("/v1", { key });
     applyRunEnvironment();
-    const { db } = await import("@/lib/db");
+    const db = testDb;
     const prisma = await db();
     let lastUsed: Date | null = null;
     for (let i = 0; i < 40 && !lastUsed; i++) {

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment, newKey } from "../support/api";
+import { applyRunEnvironment, newKey, testDb } from "../support/api";
 import { startServer } from "../support/server";
 
 describe("graceful shutdown", () => {
@@ -19,7 +19,7 @@ describe("graceful shutdown", () => {
     }
     expect(await server.stop("SIGTERM")).toBe(0);
     applyRunEnvironment();
-    const { db } = await import("@/lib/db");
+    const db = testDb;
     const rows = await (await db()).usageCounter.findMany({ where: { keyId: id } });
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(3);
   });

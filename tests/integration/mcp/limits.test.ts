@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { applyRunEnvironment, call, expectError, newKey, RATE_HEADERS } from "../support/api";
+import { applyRunEnvironment, call, expectError, newKey, RATE_HEADERS, testDb } from "../support/api";
 import { INITIALIZE, callTool, connect, postMcp, rpc, structured, texts } from "./support";
 
 async function usage(keyId: string, atLeast: number) {
   applyRunEnvironment();
-  const { db } = await import("@/lib/db");
+  const db = testDb;
   const prisma = await db();
   let rows: Array<{ endpoint: string; statusClass: string; count: number }> = [];
   for (let i = 0; i < 50; i++) {
