@@ -102,9 +102,7 @@ describe("small bodies are not compressed", () => {
 
 describe("a reused body follows the data", () => {
   it("a level changed in the database is served by every instance within the read cache's lifetime", async () => {
-    applyRunEnvironment();
-    const db = testDb;
-    const prisma = await db();
+    const prisma = await testDb();
     const path = `/v1/indices/${index}/history?interval=1h`;
     const before = (await get(path)).json.data.points as Array<{ t: string; indexLevel: string }>;
     const target = before[Math.floor(before.length / 2)]!;

@@ -30,8 +30,7 @@ let server: RunningServer;
 let p: Portal;
 
 async function prisma() {
-  const db = testDb;
-  return db();
+  return testDb();
 }
 
 async function v1(key: string, path = "/v1"): Promise<number> {

@@ -13,8 +13,7 @@ let server: RunningServer;
 let p: Portal;
 
 async function prisma() {
-  const db = testDb;
-  return db();
+  return testDb();
 }
 
 async function mint(account: Account, name: string): Promise<{ id: string; key: string }> {
