@@ -122,6 +122,12 @@ async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], sett
       const found = await connector.discover(selectors);
       problems.push(...found.problems);
       found.markets.forEach((m) => fromVenue(m));
+      // Markets that opened and closed between the base date and now, which the venue no longer
+      // lists as open: without them the history would hold only the survivors.
+      const since = new Date(Math.min(...mine.map((e) => e.base.getTime())));
+      const closed = await connector.closedSince(selectors, since);
+      problems.push(...closed.problems);
+      closed.markets.forEach((m) => fromVenue(m));
     }
     for (const e of mine.filter((x) => x.event)) {
       try {
@@ -389,7 +395,7 @@ async function keepRevisions(
     if (levelIsMaterial(s.level, l.level as string)) {
       l.revision = s.revision + 1;
       l.computedAt = now;
-      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toString(), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason: "back-calculation" } });
+      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toFixed(8), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason: "back-calculation" } });
     } else l.revision = s.revision;
   }
   if (seriesIds.length === 0) return records;

@@ -166,7 +166,7 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
       if (!stored) newLevels.push(level);
       else if (levelIsMaterial(stored.level, level.level as string)) {
         restatedLevels.push({ ...level, revision: stored.revision + 1, computedAt });
-        record("index_level", level.indexId, level.t as Date, stored.level.toString(), level.level as string, {
+        record("index_level", level.indexId, level.t as Date, stored.level.toFixed(8), level.level as string, {
           revision: stored.revision,
           stale: stored.stale,
           compositionVersion: stored.compositionVersion,

@@ -65,18 +65,8 @@ export class KalshiConnector implements VenueConnector {
         try {
           if (kind === "series") {
             // `status=open` leaves out events with no market open for trading (closed, settled):
-            // markets held from them are read by `lookup`. Nested markets come whatever their
-            // status (one settled early is read as resolved). Cursor pages until an empty cursor.
-            let cursor = "";
-            for (let page = 0; page < MAX_PAGES; page++) {
-              const body = await this.http.getJson(
-                `${this.apiUrl}/events?series_ticker=${encodeURIComponent(value)}&status=open&with_nested_markets=true&limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-              );
-              if (!isObj(body) || arr(body, "events") === null) throw new VenueError("kalshi /events", "no events list");
-              for (const e of arr(body, "events")!.filter(isObj)) add(this.marketsOfEvent(e, [selector]));
-              cursor = str(body, "cursor") ?? "";
-              if (!cursor) break;
-            }
+            // markets held from them are read by `lookup`.
+            await this.seriesEvents(value, "status=open", (e) => add(this.marketsOfEvent(e, [selector])));
           } else if (kind === "event") {
             // `/events/{ticker}` answers an event whatever its status, with all its markets
             const body = await this.http.getJson(`${this.apiUrl}/events/${encodeURIComponent(value)}?with_nested_markets=true`);
@@ -86,6 +76,48 @@ export class KalshiConnector implements VenueConnector {
         } catch (error) {
           problems.push(`kalshi ${selector}: ${(error as Error).message}`);
         }
+      }),
+    );
+    return { markets: found.list(), problems };
+  }
+
+  /**
+   * `/events?series_ticker=` with nested markets, every cursor page (until an empty cursor). Nested
+   * markets come whatever their status (one settled early is read as resolved).
+   */
+  private async seriesEvents(series: string, filter: string, add: (event: Obj) => void): Promise<void> {
+    let cursor = "";
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const body = await this.http.getJson(
+        `${this.apiUrl}/events?series_ticker=${encodeURIComponent(series)}&${filter}&with_nested_markets=true&limit=${PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      );
+      if (!isObj(body) || arr(body, "events") === null) throw new VenueError("kalshi /events", "no events list");
+      for (const e of arr(body, "events")!.filter(isObj)) add(e);
+      cursor = str(body, "cursor") ?? "";
+      if (!cursor) break;
+    }
+  }
+
+  /**
+   * Events of the series no longer open for trading, closed (awaiting determination) or settled,
+   * with a market closing at `since` or later (`status=closed|settled&min_close_ts=`, one status per
+   * request). An event selector needs no such read: `/events/{ticker}` answers whatever its status.
+   */
+  async closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }> {
+    const problems: string[] = [];
+    const found = new DiscoveredMarkets();
+    const minClose = Math.floor(since.getTime() / 1000);
+    await Promise.all(
+      selectors.flatMap((selector) => {
+        const [, kind, value] = selector.split(":", 3) as [string, string, string];
+        if (kind !== "series") return [];
+        return ["closed", "settled"].map(async (status) => {
+          try {
+            await this.seriesEvents(value, `status=${status}&min_close_ts=${minClose}`, (e) => found.add(this.marketsOfEvent(e, [selector])));
+          } catch (error) {
+            problems.push(`kalshi ${selector} (${status} since ${since.toISOString()}): ${(error as Error).message}`);
+          }
+        });
       }),
     );
     return { markets: found.list(), problems };

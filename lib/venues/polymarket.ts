@@ -76,6 +76,23 @@ export class PolymarketConnector implements VenueConnector {
     return (arr(event, "markets") ?? []).filter(isObj).map((m) => this.market(m, event, selectors)).filter((m): m is VenueMarket => m !== null);
   }
 
+  /**
+   * Gamma `/events` of a tag, every offset page: `closed` is always sent (its default has differed
+   * from the docs: Polymarket/polymarket-cli#71); an event lists all its markets, closed ones
+   * included (resolved early). Offset pages until an empty one: the venue may serve fewer per page
+   * than asked, and a short page is not the last.
+   */
+  private async tagEvents(tag: string, filter: string, add: (event: Obj) => void): Promise<void> {
+    let offset = 0;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(tag)}&${filter}&limit=${PAGE}&offset=${offset}`);
+      if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
+      for (const e of body.filter(isObj)) add(e);
+      if (body.length === 0) break;
+      offset += body.length;
+    }
+  }
+
   async discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }> {
     const problems: string[] = [];
     const found = new DiscoveredMarkets();
@@ -85,18 +102,7 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "tag") {
-            // Gamma `/events`: `closed` always sent (its default has differed from the docs:
-            // Polymarket/polymarket-cli#71); an open event lists all its markets, closed ones
-            // included (resolved early). Offset pages until an empty one: the venue may serve
-            // fewer per page than asked, and a short page is not the last.
-            let offset = 0;
-            for (let page = 0; page < MAX_PAGES; page++) {
-              const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(value)}&closed=false&limit=${PAGE}&offset=${offset}`);
-              if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
-              for (const e of body.filter(isObj)) add(this.marketsOf(e, [selector]));
-              if (body.length === 0) break;
-              offset += body.length;
-            }
+            await this.tagEvents(value, "closed=false", (e) => add(this.marketsOf(e, [selector])));
           } else if (kind === "event") {
             const e = await this.eventBody(value);
             if (e) add(this.marketsOf(e, [selector]));
@@ -104,6 +110,28 @@ export class PolymarketConnector implements VenueConnector {
           }
         } catch (error) {
           problems.push(`polymarket ${selector}: ${(error as Error).message}`);
+        }
+      }),
+    );
+    return { markets: found.list(), problems };
+  }
+
+  /**
+   * Closed events of the tags whose end date is `since` or later (Gamma `/events?closed=true&
+   * end_date_min=`), with their markets. An event selector needs no such read: `/events/slug/`
+   * answers an event whatever its state, so `discover` already has its closed markets.
+   */
+  async closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }> {
+    const problems: string[] = [];
+    const found = new DiscoveredMarkets();
+    await Promise.all(
+      selectors.map(async (selector) => {
+        const [, kind, value] = selector.split(":", 3) as [string, string, string];
+        if (kind !== "tag") return;
+        try {
+          await this.tagEvents(value, `closed=true&end_date_min=${encodeURIComponent(since.toISOString())}`, (e) => found.add(this.marketsOf(e, [selector])));
+        } catch (error) {
+          problems.push(`polymarket ${selector} (closed since ${since.toISOString()}): ${(error as Error).message}`);
         }
       }),
     );

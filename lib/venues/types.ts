@@ -36,6 +36,12 @@ export type BookRead = { conditionId: string; quote: Quote } | { conditionId: st
 export interface VenueConnector {
   readonly venue: VenueName;
   discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }>;
+  /**
+   * The markets of the selectors' universes that closed at `since` or later, which `discover`
+   * (open markets only) leaves out: a back-calculation from a base date needs them, or its
+   * history would hold only the markets that survived to the launch.
+   */
+  closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }>;
   event(event: string): Promise<VenueEventLegs | null>;
   books(markets: readonly VenueMarket[]): Promise<BookRead[]>;
 }

@@ -2,10 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 // A local stand-in for the venues' public APIs, answering in their documented shapes and leaving
-// out what they leave out: Gamma (events by tag with offset pages filtered on `closed`, by slug,
+// out what they leave out: Gamma (events by tag with offset pages filtered on `closed` and
+// `end_date_min`, by slug,
 // markets by condition id without closed ones unless `closed=true`), the CLOB books (`POST /books`,
 // `GET /book`), and the Kalshi trade API v2 (events by series with cursor pages filtered on
-// `status`, an event, a market, its order book).
+// `status` and `min_close_ts`, an event, a market, its order book).
 
 export interface PolyMarket {
   conditionId: string;
@@ -164,9 +165,13 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/gamma/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
       const offset = Number(q.get("offset") ?? 0);
-      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only
+      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only;
+      // `end_date_min` leaves out events ending before it
       const closed = q.get("closed") === "true";
-      const list = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
+      const endMin = q.get("end_date_min");
+      const list = state.poly.events.filter(
+        (e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed && (!endMin || Date.parse(e.endDate) >= Date.parse(endMin)),
+      );
       return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
     }
     if (p.startsWith("/gamma/events/slug/")) {
@@ -211,10 +216,19 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (p === "/kalshi/events") {
       const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.kalshi ?? 200);
       const start = Number(q.get("cursor") || 0);
-      // no `status`: every event; `status=open`: those with a market open for trading; any other: the rest
+      // no `status`: every event; `open`: those with a market open for trading; `settled`: those
+      // whose markets all settled; `closed`: the others; `min_close_ts`: with a market closing then or later
       const open = (e: KalshiEvent) => e.markets.some((m) => m.status === "active");
+      const settled = (e: KalshiEvent) => e.markets.every((m) => ["settled", "finalized", "determined"].includes(m.status));
+      const stateOf = (e: KalshiEvent) => (open(e) ? "open" : settled(e) ? "settled" : "closed");
       const status = q.get("status");
-      const list = state.kalshi.events.filter((e) => e.series_ticker === q.get("series_ticker") && (!status || (status === "open") === open(e)));
+      const minClose = q.get("min_close_ts");
+      const list = state.kalshi.events.filter(
+        (e) =>
+          e.series_ticker === q.get("series_ticker") &&
+          (!status || stateOf(e) === status) &&
+          (!minClose || e.markets.some((m) => Date.parse(m.close_time) / 1000 >= Number(minClose))),
+      );
       const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }

@@ -112,6 +112,12 @@ beforeAll(async () => {
       ],
     },
   );
+  // opened after the base date and closed before the launch: the venue lists its event as closed only
+  const gone = at(300).toISOString();
+  fake.poly.events.push(
+    { slug: "btc-gone", title: "BTC gone", negRisk: false, tags: ["crypto"], endDate: gone, closed: true, markets: [{ conditionId: "0xbtc-gone", question: "Will BTC reach gone?", yesToken: "tok-g", endDate: gone, closed: true, outcomePrices: ["0", "1"] }] },
+  );
+  fake.history.poly.set("tok-g", path4(100, 300, () => 0.2));
   fake.poly.books.set("tok-a", polyBook(pa(HOURS) - 0.01, pa(HOURS) + 0.01));
   fake.poly.books.set("tok-b", polyBook(pb(HOURS) - 0.01, pb(HOURS) + 0.01));
   fake.poly.books.set("tok-r2", polyBook(0.5, 0.52));
@@ -127,6 +133,14 @@ beforeAll(async () => {
     mutually_exclusive: false,
     markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
   });
+  fake.kalshi.events.push({
+    event_ticker: "KXCPI-OLD",
+    series_ticker: "KXCPI",
+    title: "CPI old",
+    mutually_exclusive: false,
+    markets: [{ ticker: "KXCPI-OLD-T2", title: "CPI old above 2%?", status: "settled", result: "yes", close_time: at(200).toISOString() }],
+  });
+  fake.history.kalshi.set("KXCPI-OLD-T2", path4(50, 200, () => 0.7, 0.02));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.5, 0.53));
   fake.history.kalshi.set("KXCPI-A-T3", path4(0, HOURS, (h) => 0.4 + 0.0005 * h, 0.04));
   const file = path.join(dir, "catalog.json");
@@ -147,7 +161,7 @@ describe("back-calculation from a base date", () => {
     const r = await cli("scripts/collect.ts", ["--once", "--at", launch.toISOString()]);
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/back-calculated KX-CPI, PMX-BTC|back-calculated PMX-BTC, KX-CPI/);
-    expect(r.stdout).toContain("1 resolution(s) dated from the history");
+    expect(r.stdout).toContain("3 resolution(s) dated from the history");
 
     const btc = await levels("PMX-BTC");
     expect(btc[0]!.t.toISOString()).toBe(base.toISOString());
@@ -184,6 +198,30 @@ describe("back-calculation from a base date", () => {
     expect(links.rows.some((l) => l.completedAt.getTime() >= at(48).getTime() && l.completedAt.getTime() <= at(49).getTime() && l.removedMarketCount === 1)).toBe(true);
     const sources = await client.query<{ source: string; n: string }>(`SELECT source, count(*)::text AS n FROM market_snapshots WHERE "observedAt" < $1 GROUP BY source`, [launch]);
     expect(sources.rows).toEqual([{ source: "history", n: expect.any(String) }]);
+  });
+
+  it("takes in markets that opened and closed before the launch, which the venues list as closed only (no survivorship)", async () => {
+    const m = await client.query<{ conditionId: string; listedAt: Date; resolvedAt: Date | null; outcome: number | null }>(
+      `SELECT "conditionId", "listedAt", "resolvedAt", outcome FROM markets WHERE "conditionId" IN ('0xbtc-gone', 'kalshi:KXCPI-OLD-T2') ORDER BY "conditionId"`,
+    );
+    expect(m.rows).toEqual([
+      { conditionId: "0xbtc-gone", listedAt: at(100), resolvedAt: at(300), outcome: 0 },
+      { conditionId: "kalshi:KXCPI-OLD-T2", listedAt: at(50), resolvedAt: at(200), outcome: 1 },
+    ]);
+    // in the basket while it traded, out of it from its settlement
+    const held = async (ticker: string, conditionId: string, h: number) =>
+      (
+        await client.query(
+          `SELECT 1 FROM composition_members m JOIN compositions c ON c.id = m."compositionId" JOIN indices i ON i.id = c."indexId"
+           WHERE i.ticker = $1 AND m."conditionId" = $2 AND c."effectiveAt" = (SELECT max(c2."effectiveAt") FROM compositions c2 WHERE c2."indexId" = i.id AND c2."effectiveAt" <= $3)`,
+          [ticker, conditionId, at(h)],
+        )
+      ).rowCount;
+    expect(await held("PMX-BTC", "0xbtc-gone", 99)).toBe(0);
+    expect(await held("PMX-BTC", "0xbtc-gone", 150)).toBe(1);
+    expect(await held("PMX-BTC", "0xbtc-gone", 301)).toBe(0);
+    expect(await held("KX-CPI", "kalshi:KXCPI-OLD-T2", 120)).toBe(1);
+    expect(await held("KX-CPI", "kalshi:KXCPI-OLD-T2", 201)).toBe(0);
   });
 
   it("stores the hourly history prices as one row per market per day; only a resolution is a snapshot row", async () => {

@@ -180,8 +180,9 @@ describe("ingested snapshots drive the engine", () => {
     const records = await a.prisma.restatement.findMany({ orderBy: [{ kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
     expect(records.length).toBe(result.restated.levelsRestated + result.restated.ticksRestated);
     for (const r of records.filter((x) => x.kind === "index_level")) {
-      expect(r.previous).toBe(beforeByKey.get(`${r.ticker}|${r.t.toISOString()}`)!.level.toString());
-      expect(r.value).toBe(levelsA.find((l) => l.index.ticker === r.ticker && l.t.getTime() === r.t.getTime())!.level.toString());
+      // both as published: eight decimals, trailing zeros kept
+      expect(r.previous).toBe(beforeByKey.get(`${r.ticker}|${r.t.toISOString()}`)!.level.toFixed(8));
+      expect(r.value).toBe(levelsA.find((l) => l.index.ticker === r.ticker && l.t.getTime() === r.t.getTime())!.level.toFixed(8));
       expect(r.revision).toBe(1);
     }
     expect(await buildMissingBundles(a.prisma, new Date("2026-11-02T00:00:00Z"))).toContain("2026-10");

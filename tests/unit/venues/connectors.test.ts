@@ -111,6 +111,27 @@ describe("Polymarket connector", () => {
     expect(fake.hits.filter((h) => h.startsWith("/gamma/events?"))).toEqual([0, 2, 4, 5].map((o) => `/gamma/events?tag_slug=elections&closed=false&limit=100&offset=${o}`));
   });
 
+  test("closed since a date: the tag's closed events ending then or later (end_date_min), which open discovery leaves out", async () => {
+    polySetup();
+    fake.poly.events.push({
+      slug: "recent-race",
+      title: "Recent race",
+      negRisk: false,
+      tags: ["elections"],
+      endDate: "2026-10-01T00:00:00Z",
+      closed: true,
+      markets: [{ conditionId: "0xrecent", question: "Recent?", yesToken: "tok-recent", endDate: "2026-10-01T00:00:00Z", closed: true, outcomePrices: ["1", "0"] }],
+    });
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain("0xrecent");
+    const { markets, problems } = await pm.closedSince(["polymarket:tag:elections", "polymarket:event:fed-december"], new Date("2026-06-01T00:00:00Z"));
+    expect(problems).toEqual([]);
+    // old-race ended before the date: left out by the venue
+    expect(markets.map((m) => [m.conditionId, m.closed, m.resolved, m.outcome])).toEqual([["0xrecent", true, true, 1]]);
+    expect(markets[0]!.selectors).toContain("polymarket:tag:elections");
+    expect(fake.hits.filter((h) => h.includes("closed=true"))).toEqual([0, 1].map((o) => `/gamma/events?tag_slug=elections&closed=true&end_date_min=${encodeURIComponent("2026-06-01T00:00:00.000Z")}&limit=100&offset=${o}`));
+  });
+
   test("a resolved market reads its outcome; books give quotes, a missing book and a crossed book are stale", async () => {
     polySetup();
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
@@ -277,6 +298,25 @@ describe("Kalshi connector", () => {
     expect((await k.discover(["kalshi:series:KXCPI"])).markets.map((m) => m.conditionId)).not.toContain("kalshi:KXCPI-26DEC-0-T3");
     expect(await k.lookup(["kalshi:KXCPI-26DEC-0-T3"])).toEqual([expect.objectContaining({ conditionId: "kalshi:KXCPI-26DEC-0-T3", closed: true, resolved: true, outcome: 1 })]);
     expect(fake.hits).toContain("/kalshi/markets/KXCPI-26DEC-0-T3");
+  });
+
+  test("closed since a date: the series' closed and settled events with a market closing then or later (min_close_ts)", async () => {
+    kalshiSetup();
+    fake.kalshi.events.push(
+      { event_ticker: "KXCPI-26OCT", series_ticker: "KXCPI", title: "CPI Oct", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26OCT-T3", title: "CPI Oct above 3?", status: "settled", result: "no", close_time: "2026-10-15T12:30:00Z" }] },
+      { event_ticker: "KXCPI-26NOV", series_ticker: "KXCPI", title: "CPI Nov", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26NOV-T3", title: "CPI Nov above 3?", status: "closed", close_time: "2026-11-14T12:30:00Z" }] },
+      { event_ticker: "KXCPI-26MAR", series_ticker: "KXCPI", title: "CPI Mar", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26MAR-T3", title: "CPI Mar above 3?", status: "settled", result: "yes", close_time: "2026-03-12T12:30:00Z" }] },
+    );
+    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    const since = new Date("2026-06-01T00:00:00Z");
+    const { markets, problems } = await k.closedSince(["kalshi:series:KXCPI", "kalshi:event:KXFEDDECISION-26DEC"], since);
+    expect(problems).toEqual([]);
+    expect(markets.map((m) => [m.conditionId, m.closed, m.resolved, m.outcome]).sort()).toEqual([
+      ["kalshi:KXCPI-26NOV-T3", true, false, null],
+      ["kalshi:KXCPI-26OCT-T3", true, true, 0],
+    ]);
+    const asked = fake.hits.filter((h) => h.startsWith("/kalshi/events?")).sort();
+    expect(asked).toEqual(["closed", "settled"].map((status) => `/kalshi/events?series_ticker=KXCPI&status=${status}&min_close_ts=${since.getTime() / 1000}&with_nested_markets=true&limit=200`));
   });
 
   test("bids-only books in both shapes: the YES ask is one minus the best NO bid", async () => {
