@@ -1,12 +1,14 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { config as appConfig } from "@/lib/config";
-import { databaseDown, PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
+import { PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
+import { databaseDown } from "@/lib/root-slot";
 
 /** Paths whose headers below apply (the rest of the matcher is there for the outage page only). */
 const SECURED = /^\/(portal(\/|$)|dev\/|api\/auth\/)/;
 
 /**
- * While this process knows the database to be down (lib/db/outage.ts), a page answers 503 with
+ * While this process knows the database to be down (the root's outage record, read through
+ * lib/root-slot.ts so this bundle loads neither the database client nor the root), a page answers 503 with
  * Retry-After and says the service is temporarily unavailable, instead of rendering into a 500.
  * Next's own error page cannot carry a status of our choosing; the proxy can.
  */

@@ -1,161 +1,176 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { config } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { openEmbedded } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
 import { NameAsTextPool, type QueryBounds } from "@/lib/db/pg-pool";
-import { outageRecord } from "@/lib/db/outage";
+import type { OutageRecord } from "@/lib/db/outage";
 import { isUnavailableError, unavailableDependency } from "@/lib/db/unavailable";
 
 export { isUnavailableError, unavailableDependency } from "@/lib/db/unavailable";
 
 export type Db = PrismaClient;
 
-interface Holder {
-  prisma: Promise<PrismaClient> | null;
-  close: (() => Promise<void>) | null;
-}
-
-// One client per process, kept on globalThis so module re-evaluation in dev reuses it.
-const holder: Holder = ((globalThis as { __pmbDb?: Holder }).__pmbDb ??= { prisma: null, close: null });
-
-async function connect(): Promise<PrismaClient> {
-  const c = config();
-  if (c.DATABASE_URL) {
-    // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
-    // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
-    // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
-    const pool = new NameAsTextPool(
-      { connectionString: c.DATABASE_URL, max: 10, connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS, query_timeout: c.DB_QUERY_TIMEOUT_MS },
-      poolBounds,
-    );
-    pool.on("error", () => {
-      // an idle client lost its server; the next query reconnects or reports `unavailable`
-    });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
-    holder.close = async () => {
-      await prisma.$disconnect();
-      await pool.end().catch(() => undefined);
-    };
-    return prisma;
-  }
-  // Embedded: this process owns the PGlite directory and migrates it before first use.
-  const { pglite, release } = await openEmbedded();
-  await applyMigrations(pglite);
-  const { PrismaPGlite } = await import("pglite-prisma-adapter");
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });
-  holder.close = async () => {
-    await prisma.$disconnect();
-    await release();
-  };
-  return prisma;
-}
-
-/** The process's Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset). */
-export function db(): Promise<PrismaClient> {
-  if (!holder.prisma) {
-    holder.prisma = connect().catch((error) => {
-      holder.prisma = null;
-      throw error;
-    });
-  }
-  return holder.prisma;
-}
-
-export async function closeDb(): Promise<void> {
-  const close = holder.close;
-  holder.prisma = null;
-  holder.close = null;
-  if (close) await close();
-}
-
-const jobs = new AsyncLocalStorage<true>();
-
-/**
- * Runs `work` as a background job (the engine's catch-up and ticks, the collector, bundle builds,
- * operator tools): its queries may take up to DB_JOB_TIMEOUT_MS (they wait for the engine lock,
- * write a backfill) instead of the request bound DB_QUERY_TIMEOUT_MS.
- */
-export function asJob<T>(work: () => Promise<T>): Promise<T> {
-  return jobs.run(true, work);
+/** The service's database: the Prisma client, its outage record, its health; one per root (lib/root.ts). */
+export interface Database {
+  /** The Prisma client, connected on first use (PGlite under DATA_DIR when DATABASE_URL is unset). */
+  client(): Promise<Db>;
+  /** Disconnects (and releases the embedded directory); the next `client()` connects again. */
+  close(): Promise<void>;
+  /**
+   * Runs `work` as a background job (the engine's catch-up and ticks, the collector, bundle builds,
+   * operator tools): its queries may take up to DB_JOB_TIMEOUT_MS (they wait for the engine lock,
+   * write a backfill) instead of the request bound DB_QUERY_TIMEOUT_MS.
+   */
+  asJob<T>(work: () => Promise<T>): Promise<T>;
+  /** Whether the database is known to be unavailable now (proxy.ts reads it through lib/root-slot.ts). */
+  outage: OutageRecord;
+  /**
+   * The database cannot serve now: one log line when an outage starts (the reason, no stack), a
+   * line a minute while it lasts (how many failures), one when it ends (`noteAnswered`). While it
+   * lasts a probe asks the database every PROBE_MS whether it is back, and pages answer 503.
+   */
+  noteUnavailable(error: unknown): void;
+  /** The database answered: ends an outage (one log line) if one was under way. */
+  noteAnswered(): void;
+  /** Reachability and server version, for /healthz. Never throws. */
+  health(): Promise<{ ok: true; version: string; latencyMs: number } | { ok: false; error: string }>;
+  /** One line about a database failure, naming the database and the reason, never a stack. */
+  describe(error: unknown): string;
 }
 
 const STILL_DOWN_LINE_MS = 60_000;
 /** While the database is down, how often a probe checks whether it is back (so recovery needs no request). */
 const PROBE_MS = 500;
-let probe: NodeJS.Timeout | null = null;
 
-/**
- * The database cannot serve now: one log line when an outage starts (the reason, no stack), a
- * line a minute while it lasts (how many failures), one when it ends (`noteDbAnswered`). While it
- * lasts a probe asks the database every PROBE_MS whether it is back, and pages answer 503
- * (proxy.ts reads lib/db/outage.ts).
- */
-export function noteDbUnavailable(error: unknown): void {
-  const now = Date.now();
-  const outage = outageRecord;
-  outage.failures++;
-  if (outage.since === null) {
-    outage.since = now;
-    outage.lastLine = now;
-    outage.failures = 1;
-    console.error(`[db] unavailable: ${describeDbError(error)}; requests that need it get 503 until it answers again`);
-    probe ??= setInterval(() => {
-      void db()
-        .then((prisma) => prisma.$queryRawUnsafe("SELECT 1"))
-        .then(noteDbAnswered, () => undefined);
-    }, PROBE_MS);
-    probe.unref();
-  } else if (now - outage.lastLine >= STILL_DOWN_LINE_MS) {
-    outage.lastLine = now;
-    console.error(`[db] still unavailable after ${Math.round((now - outage.since) / 1000)} s (${outage.failures} failed operations): ${describeDbError(error)}`);
+export function createDatabase(c: Config): Database {
+  let prisma: Promise<PrismaClient> | null = null;
+  let closeClient: (() => Promise<void>) | null = null;
+  const jobs = new AsyncLocalStorage<true>();
+  const outage: OutageRecord = { since: null, failures: 0, lastLine: 0 };
+  let probe: NodeJS.Timeout | null = null;
+
+  const describe = (error: unknown) => describeDbError(c, error);
+
+  const noteAnswered = () => {
+    if (probe) clearInterval(probe);
+    probe = null;
+    if (outage.since === null) return;
+    console.error(`[db] answering again after ${((Date.now() - outage.since) / 1000).toFixed(1)} s (${outage.failures} failed operations)`);
+    outage.since = null;
+    outage.failures = 0;
+  };
+
+  const noteUnavailable = (error: unknown) => {
+    const now = Date.now();
+    outage.failures++;
+    if (outage.since === null) {
+      outage.since = now;
+      outage.lastLine = now;
+      outage.failures = 1;
+      console.error(`[db] unavailable: ${describe(error)}; requests that need it get 503 until it answers again`);
+      probe ??= setInterval(() => {
+        void client()
+          .then((p) => p.$queryRawUnsafe("SELECT 1"))
+          .then(noteAnswered, () => undefined);
+      }, PROBE_MS);
+      probe.unref();
+    } else if (now - outage.lastLine >= STILL_DOWN_LINE_MS) {
+      outage.lastLine = now;
+      console.error(`[db] still unavailable after ${Math.round((now - outage.since) / 1000)} s (${outage.failures} failed operations): ${describe(error)}`);
+    }
+  };
+
+  const bounds: QueryBounds = {
+    override: () => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null),
+    answered: noteAnswered,
+    failed: (error) => {
+      if (unavailableDependency(error) === "database") noteUnavailable(error);
+    },
+  };
+
+  async function connect(): Promise<PrismaClient> {
+    if (c.DATABASE_URL) {
+      // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
+      // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
+      // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
+      const pool = new NameAsTextPool(
+        { connectionString: c.DATABASE_URL, max: 10, connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS, query_timeout: c.DB_QUERY_TIMEOUT_MS },
+        bounds,
+      );
+      pool.on("error", () => {
+        // an idle client lost its server; the next query reconnects or reports `unavailable`
+      });
+      const client = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
+      closeClient = async () => {
+        await client.$disconnect();
+        await pool.end().catch(() => undefined);
+      };
+      return client;
+    }
+    // Embedded: this process owns the PGlite directory and migrates it before first use.
+    const { pglite, release } = await openEmbedded();
+    await applyMigrations(pglite);
+    const { PrismaPGlite } = await import("pglite-prisma-adapter");
+    const client = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });
+    closeClient = async () => {
+      await client.$disconnect();
+      await release();
+    };
+    return client;
   }
-}
 
-/** The database answered: ends an outage (one log line) if one was under way. */
-export function noteDbAnswered(): void {
-  const outage = outageRecord;
-  if (probe) clearInterval(probe);
-  probe = null;
-  if (outage.since === null) return;
-  console.error(`[db] answering again after ${((Date.now() - outage.since) / 1000).toFixed(1)} s (${outage.failures} failed operations)`);
-  outage.since = null;
-  outage.failures = 0;
-}
-
-const poolBounds: QueryBounds = {
-  override: () => (jobs.getStore() ? config().DB_JOB_TIMEOUT_MS : null),
-  answered: noteDbAnswered,
-  failed: (error) => {
-    if (unavailableDependency(error) === "database") noteDbUnavailable(error);
-  },
-};
-
-/** Reachability and server version, for /healthz. Never throws. */
-export async function dbHealth(): Promise<{ ok: true; version: string; latencyMs: number } | { ok: false; error: string }> {
-  const started = performance.now();
-  try {
-    const prisma = await db();
-    const rows = await prisma.$queryRawUnsafe<Array<{ version: string }>>("SELECT current_setting('server_version') AS version");
-    noteDbAnswered();
-    return { ok: true, version: rows[0]?.version ?? "unknown", latencyMs: Math.round(performance.now() - started) };
-  } catch (error) {
-    if (isUnavailableError(error)) noteDbUnavailable(error);
-    return { ok: false, error: describeDbError(error) };
+  function client(): Promise<PrismaClient> {
+    if (!prisma) {
+      prisma = connect().catch((error) => {
+        prisma = null;
+        throw error;
+      });
+    }
+    return prisma;
   }
+
+  return {
+    client,
+    async close() {
+      if (probe) clearInterval(probe);
+      probe = null;
+      // a connection under way finishes first, so its client is closed too
+      await prisma?.catch(() => undefined);
+      const close = closeClient;
+      prisma = null;
+      closeClient = null;
+      if (close) await close();
+    },
+    asJob: (work) => jobs.run(true, work),
+    outage,
+    noteUnavailable,
+    noteAnswered,
+    async health() {
+      const started = performance.now();
+      try {
+        const p = await client();
+        const rows = await p.$queryRawUnsafe<Array<{ version: string }>>("SELECT current_setting('server_version') AS version");
+        noteAnswered();
+        return { ok: true, version: rows[0]?.version ?? "unknown", latencyMs: Math.round(performance.now() - started) };
+      } catch (error) {
+        if (isUnavailableError(error)) noteUnavailable(error);
+        return { ok: false, error: describe(error) };
+      }
+    },
+    describe,
+  };
 }
 
 /** One line about a database failure, naming the database and the reason, never a stack. */
-export function describeDbError(error: unknown): string {
-  const c = config();
+function describeDbError(c: Config, error: unknown): string {
   const where = c.DATABASE_URL ? safeHost(c.DATABASE_URL) : `embedded database in ${c.DATA_DIR}`;
-  return `${where}: ${dbErrorReason(error)}`;
+  return `${where}: ${dbErrorReason(c, error)}`;
 }
 
 /** The reason of a database failure in a few words: the driver's SQLSTATE or socket code and the first line of its message. */
-function dbErrorReason(error: unknown): string {
-  const c = config();
+function dbErrorReason(c: Config, error: unknown): string {
   let code = "";
   let message = "";
   // Prisma wraps the driver's error (in `cause`, or in `meta.driverAdapterError` for raw queries):

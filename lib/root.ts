@@ -1,6 +1,6 @@
 import "server-only";
 import { config as readConfig, type Config } from "@/lib/config";
-import { db, type Db } from "@/lib/db";
+import { createDatabase, type Database, type Db } from "@/lib/db";
 import { dataDir } from "@/lib/db/embedded";
 import { createReadCache, type ReadCache, type ReadContext } from "@/lib/data/read-cache";
 import { createKeyCache, type KeyCache } from "@/lib/keys/key-cache";
@@ -11,6 +11,7 @@ import { createJournals, type Journals } from "@/lib/plumbing/journal";
 import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
 import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
 import { createRedis, type RedisConnection } from "@/lib/redis";
+import { dropHeldRoot, heldRoot, heldRootIfAny } from "@/lib/root-slot";
 
 // The composition root: the collaborators of one process, built once from the configuration and
 // handed to lib/api, lib/data, lib/keys and lib/ratelimit as parameters. It is the one
@@ -19,7 +20,9 @@ import { createRedis, type RedisConnection } from "@/lib/redis";
 
 export interface Root {
   config: Config;
-  /** The Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset). */
+  /** The database: its client, its outage record (pages answer 503 while it lasts), its health. */
+  database: Database;
+  /** The Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset), connected on first use. */
   db: () => Promise<Db>;
   /** The read models' cache: cleared after the data changed (an engine tick, an ingest, an incident). */
   cache: ReadCache;
@@ -51,8 +54,11 @@ export function createRoot(config: Config): Root {
   const shutdown = createShutdown();
   const journals = createJournals();
   const redis = createRedis(config, shutdown);
+  const database = createDatabase(config);
+  const db = database.client;
   return {
     config,
+    database,
     db,
     cache,
     progress,
@@ -68,9 +74,20 @@ export function createRoot(config: Config): Root {
   };
 }
 
-const slot = globalThis as { __pmbRoot?: Root };
-
-/** This process's root, built on first use from the configuration. */
+/** This process's root, built on first use from the configuration (held in lib/root-slot.ts). */
 export function root(): Root {
-  return (slot.__pmbRoot ??= createRoot(readConfig()));
+  return heldRoot(() => createRoot(readConfig()));
+}
+
+/**
+ * Closes this process's root, if one was built: its shutdown work (journals, Redis), then the
+ * database. The next `root()` builds another from the configuration. For tools and tests, which
+ * end or change databases; a server closes its root through its shutdown (lib/server/boot.ts).
+ */
+export async function closeRoot(): Promise<void> {
+  const held = heldRootIfAny() as Root | undefined;
+  if (!held) return;
+  dropHeldRoot(held);
+  await held.shutdown.run();
+  await held.database.close();
 }

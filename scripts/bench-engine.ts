@@ -10,14 +10,14 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-engine-"));
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const { db, closeDb } = await import("@/lib/db");
+  const { root, closeRoot } = await import("@/lib/root");
   const { catchUp, BACKFILL_DAYS, flushTiming } = await import("@/lib/ingest/engine-runner");
   const { config } = await import("@/lib/config");
   // memoryUsage.rss() alone: memoryUsage() also walks the heap spaces, a cost the sampler would add to the figures
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
-  const prisma = await db();
+  const prisma = await root().db();
   const opened = performance.now();
   const r = await catchUp(prisma, { seed: config().DEMO_SEED });
   const done = performance.now();
@@ -29,7 +29,7 @@ async function main() {
     reconstitutions: await prisma.reconstitutionEvent.count(),
   };
   const collector = await benchCollector(prisma);
-  await closeDb();
+  await closeRoot();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`backfill of ${BACKFILL_DAYS} days (${r.hours} hours) into embedded PGlite`);
   console.log(`  open + migrate : ${((opened - t0) / 1000).toFixed(1)} s`);
@@ -45,7 +45,7 @@ async function main() {
 }
 
 /** A catalog of 50 indices over 2,000 venue markets (Polymarket tags, Kalshi series) against the test suite's fake venues. */
-async function benchCollector(prisma: Awaited<ReturnType<typeof import("@/lib/db").db>>) {
+async function benchCollector(prisma: import("@/lib/db").Db) {
   const { startFakeVenues, polyBook, kalshiBookFp } = await import("../tests/support/fake-venues");
   const { applyCatalog } = await import("@/lib/catalog/apply-catalog");
   const { validateCatalog } = await import("@/lib/catalog/validate");
@@ -88,7 +88,7 @@ async function benchBackCalculation() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-backcalc-"));
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
-  const { db, closeDb } = await import("@/lib/db");
+  const { root, closeRoot } = await import("@/lib/root");
   const { startFakeVenues } = await import("../tests/support/fake-venues");
   const { applyCatalog } = await import("@/lib/catalog/apply-catalog");
   const { validateCatalog } = await import("@/lib/catalog/validate");
@@ -111,7 +111,7 @@ async function benchBackCalculation() {
   const at = new Date(base).toISOString();
   const launchAt = new Date(launch).toISOString();
   const indices = seedUniverse(fake, end, { inceptionAt: at, launchAt });
-  const prisma = await db();
+  const prisma = await root().db();
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
   const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, timeoutMs: 30_000 };
@@ -125,7 +125,7 @@ async function benchBackCalculation() {
   clearInterval(sampler);
   const levels = await prisma.indexLevel.count();
   await fake.close();
-  await closeDb();
+  await closeRoot();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, embedded PGlite, local fake venues`);
   console.log(`  total          : ${((t1 - t0) / 1000).toFixed(1)} s   (target: under 60 s)`);

@@ -297,9 +297,10 @@ async function main() {
         }
         if (postgresKeys) return postgresKeys;
         const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+        const prisma = await (await import("@/lib/root")).root().db();
         for (let i = 0; i < 40; i++) {
-          const user = await ensureUser(`bench-${i}-${randomUUID()}@example.com`);
-          keys.push((await mintKey(user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
+          const user = await ensureUser(prisma, `bench-${i}-${randomUUID()}@example.com`);
+          keys.push((await mintKey(prisma, user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
         }
         postgresKeys = keys;
         return keys;

@@ -13,24 +13,23 @@ const OUT = path.resolve("content/docs/examples");
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-docs-examples-"));
   Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", REDIS_URL: "", PUBLIC_BASE_URL: process.env.DOCS_BASE_URL || "https://api.example.com" });
-  const { db, closeDb } = await import("@/lib/db");
   const { config } = await import("@/lib/config");
   const { catchUp } = await import("@/lib/ingest/engine-runner");
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
-  const { root } = await import("@/lib/root");
+  const { root, closeRoot } = await import("@/lib/root");
   const { keyLimits } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
   const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
   const { formatFailure, verifyBundles } = await import("@/lib/snapshots/verify-bundles");
   const { formatMicros } = await import("@/lib/engine/time-format");
-  const prisma = await db();
+  const prisma = await root().db();
   const generatedAt = new Date();
   await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
   await buildMissingBundles(prisma);
-  const { key } = await mintKey(await ensureUser("docs@example.com"));
+  const { key } = await mintKey(prisma, await ensureUser(prisma, "docs@example.com"));
   const resolved = (await verifyKey(root(), key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
@@ -58,10 +57,10 @@ async function main() {
   write("meta.json", latest.meta);
   const flagged = await prisma.volatilityTick.findFirst({ where: { status: "flagged" }, orderBy: { computedAt: "desc" }, select: { gateFlags: true } });
   write("gate-flags.json", flagged?.gateFlags ?? []);
-  const manifest = await latestManifest();
+  const manifest = await latestManifest(prisma);
   write("manifest-latest.json", manifest);
   const lastMonth = manifest.months.at(-1);
-  if (lastMonth) write("manifest-month.json", await monthManifest(lastMonth.month));
+  if (lastMonth) write("manifest-month.json", await monthManifest(prisma, lastMonth.month));
   const engine = await prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
   const firstLevel = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
   write("generated.json", {
@@ -99,7 +98,7 @@ async function main() {
     manifestFilesChecked: verified.integrity.filesChecked,
     failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
   });
-  await closeDb();
+  await closeRoot();
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`wrote ${fs.readdirSync(OUT).length} examples to ${path.relative(process.cwd(), OUT)}`);
   process.exit(0);

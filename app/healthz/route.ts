@@ -1,5 +1,4 @@
 import { ERRORS } from "@/lib/api/errors";
-import { dbHealth } from "@/lib/db";
 import { appVersion } from "@/lib/version";
 import { root } from "@/lib/root";
 
@@ -13,7 +12,7 @@ export const dynamic = "force-dynamic";
  * for complete data).
  */
 export async function GET() {
-  const [database, redis] = await Promise.all([dbHealth(), root().redis.health()]);
+  const [database, redis] = await Promise.all([root().database.health(), root().redis.health()]);
   const redisDown = redis.configured && !redis.ok;
   const backfill = root().progress;
   const starting = backfill.state === "running";

@@ -5,7 +5,8 @@ import { jsonChunks } from "@/lib/api/json-body";
 import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
-import { noteDbUnavailable, unavailableDependency } from "@/lib/db";
+import { unavailableDependency } from "@/lib/db/unavailable";
+import { root } from "@/lib/root";
 import { InvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
@@ -107,7 +108,7 @@ export function toApiError(error: unknown, requestId: string, where: string): Ap
   // log line per outage (lib/db.ts), not one per request.
   const dependency = unavailableDependency(error);
   if (dependency) {
-    if (dependency === "database") noteDbUnavailable(error);
+    if (dependency === "database") root().database.noteUnavailable(error);
     return new ApiError("unavailable");
   }
   console.error(`[${where}] requestId=${requestId} ${(error as Error)?.stack ?? String(error)}`);

@@ -4,7 +4,7 @@ import { EMAIL_PROVIDER_ID, signIn } from "@/lib/auth/auth";
 import { checkWorkEmail, normalizeEmail } from "@/lib/auth/email-address";
 import { authReadiness, authSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
-import { db, isUnavailableError } from "@/lib/db";
+import { isUnavailableError } from "@/lib/db";
 import { throttle } from "@/lib/ratelimit";
 import { root } from "@/lib/root";
 
@@ -85,7 +85,7 @@ export type LinkState = "valid" | "expired" | "used";
 export async function linkState(rawEmail: unknown, rawToken: unknown): Promise<LinkState> {
   if (typeof rawEmail !== "string" || typeof rawToken !== "string" || !rawToken || rawToken.length > 256) return "used";
   const hash = createHash("sha256").update(`${rawToken}${authSecret()}`).digest("hex");
-  const prisma = await db();
+  const prisma = await root().db();
   const row = await prisma.verificationToken.findUnique({
     where: { identifier_token: { identifier: normalizeEmail(rawEmail), token: hash } },
     select: { expires: true },

@@ -1,5 +1,4 @@
 import "server-only";
-import { db } from "@/lib/db";
 import { root } from "@/lib/root";
 import type { Severity } from "@/lib/data/incident-rule";
 
@@ -12,7 +11,7 @@ async function resolveId(handle: string): Promise<string> {
   const hex = handle.trim().replace(/^INC-/i, "").replaceAll("-", "").toLowerCase();
   if (!/^[0-9a-f]{8,32}$/.test(hex)) throw new IncidentError(`no incident ${handle}`);
   const prefix = `${hex.slice(0, 8)}${hex.length > 8 ? `-${hex.slice(8)}` : ""}`;
-  const rows = await (await db()).$queryRaw<Array<{ id: string }>>`SELECT id::text FROM incidents WHERE id::text LIKE ${`${prefix}%`} LIMIT 2`;
+  const rows = await (await root().db()).$queryRaw<Array<{ id: string }>>`SELECT id::text FROM incidents WHERE id::text LIKE ${`${prefix}%`} LIMIT 2`;
   if (rows.length === 0) throw new IncidentError(`no incident ${handle}`);
   if (rows.length > 1) throw new IncidentError(`${handle} names more than one incident: give more of its id`);
   return rows[0]!.id;
@@ -20,7 +19,7 @@ async function resolveId(handle: string): Promise<string> {
 
 export async function openIncident(input: { title: string; subject: string; severity: Severity; note?: string }): Promise<string> {
   const now = new Date();
-  const row = await (await db()).incident.create({
+  const row = await (await root().db()).incident.create({
     data: { source: "operator", severity: input.severity, subject: input.subject, title: input.title, openedAt: now, ...(input.note ? { notes: { create: { at: now, body: input.note } } } : {}) },
     select: { id: true },
   });
@@ -30,7 +29,7 @@ export async function openIncident(input: { title: string; subject: string; seve
 
 export async function noteIncident(handle: string, body: string): Promise<string> {
   const id = await resolveId(handle);
-  await (await db()).incidentNote.create({ data: { incidentId: id, body } });
+  await (await root().db()).incidentNote.create({ data: { incidentId: id, body } });
   root().cache.clear();
   return ref(id);
 }
@@ -39,7 +38,7 @@ export async function noteIncident(handle: string, body: string): Promise<string
 export async function closeIncident(handle: string, note?: string): Promise<string> {
   const id = await resolveId(handle);
   const now = new Date();
-  const prisma = await db();
+  const prisma = await root().db();
   const row = await prisma.incident.findUnique({ where: { id }, select: { resolvedAt: true } });
   if (row?.resolvedAt) throw new IncidentError(`${ref(id)} was already closed at ${row.resolvedAt.toISOString()}`);
   await prisma.incident.update({ where: { id }, data: { resolvedAt: now, notes: { create: { at: now, body: note ?? "Resolved." } } } });
@@ -48,7 +47,7 @@ export async function closeIncident(handle: string, note?: string): Promise<stri
 }
 
 export async function listIncidents(all: boolean): Promise<string[]> {
-  const rows = await (await db()).incident.findMany({
+  const rows = await (await root().db()).incident.findMany({
     where: all ? {} : { resolvedAt: null },
     orderBy: { openedAt: "desc" },
     take: 500,

@@ -1,6 +1,5 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { asJob, db, describeDbError } from "@/lib/db";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
@@ -13,6 +12,7 @@ import { root } from "@/lib/root";
 /** Each ENGINE_TICK_SECONDS (aligned to the hour by default): collects the venues the catalog names, then computes. */
 export function startScheduler(): void {
   const c = config();
+  const { database, db } = root();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const delay = () => {
@@ -20,7 +20,7 @@ export function startScheduler(): void {
     // a few seconds past the boundary, so the hour's snapshots are in
     return period - (Date.now() % period) + 5_000;
   };
-  const run = () => asJob(tick);
+  const run = () => database.asJob(tick);
   const tick = async () => {
     try {
       const prisma = await db();
@@ -29,7 +29,7 @@ export function startScheduler(): void {
           const collected = await collect(prisma, collectorSettings());
           console.log(`[collector] ${describeCollect(collected).trimEnd().split("\n").slice(0, 3).join(" | ")}`);
         } catch (error) {
-          console.error(`[collector] run failed: ${describeDbError(error)}`);
+          console.error(`[collector] run failed: ${database.describe(error)}`);
         }
       }
       if (!c.demoMarket) {
@@ -44,7 +44,7 @@ export function startScheduler(): void {
       const months = await buildMissingBundles(prisma);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {
-      console.error(`[engine] tick failed: ${describeDbError(error)}`);
+      console.error(`[engine] tick failed: ${database.describe(error)}`);
     }
     if (!stopped) {
       timer = setTimeout(run, delay());
@@ -65,7 +65,7 @@ export async function backCalculateNew(prisma: Db): Promise<void> {
     const r = await backCalculatePending(prisma, collectorSettings());
     if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
   } catch (error) {
-    console.error(`[backfill] back-calculation failed: ${describeDbError(error)}`);
+    console.error(`[backfill] back-calculation failed: ${root().database.describe(error)}`);
   }
 }
 
@@ -76,6 +76,6 @@ async function fillGaps(prisma: Db): Promise<void> {
     const text = describeGapFill(r);
     if (text) console.log(`[collector] ${text.trimEnd().split("\n").join(" | ")}`);
   } catch (error) {
-    console.error(`[collector] filling missed hours failed: ${describeDbError(error)}`);
+    console.error(`[collector] filling missed hours failed: ${root().database.describe(error)}`);
   }
 }

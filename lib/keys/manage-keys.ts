@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { KeyCache } from "@/lib/keys/key-cache";
 import { generateKey } from "@/lib/keys/key-format";
@@ -58,8 +58,7 @@ async function lockAccount(tx: Prisma.TransactionClient, userId: string): Promis
 }
 
 /** Mints a key; the secret is in the result and nowhere else, ever. */
-export async function mintKey(userId: string, options: MintOptions = {}): Promise<{ key: string; summary: KeySummary }> {
-  const prisma = await db();
+export async function mintKey(prisma: Db, userId: string, options: MintOptions = {}): Promise<{ key: string; summary: KeySummary }> {
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
     await lockAccount(tx, userId);
@@ -87,8 +86,7 @@ export async function mintKey(userId: string, options: MintOptions = {}): Promis
 }
 
 /** Retires a key and issues its replacement in one transaction; the old secret dies at once. */
-export async function rotateKey(keys: KeyCache, keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
-  const prisma = await db();
+export async function rotateKey(prisma: Db, keys: KeyCache, keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { ...KEY_SUMMARY_SELECT, userId: true } });
@@ -118,8 +116,7 @@ export async function rotateKey(keys: KeyCache, keyId: string, userId: string | 
  * Revokes a key; every later call with it is refused. `sharedCache`: whether the other instances
  * were told through Redis now, or learn of it by themselves shortly (KeyCache.invalidate).
  */
-export async function revokeKey(keys: KeyCache, keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
-  const prisma = await db();
+export async function revokeKey(prisma: Db, keys: KeyCache, keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
   const row = await prisma.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { id: true } });
     if (!old) throw new KeyError("not_found", "No such key on this account.");
@@ -130,26 +127,22 @@ export async function revokeKey(keys: KeyCache, keyId: string, userId: string | 
   return { ...row, sharedCache: await keys.invalidate() };
 }
 
-export async function listKeys(userId: string): Promise<KeySummary[]> {
-  const prisma = await db();
+export async function listKeys(prisma: Db, userId: string): Promise<KeySummary[]> {
   return prisma.apiKey.findMany({ where: { userId }, select: KEY_SUMMARY_SELECT, orderBy: { createdAt: "desc" } });
 }
 
 /** Finds a key's id from the key itself (operator CLI). */
-export async function keyIdFor(hash: string): Promise<string | null> {
-  const prisma = await db();
+export async function keyIdFor(prisma: Db, hash: string): Promise<string | null> {
   const row = await prisma.apiKey.findUnique({ where: { hash }, select: { id: true } });
   return row?.id ?? null;
 }
 
-export async function ensureUser(email: string): Promise<string> {
-  const prisma = await db();
+export async function ensureUser(prisma: Db, email: string): Promise<string> {
   const user = await prisma.user.upsert({ where: { email: email.toLowerCase() }, update: {}, create: { email: email.toLowerCase() }, select: { id: true } });
   return user.id;
 }
 
-export async function findUserId(email: string): Promise<string | null> {
-  const prisma = await db();
+export async function findUserId(prisma: Db, email: string): Promise<string | null> {
   const user = await prisma.user.findUnique({ where: { email: email.toLowerCase() }, select: { id: true } });
   return user?.id ?? null;
 }

@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "@/lib/db";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
 import { IngestError } from "@/lib/ingest/read-snapshots";
@@ -60,7 +59,7 @@ export const commandSchemas = {
 export type CommandName = keyof typeof commandSchemas;
 
 async function keyId(key: string): Promise<string | null> {
-  return looksLikeKey(key) ? keyIdFor(hashKey(key)) : null;
+  return looksLikeKey(key) ? keyIdFor(await root().db(), hashKey(key)) : null;
 }
 
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
@@ -71,8 +70,8 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
   try {
     switch (name as CommandName) {
       case "keys.mint": {
-        const userId = await ensureUser(args.email as string);
-        const { key } = await mintKey(userId, {
+        const userId = await ensureUser(await root().db(), args.email as string);
+        const { key } = await mintKey(await root().db(), userId, {
           name: (args.name as string | undefined) ?? "Operator key",
           limitMinute: (args.limitMinute as number | undefined) ?? null,
           limitDay: (args.limitDay as number | undefined) ?? null,
@@ -82,26 +81,26 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "keys.rotate": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const { key, sharedCache } = await rotateKey(root().keys, id, null);
+        const { key, sharedCache } = await rotateKey(await root().db(), root().keys, id, null);
         return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
-        const row = await revokeKey(root().keys, id, null);
+        const row = await revokeKey(await root().db(), root().keys, id, null);
         return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
       }
       case "keys.list": {
-        const userId = await findUserId(args.email as string);
+        const userId = await findUserId(await root().db(), args.email as string);
         if (!userId) return fail(`no account for ${args.email as string}`);
-        const rows = await listKeys(userId);
+        const rows = await listKeys(await root().db(), userId);
         const lines = rows.map((k) =>
           [`${k.prefix}…${k.lastFour}`, k.status, `minute=${k.limitMinute ?? "default"}`, `day=${k.limitDay ?? "default"}`, `created=${k.createdAt.toISOString()}`, `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`, k.name].join("\t"),
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
       case "ingest": {
-        const r = await ingestFile(await db(), args.file as string, args.text as string);
+        const r = await ingestFile(await root().db(), args.file as string, args.text as string);
         return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
       }
       case "catalog.validate":
@@ -117,7 +116,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const rolledBack = Symbol("dry run");
         let summary;
         try {
-          summary = await (await db()).$transaction(
+          summary = await (await root().db()).$transaction(
             async (tx) => {
               await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
               const s = await applyCatalogText(tx, args.file as string, args.text as string, { demo: c.demoMarket, seed: c.DEMO_SEED, now: new Date() });
@@ -138,7 +137,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const { collect, collectorSettings, describeCollect } = await import("@/lib/ingest/collector");
         const { catchUp } = await import("@/lib/ingest/engine-runner");
         const c = config();
-        const prisma = await db();
+        const prisma = await root().db();
         const now = args.at ? new Date(args.at as string) : new Date();
         const r = await collect(prisma, collectorSettings(), { now });
         const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
@@ -160,7 +159,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const { catchUp } = await import("@/lib/ingest/engine-runner");
         const c = config();
         if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
-        const prisma = await db();
+        const prisma = await root().db();
         const tickers = args.tickers as string[];
         const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
         const unknown = tickers.filter((t) => !known.has(t));
@@ -191,7 +190,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
       case "snapshots.build": {
-        const months = await buildMissingBundles(await db());
+        const months = await buildMissingBundles(await root().db());
         return ok(months.length ? `built ${months.join(", ")}\n` : "every closed month already has its bundle\n");
       }
     }

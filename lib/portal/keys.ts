@@ -1,6 +1,5 @@
 import "server-only";
 import { keyLimits } from "@/lib/ratelimit/limiter";
-import { db } from "@/lib/db";
 import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
 import { root } from "@/lib/root";
 import { config } from "@/lib/config";
@@ -47,7 +46,7 @@ export function toPortalKey(key: KeySummary): PortalKey {
 /** One key of this account, or null: another account's key id is indistinguishable from none. */
 export async function ownedKey(keyId: unknown, userId: string): Promise<PortalKey | null> {
   if (!isKeyId(keyId)) return null;
-  const prisma = await db();
+  const prisma = await root().db();
   const row = await prisma.apiKey.findFirst({
     where: { id: keyId, userId },
     select: KEY_SUMMARY_SELECT,

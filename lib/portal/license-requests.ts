@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
 import type { Mail } from "@/lib/mail/send-mail";
 import { root } from "@/lib/root";
 
@@ -59,7 +58,7 @@ export function acknowledgementMail(to: string, reference: string, input: Licens
  * records whether it was.
  */
 export async function submitLicenseRequest(user: { id: string; email: string }, input: LicenseRequestInput): Promise<{ id: string; reference: string; acknowledged: boolean }> {
-  const prisma = await db();
+  const prisma = await root().db();
   const since = new Date(Date.now() - 86_400_000);
   const recent = await prisma.licenseRequest.count({ where: { userId: user.id, createdAt: { gte: since } } });
   if (recent >= DAILY_REQUESTS) throw new LicenseRequestLimit(`This account sent ${recent} requests in the last 24 hours; we answer each one, so there is no need to send more.`);
@@ -78,6 +77,6 @@ export async function submitLicenseRequest(user: { id: string; email: string }, 
 
 /** The operator's view: newest first. */
 export async function listLicenseRequests(limit = 100) {
-  const prisma = await db();
+  const prisma = await root().db();
   return prisma.licenseRequest.findMany({ orderBy: { createdAt: "desc" }, take: limit });
 }

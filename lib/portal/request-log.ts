@@ -1,6 +1,6 @@
 import "server-only";
 import { REQUEST_LOG_SIZE } from "@/lib/keys/usage-meter";
-import { db } from "@/lib/db";
+import { root } from "@/lib/root";
 
 /** One request of a key's log, as the portal shows it. */
 export interface RequestLogRow {
@@ -34,7 +34,7 @@ export function requestIdQuery(raw: string | string[] | undefined): string | nul
  * log line, or its first characters.
  */
 export async function keyRequests(keyId: string, userId: string, query: string | null = null): Promise<RequestLog> {
-  const prisma = await db();
+  const prisma = await root().db();
   const rows = await prisma.requestLogEntry.findMany({
     where: { keyId, key: { userId }, ...(query ? { requestId: { contains: query, mode: "insensitive" as const } } : {}) },
     orderBy: [{ at: "desc" }, { id: "desc" }],

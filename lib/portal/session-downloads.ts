@@ -19,7 +19,7 @@ const ENDPOINT = "/downloads";
  * an active key of theirs, else their oldest active key. Null when they hold no active key.
  */
 export async function sessionKey(user: PortalUser, wanted: string | null): Promise<ResolvedKey | null> {
-  const active = (await listKeys(user.id)).filter((k) => k.status === "active");
+  const active = (await listKeys(await root().db(), user.id)).filter((k) => k.status === "active");
   const pick = active.find((k) => k.id === wanted) ?? active[active.length - 1];
   return pick ? { id: pick.id, userId: user.id, prefix: pick.prefix, limitMinute: pick.limitMinute, limitDay: pick.limitDay } : null;
 }

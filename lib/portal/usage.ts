@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "@/lib/db";
+import { root } from "@/lib/root";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -63,7 +63,7 @@ function floorDay(ms: number): number {
  * yields nothing.
  */
 export async function keyUsage(keyId: string, userId: string, now = new Date()): Promise<KeyUsage> {
-  const prisma = await db();
+  const prisma = await root().db();
   const hourStart = floorHour(now.getTime()) - (HOURS - 1) * HOUR_MS;
   const dayStart = floorDay(now.getTime()) - (DAYS - 1) * DAY_MS;
   const where = { keyId, key: { userId }, hour: { gte: new Date(dayStart) } };

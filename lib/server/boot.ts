@@ -1,4 +1,3 @@
-import { asJob, closeDb, db, describeDbError } from "@/lib/db";
 import { DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { validateCatalog } from "@/lib/catalog/validate";
 import { runBackfill } from "@/lib/server/backfill";
@@ -22,6 +21,7 @@ export function boot(): Promise<void> {
 
 async function start(r: Root): Promise<void> {
   const c = r.config;
+  const { database, db } = r;
   try {
     await db();
   } catch (error) {
@@ -32,19 +32,19 @@ async function start(r: Root): Promise<void> {
       console.error(`[boot] cannot open the embedded database: ${(error as Error).message.split("\n")[0]}`);
       process.exit(1);
     }
-    console.error(`[boot] ${describeDbError(error)}`);
+    console.error(`[boot] ${database.describe(error)}`);
   }
-  r.shutdown.on(closeDb, 100);
+  r.shutdown.on(database.close, 100);
   if (c.embedded) publishOperatorEndpoint(c.PORT);
   await startDurability(r);
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
   const catalog = catalogFile ? readCatalogFile(catalogFile) : null;
   if (catalog) validateCatalog(catalog.file, catalog.text);
-  const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog());
+  const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog(db));
   if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
-    void asJob(async () => {
+    void database.asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
@@ -56,7 +56,7 @@ async function start(r: Root): Promise<void> {
         const months = await buildMissingBundles(await db());
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
-        console.error(`[engine] catch-up failed: ${describeDbError(error)}`);
+        console.error(`[engine] catch-up failed: ${database.describe(error)}`);
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
@@ -65,7 +65,7 @@ async function start(r: Root): Promise<void> {
 }
 
 /** A catalog applied earlier (by `npm run catalog -- apply`): the engine and collector run on it. */
-async function hasAppliedCatalog(): Promise<boolean> {
+async function hasAppliedCatalog(db: Root["db"]): Promise<boolean> {
   try {
     return (await (await db()).catalogVersion.count()) > 0;
   } catch {

@@ -1,6 +1,7 @@
 import type http from "node:http";
 import onHeaders from "on-headers";
-import { databaseDown, PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
+import { PAGES_WITHOUT_DATABASE } from "@/lib/db/outage";
+import { databaseDown } from "@/lib/root-slot";
 
 /** Seconds a client is told to wait, as proxy.ts's outage page says. */
 const RETRY_AFTER_SECONDS = "5";
@@ -9,7 +10,7 @@ const RETRY_AFTER_SECONDS = "5";
  * A page whose rendering met a database outage answers 503 with Retry-After, even the first one
  * (proxy.ts answers the later ones before rendering). Next gives a server component no way to
  * choose its status: its error document goes out as a 500. The failing read marks the outage
- * (lib/db/outage.ts) before the head is written; an outage
+ * (the root's database, lib/db.ts) before the head is written; an outage
  * known then, for a page that needs the database, began while this page rendered, so the head is
  * corrected just before it leaves.
  */

@@ -1,6 +1,6 @@
 import "server-only";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { Db } from "@/lib/db";
 import { SCHEMA_VERSION, type MonthManifest } from "@/lib/snapshots/build-bundles";
 import { iso6 } from "@/lib/time-format";
 
@@ -8,8 +8,7 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 const FILE = /^[a-z_]+\.csv$/;
 
 /** The latest manifest: every month with its files, URLs and checksums. */
-export async function latestManifest() {
-  const prisma = await db();
+export async function latestManifest(prisma: Db) {
   const c = config();
   const bundles = await prisma.snapshotBundle.findMany({ orderBy: { month: "asc" }, select: { month: true, manifest: true } });
   return {
@@ -31,9 +30,8 @@ export async function latestManifest() {
 }
 
 /** A month's manifest with each file's download address; `schemaVersion` is an integer (older bundles stored it as text). */
-export async function monthManifest(month: string): Promise<(MonthManifest & { files: Array<MonthManifest["files"][number] & { url: string }> }) | null> {
+export async function monthManifest(prisma: Db, month: string): Promise<(MonthManifest & { files: Array<MonthManifest["files"][number] & { url: string }> }) | null> {
   if (!MONTH.test(month)) return null;
-  const prisma = await db();
   const b = await prisma.snapshotBundle.findUnique({ where: { month }, select: { manifest: true } });
   if (!b) return null;
   const m = b.manifest as unknown as MonthManifest;
@@ -47,9 +45,8 @@ export async function monthManifest(month: string): Promise<(MonthManifest & { f
   };
 }
 
-export async function bundleFile(month: string, name: string): Promise<{ content: Uint8Array; sha256: string } | null> {
+export async function bundleFile(prisma: Db, month: string, name: string): Promise<{ content: Uint8Array; sha256: string } | null> {
   if (!MONTH.test(month) || !FILE.test(name)) return null;
-  const prisma = await db();
   const f = await prisma.snapshotFile.findUnique({ where: { month_name: { month, name } }, select: { content: true, sha256: true } });
   return f ? { content: new Uint8Array(Buffer.from(f.content, "utf8")), sha256: f.sha256 } : null;
 }

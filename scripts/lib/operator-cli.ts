@@ -22,18 +22,16 @@ export async function runOperator(command: string, args: Record<string, unknown>
     result = (await res.json()) as typeof result;
   } else {
     const { runCommand } = await import("@/lib/operator/commands");
-    const { asJob, closeDb } = await import("@/lib/db");
-    const { root } = await import("@/lib/root");
+    const { root, closeRoot } = await import("@/lib/root");
     try {
       // A revocation made here must hold on the next request of every running instance.
       // An operator tool's queries are a job's (DB_JOB_TIMEOUT_MS): a backfill or a bundle build may run long.
-      result = await asJob(async () => {
+      result = await root().database.asJob(async () => {
         const refusal = command === "keys.revoke" || command === "keys.rotate" ? await (await import("@/lib/keys/instances")).revocationReach(root()) : null;
         return refusal ? { stdout: "", stderr: `refused: ${refusal}`, exitCode: 1 } : await runCommand(command, args);
       });
     } finally {
-      await closeDb();
-      await root().shutdown.run(); // the Redis connection, if the command made one
+      await closeRoot(); // the journals, the Redis connection if the command made one, the database
     }
   }
   process.stdout.write(result.stdout);

@@ -9,6 +9,7 @@ import { listKeys, MAX_ACTIVE_KEYS } from "@/lib/keys/manage-keys";
 import { maskedKey } from "@/lib/portal/format";
 import { toPortalKey } from "@/lib/portal/keys";
 import { latestManifest } from "@/lib/snapshots/read-bundles";
+import { root } from "@/lib/root";
 
 // Per request: the session, the nonce of the CSP, and the database are read at request time.
 export const dynamic = "force-dynamic";
@@ -16,7 +17,8 @@ export const metadata: Metadata = { title: "API keys" };
 
 export default async function KeysPage() {
   const user = await requireUser();
-  const [keys, csrf, manifest] = await Promise.all([listKeys(user.id), currentCsrfToken(), latestManifest()]);
+  const prisma = await root().db();
+  const [keys, csrf, manifest] = await Promise.all([listKeys(prisma, user.id), currentCsrfToken(), latestManifest(prisma)]);
   const base = config().baseUrl;
   const snippet = `curl -H "Authorization: Bearer $API_KEY" ${base}/v1`;
   // Session downloads are counted on the oldest active key (listKeys is newest first).

@@ -61,7 +61,7 @@ describe("revocation and rotation hold on the very next request, on every instan
     applyRunEnvironment();
     const { revokeKey } = await import("@/lib/keys/manage-keys");
     const { root } = await import("@/lib/root");
-    await revokeKey(root().keys, id, userId);
+    await revokeKey(await root().db(), root().keys, id, userId);
     for (const instance of [0, 1]) {
       const res = await call("/v1", { key, instance });
       expectError(res, 401, "invalid_api_key");
@@ -75,7 +75,7 @@ describe("revocation and rotation hold on the very next request, on every instan
     applyRunEnvironment();
     const { rotateKey } = await import("@/lib/keys/manage-keys");
     const { root } = await import("@/lib/root");
-    const rotated = await rotateKey(root().keys, id, userId);
+    const rotated = await rotateKey(await root().db(), root().keys, id, userId);
     for (const instance of [0, 1]) {
       expectError(await call("/v1", { key, instance }), 401, "invalid_api_key");
       expect((await call("/v1", { key: rotated.key, instance })).status).toBe(200);

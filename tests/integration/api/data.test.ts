@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRunEnvironment, baseUrl, call, expectError, newKey } from "../support/api";
+import { baseUrl, call, expectError, newKey, testDb } from "../support/api";
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const TS_NO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -21,9 +21,7 @@ beforeAll(async () => {
 });
 
 async function db() {
-  applyRunEnvironment();
-  const { db } = await import("@/lib/db");
-  return db();
+  return testDb();
 }
 
 describe("GET /v1/indices", () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment } from "../support/api";
+import { testDb } from "../support/api";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-ingest-"));
 let market = "";
@@ -18,9 +18,7 @@ function ingest(name: string, content: string) {
 }
 
 async function prisma() {
-  applyRunEnvironment();
-  const { db } = await import("@/lib/db");
-  return db();
+  return testDb();
 }
 
 const at = (h: number) => new Date(Date.UTC(2031, 0, 1, h)).toISOString();

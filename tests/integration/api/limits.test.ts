@@ -66,7 +66,7 @@ describe("a known key is counted once per request", () => {
     applyRunEnvironment();
     const { revokeKey } = await import("@/lib/keys/manage-keys");
     const { root } = await import("@/lib/root");
-    await revokeKey(root().keys, other.id, other.userId);
+    await revokeKey(await root().db(), root().keys, other.id, other.userId);
     expect(await remaining()).toBe(first - 2);
     expect(await remaining()).toBe(first - 3);
     expectError(await call("/v1/indices", { key: other.key, instance: 0 }), 401, "invalid_api_key");

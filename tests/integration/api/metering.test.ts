@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { call, newKey, applyRunEnvironment } from "../support/api";
+import { call, newKey, testDb } from "../support/api";
 
 async function usage(keyId: string) {
-  applyRunEnvironment();
-  const { db } = await import("@/lib/db");
-  const prisma = await db();
+  const prisma = await testDb();
   return prisma.usageCounter.findMany({ where: { keyId }, select: { endpoint: true, statusClass: true, count: true } });
 }
 
@@ -32,9 +30,7 @@ describe("usage metering", () => {
   it("records lastUsedAt on the key", async () => {
     const { key, id } = await newKey();
     await call("/v1", { key });
-    applyRunEnvironment();
-    const { db } = await import("@/lib/db");
-    const prisma = await db();
+    const prisma = await testDb();
     let lastUsed: Date | null = null;
     for (let i = 0; i < 40 && !lastUsed; i++) {
       lastUsed = (await prisma.apiKey.findUnique({ where: { id }, select: { lastUsedAt: true } }))?.lastUsedAt ?? null;

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import { applyRunEnvironment, baseUrl, newKey } from "../support/api";
+import { applyRunEnvironment, baseUrl, newKey, testDb } from "../support/api";
 import { waitFor } from "@/tests/support/wait-for";
 
 // Success bodies reuse the serialized JSON of read-model values (lib/api/json-body.ts); these
@@ -102,9 +102,7 @@ describe("small bodies are not compressed", () => {
 
 describe("a reused body follows the data", () => {
   it("a level changed in the database is served by every instance within the read cache's lifetime", async () => {
-    applyRunEnvironment();
-    const { db } = await import("@/lib/db");
-    const prisma = await db();
+    const prisma = await testDb();
     const path = `/v1/indices/${index}/history?interval=1h`;
     const before = (await get(path)).json.data.points as Array<{ t: string; indexLevel: string }>;
     const target = before[Math.floor(before.length / 2)]!;

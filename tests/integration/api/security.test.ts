@@ -98,7 +98,7 @@ describe.each([...V1, MCP].map((t) => [t.name, t] as const))("security cases on 
     applyRunEnvironment();
     const { revokeKey } = await import("@/lib/keys/manage-keys");
     const { root } = await import("@/lib/root");
-    await revokeKey(root().keys, id, userId);
+    await revokeKey(await root().db(), root().keys, id, userId);
     const res = await send(target, bearer(key));
     expectError(res, 401, "invalid_api_key");
     expectRateHeaders(res, false);
@@ -110,7 +110,7 @@ describe.each([...V1, MCP].map((t) => [t.name, t] as const))("security cases on 
     applyRunEnvironment();
     const { rotateKey } = await import("@/lib/keys/manage-keys");
     const { root } = await import("@/lib/root");
-    const rotated = await rotateKey(root().keys, id, userId);
+    const rotated = await rotateKey(await root().db(), root().keys, id, userId);
     expectError(await send(target, bearer(key)), 401, "invalid_api_key");
     expect((await send(target, bearer(rotated.key))).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment, newKey } from "../support/api";
+import { newKey, testDb } from "../support/api";
 import { startServer } from "../support/server";
 
 describe("graceful shutdown", () => {
@@ -18,9 +18,7 @@ describe("graceful shutdown", () => {
       expect(res.status).toBe(200);
     }
     expect(await server.stop("SIGTERM")).toBe(0);
-    applyRunEnvironment();
-    const { db } = await import("@/lib/db");
-    const rows = await (await db()).usageCounter.findMany({ where: { keyId: id } });
+    const rows = await (await testDb()).usageCounter.findMany({ where: { keyId: id } });
     expect(rows.reduce((n, r) => n + r.count, 0)).toBe(3);
   });
 });

@@ -18,16 +18,16 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { closeDb } = await import("@/lib/db");
-  await closeDb();
+  const { closeRoot } = await import("@/lib/root");
+  await closeRoot();
   await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("start-up backfill beside another worker computing", () => {
   it("waits for the other worker instead of declaring itself done, raises no incident meanwhile, and opens none once the data is current", async () => {
-    const { db, closeDb } = await import("@/lib/db");
-    await closeDb(); // a client of an earlier file in this process would point at its database
+    const { closeRoot } = await import("@/lib/root");
+    await closeRoot(); // a root of an earlier file in this process would point at its database
     const { runBackfill } = await import("@/lib/server/backfill");
     const { statusFacts } = await import("@/lib/data/status");
     const { root } = await import("@/lib/root");
@@ -39,7 +39,7 @@ describe("start-up backfill beside another worker computing", () => {
     await otherWorker.connect();
     try {
       await otherWorker.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
-      const prisma = await db();
+      const prisma = await root().db();
       let settled = false;
       const run = runBackfill(prisma, { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 3 }, false, () => undefined);
       void run.then(() => (settled = true), () => (settled = true));

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { applyRunEnvironment, call, expectError, newKey, RATE_HEADERS } from "../support/api";
+import { call, expectError, newKey, RATE_HEADERS, testDb } from "../support/api";
 import { INITIALIZE, callTool, connect, postMcp, rpc, structured, texts } from "./support";
 
 async function usage(keyId: string, atLeast: number) {
-  applyRunEnvironment();
-  const { db } = await import("@/lib/db");
-  const prisma = await db();
+  const prisma = await testDb();
   let rows: Array<{ endpoint: string; statusClass: string; count: number }> = [];
   for (let i = 0; i < 50; i++) {
     rows = await prisma.usageCounter.findMany({ where: { keyId }, select: { endpoint: true, statusClass: true, count: true } });

@@ -52,7 +52,7 @@ describe("a revoked key is refused at once", () => {
       applyRunEnvironment();
       const { revokeKey } = await import("@/lib/keys/manage-keys");
       const { root } = await import("@/lib/root");
-      await revokeKey(root().keys, id, userId);
+      await revokeKey(await root().db(), root().keys, id, userId);
       for (const client of clients) await expect(callTool(client, "get_downloads")).rejects.toThrow(/invalid_api_key/);
       for (const instance of [0, 1]) {
         expectHttpError(await postMcp(rpc("tools/call", { name: "get_downloads", arguments: {} }), { key, instance }), 401, "invalid_api_key");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment } from "../support/api";
+import { applyRunEnvironment, testDb } from "../support/api";
 import { startServer, type RunningServer } from "../support/server";
 import { keyAction, newSecret, portal, startSmtp, type Account, type Portal, type SmtpSink } from "./support";
 
@@ -13,8 +13,7 @@ let server: RunningServer;
 let p: Portal;
 
 async function prisma() {
-  const { db } = await import("@/lib/db");
-  return db();
+  return testDb();
 }
 
 async function mint(account: Account, name: string): Promise<{ id: string; key: string }> {

@@ -8,6 +8,13 @@ export function applyRunEnvironment(): void {
   process.env.REDIS_PREFIX = inject("redisPrefix");
 }
 
+/** The run's database from this test process: the process's root (lib/root.ts), pointed at the run's database and Redis. */
+export async function testDb() {
+  applyRunEnvironment();
+  const { root } = await import("@/lib/root");
+  return root().db();
+}
+
 export function baseUrl(instance = 0): string {
   const urls = inject("baseUrls");
   return urls[instance % urls.length]!;
@@ -24,9 +31,10 @@ export interface NewKey {
 export async function newKey(options: { limitMinute?: number; limitDay?: number } = {}): Promise<NewKey> {
   applyRunEnvironment();
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+  const prisma = await testDb();
   const email = `t-${randomUUID()}@example.com`;
-  const userId = await ensureUser(email);
-  const { key, summary } = await mintKey(userId, { name: "test", limitMinute: options.limitMinute ?? 10_000, limitDay: options.limitDay ?? 100_000 });
+  const userId = await ensureUser(prisma, email);
+  const { key, summary } = await mintKey(prisma, userId, { name: "test", limitMinute: options.limitMinute ?? 10_000, limitDay: options.limitDay ?? 100_000 });
   return { key, id: summary.id, userId, email };
 }
 

@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 // Revoke: every later request with the key gets invalid_api_key.
 export const POST = keyRoute<{ id: string }>(async ({ user, params }) => {
-  const summary = await revokeKey(root().keys, params.id, user.id);
+  const summary = await revokeKey(await root().db(), root().keys, params.id, user.id);
   return { body: { summary: toPortalKey(summary) } };
 });

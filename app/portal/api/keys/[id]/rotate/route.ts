@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 
 // Rotate: the old secret stops working at once; the new one is in this response only.
 export const POST = keyRoute<{ id: string }>(async ({ user, params }) => {
-  const { key, summary } = await rotateKey(root().keys, params.id, user.id);
+  const { key, summary } = await rotateKey(await root().db(), root().keys, params.id, user.id);
   return { body: { key, summary: toPortalKey(summary) } };
 });
