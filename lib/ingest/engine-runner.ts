@@ -9,7 +9,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow } from "@/lib/
 import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import type { ApplySummary } from "@/lib/catalog/apply-catalog";
-import { compactLevelRows } from "@/lib/ingest/level-inputs";
+import { compactLevelRows } from "@/lib/db/level-inputs";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import type { Prisma } from "@/lib/generated/prisma/client";

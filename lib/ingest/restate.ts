@@ -8,7 +8,7 @@ import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineSt
 import { ceilHour, floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import { insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
-import { compactLevelRows } from "@/lib/ingest/level-inputs";
+import { compactLevelRows } from "@/lib/db/level-inputs";
 import { CURRENT_CORRECTIONS, ENGINE_CORRECTIONS } from "@/lib/ingest/corrections";
 
 type Tx = Prisma.TransactionClient;

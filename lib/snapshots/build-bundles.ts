@@ -8,7 +8,7 @@ import { canonicalJson, type JsonValue } from "@/lib/engine/canonical-json";
 import { linkFactorOf } from "@/lib/engine/chain-link";
 import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
-import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/ingest/level-inputs";
+import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/db/level-inputs";
 import type { Attribution, Component, Counterfactual, InceptionConfig, VolInputs } from "@/lib/engine/volatility/types";
 
 /**

@@ -3,7 +3,7 @@ import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import type { LevelInputs } from "@/lib/engine/types";
 import { insertLevels } from "@/lib/ingest/engine-runner";
-import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/ingest/level-inputs";
+import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/db/level-inputs";
 import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 // Rule (level storage): levels are written with their constituents' ids once per index and set

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { LevelInputs } from "@/lib/engine/types";
-import { compactLevelInputs, expandLevelInputs, setKey } from "@/lib/ingest/level-inputs";
+import { compactLevelInputs, expandLevelInputs, setKey } from "@/lib/db/level-inputs";
 
 // Rule (level storage): a level's inputs are stored as the prices of a constituent set kept once
 // per index; read back, they are the inputs the engine wrote, in the same order.
