@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,7 +52,8 @@ async function benchCollector(prisma: import("@/lib/db").Db) {
   const { collect } = await import("@/lib/ingest/collector");
   const fake = await startFakeVenues();
   const end = new Date(Date.now() + 30 * 86_400_000).toISOString();
-  const indices = seedUniverse(fake, end, { inceptionAt: "start" }, { poly: polyBook(0.4, 0.43), kalshi: kalshiBookFp(0.5, 0.53) });
+  seedVenues(fake, end, { poly: polyBook(0.4, 0.43), kalshi: kalshiBookFp(0.5, 0.53) });
+  const indices = benchIndices({ inceptionAt: "start" });
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }), { timeout: 120_000 });
   const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 10_000 };
@@ -80,8 +81,8 @@ async function benchCollector(prisma: import("@/lib/db").Db) {
 /**
  * Back-calculation of 90 days for 50 indices over 2,000 markets (30 Polymarket tags and 20 Kalshi
  * series of 40 markets each) from a new embedded database, against the local fake venues serving
- * hourly price history. Runs in its own process (spawned by main) so its database and memory
- * figures are its own.
+ * hourly price history. Runs in its own process (spawned by main), and the venues in another
+ * (as real venues are elsewhere), so its CPU and memory figures are the service's alone.
  */
 async function benchBackCalculation() {
   const DAYS = benchSettings.backCalculationDays;
@@ -89,32 +90,20 @@ async function benchBackCalculation() {
   process.env.DATA_DIR = dir;
   delete process.env.DATABASE_URL;
   const { root, closeRoot } = await import("@/lib/root");
-  const { startFakeVenues } = await import("../tests/support/fake-venues");
   const { applyCatalog } = await import("@/lib/catalog/apply-catalog");
   const { validateCatalog } = await import("@/lib/catalog/validate");
   const { backCalculate } = await import("@/lib/ingest/back-calculate");
-  const fake = await startFakeVenues();
-  const HOUR = 3_600_000;
   const launch = Math.floor(Date.now() / HOUR) * HOUR;
   const base = launch - DAYS * 24 * HOUR;
   const end = new Date(launch + 30 * 86_400_000).toISOString();
-  // Hourly prices computed on request: a smooth path per market, so the fake holds no history in memory.
-  fake.history.generate = (venue, key, start, stop) => {
-    const phase = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 997, 7);
-    const out = [];
-    for (let t = Math.ceil(Math.max(start, base / 1000) / 3600) * 3600; t <= Math.min(stop, (launch - HOUR) / 1000); t += 3600) {
-      const p = 0.3 + 0.2 * Math.sin(t / 3600 / 24 + phase);
-      out.push(venue === "poly" ? { t, bid: +p.toFixed(4), ask: +p.toFixed(4) } : { t, bid: +(p - 0.01).toFixed(4), ask: +(p + 0.01).toFixed(4) });
-    }
-    return out;
-  };
+  const venues = await startBenchVenues({ base, launch, end });
   const at = new Date(base).toISOString();
   const launchAt = new Date(launch).toISOString();
-  const indices = seedUniverse(fake, end, { inceptionAt: at, launchAt });
+  const indices = benchIndices({ inceptionAt: at, launchAt });
   const prisma = await root().db();
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
   await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
-  const settings = { polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, timeoutMs: 30_000 };
+  const settings = { polymarketGammaUrl: venues.urls.gammaUrl, polymarketClobUrl: venues.urls.clobUrl, kalshiApiUrl: venues.urls.kalshiUrl, concurrency: 8, timeoutMs: 30_000 };
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
@@ -124,17 +113,85 @@ async function benchBackCalculation() {
   const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   clearInterval(sampler);
   const levels = await prisma.indexLevel.count();
-  await fake.close();
+  const venueCpu = await venues.stop();
   await closeRoot();
   fs.rmSync(dir, { recursive: true, force: true });
-  console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, embedded PGlite, local fake venues`);
+  console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, embedded PGlite, local fake venues in a process of their own`);
   console.log(`  total          : ${((t1 - t0) / 1000).toFixed(1)} s   (target: under 60 s)`);
   console.log(`  requests       : ${r.requests}; hourly prices stored: ${r.prices}; hours computed: ${r.hours}; levels: ${levels}`);
-  console.log(`  CPU            : ${(cpu / 1e6).toFixed(1)} s of this process (the fake venues and the embedded database included)`);
+  console.log(`  CPU            : ${(cpu / 1e6).toFixed(1)} s of this process (the embedded database included); the venues' process ${venueCpu === null ? "?" : `${venueCpu.toFixed(1)} s`}`);
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
   console.log(`  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`);
-  console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; includes the fake venues in this process)`);
+  console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; sampled every 50 ms, so /usr/bin/time -v may see a higher peak)`);
   if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
+}
+
+const HOUR = 3_600_000;
+
+/** What the bench's venue process serves: the universe and hourly prices from `base` to the hour before `launch`. */
+interface VenueSpan {
+  base: number;
+  launch: number;
+  /** the markets' end date */
+  end: string;
+}
+
+/**
+ * The local fake venues in a process of their own (this script with --venues): their CPU and
+ * memory are not the service's. Resolves with their addresses; `stop` ends the process and gives
+ * its CPU seconds (null where /proc cannot tell).
+ */
+async function startBenchVenues(span: VenueSpan): Promise<{ urls: { gammaUrl: string; clobUrl: string; kalshiUrl: string }; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--venues", JSON.stringify(span)], { stdio: ["pipe", "pipe", "inherit"] });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const urls = await new Promise<{ gammaUrl: string; clobUrl: string; kalshiUrl: string }>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf("\n");
+      if (nl !== -1) resolve(JSON.parse(out.slice(0, nl)));
+    });
+    child.once("exit", (code) => reject(new Error(`the bench's venues exited with ${code}`)));
+  });
+  return {
+    urls,
+    stop: async () => {
+      const cpu = processCpuSeconds(child.pid);
+      child.stdin.end();
+      await exited;
+      return cpu;
+    },
+  };
+}
+
+/** User and system CPU seconds of a live process, from /proc; null when it cannot be read. */
+function processCpuSeconds(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+/** --venues: serves the bench's universe and a smooth hourly path per market (computed on request, nothing held), until stdin closes. */
+async function serveBenchVenues(span: VenueSpan) {
+  const { startFakeVenues } = await import("../tests/support/fake-venues");
+  const fake = await startFakeVenues();
+  fake.history.generate = (venue, key, start, stop) => {
+    const phase = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 997, 7);
+    const out = [];
+    for (let t = Math.ceil(Math.max(start, span.base / 1000) / 3600) * 3600; t <= Math.min(stop, (span.launch - HOUR) / 1000); t += 3600) {
+      const p = 0.3 + 0.2 * Math.sin(t / 3600 / 24 + phase);
+      out.push(venue === "poly" ? { t, bid: +p.toFixed(4), ask: +p.toFixed(4) } : { t, bid: +(p - 0.01).toFixed(4), ask: +(p + 0.01).toFixed(4) });
+    }
+    return out;
+  };
+  seedVenues(fake, span.end);
+  process.stdout.write(`${JSON.stringify({ gammaUrl: fake.gammaUrl, clobUrl: fake.clobUrl, kalshiUrl: fake.kalshiUrl })}\n`);
+  process.stdin.resume();
+  await new Promise((resolve) => process.stdin.once("end", resolve));
+  await fake.close();
 }
 
 /** Where the memory is (for BENCH_DEBUG): resident, the JavaScript heap, and buffers outside it (the embedded database's WebAssembly memory is in neither of the last two). */
@@ -146,7 +203,15 @@ function memory(): string {
   return `RSS ${mib(m.rss)} MiB, heap ${mib(m.heapUsed)}/${mib(m.heapTotal)}, external ${mib(m.external)}`;
 }
 
-if (process.argv.includes("--back-calculation")) {
+if (process.argv.includes("--venues")) {
+  serveBenchVenues(JSON.parse(process.argv[process.argv.indexOf("--venues") + 1]!) as VenueSpan).then(
+    () => process.exit(0),
+    (error: Error) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+} else if (process.argv.includes("--back-calculation")) {
   benchBackCalculation().then(
     () => process.exit(0),
     (error: Error) => {
@@ -174,10 +239,10 @@ const KALSHI_SERIES = 20;
 const PER = 40;
 
 /**
- * The benches' universe: 30 Polymarket tags and 20 Kalshi series of 40 markets each (2,000
- * markets) on the fake venues, with books when given, and one catalog index per tag and series.
+ * The benches' universe on the fake venues: 30 Polymarket tags and 20 Kalshi series of 40 markets
+ * each (2,000 markets), with books when given.
  */
-function seedUniverse(fake: FakeVenues, end: string, dates: Record<string, string>, books?: { poly: ReturnType<FakeVenueModule["polyBook"]>; kalshi: ReturnType<FakeVenueModule["kalshiBookFp"]> }) {
+function seedVenues(fake: FakeVenues, end: string, books?: { poly: ReturnType<FakeVenueModule["polyBook"]>; kalshi: ReturnType<FakeVenueModule["kalshiBookFp"]> }) {
   for (let t = 0; t < POLY_TAGS; t++)
     for (let i = 0; i < PER; i++) {
       const id = `${t}-${i}`;
@@ -190,6 +255,10 @@ function seedUniverse(fake: FakeVenues, end: string, dates: Record<string, strin
       fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
       if (books) fake.kalshi.books.set(ticker, books.kalshi);
     }
+}
+
+/** The benches' catalog: one index per tag and per series of the universe. */
+function benchIndices(dates: Record<string, string>) {
   return [
     ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
     ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
