@@ -12,6 +12,7 @@ import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
 import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
 import { createRedis, type RedisConnection } from "@/lib/redis";
 import { dropHeldRoot, heldRoot, heldRootIfAny } from "@/lib/root-slot";
+import { createVenues, venueEndpoints, type Venues } from "@/lib/venues/connect";
 
 // The composition root: the collaborators of one process, built once from the configuration and
 // handed to lib/api, lib/data, lib/keys and lib/ratelimit as parameters. It is the one
@@ -42,6 +43,8 @@ export interface Root {
   journals: Journals;
   /** SMTP, or the local outbox. */
   mailer: Mailer;
+  /** The venues' addresses and one request budget per venue, shared by the collector, the back-calculation and the gap fill. */
+  venues: Venues;
   /** Work to finish on SIGTERM/SIGINT. */
   shutdown: Shutdown;
   /** The start of background work (lib/server/boot.ts), once per root. */
@@ -69,6 +72,7 @@ export function createRoot(config: Config): Root {
     meter: createMeter({ db, dataDir: dataDir(), flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
     journals,
     mailer: createMailer(),
+    venues: createVenues(venueEndpoints(config)),
     shutdown,
     booting: null,
   };

@@ -21,7 +21,7 @@ export function boot(): Promise<void> {
 
 async function start(r: Root): Promise<void> {
   const c = r.config;
-  const { database, db } = r;
+  const { database, db, venues } = r;
   try {
     await db();
   } catch (error) {
@@ -49,7 +49,7 @@ async function start(r: Root): Promise<void> {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
         if (!c.demoMarket) {
-          await backCalculateNew(await db());
+          await backCalculateNew(await db(), venues);
           await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
         }
         await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
