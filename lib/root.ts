@@ -21,6 +21,8 @@ import { createVenues, venueEndpoints, type Venues } from "@/lib/venues/connect"
 
 export interface Root {
   config: Config;
+  /** DATA_DIR resolved: the embedded database, the journals, the operator endpoint's files. */
+  dataDir: string;
   /** The database: its client, its outage record (pages answer 503 while it lasts), its health. */
   database: Database;
   /** The Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset), connected on first use. */
@@ -59,8 +61,10 @@ export function createRoot(config: Config): Root {
   const redis = createRedis(config, shutdown);
   const database = createDatabase(config);
   const db = database.client;
+  const dir = dataDir(config);
   return {
     config,
+    dataDir: dir,
     database,
     db,
     cache,
@@ -69,7 +73,7 @@ export function createRoot(config: Config): Root {
     redis,
     keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect }),
     limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
-    meter: createMeter({ db, dataDir: dataDir(), flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
+    meter: createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
     journals,
     mailer: createMailer(),
     venues: createVenues(venueEndpoints(config)),

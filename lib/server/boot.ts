@@ -35,7 +35,7 @@ async function start(r: Root): Promise<void> {
     console.error(`[boot] ${database.describe(error)}`);
   }
   r.shutdown.on(database.close, 100);
-  if (c.embedded) publishOperatorEndpoint(c.PORT);
+  if (c.embedded) publishOperatorEndpoint(r.dataDir, c.PORT);
   await startDurability(r);
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
