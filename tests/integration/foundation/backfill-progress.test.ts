@@ -105,7 +105,8 @@ describe("pages during the start-up backfill", () => {
     const opened = cli(["open", "--title", "Planned maintenance", "--note", "Starting."]);
     expect(opened.status, opened.stderr).toBe(0);
     const ref = /INC-[0-9A-F]{8}/.exec(opened.stdout)?.[0] ?? "";
-    expect(await (await fetch(`${server.baseUrl}/status`)).text()).toContain(`data-ref="${ref}"`);
+    // the CLI writes the database directly: the server's read models show it once their cache refreshes
+    await until("the incident on /status", 30_000, async () => ((await (await fetch(`${server!.baseUrl}/status`)).text()).includes(`data-ref="${ref}"`) ? true : null));
     expect(cli(["close", ref]).status).toBe(0);
     expect(cli(["list"]).stdout).not.toContain(ref);
   }, 720_000);
