@@ -21,7 +21,7 @@ export function boot(): Promise<void> {
 
 async function start(r: Root): Promise<void> {
   const c = r.config;
-  const { database, db, venues } = r;
+  const { database, db, venues, progress } = r;
   try {
     await db();
   } catch (error) {
@@ -44,6 +44,7 @@ async function start(r: Root): Promise<void> {
   const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog(db));
   if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
+    progress.pending = true;
     void database.asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
@@ -58,6 +59,8 @@ async function start(r: Root): Promise<void> {
       } catch (error) {
         console.error(`[engine] catch-up failed: ${database.describe(error)}`);
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
+      } finally {
+        progress.pending = false;
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
     });

@@ -35,7 +35,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lock = () => otherInstance.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
 const unlock = () => otherInstance.query("SELECT pg_advisory_unlock($1)", [ENGINE_LOCK]);
 
-async function healthz(): Promise<{ status: number; body: { status: string; backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null } } }> {
+async function healthz(): Promise<{ status: number; body: { status: string; backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null; pending: boolean } } }> {
   const res = await fetch(`${server!.baseUrl}/healthz`);
   return { status: res.status, body: await res.json() };
 }
@@ -72,6 +72,7 @@ describe("pages during the start-up backfill", () => {
     });
     expect(held.status).toBe(503);
     expect(held.body.status).toBe("starting");
+    expect(held.body.backfill.pending).toBe(true);
     const { hoursDone, hoursTotal, through } = held.body.backfill;
     expect(hoursTotal).toBeGreaterThan(hoursDone);
 
@@ -92,6 +93,8 @@ describe("pages during the start-up backfill", () => {
 
     await unlock();
     await until("the backfill to finish", 480_000, async () => ((await healthz()).status === 200 ? true : null));
+    // the start-up work after it (incidents, bundle builds) ends too, and /healthz says so
+    await until("the start-up work to end", 300_000, async () => ((await healthz()).body.backfill.pending === false ? true : null));
     expect(server.output()).toMatch(/\[engine\] backfill: \d+\/\d+ hours \(\d+%\), through /);
     for (const p of PAGES) {
       const html = await (await fetch(`${server.baseUrl}${p}`)).text();
