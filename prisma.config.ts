@@ -13,9 +13,10 @@ export default defineConfig({
   engine: "js",
   async adapter() {
     if (process.env.PRISMA_EMBEDDED === "1") {
-      const { openEmbedded } = await import("./lib/db/embedded");
+      const { config } = await import("./lib/config");
+      const { dataDir, openEmbedded } = await import("./lib/db/embedded");
       const { PrismaPGlite } = await import("pglite-prisma-adapter");
-      const { pglite } = await openEmbedded();
+      const { pglite } = await openEmbedded(dataDir(config()));
       return new PrismaPGlite(pglite);
     }
     return new PrismaPg(new NameAsTextPool({ connectionString: process.env.DATABASE_URL, max: 2 }));

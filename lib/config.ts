@@ -45,9 +45,6 @@ const schema = z.object({
   KALSHI_RPS: z.coerce.number().positive().max(1000).default(15),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
-  // Tests: while this file exists, the start-up backfill waits before each chunk after the first,
-  // so a test sees the server mid-backfill (pages show the progress notice) and then releases it.
-  BACKFILL_PAUSE_FILE: z.string().optional().or(z.literal("").transform(() => undefined)),
   ATTRIBUTION: z
     .string()
     .default("Data: PM Benchmarks (pmbench). Benchmark values are provided for information only."),

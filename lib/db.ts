@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import type { Config } from "@/lib/config";
-import { openEmbedded } from "@/lib/db/embedded";
+import { dataDir, openEmbedded } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
 import { NameAsTextPool, type QueryBounds } from "@/lib/db/pg-pool";
 import type { OutageRecord } from "@/lib/db/outage";
@@ -110,7 +110,7 @@ export function createDatabase(c: Config): Database {
       return client;
     }
     // Embedded: this process owns the PGlite directory and migrates it before first use.
-    const { pglite, release } = await openEmbedded();
+    const { pglite, release } = await openEmbedded(dataDir(c));
     await applyMigrations(pglite);
     const { PrismaPGlite } = await import("pglite-prisma-adapter");
     const client = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });

@@ -12,6 +12,7 @@ import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
 import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
 import { createRedis, type RedisConnection } from "@/lib/redis";
 import { dropHeldRoot, heldRoot, heldRootIfAny } from "@/lib/root-slot";
+import { createVenues, venueEndpoints, type Venues } from "@/lib/venues/connect";
 
 // The composition root: the collaborators of one process, built once from the configuration and
 // handed to lib/api, lib/data, lib/keys and lib/ratelimit as parameters. It is the one
@@ -20,6 +21,8 @@ import { dropHeldRoot, heldRoot, heldRootIfAny } from "@/lib/root-slot";
 
 export interface Root {
   config: Config;
+  /** DATA_DIR resolved: the embedded database, the journals, the operator endpoint's files. */
+  dataDir: string;
   /** The database: its client, its outage record (pages answer 503 while it lasts), its health. */
   database: Database;
   /** The Prisma client (PGlite under DATA_DIR when DATABASE_URL is unset), connected on first use. */
@@ -42,6 +45,8 @@ export interface Root {
   journals: Journals;
   /** SMTP, or the local outbox. */
   mailer: Mailer;
+  /** The venues' addresses and one request budget per venue, shared by the collector, the back-calculation and the gap fill. */
+  venues: Venues;
   /** Work to finish on SIGTERM/SIGINT. */
   shutdown: Shutdown;
   /** The start of background work (lib/server/boot.ts), once per root. */
@@ -56,8 +61,10 @@ export function createRoot(config: Config): Root {
   const redis = createRedis(config, shutdown);
   const database = createDatabase(config);
   const db = database.client;
+  const dir = dataDir(config);
   return {
     config,
+    dataDir: dir,
     database,
     db,
     cache,
@@ -66,9 +73,10 @@ export function createRoot(config: Config): Root {
     redis,
     keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect }),
     limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
-    meter: createMeter({ db, dataDir: dataDir(), flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
+    meter: createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
     journals,
     mailer: createMailer(),
+    venues: createVenues(venueEndpoints(config)),
     shutdown,
     booting: null,
   };

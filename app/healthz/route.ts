@@ -33,6 +33,8 @@ export async function GET() {
       hoursDone: backfill.hoursDone,
       hoursTotal: backfill.hoursTotal,
       through: backfill.through,
+      // the start-up's work after the catch-up (bundle builds among it) still runs; the status does not wait for it
+      pending: backfill.pending,
     },
     time: new Date().toISOString(),
   };

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { config, parseConfig } from "@/lib/config";
-import { connectorFor, venueEndpoints, type CommandIo } from "@/lib/venues/connect";
+import { createVenues, venueEndpoints, type CommandIo } from "@/lib/venues/connect";
 import { formatPreview, previewCatalog, previewComplete } from "./preview";
 import { CatalogError, validateCatalog } from "./validate";
 
@@ -24,8 +24,8 @@ export async function previewCommand(file: string, io: CommandIo & { now?: Date 
     io.err(`${error.message}\n`);
     return 1;
   }
-  const endpoints = { ...venueEndpoints(io.env ? parseConfig(io.env) : config()), ...io.endpoints };
-  const preview = await previewCatalog(catalog, (venue) => connectorFor(venue, endpoints).connector, io.now);
+  const venues = createVenues({ ...venueEndpoints(io.env ? parseConfig(io.env) : config()), ...io.endpoints });
+  const preview = await previewCatalog(catalog, (venue) => venues.connect(venue).connector, io.now);
   io.out(`${file}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series\n${formatPreview(preview)}`);
   if (previewComplete(preview)) return 0;
   io.err(`${file}: some entries could not be read in full (venue problems above); the preview is incomplete\n`);

@@ -1,33 +1,36 @@
 import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { config } from "@/lib/config";
+import type { Config } from "@/lib/config";
 import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 
-/** Where the embedded database lives: `$DATA_DIR/pglite` (DATA_DIR defaults to `.data`). */
-export function dataDir(): string {
-  return path.resolve(/*turbopackIgnore: true*/ config().DATA_DIR);
+// Every function here takes the data directory from its caller (the root, a script): this module
+// reads no configuration of its own.
+
+/** The configuration's data directory, resolved: the embedded database lives in its `pglite` (DATA_DIR defaults to `.data`). */
+export function dataDir(c: Pick<Config, "DATA_DIR">): string {
+  return path.resolve(/*turbopackIgnore: true*/ c.DATA_DIR);
 }
 
-/** Informational only: the pid of the last process that opened the database. */
-export function lockPath(): string {
-  return path.join(dataDir(), "pglite.lock");
+/** Informational only: the pid of the last process that opened the database in `dir`. */
+export function lockPath(dir: string): string {
+  return path.join(dir, "pglite.lock");
 }
 
 /** The lock's name: one per data directory, whatever path it was reached by. */
-function lockName(): string {
-  let dir = dataDir();
+function lockName(dir: string): string {
+  let real = dir;
   try {
-    dir = fs.realpathSync(dir);
+    real = fs.realpathSync(dir);
   } catch {
     // not created yet: its resolved path is its identity
   }
-  return `pglite:${dir}`;
+  return `pglite:${real}`;
 }
 
-function recordedPid(): number {
+function recordedPid(dir: string): number {
   try {
-    const pid = Number(fs.readFileSync(lockPath(), "utf8").trim());
+    const pid = Number(fs.readFileSync(lockPath(dir), "utf8").trim());
     return Number.isInteger(pid) && pid > 0 ? pid : 0;
   } catch {
     return 0;
@@ -35,12 +38,12 @@ function recordedPid(): number {
 }
 
 /**
- * The pid holding the embedded database (0 when it is held but the pid is unknown), or null when
- * nobody does. Whether it is held is the kernel's answer (lib/plumbing/kernel-lock.ts), never a
+ * The pid holding the embedded database in `dir` (0 when it is held but the pid is unknown), or
+ * null when nobody does. Whether it is held is the kernel's answer (lib/plumbing/kernel-lock.ts), never a
  * pid's liveness: a killed holder, reaped or not, holds nothing.
  */
-export async function lockHolder(): Promise<number | null> {
-  return (await isLocked(lockName())) ? recordedPid() : null;
+export async function lockHolder(dir: string): Promise<number | null> {
+  return (await isLocked(lockName(dir))) ? recordedPid(dir) : null;
 }
 
 export class EmbeddedLockedError extends Error {
@@ -51,15 +54,14 @@ export class EmbeddedLockedError extends Error {
 }
 
 /**
- * Opens the embedded PGlite database, taking its lock: PGlite is one process's database,
- * and two processes on one directory corrupt it.
+ * Opens the embedded PGlite database in the data directory `dir`, taking its lock: PGlite is one
+ * process's database, and two processes on one directory corrupt it.
  */
-export async function openEmbedded(): Promise<{ pglite: PGlite; release: () => Promise<void> }> {
-  const dir = dataDir();
+export async function openEmbedded(dir: string): Promise<{ pglite: PGlite; release: () => Promise<void> }> {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const lock = await tryLock(lockName());
-  if (!lock) throw new EmbeddedLockedError(dir, recordedPid());
-  fs.writeFileSync(lockPath(), String(process.pid), { mode: 0o600 });
+  const lock = await tryLock(lockName(dir));
+  if (!lock) throw new EmbeddedLockedError(dir, recordedPid(dir));
+  fs.writeFileSync(lockPath(dir), String(process.pid), { mode: 0o600 });
   let pglite: PGlite;
   try {
     pglite = await PGlite.create(path.join(dir, "pglite"));
@@ -73,7 +75,7 @@ export async function openEmbedded(): Promise<{ pglite: PGlite; release: () => P
     released = true;
     await pglite.close();
     try {
-      if (fs.readFileSync(lockPath(), "utf8").trim() === String(process.pid)) fs.unlinkSync(lockPath());
+      if (fs.readFileSync(lockPath(dir), "utf8").trim() === String(process.pid)) fs.unlinkSync(lockPath(dir));
     } catch {
       // the pid file is already gone
     }

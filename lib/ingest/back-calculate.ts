@@ -12,8 +12,8 @@ import { levelIsMaterial, tickIsMaterial } from "@/lib/ingest/restate";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
-import type { CollectorSettings } from "@/lib/ingest/collector";
-import { VenueHttp } from "@/lib/venues/http";
+import type { Venues } from "@/lib/venues/connect";
+import type { VenueHttp } from "@/lib/venues/http";
 import { KalshiConnector } from "@/lib/venues/kalshi";
 import { PolymarketConnector } from "@/lib/venues/polymarket";
 import { readHistory, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
@@ -108,7 +108,7 @@ interface Wanted {
 const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
-async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], settings: CollectorSettings, http: Map<VenueName, VenueHttp>, problems: string[]): Promise<Map<string, Wanted>> {
+async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], venues: Venues, http: Map<VenueName, VenueHttp>, problems: string[]): Promise<Map<string, Wanted>> {
   const wanted = new Map<string, Wanted>();
   const add = (w: Wanted) => {
     const prior = wanted.get(w.conditionId);
@@ -120,7 +120,8 @@ async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], sett
     const mine = entries.filter((e) => e.venue === venue);
     if (mine.length === 0) continue;
     const client = http.get(venue)!;
-    const connector = venue === "polymarket" ? new PolymarketConnector(client, settings.polymarketGammaUrl, settings.polymarketClobUrl) : new KalshiConnector(client, settings.kalshiApiUrl);
+    const e = venues.endpoints;
+    const connector = venue === "polymarket" ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(client, e.kalshiApiUrl);
     const selectors = [...new Set(mine.flatMap((e) => e.selectors))];
     if (selectors.length) {
       const found = await connector.discover(selectors);
@@ -165,18 +166,17 @@ async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promis
  * then computes the entries alone from the base date through the newest computed hour. Values
  * before the launch are marked back-calculated; values after it are recomputed on the new history
  * and a published value that moves beyond the materiality threshold is restated (revision + 1).
+ * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function backCalculate(prisma: Db, tickers: readonly string[] | null, settings: CollectorSettings, options: { now?: Date; log?: (line: string) => void } = {}): Promise<BackCalcResult> {
+export async function backCalculate(prisma: Db, tickers: readonly string[] | null, venues: Venues, options: { now?: Date; log?: (line: string) => void } = {}): Promise<BackCalcResult> {
   const log = options.log ?? (() => {});
   // A new service computes its first hours here: every entry with a base date takes part.
   const started = (await prisma.engineState.count()) > 0;
   const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
   const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [], timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 } };
   if (entries.length === 0) return result;
-  const http = new Map<VenueName, VenueHttp>(
-    (["polymarket", "kalshi"] as const).map((venue) => [venue, new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs, keepRaw: false })]),
-  );
-  const wanted = await wantedMarkets(prisma, entries, settings, http, result.problems);
+  const http = new Map<VenueName, VenueHttp>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.http(venue, { keepRaw: false })]));
+  const wanted = await wantedMarkets(prisma, entries, venues, http, result.problems);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
@@ -185,7 +185,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
   for (let i = 0; i < list.length; i += batchSize) {
     const batch = list.slice(i, i + batchSize);
-    const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, settings, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
+    const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
       if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
@@ -437,7 +437,7 @@ export function describeBackCalc(r: BackCalcResult): string {
 }
 
 /** Back-calculates the entries whose back-calculation has not run (a catalog just gave them a base date); null when there were none. */
-export async function backCalculatePending(prisma: Db, settings: CollectorSettings, options: { now?: Date } = {}): Promise<BackCalcResult | null> {
+export async function backCalculatePending(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<BackCalcResult | null> {
   const pending = await pendingBackCalcTickers(prisma);
-  return pending.length ? backCalculate(prisma, pending, settings, options) : null;
+  return pending.length ? backCalculate(prisma, pending, venues, options) : null;
 }

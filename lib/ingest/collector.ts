@@ -2,7 +2,6 @@ import "server-only";
 import { gzipSync } from "node:zlib";
 import Decimal from "decimal.js";
 import type { Db } from "@/lib/db";
-import { config } from "@/lib/config";
 import { definitionLineOf, universeSelectors } from "@/lib/catalog/compile";
 import { universeSchema } from "@/lib/catalog/schema";
 import { floorHour } from "@/lib/engine/time-format";
@@ -13,13 +12,11 @@ import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { closedLookupDue } from "@/lib/venues/closed-lookup";
-import { connectorFor, venueEndpoints, type VenueEndpoints } from "@/lib/venues/connect";
+import type { Venues } from "@/lib/venues/connect";
 import type { RawResponse } from "@/lib/venues/http";
 import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
-
-export type CollectorSettings = VenueEndpoints;
 
 export interface CollectResult {
   hour: Date;
@@ -80,12 +77,13 @@ interface SnapshotInput {
  * One collector run: per venue, discovers the catalog's universes and series events, records
  * new markets and resolutions, reads the book of every open market and stores this hour's
  * snapshots (a changed read of an hour already computed restates it). Venue failures are
- * reported per market or selector; they never stop the run or another venue.
+ * reported per market or selector; they never stop the run or another venue. Requests go through
+ * `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function collect(prisma: Db, settings: CollectorSettings, options: { now?: Date } = {}): Promise<CollectResult> {
+export async function collect(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<CollectResult> {
   const hour = floorHour(options.now ?? new Date());
   const wanted = await catalogued(prisma);
-  const venues = new Set<VenueName>([...wanted.selectors.keys(), ...wanted.series.map((s) => s.venue)]);
+  const asked = new Set<VenueName>([...wanted.selectors.keys(), ...wanted.series.map((s) => s.venue)]);
   const runs: VenueRun[] = [];
   const inputs: SnapshotInput[] = [];
   const marketsSeen: VenueMarket[] = [];
@@ -93,8 +91,8 @@ export async function collect(prisma: Db, settings: CollectorSettings, options: 
   const seriesUpdates: Array<{ ticker: string; first: boolean; legs: string[]; legWindows: LegWindow[]; definitionLine: string; settlementDate: Date | null }> = [];
 
   await Promise.all(
-    [...venues].map(async (venue) => {
-      const { http, connector } = connectorFor(venue, settings);
+    [...asked].map(async (venue) => {
+      const { http, connector } = venues.connect(venue);
       const run: VenueRun = { venue, requests: 0, markets: 0, newMarkets: 0, snapshots: 0, resolved: 0, stale: 0, legChanges: [], problems: [] };
       const found = new Map<string, VenueMarket>();
       const merge = (m: VenueMarket) => {
@@ -290,9 +288,4 @@ export function describeCollect(r: CollectResult): string {
   }
   if (r.restated.hours) lines.push(`  restated ${r.restated.hours} hour(s) from ${r.restated.fromHour?.toISOString()}`);
   return `${lines.join("\n")}\n`;
-}
-
-/** The collector's venue addresses and limits, from the configuration. */
-export function collectorSettings(): CollectorSettings {
-  return venueEndpoints(config());
 }

@@ -2,12 +2,11 @@ import "server-only";
 import type { Db } from "@/lib/db";
 import { floorHour, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { CollectorSettings } from "@/lib/ingest/collector";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { insertHistorySnapshots } from "@/lib/ingest/back-calculate";
 import { historyHours } from "@/lib/ingest/history-store";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
-import { VenueHttp } from "@/lib/venues/http";
+import type { Venues } from "@/lib/venues/connect";
 import { readHistory, type HistoryMarket } from "@/lib/venues/price-history";
 import type { VenueName } from "@/lib/venues/types";
 
@@ -31,8 +30,9 @@ const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.start
  * hours of the look-back since its listing without a stored read, before `now`'s hour, are read
  * from the venue's price history and stored as `history` snapshots; the hours already computed are
  * then recomputed under the restatement rules (values marked history-filled, stale flags corrected).
+ * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function fillMissedHours(prisma: Db, settings: CollectorSettings, options: { now?: Date } = {}): Promise<GapFill> {
+export async function fillMissedHours(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<GapFill> {
   const hour = floorHour(options.now ?? new Date());
   const from = new Date(hour.getTime() - GAP_LOOKBACK_HOURS * MS_PER_HOUR);
   const result: GapFill = { markets: 0, filled: 0, requests: 0, restated: NOTHING_RESTATED, problems: [] };
@@ -65,8 +65,8 @@ export async function fillMissedHours(prisma: Db, settings: CollectorSettings, o
   for (const venue of ["polymarket", "kalshi"] as const) {
     const list = wanted.filter((m) => m.venue === venue);
     if (list.length === 0) continue;
-    const http = new VenueHttp({ venue, concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, backoffMs: settings.backoffMs, keepRaw: false });
-    for (const r of await readHistory(http, settings, list, first, last)) {
+    const http = venues.http(venue, { keepRaw: false });
+    for (const r of await readHistory(http, venues.endpoints, list, first, last)) {
       if ("problem" in r) {
         result.problems.push(`${r.conditionId}: ${r.problem}`);
         continue;

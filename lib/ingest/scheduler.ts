@@ -1,18 +1,19 @@
 import "server-only";
 import { config } from "@/lib/config";
 import { catchUp } from "@/lib/ingest/engine-runner";
-import { catalogUsesVenues, collect, collectorSettings, describeCollect } from "@/lib/ingest/collector";
+import { catalogUsesVenues, collect, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
 import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
 import type { Db } from "@/lib/db";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { root } from "@/lib/root";
+import type { Venues } from "@/lib/venues/connect";
 
 /** Each ENGINE_TICK_SECONDS (aligned to the hour by default): collects the venues the catalog names, then computes. */
 export function startScheduler(): void {
   const c = config();
-  const { database, db } = root();
+  const { database, db, venues } = root();
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const delay = () => {
@@ -26,15 +27,15 @@ export function startScheduler(): void {
       const prisma = await db();
       if (!c.demoMarket && (await catalogUsesVenues(prisma))) {
         try {
-          const collected = await collect(prisma, collectorSettings());
+          const collected = await collect(prisma, venues);
           console.log(`[collector] ${describeCollect(collected).trimEnd().split("\n").slice(0, 3).join(" | ")}`);
         } catch (error) {
           console.error(`[collector] run failed: ${database.describe(error)}`);
         }
       }
       if (!c.demoMarket) {
-        await fillGaps(prisma);
-        await backCalculateNew(prisma);
+        await fillGaps(prisma, venues);
+        await backCalculateNew(prisma, venues);
       }
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
@@ -60,9 +61,9 @@ export function startScheduler(): void {
 }
 
 /** New catalog entries with a base date are back-calculated before the engine computes their live hours. */
-export async function backCalculateNew(prisma: Db): Promise<void> {
+export async function backCalculateNew(prisma: Db, venues: Venues): Promise<void> {
   try {
-    const r = await backCalculatePending(prisma, collectorSettings());
+    const r = await backCalculatePending(prisma, venues);
     if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
   } catch (error) {
     console.error(`[backfill] back-calculation failed: ${root().database.describe(error)}`);
@@ -70,9 +71,9 @@ export async function backCalculateNew(prisma: Db): Promise<void> {
 }
 
 /** Hours the collector missed are filled from the venues' history once they answer again. */
-async function fillGaps(prisma: Db): Promise<void> {
+async function fillGaps(prisma: Db, venues: Venues): Promise<void> {
   try {
-    const r = await fillMissedHours(prisma, collectorSettings());
+    const r = await fillMissedHours(prisma, venues);
     const text = describeGapFill(r);
     if (text) console.log(`[collector] ${text.trimEnd().split("\n").join(" | ")}`);
   } catch (error) {

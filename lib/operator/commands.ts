@@ -134,16 +134,17 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(describeApply(summary));
       }
       case "collect": {
-        const { collect, collectorSettings, describeCollect } = await import("@/lib/ingest/collector");
+        const { collect, describeCollect } = await import("@/lib/ingest/collector");
         const { catchUp } = await import("@/lib/ingest/engine-runner");
         const c = config();
+        const { venues } = root();
         const prisma = await root().db();
         const now = args.at ? new Date(args.at as string) : new Date();
-        const r = await collect(prisma, collectorSettings(), { now });
+        const r = await collect(prisma, venues, { now });
         const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
         const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
-        const gaps = await fillMissedHours(prisma, collectorSettings(), { now });
-        const back = await backCalculatePending(prisma, collectorSettings(), { now });
+        const gaps = await fillMissedHours(prisma, venues, { now });
+        const back = await backCalculatePending(prisma, venues, { now });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         const { recordIncidents } = await import("@/lib/incidents/record-incidents");
         const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
@@ -155,7 +156,6 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
       case "backfill": {
         const { backCalculate, backCalcEntries, describeBackCalc } = await import("@/lib/ingest/back-calculate");
-        const { collectorSettings } = await import("@/lib/ingest/collector");
         const { catchUp } = await import("@/lib/ingest/engine-runner");
         const c = config();
         if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
@@ -164,7 +164,7 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
         const unknown = tickers.filter((t) => !known.has(t));
         if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
-        const r = await backCalculate(prisma, tickers.length ? tickers : null, collectorSettings());
+        const r = await backCalculate(prisma, tickers.length ? tickers : null, root().venues);
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
         root().cache.clear();
         return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);

@@ -9,9 +9,11 @@ export interface BackfillProgress {
   startedAt: string | null;
   finishedAt: string | null;
   error?: string;
+  /** The start-up's background work (the catch-up, then back-calculation, incident check, closed months' bundles) has not ended yet. */
+  pending: boolean;
 }
 
 /** A record of one root (lib/root.ts): lib/server/backfill.ts writes it; /healthz, /status and the pages read it. */
 export function createBackfillProgress(): BackfillProgress {
-  return { state: "idle", hoursDone: 0, hoursTotal: null, through: null, startedAt: null, finishedAt: null };
+  return { state: "idle", hoursDone: 0, hoursTotal: null, through: null, startedAt: null, finishedAt: null, pending: false };
 }

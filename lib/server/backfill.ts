@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import { config } from "@/lib/config";
 import type { Db } from "@/lib/db";
 import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
 import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
@@ -45,7 +43,6 @@ export async function runBackfill(
   try {
     await correctStoredValues(prisma, log);
     for (;;) {
-      if (!first) await whilePaused();
       const chunkStarted = Date.now();
       // The catalog is brought in force by the first chunk; the others compute on it.
       const r = await catchUp(prisma, { ...options, ...(first ? {} : { catalog: null }), maxHours: chunk });
@@ -109,10 +106,4 @@ export async function correctStoredValues(prisma: Db, log: (line: string) => voi
     );
   }
   return result;
-}
-
-/** Waits while BACKFILL_PAUSE_FILE exists (tests hold the backfill between two chunks with it). */
-async function whilePaused(): Promise<void> {
-  const file = config().BACKFILL_PAUSE_FILE;
-  while (file && fs.existsSync(file)) await new Promise((resolve) => setTimeout(resolve, 100));
 }

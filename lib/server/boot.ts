@@ -21,7 +21,7 @@ export function boot(): Promise<void> {
 
 async function start(r: Root): Promise<void> {
   const c = r.config;
-  const { database, db } = r;
+  const { database, db, venues, progress } = r;
   try {
     await db();
   } catch (error) {
@@ -35,7 +35,7 @@ async function start(r: Root): Promise<void> {
     console.error(`[boot] ${database.describe(error)}`);
   }
   r.shutdown.on(database.close, 100);
-  if (c.embedded) publishOperatorEndpoint(c.PORT);
+  if (c.embedded) publishOperatorEndpoint(r.dataDir, c.PORT);
   await startDurability(r);
   // The catalog: CATALOG_FILE, else the demo's with the demo feed. An invalid file fails the start.
   const catalogFile = c.CATALOG_FILE ?? (c.demoMarket ? DEMO_CATALOG_FILE : null);
@@ -44,12 +44,13 @@ async function start(r: Root): Promise<void> {
   const stored = !c.demoMarket && !catalog && (await hasAppliedCatalog(db));
   if (c.demoMarket || catalog || stored) {
     // In the background: pages, the API and /healthz (which shows the progress) are served meanwhile.
+    progress.pending = true;
     void database.asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
         if (!c.demoMarket) {
-          await backCalculateNew(await db());
+          await backCalculateNew(await db(), venues);
           await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
         }
         await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
@@ -58,6 +59,8 @@ async function start(r: Root): Promise<void> {
       } catch (error) {
         console.error(`[engine] catch-up failed: ${database.describe(error)}`);
         if (!(error instanceof Error && /reach|ECONN/.test(error.message))) console.error(error);
+      } finally {
+        progress.pending = false;
       }
       if (c.ENGINE_SCHEDULER) startScheduler();
     });

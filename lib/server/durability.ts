@@ -1,4 +1,3 @@
-import { dataDir } from "@/lib/db/embedded";
 import { registerInstance } from "@/lib/keys/instances";
 import type { Root } from "@/lib/root";
 
@@ -8,7 +7,7 @@ import type { Root } from "@/lib/root";
  * instance records how it learns of revocations; Redis starts connecting.
  */
 export async function startDurability(root: Root): Promise<void> {
-  await root.limiter.startJournal(dataDir());
+  await root.limiter.startJournal(root.dataDir);
   await root.meter.startJournal();
   registerInstance(root);
   if (root.redis.client()) await root.redis.ready().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));

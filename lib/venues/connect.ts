@@ -1,8 +1,8 @@
 import type { Config } from "@/lib/config";
-import { VenueHttp } from "./http";
+import { VenueBudget, VenueHttp } from "./http";
 import { KalshiConnector } from "./kalshi";
 import { PolymarketConnector } from "./polymarket";
-import type { VenueName } from "./types";
+import type { VenueConnector, VenueName } from "./types";
 
 /** Where the venues answer and how hard this process may ask them. */
 export interface VenueEndpoints {
@@ -41,11 +41,31 @@ export function venueEndpoints(
   };
 }
 
-export const httpFor = (venue: VenueName, e: VenueEndpoints) => new VenueHttp({ venue, concurrency: e.concurrency, rps: e.rps?.[venue], timeoutMs: e.timeoutMs, backoffMs: e.backoffMs });
+/** The venues one process asks: their addresses, and one request budget per venue that all its jobs share. */
+export interface Venues {
+  endpoints: VenueEndpoints;
+  /**
+   * A job's client of `venue`: its own count of requests and kept responses, within the venue's
+   * budget (COLLECT_CONCURRENCY in flight, POLYMARKET_RPS / KALSHI_RPS started per second) shared
+   * by every job of the process, so a collector run and a back-calculation at once stay within it.
+   */
+  http(venue: VenueName, options?: { keepRaw?: boolean }): VenueHttp;
+  /** The venue's connector over a job's client. */
+  connect(venue: VenueName): { http: VenueHttp; connector: VenueConnector };
+}
 
-/** A venue's connector over its own rate-limited HTTP client. */
-export function connectorFor(venue: VenueName, e: VenueEndpoints) {
-  const http = httpFor(venue, e);
-  const connector = venue === "polymarket" ? new PolymarketConnector(http, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(http, e.kalshiApiUrl);
-  return { http, connector };
+export function createVenues(e: VenueEndpoints): Venues {
+  const budgets = new Map<VenueName, VenueBudget>();
+  const budgetOf = (venue: VenueName) => budgets.get(venue) ?? budgets.set(venue, new VenueBudget(e.concurrency, e.rps?.[venue])).get(venue)!;
+  const http = (venue: VenueName, options: { keepRaw?: boolean } = {}) =>
+    new VenueHttp({ venue, budget: budgetOf(venue), timeoutMs: e.timeoutMs, backoffMs: e.backoffMs, keepRaw: options.keepRaw });
+  return {
+    endpoints: e,
+    http,
+    connect(venue) {
+      const client = http(venue);
+      const connector = venue === "polymarket" ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(client, e.kalshiApiUrl);
+      return { http: client, connector };
+    },
+  };
 }

@@ -24,9 +24,6 @@ export class VenueError extends Error {
 
 export interface VenueHttpOptions {
   venue: string;
-  concurrency: number;
-  /** requests per second at most (request starts spaced 1/rps apart, retries included); none when unset */
-  rps?: number;
   timeoutMs: number;
   /** attempts per request, the first included */
   attempts?: number;
@@ -41,6 +38,9 @@ export interface VenueHttpOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** A client's limits: a budget shared with the venue's other clients, or its own (`concurrency`, `rps`). */
+export type VenueLimits = { budget: VenueBudget } | { concurrency: number; rps?: number };
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Retry-After in seconds or as an HTTP date; null when absent or unreadable. */
@@ -52,22 +52,25 @@ export function retryAfterMs(value: string | null, now = Date.now()): number | n
 }
 
 /**
- * A venue's public HTTP API within its rate limits: at most `concurrency` requests in flight and
- * at most `rps` started per second, each with a timeout, 429 and 5xx retried with exponential
- * backoff or the venue's Retry-After, every response kept in `raw` (unless `keepRaw` is false).
+ * A venue's request budget: at most `concurrency` requests in flight and at most `rps` started per
+ * second (starts spaced 1000/rps ms apart, retries included). Every client given the same budget
+ * draws on it, so jobs running at once together stay within the venue's limits.
  */
-export class VenueHttp {
-  readonly raw: RawResponse[] = [];
-  requests = 0;
+export class VenueBudget {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   /** when the next request may start (ms since the epoch), for the rps budget */
   private nextStart = 0;
 
-  constructor(private readonly options: VenueHttpOptions) {}
+  constructor(
+    readonly concurrency: number,
+    /** none when unset */
+    readonly rps?: number,
+  ) {}
 
-  private async slot<T>(work: () => Promise<T>): Promise<T> {
-    if (this.active >= this.options.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** Runs `work` once a slot is free and its start is due. */
+  async slot<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.concurrency) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.active += 1;
     try {
       await this.paced();
@@ -80,13 +83,30 @@ export class VenueHttp {
 
   /** Waits for this request's turn under the rps budget: starts are 1000/rps ms apart. */
   private async paced(): Promise<void> {
-    const rps = this.options.rps;
-    if (!rps) return;
+    if (!this.rps) return;
     const now = Date.now();
     const at = Math.max(now, this.nextStart);
-    this.nextStart = at + 1000 / rps;
+    this.nextStart = at + 1000 / this.rps;
     // a timer may fire a millisecond early: wait until the turn has come by the clock
     while (Date.now() < at) await defaultSleep(at - Date.now());
+  }
+}
+
+/**
+ * A venue's public HTTP API within its rate limits (a budget of its own or one shared with other
+ * clients), each request with a timeout, 429 and 5xx retried with exponential backoff or the
+ * venue's Retry-After, every response kept in `raw` (unless `keepRaw` is false). `requests` and
+ * `raw` are this client's: one job's.
+ */
+export class VenueHttp {
+  readonly raw: RawResponse[] = [];
+  requests = 0;
+  private readonly options: VenueHttpOptions;
+  private readonly budget: VenueBudget;
+
+  constructor(options: VenueHttpOptions & VenueLimits) {
+    this.options = options;
+    this.budget = "budget" in options ? options.budget : new VenueBudget(options.concurrency, options.rps);
   }
 
   /** GETs a JSON document; throws VenueError when the venue does not answer with one. */
@@ -109,7 +129,7 @@ export class VenueHttp {
     let last = "no answer";
     let lastStatus: number | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const outcome = await this.slot(async () => {
+      const outcome = await this.budget.slot(async () => {
         const started = Date.now();
         this.requests += 1;
         try {

@@ -1,5 +1,5 @@
 import { config, parseConfig } from "@/lib/config";
-import { httpFor, venueEndpoints, type CommandIo, type VenueEndpoints } from "./connect";
+import { createVenues, venueEndpoints, type CommandIo, type VenueEndpoints } from "./connect";
 import { formatSearchTable, SEARCH_DEFAULTS, searchVenues } from "./search";
 import type { VenueName } from "./types";
 
@@ -41,11 +41,12 @@ export async function venuesCommand(argv: readonly string[], io: CommandIo): Pro
     return 2;
   }
   const wanted = (v: VenueName) => venue === undefined || venue === v;
+  const venues = createVenues(endpoints);
   const results = await searchVenues(
     words.join(" "),
     {
-      ...(wanted("polymarket") ? { polymarket: { http: httpFor("polymarket", endpoints), gammaUrl: endpoints.polymarketGammaUrl } } : {}),
-      ...(wanted("kalshi") ? { kalshi: { http: httpFor("kalshi", endpoints), apiUrl: endpoints.kalshiApiUrl } } : {}),
+      ...(wanted("polymarket") ? { polymarket: { http: venues.http("polymarket"), gammaUrl: endpoints.polymarketGammaUrl } } : {}),
+      ...(wanted("kalshi") ? { kalshi: { http: venues.http("kalshi"), apiUrl: endpoints.kalshiApiUrl } } : {}),
     },
     { ...SEARCH_DEFAULTS, limit },
   );

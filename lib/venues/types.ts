@@ -43,6 +43,8 @@ export interface VenueConnector {
    */
   closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }>;
   event(event: string): Promise<VenueEventLegs | null>;
+  /** The current state of held markets that discovery no longer lists (closed, or settled). */
+  lookup(conditionIds: readonly string[]): Promise<VenueMarket[]>;
   books(markets: readonly VenueMarket[]): Promise<BookRead[]>;
 }
 

@@ -9,8 +9,8 @@ export async function runOperator(command: string, args: Record<string, unknown>
   const { config } = await import("@/lib/config");
   const { lockHolder, dataDir } = await import("@/lib/db/embedded");
   let result: { stdout: string; stderr: string; exitCode: number };
-  if (config().embedded && (await lockHolder()) !== null) {
-    const dir = dataDir();
+  const dir = dataDir(config());
+  if (config().embedded && (await lockHolder(dir)) !== null) {
     const token = fs.readFileSync(path.join(dir, "operator-token"), "utf8").trim();
     const { port } = JSON.parse(fs.readFileSync(path.join(dir, "server.json"), "utf8")) as { port: number };
     const res = await fetch(`http://127.0.0.1:${port}/operator`, {

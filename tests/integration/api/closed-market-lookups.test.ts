@@ -4,6 +4,7 @@ import { validateCatalog } from "@/lib/catalog/validate";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { collect } from "@/lib/ingest/collector";
+import { createVenues, type Venues } from "@/lib/venues/connect";
 import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 import { polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 
@@ -18,10 +19,12 @@ const name = uniqueName("pmb_closed");
 let pool: NameAsTextPool;
 let prisma: PrismaClient;
 let fake: FakeVenues;
+let venues: Venues;
 
 beforeAll(async () => {
   ({ pool, prisma } = await migratedDatabase(name));
   fake = await startFakeVenues();
+  venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 5000, backoffMs: 1 });
   const end = new Date(h0 + 60 * 86_400_000).toISOString();
   for (const id of ["a", "b"]) {
     fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: `0x${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
@@ -38,12 +41,11 @@ afterAll(async () => {
   await dropDatabase(name);
 });
 
-const settings = () => ({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 5000, backoffMs: 1 });
 const lookupsOf = (id: string) => fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes(`condition_ids=${id}`)).length;
 
 describe("closed markets without a resolution", () => {
   it("are looked up every hour for 6 hours, then every 6 hours, and settle when the venue settles them", async () => {
-    await collect(prisma, settings(), { now: at(0) });
+    await collect(prisma, venues, { now: at(0) });
     // market a closes at hour 1 without a resolution (its event closes: discovery no longer lists it)
     const a = fake.poly.events.find((e) => e.slug === "ev-a")!;
     a.closed = true;
@@ -51,7 +53,7 @@ describe("closed markets without a resolution", () => {
     const due: number[] = [];
     for (let k = 1; k <= 30; k++) {
       const before = lookupsOf("0xa");
-      await collect(prisma, settings(), { now: at(k) });
+      await collect(prisma, venues, { now: at(k) });
       if (lookupsOf("0xa") > before) due.push(k);
     }
     // first seen closed at hour 1: hourly to hour 7, then hours 13, 19, 25 (not 30 times)
@@ -62,7 +64,7 @@ describe("closed markets without a resolution", () => {
 
     // the venue settles it YES; the next due look-up (hour 31: 30 hours after it closed) records it, and it is never asked again
     a.markets[0]!.outcomePrices = ["1", "0"];
-    for (let k = 31; k <= 33; k++) await collect(prisma, settings(), { now: at(k) });
+    for (let k = 31; k <= 33; k++) await collect(prisma, venues, { now: at(k) });
     expect(await prisma.market.findUnique({ where: { conditionId: "0xa" }, select: { closedAt: true, resolvedAt: true, outcome: true } })).toEqual({ closedAt: null, resolvedAt: at(31), outcome: 1 });
     expect(lookupsOf("0xa")).toBe(due.length + 1);
   }, 240_000);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { baseUrl, call, expectError, newKey, testDb } from "../support/api";
+import { baseUrl, call, expectError, newKey, startupSettled, testDb } from "../support/api";
 
 const TS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const TS_NO_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}$/;
@@ -12,13 +12,15 @@ let active = "";
 let seriesTickers: string[] = [];
 
 beforeAll(async () => {
+  // The instances' start-up work (backfill, bundle builds) ends first: queries made while it runs may answer 503 on a busy machine.
+  await startupSettled();
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
   const indices = await call("/v1/indices", { key });
   tickers = indices.body.data.indices.map((i: { ticker: string }) => i.ticker);
   active = indices.body.data.indices.find((i: { publicStatus: string }) => i.publicStatus === "active").ticker;
   const vol = await call("/v1/volatility", { key });
   seriesTickers = vol.body.data.series.map((s: { ticker: string }) => s.ticker);
-});
+}, 660_000);
 
 async function db() {
   return testDb();

@@ -1,27 +1,41 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { tempDataDir } from "../faults/support";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { ownDatabase, tempDataDir } from "../faults/support";
 import { startServer, type RunningServer } from "../support/server";
 
-// The first start of the embedded default serves pages while the backfill computes the history,
-// and where the data is not there yet they say how far it is. BACKFILL_PAUSE_FILE holds the
-// backfill after its first chunk, so the test sees the server mid-backfill, then lets it finish.
+// The first start serves pages while the backfill computes the history, and where the data is not
+// there yet they say how far it is. The backfill is held after its first chunk the way another
+// instance computing holds it: a connection of this test takes the engine lock, and the backfill
+// waits for its turn (reporting `running`) until the lock is released.
 
 const dataDir = tempDataDir("backfill");
-const hold = path.join(dataDir, "hold-backfill");
+let database: Awaited<ReturnType<typeof ownDatabase>>;
+let otherInstance: pg.Client;
 let server: RunningServer | null = null;
+
+beforeAll(async () => {
+  database = await ownDatabase("backfill");
+  otherInstance = new pg.Client({ connectionString: database.url });
+  await otherInstance.connect();
+}, 120_000);
 
 afterAll(async () => {
   await server?.stop();
+  await otherInstance?.end().catch(() => undefined);
+  await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 const PAGES = ["/", "/indices", "/volatility", "/indices/PMX-CRYPTO", "/volatility/btc-range", "/status"];
-const env = { DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0", BACKFILL_PAUSE_FILE: hold };
+const env = () => ({ DATABASE_URL: database.url, REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0" });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const lock = () => otherInstance.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
+const unlock = () => otherInstance.query("SELECT pg_advisory_unlock($1)", [ENGINE_LOCK]);
 
-async function healthz(): Promise<{ status: number; body: { status: string; backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null } } }> {
+async function healthz(): Promise<{ status: number; body: { status: string; backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null; pending: boolean } } }> {
   const res = await fetch(`${server!.baseUrl}/healthz`);
   return { status: res.status, body: await res.json() };
 }
@@ -37,16 +51,28 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 }
 
 describe("pages during the start-up backfill", () => {
-  it("show the backfill's progress where data is not there yet, and not once it is done; operator incidents go through the running server", async () => {
-    fs.writeFileSync(hold, "");
-    server = await startServer(env, 180_000, 503);
-    // Held after its first chunk: hours done, of a known total, through a computed hour.
-    const held = await until("the first chunk", 120_000, async () => {
-      const h = await healthz();
-      return h.body.backfill.state === "running" && h.body.backfill.hoursDone > 0 && h.body.backfill.through ? h : null;
+  it("show the backfill's progress where data is not there yet, and not once it is done; an operator's incident shows on the status page", async () => {
+    // Locked before the start: the backfill waits from its first chunk on.
+    await lock();
+    server = await startServer(env(), 180_000, 503);
+    // Let a chunk through, then hold the next: released for one of the backfill's retries (every
+    // 500 ms), taken back once the chunk that got it commits (the lock call waits for that).
+    await until("a chunk computed", 120_000, async () => {
+      await unlock();
+      await sleep(600);
+      await lock();
+      return (await healthz()).body.backfill.hoursDone > 0 ? true : null;
+    });
+    // Held: hours done, of a known total, through a computed hour, no longer moving.
+    const held = await until("the held backfill", 30_000, async () => {
+      const a = await healthz();
+      await sleep(1200);
+      const b = await healthz();
+      return b.body.backfill.state === "running" && b.body.backfill.through && JSON.stringify(a.body.backfill) === JSON.stringify(b.body.backfill) ? b : null;
     });
     expect(held.status).toBe(503);
     expect(held.body.status).toBe("starting");
+    expect(held.body.backfill.pending).toBe(true);
     const { hoursDone, hoursTotal, through } = held.body.backfill;
     expect(hoursTotal).toBeGreaterThan(hoursDone);
 
@@ -65,8 +91,10 @@ describe("pages during the start-up backfill", () => {
     const json = (await (await fetch(`${server.baseUrl}/status.json`)).json()) as { backfill: { state: string; hoursDone: number } };
     expect(json.backfill).toMatchObject({ state: "running", hoursDone });
 
-    fs.rmSync(hold);
+    await unlock();
     await until("the backfill to finish", 480_000, async () => ((await healthz()).status === 200 ? true : null));
+    // the start-up work after it (incidents, bundle builds) ends too, and /healthz says so
+    await until("the start-up work to end", 300_000, async () => ((await healthz()).body.backfill.pending === false ? true : null));
     expect(server.output()).toMatch(/\[engine\] backfill: \d+\/\d+ hours \(\d+%\), through /);
     for (const p of PAGES) {
       const html = await (await fetch(`${server.baseUrl}${p}`)).text();
@@ -74,13 +102,14 @@ describe("pages during the start-up backfill", () => {
     }
     expect(await (await fetch(`${server.baseUrl}/indices`)).text()).toContain("PMX-CRYPTO");
 
-    // `npm run incidents` in the embedded default reaches the database through the running server.
+    // An incident opened with `npm run incidents` shows on the running server's status page.
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/incidents.ts", ...args], { env: { ...process.env, ...env }, encoding: "utf8" });
+      spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/incidents.ts", ...args], { env: { ...process.env, ...env() }, encoding: "utf8" });
     const opened = cli(["open", "--title", "Planned maintenance", "--note", "Starting."]);
     expect(opened.status, opened.stderr).toBe(0);
     const ref = /INC-[0-9A-F]{8}/.exec(opened.stdout)?.[0] ?? "";
-    expect(await (await fetch(`${server.baseUrl}/status`)).text()).toContain(`data-ref="${ref}"`);
+    // the CLI writes the database directly: the server's read models show it once their cache refreshes
+    await until("the incident on /status", 30_000, async () => ((await (await fetch(`${server!.baseUrl}/status`)).text()).includes(`data-ref="${ref}"`) ? true : null));
     expect(cli(["close", ref]).status).toBe(0);
     expect(cli(["list"]).stdout).not.toContain(ref);
   }, 720_000);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 
 /** Points this test process at the run's database and Redis, as the servers are. */
 export function applyRunEnvironment(): void {
@@ -13,6 +14,23 @@ export async function testDb() {
   applyRunEnvironment();
   const { root } = await import("@/lib/root");
   return root().db();
+}
+
+/**
+ * Waits until the start-up work of every instance has ended: its backfill done and nothing after
+ * it pending (a bundle build loads the database and the machine, and queries made meanwhile may
+ * run out of their bound and answer 503 on a busy machine).
+ */
+export async function startupSettled(timeoutMs = 600_000): Promise<void> {
+  for (const base of inject("baseUrls"))
+    await waitFor(
+      `the start-up work of ${base} to end`,
+      async () => {
+        const body = (await (await fetch(`${base}/healthz`)).json()) as { backfill: { state: string; pending: boolean } };
+        return body.backfill.state === "done" && body.backfill.pending === false;
+      },
+      { timeoutMs, intervalMs: 250 },
+    );
 }
 
 export function baseUrl(instance = 0): string {

@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { quoteOf } from "@/lib/venues/book";
+import { createVenues } from "@/lib/venues/connect";
 import { retryAfterMs, VenueHttp } from "@/lib/venues/http";
 import { KalshiConnector, kalshiBook } from "@/lib/venues/kalshi";
 import { PolymarketConnector } from "@/lib/venues/polymarket";
@@ -241,6 +242,20 @@ describe("Polymarket connector", () => {
     // the last one cannot reach the venue before (N-1)/R seconds after they were all issued (same
     // clock, and a delay on the way only makes it later)
     expect(Math.max(...at) - issued).toBeGreaterThanOrEqual(((n - 1) / rps) * 1000);
+  });
+
+  test("the clients of one process's venues share its budget: two jobs' requests at R per second together arrive over at least (N-1)/R seconds", async () => {
+    const rps = 4;
+    const venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, rps: { polymarket: rps }, timeoutMs: 2000 });
+    const jobs = [venues.http("polymarket"), venues.http("polymarket", { keepRaw: false })];
+    fake.poly.books.set("tok-x", polyBook(0.3, 0.33));
+    const issued = Date.now();
+    await Promise.all(jobs.flatMap((http) => Array.from({ length: 3 }, () => http.getJson(`${fake.clobUrl}/book?token_id=tok-x`))));
+    const at = fake.received.map((r) => r.at);
+    expect(at).toHaveLength(6);
+    expect(Math.max(...at) - issued).toBeGreaterThanOrEqual((5 / rps) * 1000);
+    // each job keeps its own count and responses
+    expect(jobs.map((h) => [h.requests, h.raw.length])).toEqual([[3, 3], [3, 0]]);
   });
 
   test("a Retry-After beyond the run gives up instead of stalling", async () => {
