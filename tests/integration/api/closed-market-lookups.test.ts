@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyCatalog } from "@/lib/catalog/apply-catalog";
-import { validateCatalog } from "@/lib/catalog/validate";
-import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { collect } from "@/lib/ingest/collector";
 import { createVenues, type Venues } from "@/lib/venues/connect";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
-import { polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { uniqueName } from "../support/pg";
+import { polyTagIndex, type PolyTagIndex } from "../support/poly-tag-index";
+import type { FakeVenues } from "../../support/fake-venues";
 
 // Rule: a held market that closed on its venue without a resolution is looked up at a slowing
 // cadence (lib/venues/closed-lookup.ts), not every hour, and its settlement is still recorded
@@ -16,29 +14,19 @@ const HOUR = 3_600_000;
 const h0 = Math.floor(Date.now() / HOUR) * HOUR - 40 * HOUR;
 const at = (k: number) => new Date(h0 + k * HOUR);
 const name = uniqueName("pmb_closed");
-let pool: NameAsTextPool;
+let world: PolyTagIndex;
 let prisma: PrismaClient;
 let fake: FakeVenues;
 let venues: Venues;
 
 beforeAll(async () => {
-  ({ pool, prisma } = await migratedDatabase(name));
-  fake = await startFakeVenues();
+  world = await polyTagIndex(name, "PB-C", ["a", "b"], at(0));
+  ({ prisma, fake } = world);
   venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 5000, backoffMs: 1 });
-  const end = new Date(h0 + 60 * 86_400_000).toISOString();
-  for (const id of ["a", "b"]) {
-    fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: `0x${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
-    fake.poly.books.set(`tok-${id}`, polyBook(0.4, 0.43));
-  }
-  const catalog = validateCatalog("closed.json", JSON.stringify({ version: 1, indices: [{ ticker: "PB-C", name: "Crypto", description: "Test.", inceptionAt: at(0).toISOString(), maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: ["crypto"] } }] }));
-  await prisma.$transaction((tx) => applyCatalog(tx, "closed.json", catalog, { start: at(0), events: new Map(), nextHour: new Date(0) }));
 }, 120_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  await dropDatabase(name);
+  await world?.close();
 });
 
 const lookupsOf = (id: string) => fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes(`condition_ids=${id}`)).length;

@@ -1,13 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyCatalog } from "@/lib/catalog/apply-catalog";
-import { validateCatalog } from "@/lib/catalog/validate";
-import { NameAsTextPool } from "@/lib/db/pg-pool";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { collect } from "@/lib/ingest/collector";
 import { fillMissedHours } from "@/lib/ingest/fill-gaps";
 import { createVenues } from "@/lib/venues/connect";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
-import { polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { uniqueName } from "../support/pg";
+import { polyTagIndex, type PolyTagIndex } from "../support/poly-tag-index";
+import type { FakeVenues } from "../../support/fake-venues";
 
 // Rule: a venue's requests-per-second budget is the process's, not a job's. A collector run and a
 // gap fill running at once, each with enough requests to spend the budget alone, together stay
@@ -19,27 +17,17 @@ const MARKETS = 8;
 const h0 = Math.floor(Date.now() / HOUR) * HOUR - 10 * HOUR;
 const at = (k: number) => new Date(h0 + k * HOUR);
 const name = uniqueName("pmb_budget");
-let pool: NameAsTextPool;
+let world: PolyTagIndex;
 let prisma: PrismaClient;
 let fake: FakeVenues;
 
 beforeAll(async () => {
-  ({ pool, prisma } = await migratedDatabase(name));
-  fake = await startFakeVenues();
-  const end = new Date(h0 + 60 * 86_400_000).toISOString();
-  for (let i = 0; i < MARKETS; i++) {
-    fake.poly.events.push({ slug: `ev-${i}`, title: `Event ${i}`, negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: `0x${i}`, question: `Market ${i}?`, yesToken: `tok-${i}`, endDate: end }] });
-    fake.poly.books.set(`tok-${i}`, polyBook(0.4, 0.43));
-  }
-  const catalog = validateCatalog("budget.json", JSON.stringify({ version: 1, indices: [{ ticker: "PB-B", name: "Crypto", description: "Test.", inceptionAt: at(0).toISOString(), maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: ["crypto"] } }] }));
-  await prisma.$transaction((tx) => applyCatalog(tx, "budget.json", catalog, { start: at(0), events: new Map(), nextHour: new Date(0) }));
+  world = await polyTagIndex(name, "PB-B", Array.from({ length: MARKETS }, (_, i) => String(i)), at(0));
+  ({ prisma, fake } = world);
 }, 120_000);
 
 afterAll(async () => {
-  await fake?.close();
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  await dropDatabase(name);
+  await world?.close();
 });
 
 describe("the venues' request budget", () => {
