@@ -13,13 +13,12 @@ import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
-import type { VenueHttp } from "@/lib/venues/http";
-import { KalshiConnector } from "@/lib/venues/kalshi";
-import { PolymarketConnector } from "@/lib/venues/polymarket";
 import { readHistory, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
 import type { VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
+/** A venue's client for this job and its connector over it. */
+type VenueClient = ReturnType<Venues["connect"]>;
 
 /** Hours replayed per pass: bounds the snapshots held in memory at once. */
 const CHUNK_HOURS = 3 * 24;
@@ -108,7 +107,7 @@ interface Wanted {
 const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
-async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], venues: Venues, http: Map<VenueName, VenueHttp>, problems: string[]): Promise<Map<string, Wanted>> {
+async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], clients: ReadonlyMap<VenueName, VenueClient>, problems: string[]): Promise<Map<string, Wanted>> {
   const wanted = new Map<string, Wanted>();
   const add = (w: Wanted) => {
     const prior = wanted.get(w.conditionId);
@@ -119,9 +118,7 @@ async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], venu
   for (const venue of ["polymarket", "kalshi"] as const) {
     const mine = entries.filter((e) => e.venue === venue);
     if (mine.length === 0) continue;
-    const client = http.get(venue)!;
-    const e = venues.endpoints;
-    const connector = venue === "polymarket" ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(client, e.kalshiApiUrl);
+    const { connector } = clients.get(venue)!;
     const selectors = [...new Set(mine.flatMap((e) => e.selectors))];
     if (selectors.length) {
       const found = await connector.discover(selectors);
@@ -175,8 +172,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
   const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [], timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 } };
   if (entries.length === 0) return result;
-  const http = new Map<VenueName, VenueHttp>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.http(venue, { keepRaw: false })]));
-  const wanted = await wantedMarkets(prisma, entries, venues, http, result.problems);
+  const clients = new Map<VenueName, VenueClient>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]));
+  const wanted = await wantedMarkets(prisma, entries, clients, result.problems);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
@@ -185,7 +182,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
   for (let i = 0; i < list.length; i += batchSize) {
     const batch = list.slice(i, i + batchSize);
-    const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(http.get(venue)!, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
+    const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
       if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
@@ -203,7 +200,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
       ),
     );
   }
-  result.requests = [...http.values()].reduce((n, h) => n + h.requests, 0);
+  result.requests = [...clients.values()].reduce((n, c) => n + c.http.requests, 0);
 
   log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();

@@ -50,8 +50,8 @@ export interface Venues {
    * by every job of the process, so a collector run and a back-calculation at once stay within it.
    */
   http(venue: VenueName, options?: { keepRaw?: boolean }): VenueHttp;
-  /** The venue's connector over a job's client. */
-  connect(venue: VenueName): { http: VenueHttp; connector: VenueConnector };
+  /** The venue's connector over a job's client (`keepRaw` as for `http`). */
+  connect(venue: VenueName, options?: { keepRaw?: boolean }): { http: VenueHttp; connector: VenueConnector };
 }
 
 export function createVenues(e: VenueEndpoints): Venues {
@@ -62,8 +62,8 @@ export function createVenues(e: VenueEndpoints): Venues {
   return {
     endpoints: e,
     http,
-    connect(venue) {
-      const client = http(venue);
+    connect(venue, options) {
+      const client = http(venue, options);
       const connector = venue === "polymarket" ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(client, e.kalshiApiUrl);
       return { http: client, connector };
     },
