@@ -9,11 +9,21 @@ export function applyRunEnvironment(): void {
   process.env.REDIS_PREFIX = inject("redisPrefix");
 }
 
-/** The run's database from this test process: the process's root (lib/root.ts), pointed at the run's database and Redis. */
+/**
+ * The run's database from this test process: the process's root (lib/root.ts), pointed at the run's
+ * database and Redis. The test files share one process, and a root built earlier from another
+ * configuration (a test on a database of its own whose code cleared the root's read cache) is
+ * closed first, so keys are never minted where the servers do not look.
+ */
 export async function testDb() {
   applyRunEnvironment();
-  const { root } = await import("@/lib/root");
-  return root().db();
+  const { closeRoot, createRoot } = await import("@/lib/root");
+  const { heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
+  const { parseConfig } = await import("@/lib/config");
+  const run = parseConfig(process.env);
+  const held = heldRootIfAny() as ReturnType<typeof createRoot> | undefined;
+  if (held && (held.config.DATABASE_URL !== run.DATABASE_URL || held.config.REDIS_URL !== run.REDIS_URL || held.config.REDIS_PREFIX !== run.REDIS_PREFIX)) await closeRoot();
+  return heldRoot(() => createRoot(run)).db();
 }
 
 /**
