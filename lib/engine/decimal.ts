@@ -11,17 +11,40 @@ export const Dec = Decimal.clone({
 /** Published index levels carry eight decimals. */
 export const LEVEL_DECIMALS = 8;
 
-/** Re-homes any decimal input in the engine context so arithmetic never inherits a caller's precision. */
+/**
+ * Decimals the engine made from text, by that text. Decimals are immutable, and the same few
+ * prices (a venue's ticks, a constituent's last price, a weight of "1") come back hour after hour:
+ * each is parsed once instead of at every use. Cleared when full, so it never grows without bound.
+ */
+const fromText = new Map<string, Decimal>();
+const FROM_TEXT_MAX = 65_536;
+
+/** Whether `value` is a decimal of the engine context already (decimal.js sets `constructor` on every instance). */
+const isDec = (value: Decimal.Value): value is Decimal => typeof value === "object" && (value as Decimal & { constructor: unknown }).constructor === Dec;
+
+/**
+ * Re-homes any decimal input in the engine context so arithmetic never inherits a caller's
+ * precision. The value is never changed: a decimal of the engine context is returned as it is,
+ * and text gives the same decimal each time it is seen.
+ */
 export function dec(value: Decimal.Value): Decimal {
-  return new Dec(value);
+  if (isDec(value)) return value;
+  if (typeof value !== "string") return new Dec(value);
+  let d = fromText.get(value);
+  if (d === undefined) {
+    d = new Dec(value);
+    if (fromText.size >= FROM_TEXT_MAX) fromText.clear();
+    fromText.set(value, d);
+  }
+  return d;
 }
 
 /** Rounds a level for publication only: eight decimals, ROUND_HALF_EVEN. */
 export function publishLevel(level: Decimal): string {
-  return new Dec(level).toFixed(LEVEL_DECIMALS, Decimal.ROUND_HALF_EVEN);
+  return dec(level).toFixed(LEVEL_DECIMALS, Decimal.ROUND_HALF_EVEN);
 }
 
 /** Full-precision decimal string (plain notation) for state and link records. */
 export function fullPrecision(value: Decimal): string {
-  return new Dec(value).toString();
+  return dec(value).toString();
 }

@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { dec } from "@/lib/engine/decimal";
 import { MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
@@ -142,7 +142,7 @@ export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, 
   );
   const rows = answer?.rows ? (JSON.parse(answer.rows) as DayRow[]) : [];
   if (rows.length === 0) return [];
-  const zero = new Decimal(0);
+  const zero = dec("0");
   const lo = from.getTime();
   const hi = until.getTime();
   const out: Snapshot[] = [];
@@ -156,9 +156,9 @@ export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, 
       if (ms < lo || ms > hi) continue;
       let observedAt = dates.get(ms);
       if (!observedAt) dates.set(ms, (observedAt = new Date(ms)));
-      // Decimals are immutable: equal cells share one (a history price often has bid = ask = mid)
-      const bestBid = new Decimal(b[i]!);
-      const bestAsk = a[i] === b[i] ? bestBid : new Decimal(a[i]!);
+      // Decimals are immutable: equal cells share one (dec gives the same decimal for the same text)
+      const bestBid = dec(b[i]!);
+      const bestAsk = dec(a[i]!);
       out.push({
         observedAt,
         conditionId,
@@ -166,7 +166,7 @@ export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, 
         label,
         bestBid,
         bestAsk,
-        mid: m[i] === b[i] ? bestBid : m[i] === a[i] ? bestAsk : new Decimal(m[i]!),
+        mid: dec(m[i]!),
         depthUsd: zero,
         settlementDate,
         resolved: false,

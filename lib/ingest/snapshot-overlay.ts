@@ -1,4 +1,4 @@
-import Decimal from "decimal.js";
+import { dec } from "@/lib/engine/decimal";
 import type { MarketInfo, Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -64,7 +64,7 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
     until,
   );
   const rows = answer?.rows ? (JSON.parse(answer.rows) as OverlayRow[]) : [];
-  const zero = new Decimal(0);
+  const zero = dec("0");
   const settlements = new Map<string, Date | null>();
   const settlementOf = (text: string | null) => {
     if (text === null) return null;
@@ -74,9 +74,9 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
   };
   const history = await loadHistorySnapshots(db, new Date(from.getTime() - OVERLAY_LEAD_MS), until, settlementOf);
   const snapshots = rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
-      // Decimals are immutable: equal cells share one (a history price has bid = ask = mid)
-      const bestBid = new Decimal(bid);
-      const bestAsk = ask === bid ? bestBid : new Decimal(ask);
+      // Decimals are immutable: equal cells share one (dec gives the same decimal for the same text)
+      const bestBid = dec(bid);
+      const bestAsk = dec(ask);
       return {
         observedAt: new Date(ms),
         conditionId,
@@ -84,8 +84,8 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
         label,
         bestBid,
         bestAsk,
-        mid: mid === bid ? bestBid : mid === ask ? bestAsk : new Decimal(mid),
-        depthUsd: depth === "0.00" ? zero : new Decimal(depth),
+        mid: dec(mid),
+        depthUsd: depth === "0.00" ? zero : dec(depth),
         settlementDate: settlementOf(settlement),
         resolved,
         outcome: outcome === 0 || outcome === 1 ? outcome : null,

@@ -1,5 +1,5 @@
 import Decimal from "decimal.js";
-import { decimalOf } from "./book";
+import { dec } from "@/lib/engine/decimal";
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
 import { arr, isObj, str, type Obj } from "./read";
@@ -32,6 +32,43 @@ export type HistoryRead = { conditionId: string; points: HistoryPoint[] } | { co
 
 const ceilHourMs = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+
+/**
+ * A history price (a decimal string or number; null when it is not a finite decimal) as the
+ * engine's decimal: millions of history prices take a few hundred distinct values (the venues'
+ * ticks), so each value is parsed once (`dec` keeps the decimals it made from text).
+ */
+function historyPrice(v: unknown): Decimal | null {
+  if (typeof v !== "string" && typeof v !== "number") return null;
+  const text = typeof v === "number" ? String(v) : v.trim();
+  return DECIMAL_TEXT.test(text) ? dec(text) : null;
+}
+
+/** Mids by bid and ask: a pair of ticks gives the same mid every time. */
+const mids = new Map<Decimal, Map<Decimal, Decimal>>();
+const MIDS_MAX = 65_536;
+let midCount = 0;
+
+/** (bid + ask) / 2, the same decimal for the same (interned) bid and ask. */
+function midOf(bid: Decimal, ask: Decimal): Decimal {
+  if (bid === ask || bid.equals(ask)) return bid;
+  let byAsk = mids.get(bid);
+  let mid = byAsk?.get(ask);
+  if (mid === undefined) {
+    mid = bid.plus(ask).dividedBy(2);
+    if (midCount >= MIDS_MAX) {
+      mids.clear();
+      midCount = 0;
+      byAsk = undefined;
+    }
+    if (!byAsk) mids.set(bid, (byAsk = new Map()));
+    byAsk.set(ask, mid);
+    midCount += 1;
+  }
+  return mid;
+}
+
 /** Windows of at most HISTORY_WINDOW_MS covering [from, until], in unix seconds. */
 export function historyWindows(from: Date, until: Date): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
@@ -55,7 +92,7 @@ export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
   }
   return [...byHour.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([hour, r]) => ({ t: new Date(hour), bestBid: r.bid, bestAsk: r.ask, mid: r.bid.equals(r.ask) ? r.bid : r.bid.plus(r.ask).dividedBy(2) }));
+    .map(([hour, r]) => ({ t: new Date(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask) }));
 }
 
 /** Polymarket CLOB `GET /prices-history?market=<token>&startTs&endTs&fidelity=60`: `{history: [{t, p}]}`, t unix seconds. */
@@ -65,7 +102,7 @@ export function readPolymarketHistory(body: unknown, url: string): Array<{ at: n
   if (list === null) throw new VenueError(url, "malformed price history (no history list)");
   const out: Array<{ at: number; bid: Decimal; ask: Decimal }> = [];
   for (const point of list.filter(isObj)) {
-    const p = decimalOf(point.p);
+    const p = historyPrice(point.p);
     if (typeof point.t !== "number" || p === null || p.lessThan(0) || p.greaterThan(1)) continue;
     out.push({ at: point.t * 1000, bid: p, ask: p });
   }
@@ -75,9 +112,9 @@ export function readPolymarketHistory(body: unknown, url: string): Array<{ at: n
 /** One side's close: the dollar string when present, else cents. */
 function close(side: unknown): Decimal | null {
   if (!isObj(side)) return null;
-  const dollars = decimalOf(str(side as Obj, "close_dollars"));
+  const dollars = historyPrice(str(side as Obj, "close_dollars"));
   if (dollars !== null) return dollars;
-  return typeof side.close === "number" ? new Decimal(side.close).dividedBy(100) : null;
+  return typeof side.close === "number" ? dec(new Decimal(side.close).dividedBy(100).toString()) : null;
 }
 
 /**

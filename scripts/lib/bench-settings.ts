@@ -22,6 +22,8 @@ export const benchSettings = {
   workers: Number(env.WEB_CONCURRENCY || 1),
   /** days of venue history the back-calculation bench computes */
   backCalculationDays: Number(env.BENCH_BACKCALC_DAYS ?? 90),
+  /** the back-calculation bench's database: postgres (a fresh database on the local server) or embedded */
+  backCalculationDatabase: env.BENCH_DATABASE === "embedded" ? ("embedded" as const) : ("postgres" as const),
   /** the back-calculation bench logs its steps */
   debug: Boolean(env.BENCH_DEBUG),
 };
