@@ -18,6 +18,8 @@ export const LEVEL_DECIMALS = 8;
  */
 const fromText = new Map<string, Decimal>();
 const FROM_TEXT_MAX = 65_536;
+/** The plain text of each decimal made from text (what fullPrecision gives), written once. */
+const canonical = new WeakMap<Decimal, string>();
 
 /** Whether `value` is a decimal of the engine context already (decimal.js sets `constructor` on every instance). */
 const isDec = (value: Decimal.Value): value is Decimal => typeof value === "object" && (value as Decimal & { constructor: unknown }).constructor === Dec;
@@ -35,6 +37,7 @@ export function dec(value: Decimal.Value): Decimal {
     d = new Dec(value);
     if (fromText.size >= FROM_TEXT_MAX) fromText.clear();
     fromText.set(value, d);
+    canonical.set(d, d.toString());
   }
   return d;
 }
@@ -46,5 +49,6 @@ export function publishLevel(level: Decimal): string {
 
 /** Full-precision decimal string (plain notation) for state and link records. */
 export function fullPrecision(value: Decimal): string {
-  return dec(value).toString();
+  const d = dec(value);
+  return canonical.get(d) ?? d.toString();
 }

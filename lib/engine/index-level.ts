@@ -1,6 +1,7 @@
 import type Decimal from "decimal.js";
 import { BASE_LEVEL, basketValue, chainLevel, equalWeight, linkFactorOf } from "./chain-link";
 import { dec, fullPrecision, publishLevel } from "./decimal";
+import { isoTime } from "./time-format";
 import { canEnter, matchesRule } from "./eligibility";
 import type {
   CompositionRecord,
@@ -85,12 +86,12 @@ function toMember(market: MarketInfo, snapshot: Snapshot): IndexMember {
     label: market.label,
     weight: equalWeight(),
     lastPrice: fullPrecision(marketPrice(snapshot)),
-    lastObservedAt: snapshot.observedAt.toISOString(),
+    lastObservedAt: isoTime(snapshot.observedAt),
   };
 }
 
 function refreshed(p: PricedMember): IndexMember {
-  return { ...p.member, lastPrice: fullPrecision(p.price), lastObservedAt: p.observedAt.toISOString() };
+  return { ...p.member, lastPrice: fullPrecision(p.price), lastObservedAt: isoTime(p.observedAt) };
 }
 
 function quality(fresh: readonly boolean[]): DataQuality {
@@ -109,7 +110,7 @@ function constituentPrice(p: PricedMember): ConstituentPrice {
     conditionId: p.member.conditionId,
     price: fullPrecision(p.price),
     source: p.resolved ? "settlement" : "mid",
-    observedAt: p.observedAt.toISOString(),
+    observedAt: isoTime(p.observedAt),
     stale: !p.fresh,
   };
 }
@@ -120,7 +121,7 @@ function entrantPrice(e: { market: MarketInfo; snapshot: Snapshot }, t: Date, li
     conditionId: e.market.conditionId,
     price: fullPrecision(marketPrice(e.snapshot)),
     source: resolved ? "settlement" : "mid",
-    observedAt: e.snapshot.observedAt.toISOString(),
+    observedAt: isoTime(e.snapshot.observedAt),
     stale: !isFresh(e.snapshot.observedAt, t, limitSeconds),
   };
 }
@@ -201,17 +202,17 @@ function incept(
   const version = compositionVersionName(1);
   const state: IndexState = {
     ticker: def.ticker,
-    inceptionAt: def.inceptionAt.toISOString(),
+    inceptionAt: isoTime(def.inceptionAt),
     compositionVersion: version,
     compositionNumber: 1,
-    compositionEffectiveAt: t.toISOString(),
+    compositionEffectiveAt: isoTime(t),
     members,
     linkLevel: fullPrecision(base),
     linkBasket: fullPrecision(basket),
     linkFactor: basket.isZero() ? "0" : fullPrecision(linkFactorOf(base, basket)),
     lastLevel: publishLevel(base),
     lastLevelUnrounded: fullPrecision(base),
-    lastComputedAt: t.toISOString(),
+    lastComputedAt: isoTime(t),
     lastStale: false,
     ceasedAt: null,
     resolvedAt: null,
@@ -221,7 +222,7 @@ function incept(
   if (members.length === 0 || basket.isZero()) {
     // nothing eligible to price at inception: the index ceases before its first level
     return {
-      state: { ...state, members: [], ceasedAt: t.toISOString(), lastLevel: null, lastLevelUnrounded: null },
+      state: { ...state, members: [], ceasedAt: isoTime(t), lastLevel: null, lastLevelUnrounded: null },
       level: null,
       reconstitution: null,
       composition: null,
@@ -260,13 +261,13 @@ export function stepIndex(
   const snaps = latest ?? latestSnapshots(snapshots, t);
   if (state === null) {
     if (t.getTime() < def.inceptionAt.getTime())
-      throw new RangeError(`${def.ticker}: first step ${t.toISOString()} precedes inception`);
+      throw new RangeError(`${def.ticker}: first step ${isoTime(t)} precedes inception`);
     return incept(def, t, snaps, universe);
   }
   if (state.ceasedAt !== null || state.resolvedAt !== null)
     return { state, level: null, reconstitution: null, composition: null };
   if (state.lastComputedAt !== null && t.getTime() <= new Date(state.lastComputedAt).getTime()) {
-    throw new RangeError(`${def.ticker}: step ${t.toISOString()} is not after ${state.lastComputedAt}`);
+    throw new RangeError(`${def.ticker}: step ${isoTime(t)} is not after ${state.lastComputedAt}`);
   }
 
   const limit = def.stalenessLimitSeconds;
@@ -290,7 +291,7 @@ export function stepIndex(
     ...state,
     lastLevel: publishLevel(level),
     lastLevelUnrounded: fullPrecision(level),
-    lastComputedAt: t.toISOString(),
+    lastComputedAt: isoTime(t),
   };
 
   if (leaving.length === 0 && entrants.length === 0) {
@@ -324,7 +325,7 @@ export function stepIndex(
       priced.map((p) => p.fresh),
       pricedInputs(false),
     );
-    const end = t.toISOString();
+    const end = isoTime(t);
     const allResolved = kept.length === 0;
     const finalState: IndexState = {
       ...base,
@@ -371,14 +372,14 @@ export function stepIndex(
         conditionId: p.member.conditionId,
         label: p.member.label,
         price: fullPrecision(p.price),
-        observedAt: p.observedAt.toISOString(),
+        observedAt: isoTime(p.observedAt),
         role: p.resolved ? "out" : "kept",
       })),
       ...entrants.map((e): LinkPrice => ({
         conditionId: e.market.conditionId,
         label: e.market.label,
         price: fullPrecision(marketPrice(e.snapshot)),
-        observedAt: e.snapshot.observedAt.toISOString(),
+        observedAt: isoTime(e.snapshot.observedAt),
         role: "in",
       })),
     ],
@@ -389,7 +390,7 @@ export function stepIndex(
     ...base,
     compositionVersion: version,
     compositionNumber: number,
-    compositionEffectiveAt: t.toISOString(),
+    compositionEffectiveAt: isoTime(t),
     members: newMembers,
     linkLevel: fullPrecision(level),
     linkBasket: fullPrecision(newBasket),

@@ -12,6 +12,22 @@ export function isoDate(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** ISO texts by time: the engine writes the same few hours' times for every constituent of every index. */
+const isoTexts = new Map<number, string>();
+const ISO_TEXTS_MAX = 8_192;
+
+/** `date.toISOString()`, each distinct time formatted once (a bounded map, cleared when full). */
+export function isoTime(date: Date): string {
+  const ms = date.getTime();
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = date.toISOString();
+    if (isoTexts.size >= ISO_TEXTS_MAX) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
+}
+
 export const MS_PER_HOUR = 3_600_000;
 export const MS_PER_DAY = 86_400_000;
 

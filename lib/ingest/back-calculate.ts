@@ -1,4 +1,5 @@
 import "server-only";
+import { setImmediate } from "node:timers/promises";
 import type { Db } from "@/lib/db";
 import { universeSchema } from "@/lib/catalog/schema";
 import { universeSelectors } from "@/lib/catalog/compile";
@@ -8,8 +9,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
 import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
-import { levelIsMaterial, tickIsMaterial } from "@/lib/ingest/restate";
-import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
+import { levelIsMaterial, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
+import { loadOverlay, type SnapshotOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
@@ -178,11 +179,17 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
   log(`${list.length} market(s) to price from ${base.toISOString()}`);
-  // A batch of markets at a time: read their history, store it; memory holds one batch's prices.
+  // A batch of markets at a time: read their history, store it; the next batch is read while one
+  // is stored, so memory holds two batches' prices at most.
   const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
-  for (let i = 0; i < list.length; i += batchSize) {
+  const readBatch = (i: number) => {
     const batch = list.slice(i, i + batchSize);
-    const reads = await timed(result.timing, "read", () => Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
+    return settled(Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
+  };
+  let reading = list.length ? readBatch(0) : null;
+  for (let i = 0; i < list.length; i += batchSize) {
+    const reads = await timed(result.timing, "read", () => reading!);
+    reading = i + batchSize < list.length ? readBatch(i + batchSize) : null;
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
       if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
@@ -319,15 +326,25 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
   await tx.composition.deleteMany({ where: { indexId: { in: indexIds } } });
   await tx.reconstitutionEvent.deleteMany({ where: { indexId: { in: indexIds } } });
   const checkpoints: CheckpointRow[] = [];
-  for (let from = start; from <= last; ) {
+  // A chunk of hours at a time. The queries of one transaction run in the order they are sent, so
+  // the database reads the next chunk's rows and writes the last chunk's values while this chunk
+  // is computed: the computation yields to the event loop every few hours to let them go on.
+  const chunkAt = (from: Date, after?: SnapshotOverlay): Chunk => {
     const until = new Date(Math.min(last.getTime(), from.getTime() + (CHUNK_HOURS - 1) * MS_PER_HOUR));
-    const overlay = await timed(result.timing, "load", () => loadOverlay(tx, from, until));
+    const range = { gte: from, lte: until };
+    return { from, until, range, overlay: settled(loadOverlay(tx, from, until, after)), stored: settled(storedValues(tx, indexIds, seriesIds, range)) };
+  };
+  let writing: Promise<void> = Promise.resolve();
+  for (let chunk: Chunk | null = chunkAt(start); chunk; ) {
+    const { from, until, range }: Chunk = chunk;
+    const overlay = await timed(result.timing, "load", () => chunk!.overlay);
+    const next: Chunk | null = until < last ? chunkAt(nextHour(until), overlay) : null;
     const computing = performance.now();
     const levels: Prisma.IndexLevelCreateManyInput[] = [];
     const ticks: Prisma.VolatilityTickCreateManyInput[] = [];
     const compositions: CompositionRow[] = [];
     const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
-    for (let t = from; t <= until; t = nextHour(t)) {
+    for (let t = from, n = 1; t <= until; t = nextHour(t), n++) {
       const hour = feed.advance();
       const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
       levels.push(...out.levels);
@@ -336,24 +353,32 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
       links.push(...out.reconstitutions);
       result.hours += 1;
       if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, feed.state(), states));
+      if (n % YIELD_HOURS === 0) await setImmediate();
     }
     result.timing.compute += performance.now() - computing;
-    const writing = performance.now();
-    const range = { gte: from, lte: until };
-    const records = await keepRevisions(tx, levels, ticks, indexIds, seriesIds, range, tickerOf, now);
-    await tx.indexLevel.deleteMany({ where: { indexId: { in: indexIds }, t: range } });
-    await tx.volatilityTick.deleteMany({ where: { seriesId: { in: seriesIds }, computedAt: range } });
-    await insertLevels(tx, levels);
-    await insertTicks(tx, ticks);
-    await insertCompositions(tx, compositions);
-    if (links.length) await tx.reconstitutionEvent.createMany({ data: links });
-    if (records.length) await tx.restatement.createMany({ data: records });
+    const waiting = performance.now();
+    const records = keepRevisions(levels, ticks, await chunk.stored, tickerOf, now);
+    await writing;
+    result.timing.write += performance.now() - waiting;
+    writing = settled(
+      (async () => {
+        await tx.indexLevel.deleteMany({ where: { indexId: { in: indexIds }, t: range } });
+        await tx.volatilityTick.deleteMany({ where: { seriesId: { in: seriesIds }, computedAt: range } });
+        await insertLevels(tx, levels);
+        await insertTicks(tx, ticks);
+        await insertCompositions(tx, compositions);
+        if (links.length) await tx.reconstitutionEvent.createMany({ data: links });
+        if (records.length) await tx.restatement.createMany({ data: records });
+        log(`computed and written through ${until.toISOString()}`);
+      })(),
+    );
     result.restated += records.length;
     result.values += levels.length + ticks.length;
-    result.timing.write += performance.now() - writing;
-    log(`computed and written through ${until.toISOString()}`);
-    from = nextHour(until);
+    chunk = next;
   }
+  const waiting = performance.now();
+  await writing;
+  result.timing.write += performance.now() - waiting;
   await saveStates(tx, catalog, states);
 
   if (firstRun) {
@@ -374,24 +399,62 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
   }
 }
 
-/** Gives recomputed values the stored revision, or revision + 1 and a restatement record when they moved materially. */
-async function keepRevisions(
-  tx: Tx,
-  levels: Prisma.IndexLevelCreateManyInput[],
-  ticks: Prisma.VolatilityTickCreateManyInput[],
-  indexIds: string[],
-  seriesIds: string[],
-  range: { gte: Date; lte: Date },
-  tickerOf: Map<string, string>,
-  now: Date,
-): Promise<Prisma.RestatementCreateManyInput[]> {
-  const records: Prisma.RestatementCreateManyInput[] = [];
-  const storedLevels = new Map(
+/** A chunk of hours being recomputed: its span, and its rows as the database sends them. */
+interface Chunk {
+  from: Date;
+  until: Date;
+  range: { gte: Date; lte: Date };
+  overlay: Promise<SnapshotOverlay>;
+  stored: Promise<StoredValues>;
+}
+
+/** The computation yields to the event loop after this many hours (so queries already sent go on). */
+const YIELD_HOURS = 4;
+
+/**
+ * The promise itself, marked as handled: it is awaited later, after other work, and a rejection
+ * in between must not count as unhandled (the await still throws it).
+ */
+function settled<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => undefined);
+  return p;
+}
+
+/** The values published before for a span, by `id|time`: what a recomputation keeps the revision of or restates. */
+interface StoredValues {
+  levels: Map<string, { indexId: string; t: Date; level: Prisma.Decimal; revision: number; stale: boolean; computedAt: Date; compositionVersion: string }>;
+  ticks: Map<string, StoredTick & { seriesId: string; computedAt: Date }>;
+}
+
+async function storedValues(tx: Tx, indexIds: string[], seriesIds: string[], range: { gte: Date; lte: Date }): Promise<StoredValues> {
+  const levels = new Map(
     (await tx.indexLevel.findMany({ where: { indexId: { in: indexIds }, t: range }, select: { indexId: true, t: true, level: true, revision: true, stale: true, computedAt: true, compositionVersion: true } })).map((l) => [
       key(l.indexId, l.t),
       l,
     ]),
   );
+  if (seriesIds.length === 0) return { levels, ticks: new Map() };
+  const ticks = new Map(
+    (
+      await tx.volatilityTick.findMany({
+        where: { seriesId: { in: seriesIds }, computedAt: range },
+        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+      })
+    ).map((x) => [key(x.seriesId, x.computedAt), x]),
+  );
+  return { levels, ticks };
+}
+
+/** Gives recomputed values the stored revision, or revision + 1 and a restatement record when they moved materially. */
+function keepRevisions(
+  levels: Prisma.IndexLevelCreateManyInput[],
+  ticks: Prisma.VolatilityTickCreateManyInput[],
+  stored: StoredValues,
+  tickerOf: Map<string, string>,
+  now: Date,
+): Prisma.RestatementCreateManyInput[] {
+  const records: Prisma.RestatementCreateManyInput[] = [];
+  const storedLevels = stored.levels;
   for (const l of levels) {
     const s = storedLevels.get(key(l.indexId, l.t as Date));
     if (!s) continue;
@@ -401,15 +464,7 @@ async function keepRevisions(
       records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toFixed(8), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason: "back-calculation" } });
     } else l.revision = s.revision;
   }
-  if (seriesIds.length === 0) return records;
-  const storedTicks = new Map(
-    (
-      await tx.volatilityTick.findMany({
-        where: { seriesId: { in: seriesIds }, computedAt: range },
-        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
-      })
-    ).map((x) => [key(x.seriesId, x.computedAt), x]),
-  );
+  const storedTicks = stored.ticks;
   for (const x of ticks) {
     const s = storedTicks.get(key(x.seriesId, x.computedAt as Date));
     if (!s) continue;

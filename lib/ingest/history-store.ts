@@ -1,4 +1,4 @@
-import { dec } from "@/lib/engine/decimal";
+import { dec, fullPrecision } from "@/lib/engine/decimal";
 import { MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
@@ -95,9 +95,9 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
       }
       if (prior?.has(ms)) continue;
       row!.hours.push((ms - day) / MS_PER_HOUR);
-      row!.bid.push(p.bestBid.toString());
-      row!.ask.push(p.bestAsk.toString());
-      row!.mid.push(p.mid.toString());
+      row!.bid.push(fullPrecision(p.bestBid));
+      row!.ask.push(fullPrecision(p.bestAsk));
+      row!.mid.push(fullPrecision(p.mid));
       row!.last = p.t;
       added += 1;
     }

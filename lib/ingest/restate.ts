@@ -34,7 +34,8 @@ export const NOTHING_RESTATED: RestateResult = { fromHour: null, hours: 0, level
 
 const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
 
-type StoredTick = {
+/** A published tick as far as materiality reads it. */
+export type StoredTick = {
   gateFlags?: Prisma.JsonValue;
   headlinePts: number;
   bandLoPts: number;

@@ -18,7 +18,11 @@ export class SnapshotOverlay {
   private next = 0;
   private readonly latest = new Map<string, Snapshot>();
 
-  constructor(private readonly rows: readonly Snapshot[]) {}
+  /** `rows` in time order; `cover`: the span they are all the rows of (null: not known). */
+  constructor(
+    readonly rows: readonly Snapshot[],
+    readonly cover: { since: Date; until: Date } | null = null,
+  ) {}
 
   get size(): number {
     return this.rows.length;
@@ -53,14 +57,24 @@ type OverlayRow = [string, number, string, string, string, string, boolean, numb
  * Loads the ingested snapshots and stored history prices that can matter to the hours from `from` to `until`. A
  * back-calculation reads millions of them: the database sends them as one JSON array (decimals as
  * text), which costs far less than a result row per snapshot through the query builder.
+ * `after` is the overlay of the time just before `from`, when the caller replays chunk after
+ * chunk: the rows of the day before `from` are taken from it, and only the rows after its end are
+ * loaded (the same rows as without it, each read once).
  */
-export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<SnapshotOverlay> {
+export async function loadOverlay(db: Reader, from: Date, until: Date, after?: SnapshotOverlay): Promise<SnapshotOverlay> {
+  const lead = from.getTime() - OVERLAY_LEAD_MS;
+  const cover = after?.cover;
+  if (after && (!cover || cover.since.getTime() > lead || cover.until.getTime() >= from.getTime()))
+    throw new Error("loadOverlay: the overlay to continue does not cover the day before this one's first hour");
+  // rows after the previous overlay's end (a book read may lie between two hours), else from a day before `from`
+  const since = cover ? cover.until : new Date(lead);
+  const sinceOp = after ? ">" : ">=";
   const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
     `SELECT json_agg(json_build_array(s."conditionId", (extract(epoch FROM s."observedAt") * 1000)::float8, s."bestBid"::text, s."bestAsk"::text, s.mid::text,
        s."depthUsd"::text, s.resolved, s.outcome, s.source, m."legKey", m.label, m."settlementDate"::text) ORDER BY s."observedAt")::text AS rows
      FROM market_snapshots s JOIN markets m ON m."conditionId" = s."conditionId"
-     WHERE s.ingested AND s."observedAt" >= $1 AND s."observedAt" <= $2`,
-    new Date(from.getTime() - OVERLAY_LEAD_MS),
+     WHERE s.ingested AND s."observedAt" ${sinceOp} $1 AND s."observedAt" <= $2`,
+    since,
     until,
   );
   const rows = answer?.rows ? (JSON.parse(answer.rows) as OverlayRow[]) : [];
@@ -72,7 +86,8 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
     if (d === undefined) settlements.set(text, (d = new Date(`${text}T00:00:00.000Z`)));
     return d;
   };
-  const history = await loadHistorySnapshots(db, new Date(from.getTime() - OVERLAY_LEAD_MS), until, settlementOf);
+  // history prices are on the hour: after `since` is from the next millisecond on
+  const history = await loadHistorySnapshots(db, after ? new Date(since.getTime() + 1) : since, until, settlementOf);
   const snapshots = rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
       // Decimals are immutable: equal cells share one (dec gives the same decimal for the same text)
       const bestBid = dec(bid);
@@ -92,7 +107,12 @@ export async function loadOverlay(db: Reader, from: Date, until: Date): Promise<
         ...(source === "history" ? { source: "history" as const } : {}),
       };
     });
-  return new SnapshotOverlay(history.length ? mergeByTime(history, snapshots) : snapshots);
+  const loaded = history.length ? mergeByTime(history, snapshots) : snapshots;
+  if (!after) return new SnapshotOverlay(loaded, { since, until });
+  // the previous overlay's rows from a day before `from` on, all at or before its end, then the loaded ones
+  let first = 0;
+  while (first < after.rows.length && after.rows[first]!.observedAt.getTime() < lead) first++;
+  return new SnapshotOverlay([...after.rows.slice(first), ...loaded], { since: new Date(lead), until });
 }
 
 /** Two lists in time order as one; at the same time `first`'s come first (a snapshot row wins over a history price). */

@@ -56,7 +56,7 @@ function midOf(bid: Decimal, ask: Decimal): Decimal {
   let byAsk = mids.get(bid);
   let mid = byAsk?.get(ask);
   if (mid === undefined) {
-    mid = bid.plus(ask).dividedBy(2);
+    mid = dec(bid.plus(ask).dividedBy(2).toString());
     if (midCount >= MIDS_MAX) {
       mids.clear();
       midCount = 0;
@@ -78,6 +78,18 @@ export function historyWindows(from: Date, until: Date): Array<{ start: number; 
   return out;
 }
 
+/** Dates by hour: the points of every market at one hour share one (dates are never changed here). */
+const hourDates = new Map<number, Date>();
+
+function hourDate(ms: number): Date {
+  let d = hourDates.get(ms);
+  if (d === undefined) {
+    if (hourDates.size >= 65_536) hourDates.clear();
+    hourDates.set(ms, (d = new Date(ms)));
+  }
+  return d;
+}
+
 /**
  * Prices at the hours from `from` to `until`: each hour takes the last price observed in the hour
  * ending at it; an hour with no price in it has no point (the engine then treats it as missing).
@@ -92,7 +104,7 @@ export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
   }
   return [...byHour.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([hour, r]) => ({ t: new Date(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask) }));
+    .map(([hour, r]) => ({ t: hourDate(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask) }));
 }
 
 /** Polymarket CLOB `GET /prices-history?market=<token>&startTs&endTs&fidelity=60`: `{history: [{t, p}]}`, t unix seconds. */
