@@ -4,7 +4,7 @@ import type { Db } from "@/lib/db";
 import { universeSchema } from "@/lib/catalog/schema";
 import { universeSelectors } from "@/lib/catalog/compile";
 import { root } from "@/lib/root";
-import { floorHour, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
+import { floorHour, MS_PER_DAY, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
@@ -12,6 +12,7 @@ import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/li
 import { levelIsMaterial, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
 import { loadOverlay, type SnapshotOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
+import { HeldHistory } from "@/lib/ingest/history-held";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
 import { readHistory, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
@@ -22,7 +23,7 @@ type Tx = Prisma.TransactionClient;
 type VenueClient = ReturnType<Venues["connect"]>;
 
 /** Hours replayed per pass: bounds the snapshots held in memory at once. */
-const CHUNK_HOURS = 3 * 24;
+const CHUNK_HOURS = 24;
 /** Markets whose history is read and stored together: at most 200, fewer for a long span (memory holds one batch's prices). */
 const HISTORY_BATCH = 200;
 /** Hourly prices one batch may hold (markets x hours): 90 days of history read 80 markets at a time. */
@@ -182,6 +183,10 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   // A batch of markets at a time: read their history, store it; the next batch is read while one
   // is stored, so memory holds two batches' prices at most.
   const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
+  // What is stored is also held in memory for the computation, over the whole days before the
+  // launch's (a gap fill may write the launch day's later hours meanwhile: those are read back).
+  const lastHeldDay = Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY - (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
+  const held = lastHeldDay >= Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY ? new HeldHistory(base, new Date(lastHeldDay)) : undefined;
   const readBatch = (i: number) => {
     const batch = list.slice(i, i + batchSize);
     return settled(Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
@@ -201,7 +206,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
       prisma.$transaction(
         async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-          await storeHistory(tx, wanted, history, lastHistoryHour, result);
+          await storeHistory(tx, wanted, history, lastHistoryHour, result, held);
         },
         { timeout: 600_000, maxWait: 60_000 },
       ),
@@ -215,8 +220,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false, log);
-      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true, log);
+      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false, log, held);
+      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true, log, held);
       await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
       return true;
@@ -228,7 +233,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
 }
 
 /** Stores the history as market rows and hourly history prices (a resolution as a `history` snapshot); a book read already stored for an hour is kept. */
-async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult): Promise<void> {
+async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult, held?: HeldHistory): Promise<void> {
   const ids = [...history.keys()];
   const stored = new Map((await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true, listedAt: true, resolvedAt: true, selectors: true } })).map((m) => [m.conditionId, m]));
   const fresh: Prisma.MarketCreateManyInput[] = [];
@@ -273,7 +278,7 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
   }
   if (fresh.length) await tx.market.createMany({ data: fresh, skipDuplicates: true });
   // the hourly prices as one row per market per day; a resolution stays a snapshot
-  result.prices += (await storeHistoryPrices(tx, prices)) + (await insertHistorySnapshots(tx, snapshots));
+  result.prices += (await storeHistoryPrices(tx, prices, held)) + (await insertHistorySnapshots(tx, snapshots));
 }
 
 const SNAPSHOT_CHUNK = 20_000;
@@ -312,7 +317,16 @@ const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
  * back-calculation) that moves beyond the materiality threshold carries revision + 1 and a
  * restatement record. With no engine state yet (a new service), this is the engine's first run.
  */
-async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last: Date, now: Date, result: BackCalcResult, firstRun: boolean, log: (line: string) => void): Promise<void> {
+async function recomputeEntries(
+  tx: Tx,
+  entries: readonly BackCalcEntry[],
+  last: Date,
+  now: Date,
+  result: BackCalcResult,
+  firstRun: boolean,
+  log: (line: string) => void,
+  held: HeldHistory | undefined,
+): Promise<void> {
   const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
   const names = new Set(entries.map((e) => e.ticker));
   const catalog: EngineCatalog = { ...full, indices: full.indices.filter((d) => names.has(d.ticker)), series: full.series.filter((d) => names.has(d.ticker)), pending: new Set() };
@@ -321,7 +335,9 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
   const states: EngineStates = { indices: new Map(), series: new Map() };
   const start = floorHour(new Date(Math.min(...entries.map((e) => e.base.getTime())) + MS_PER_HOUR - 1));
-  const feed = new StoredFeed(start, null, await loadStoredMarkets(tx));
+  const markets = await loadStoredMarkets(tx);
+  const feed = new StoredFeed(start, null, markets);
+  const inMemory = held && { history: held, markets: new Map(markets.map((m) => [m.conditionId, m])) };
 
   await tx.composition.deleteMany({ where: { indexId: { in: indexIds } } });
   await tx.reconstitutionEvent.deleteMany({ where: { indexId: { in: indexIds } } });
@@ -332,7 +348,7 @@ async function recomputeEntries(tx: Tx, entries: readonly BackCalcEntry[], last:
   const chunkAt = (from: Date, after?: SnapshotOverlay): Chunk => {
     const until = new Date(Math.min(last.getTime(), from.getTime() + (CHUNK_HOURS - 1) * MS_PER_HOUR));
     const range = { gte: from, lte: until };
-    return { from, until, range, overlay: settled(loadOverlay(tx, from, until, after)), stored: settled(storedValues(tx, indexIds, seriesIds, range)) };
+    return { from, until, range, overlay: settled(loadOverlay(tx, from, until, after, inMemory)), stored: settled(storedValues(tx, indexIds, seriesIds, range)) };
   };
   let writing: Promise<void> = Promise.resolve();
   for (let chunk: Chunk | null = chunkAt(start); chunk; ) {
@@ -409,7 +425,7 @@ interface Chunk {
 }
 
 /** The computation yields to the event loop after this many hours (so queries already sent go on). */
-const YIELD_HOURS = 4;
+const YIELD_HOURS = 1;
 
 /**
  * The promise itself, marked as handled: it is awaited later, after other work, and a rejection

@@ -4,6 +4,7 @@ import type { Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { HistoryPoint } from "@/lib/venues/price-history";
+import type { HeldHistory } from "@/lib/ingest/history-held";
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -31,11 +32,14 @@ const cells = (text: string): string[] => (text.length > 2 ? text.slice(1, -1).s
 
 /**
  * Stores hourly prices, keeping what is held: an hour with a snapshot row or an already stored
- * history price is left as it is. Returns how many prices were added.
+ * history price is left as it is. Returns how many prices were added. With `into`, every stored
+ * price of these markets within its days (the ones stored before and the ones added) is put
+ * there as well, for a computation that follows.
  */
-export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>): Promise<number> {
+export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>, into?: HeldHistory): Promise<number> {
   const ids = [...history.keys()];
   if (ids.length === 0) return 0;
+  for (const id of ids) into?.hold(id);
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
   for (const points of history.values()) {
@@ -43,15 +47,19 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     first = Math.min(first, points[0]!.t.getTime());
     last = Math.max(last, points.at(-1)!.t.getTime());
   }
-  if (first > last) return 0;
+  if (first > last && !into) return 0;
+  // the rows of the days written (their held hours are merged) and of the days `into` holds
+  const heldFrom = Math.min(dayOf(first), into?.start ?? Infinity);
+  const heldUntil = Math.max(dayOf(last), into ? dayOf(into.end) : -Infinity);
   const taken = new Set(
-    (
-      await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
-        `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
-        ids,
-        new Date(first),
-        new Date(last),
-      )
+    (first > last
+      ? []
+      : await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
+          `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
+          ids,
+          new Date(first),
+          new Date(last),
+        )
     ).map((r) => `${r.c}|${r.ms}`),
   );
   // rows already held for these days: merged with the new hours, their prices kept
@@ -60,11 +68,12 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
      FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3`,
     ids,
-    new Date(dayOf(first)),
-    new Date(dayOf(last)),
+    new Date(heldFrom),
+    new Date(heldUntil),
   )) {
     const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
     held.set(`${r.c}|${r.day}`, new Map(h.map((x, i) => [r.day + Number(x) * MS_PER_HOUR, [b[i]!, a[i]!, m[i]!]])));
+    if (into) h.forEach((x, i) => into.set(r.c, r.day + Number(x) * MS_PER_HOUR, b[i]!, a[i]!, m[i]!));
   }
   const rows: Array<{ c: string; day: Date; hours: number[]; bid: string[]; ask: string[]; mid: string[]; last: Date }> = [];
   let added = 0;
@@ -98,6 +107,7 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
       row!.bid.push(fullPrecision(p.bestBid));
       row!.ask.push(fullPrecision(p.bestAsk));
       row!.mid.push(fullPrecision(p.mid));
+      into?.set(id, ms, p.bestBid, p.bestAsk, p.mid);
       row!.last = p.t;
       added += 1;
     }
@@ -128,17 +138,20 @@ type DayRow = [string, number, string, string, string, string, string | null, st
 /**
  * The stored history prices from `from` to `until` (inclusive) as `history` snapshots in time
  * order, without the hours a snapshot row holds. `settlementOf` shares the Date of a settlement
- * day between snapshots.
+ * day between snapshots. The prices `held` holds in memory are not read again.
  */
-export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, settlementOf: (text: string | null) => Date | null): Promise<Snapshot[]> {
+export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, settlementOf: (text: string | null) => Date | null, held?: HeldHistory): Promise<Snapshot[]> {
   const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
     `SELECT json_agg(json_build_array(h."conditionId", (extract(epoch FROM h.day) * 1000)::float8, h.hours::text, h."bestBid"::text, h."bestAsk"::text, h.mid::text,
        m."legKey", m.label, m."settlementDate"::text))::text AS rows
      FROM market_history_prices h JOIN markets m ON m."conditionId" = h."conditionId"
-     WHERE h.day >= $1 AND h.day <= $2 AND h."lastAt" >= $3`,
+     WHERE h.day >= $1 AND h.day <= $2 AND h."lastAt" >= $3 AND NOT (h."conditionId" = ANY($4::text[]) AND h.day >= $5 AND h.day <= $6)`,
     new Date(dayOf(from.getTime())),
     until,
     from,
+    held?.markets ?? [],
+    new Date(held?.start ?? 0),
+    new Date(held ? dayOf(held.end) : 0),
   );
   const rows = answer?.rows ? (JSON.parse(answer.rows) as DayRow[]) : [];
   if (rows.length === 0) return [];

@@ -3,6 +3,7 @@ import type { MarketInfo, Snapshot } from "@/lib/engine/types";
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { loadHistorySnapshots } from "@/lib/ingest/history-store";
+import type { HeldHistory, HistoryMarketInfo } from "@/lib/ingest/history-held";
 
 type Reader = Db | Prisma.TransactionClient;
 
@@ -59,9 +60,16 @@ type OverlayRow = [string, number, string, string, string, string, boolean, numb
  * text), which costs far less than a result row per snapshot through the query builder.
  * `after` is the overlay of the time just before `from`, when the caller replays chunk after
  * chunk: the rows of the day before `from` are taken from it, and only the rows after its end are
- * loaded (the same rows as without it, each read once).
+ * loaded (the same rows as without it, each read once). `held`: history prices a back-calculation
+ * holds in memory (exactly the stored ones of its markets and days), taken from there instead.
  */
-export async function loadOverlay(db: Reader, from: Date, until: Date, after?: SnapshotOverlay): Promise<SnapshotOverlay> {
+export async function loadOverlay(
+  db: Reader,
+  from: Date,
+  until: Date,
+  after?: SnapshotOverlay,
+  held?: { history: HeldHistory; markets: ReadonlyMap<string, HistoryMarketInfo> },
+): Promise<SnapshotOverlay> {
   const lead = from.getTime() - OVERLAY_LEAD_MS;
   const cover = after?.cover;
   if (after && (!cover || cover.since.getTime() > lead || cover.until.getTime() >= from.getTime()))
@@ -87,7 +95,10 @@ export async function loadOverlay(db: Reader, from: Date, until: Date, after?: S
     return d;
   };
   // history prices are on the hour: after `since` is from the next millisecond on
-  const history = await loadHistorySnapshots(db, after ? new Date(since.getTime() + 1) : since, until, settlementOf);
+  const lo = after ? new Date(since.getTime() + 1) : since;
+  const stored = await loadHistorySnapshots(db, lo, until, settlementOf, held?.history);
+  const inMemory = held ? held.history.snapshots(lo.getTime(), until.getTime(), held.markets) : [];
+  const history = inMemory.length ? mergeByTime(stored, inMemory) : stored;
   const snapshots = rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
       // Decimals are immutable: equal cells share one (dec gives the same decimal for the same text)
       const bestBid = dec(bid);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
+import { HeldHistory } from "@/lib/ingest/history-held";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { HistoryPoint } from "@/lib/venues/price-history";
@@ -74,6 +75,29 @@ describe("history prices: one row per market per day", () => {
     const overlay = await loadOverlay(prisma, at(0), at(31));
     const mids = [0, 29, 30, 31].map((h) => overlay.apply(at(h), [], universe)[0]!.mid.toString());
     expect(mids).toEqual(["0.3", "0.329", "0.9", "0.9"]);
+  });
+
+  it("prices held in memory for a computation are the stored ones: the engine sees the same snapshots as when they are read back", async () => {
+    // hours 20 to 33: 20 to 31 held already (kept), 32 and 33 new; hours 0 to 19 only held
+    const held = new HeldHistory(at(0), at(33));
+    const added = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 14 }, (_, i) => point(20 + i, 0.7, "0.01"))]]), held));
+    expect(added).toBe(2);
+    const markets = new Map([["0xh", { legKey: null, label: "H", settlementDate: null }]]);
+    const readBack = await loadOverlay(prisma, at(0), at(33));
+    const fromMemory = await loadOverlay(prisma, at(0), at(33), undefined, { history: held, markets });
+    const seen = (o: typeof readBack) =>
+      Array.from({ length: 34 }, (_, h) => {
+        const [s] = o.apply(at(h), [], universe);
+        return `${h} ${s!.bestBid.toString()} ${s!.bestAsk.toString()} ${s!.mid.toString()} ${s!.source ?? "book"} ${s!.observedAt.toISOString()} ${s!.label}`;
+      });
+    // an overlay is replayed once, hour after hour
+    const memorySeen = seen(fromMemory);
+    expect(memorySeen).toEqual(seen(readBack));
+    expect(memorySeen[5]).toContain(" 0.61 book ");
+    expect(memorySeen[0]).toContain(" 0.295 0.305 0.3 history ");
+    expect(memorySeen[33]).toContain(" 0.69 0.71 0.7 history ");
+    // read back, a held market's prices come from memory only: nothing of it is read twice
+    expect(fromMemory.rows.filter((r) => r.source === "history").length).toBe(readBack.rows.filter((r) => r.source === "history").length);
   });
 
   it("an ingested file corrects a history hour (revision 1, still history) and cannot go back before the stored history", async () => {
