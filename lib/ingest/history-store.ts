@@ -51,17 +51,16 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
   // the rows of the days written (their held hours are merged) and of the days `into` holds
   const heldFrom = Math.min(dayOf(first), into?.start ?? Infinity);
   const heldUntil = Math.max(dayOf(last), into ? dayOf(into.end) : -Infinity);
-  const taken = new Set(
-    (first > last
-      ? []
-      : await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
-          `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
-          ids,
-          new Date(first),
-          new Date(last),
-        )
-    ).map((r) => `${r.c}|${r.ms}`),
-  );
+  // the hours a snapshot row holds, by market
+  const taken = new Map<string, Set<number>>();
+  if (first <= last)
+    for (const r of await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
+      `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
+      ids,
+      new Date(first),
+      new Date(last),
+    ))
+      (taken.get(r.c) ?? taken.set(r.c, new Set()).get(r.c)!).add(r.ms);
   // rows already held for these days: merged with the new hours, their prices kept
   const held = new Map<string, Map<number, [string, string, string]>>();
   for (const r of await tx.$queryRawUnsafe<Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>>(
@@ -93,9 +92,10 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
       if (row.hours.length) rows.push(row);
       row = null;
     };
+    const takenHours = taken.get(id);
     for (const p of points) {
       const ms = p.t.getTime();
-      if (taken.has(`${id}|${ms}`)) continue;
+      if (takenHours?.has(ms)) continue;
       if (dayOf(ms) !== day) {
         close();
         day = dayOf(ms);

@@ -1,3 +1,5 @@
+import { isAscii } from "node:buffer";
+
 /** One raw venue response, kept so any value can be recomputed from what the venue said. */
 export interface RawResponse {
   venue: string;
@@ -40,6 +42,15 @@ export interface VenueHttpOptions {
 
 /** A client's limits: a budget shared with the venue's other clients, or its own (`concurrency`, `rps`). */
 export type VenueLimits = { budget: VenueBudget } | { concurrency: number; rps?: number };
+
+/**
+ * A response body as text (UTF-8). The venues' JSON is ASCII, and ASCII bytes read as Latin-1 are
+ * the same characters: that reading is several times faster than UTF-8's on this Node (a
+ * back-calculation reads hundreds of megabytes of candlesticks); anything else is read as UTF-8.
+ */
+export function bodyText(bytes: Buffer): string {
+  return isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+}
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -134,7 +145,7 @@ export class VenueHttp {
         this.requests += 1;
         try {
           const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
-          const text = await res.text();
+          const text = bodyText(Buffer.from(await res.arrayBuffer()));
           if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
           return { status: res.status, body: text, retryAfter: retryAfterMs(res.headers.get("retry-after")) };
         } catch (error) {

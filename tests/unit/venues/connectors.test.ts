@@ -2,7 +2,7 @@ import Decimal from "decimal.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { quoteOf } from "@/lib/venues/book";
 import { createVenues } from "@/lib/venues/connect";
-import { retryAfterMs, VenueHttp } from "@/lib/venues/http";
+import { bodyText, retryAfterMs, VenueHttp } from "@/lib/venues/http";
 import { KalshiConnector, kalshiBook } from "@/lib/venues/kalshi";
 import { PolymarketConnector } from "@/lib/venues/polymarket";
 import type { VenueMarket } from "@/lib/venues/types";
@@ -354,4 +354,13 @@ describe("Kalshi connector", () => {
     ["a price that is not a number", { orderbook: { yes: [["x", 1]], no: [] } }],
     ["no book at all", { something: 1 }],
   ])("a malformed order book (%s) reads as none", (_n, body) => expect(kalshiBook(body)).toBeNull());
+});
+
+// Rule (lib/venues/http.ts): a body is read as UTF-8, whatever fast path an ASCII body takes.
+describe("response bodies", () => {
+  test("an ASCII body and a body with other characters read as their UTF-8 text", () => {
+    for (const text of ['{"history":[{"t":1,"p":0.45}]}', '{"title":"Élection présidentielle — 2ᵉ tour","p":"0.5"}', ""]) {
+      expect(bodyText(Buffer.from(text, "utf8"))).toBe(text);
+    }
+  });
 });
