@@ -5,7 +5,8 @@ import path from "node:path";
 import { benchSettings } from "./lib/bench-settings";
 
 // `npm run bench:engine`: the demo's 120-day backfill from an empty embedded database, timed,
-// with peak memory. Prints figures; it is a benchmark, not a test.
+// with peak memory, a collector run, then a 90-day back-calculation (PostgreSQL by default).
+// Prints figures; it is a benchmark, not a test.
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-engine-"));
   process.env.DATA_DIR = dir;
@@ -81,7 +82,8 @@ async function benchCollector(prisma: import("@/lib/db").Db) {
 
 /**
  * Back-calculation of 90 days for 50 indices over 2,000 markets (30 Polymarket tags and 20 Kalshi
- * series of 40 markets each) from a new embedded database, against the local fake venues serving
+ * series of 40 markets each) from a new database (a fresh one on the local PostgreSQL server, or
+ * the embedded one with BENCH_DATABASE=embedded), against the local fake venues serving
  * hourly price history. Runs in its own process (spawned by main), and the venues in another
  * (as real venues are elsewhere), so its CPU and memory figures are the service's alone.
  */
