@@ -7,6 +7,7 @@ import { createKeyCache, type KeyCache } from "@/lib/keys/key-cache";
 import { createMeter, type Meter } from "@/lib/keys/usage-meter";
 import { createMailer, type Mailer } from "@/lib/mail/send-mail";
 import { createBackfillProgress, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
+import { systemClock, type Clock } from "@/lib/plumbing/clock";
 import { createJournals, type Journals } from "@/lib/plumbing/journal";
 import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
 import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
@@ -21,6 +22,8 @@ import { createVenues, venueEndpoints, type Venues } from "@/lib/venues/connect"
 
 export interface Root {
   config: Config;
+  /** The time the request pipeline, the rate-limit windows, the metering and the caches read. */
+  clock: Clock;
   /** DATA_DIR resolved: the embedded database, the journals, the operator endpoint's files. */
   dataDir: string;
   /** The database: its client, its outage record (pages answer 503 while it lasts), its health. */
@@ -53,8 +56,10 @@ export interface Root {
   booting: Promise<void> | null;
 }
 
-export function createRoot(config: Config): Root {
-  const cache = createReadCache();
+/** `clock`: the real one unless a test gives its own. */
+export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root {
+  const clock = parts.clock ?? systemClock;
+  const cache = createReadCache(clock);
   const progress = createBackfillProgress();
   const shutdown = createShutdown();
   const journals = createJournals();
@@ -64,6 +69,7 @@ export function createRoot(config: Config): Root {
   const dir = dataDir(config);
   return {
     config,
+    clock,
     dataDir: dir,
     database,
     db,
@@ -71,7 +77,7 @@ export function createRoot(config: Config): Root {
     progress,
     read: { db, cache, progress },
     redis,
-    keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect }),
+    keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect, clock }),
     limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
     meter: createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
     journals,

@@ -111,12 +111,12 @@ export function presentedKey(headers: RequestHeaders): string {
  * reaches the database.
  */
 export function admit(headers: RequestHeaders): Awaitable<Keyed> {
-  const { keys, limiter } = root();
+  const { keys, limiter, clock } = root();
   const hinted = knownKey(headers);
   if (!hinted) return admitUnknown(headers);
   const epoch = keys.readEpoch();
   epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
-  const both = throttleThenConsume(limiter.store(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key, config()), Date.now(), {
+  const both = throttleThenConsume(limiter.store(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key, config()), clock.now(), {
     limit: config().IP_LIMIT_MINUTE,
   });
   return andThen(both, ({ address, key: windows }) => {
@@ -175,7 +175,8 @@ export async function authenticate(headers: RequestHeaders, synced?: Promise<voi
 
 /** Spends one request from both of the key's windows; a refusal is a KeyedRefusal. */
 export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
-  return admitted(key, await root().limiter.store().consume(key.id, keyLimits(key, config()), Date.now()));
+  const { limiter, clock } = root();
+  return admitted(key, await limiter.store().consume(key.id, keyLimits(key, config()), clock.now()));
 }
 
 /** The decision when it admitted; a refusal becomes a KeyedRefusal (rate_limited or daily_limit_reached). */
@@ -197,7 +198,8 @@ function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
 
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddressOnly(headers: RequestHeaders): Promise<void> {
-  const address = await throttle(root().limiter.store(), clientAddress(headers), Date.now(), { limit: config().IP_LIMIT_MINUTE });
+  const { limiter, clock } = root();
+  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), { limit: config().IP_LIMIT_MINUTE });
   if (!address.allowed) throw addressRefusal(address);
 }
 
@@ -221,7 +223,10 @@ function v1Surface(label: string, methods: readonly string[] | null): Surface {
       allow: ALLOW,
       preflight: preflightHeaders,
       throttle: admitAddressOnly,
-      done: (keyed, status, answer) => root().meter.record(keyed.key.id, label, status, Date.now(), answer),
+      done: (keyed, status, answer) => {
+        const { meter, clock } = root();
+        meter.record(keyed.key.id, label, status, clock.now(), answer);
+      },
     };
     surfaces.set(label, surface);
   }
@@ -242,13 +247,13 @@ export function answerEndpoint(endpoint: string, handler: RawHandler, request: A
       const payload = handler({ requestId: ctx.requestId, read: root().read, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
       return andThen(payload, (payload) => {
         if ("raw" in payload) {
-          const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision) };
+          const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision, root().clock.now()) };
           return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: rawBody(payload.raw.body) };
         }
         // The headers in their final order, built once: Content-Type, the base, the key's limits.
         const headers: Record<string, string> = { "Content-Type": JSON_TYPE };
         Object.assign(headers, ctx.base);
-        addRateLimitHeaders(headers, keyed.decision);
+        addRateLimitHeaders(headers, keyed.decision, root().clock.now());
         return { status: 200, headers, body: envelopeChunks(payload.data, metaJson(payload.meta)) };
       });
     }),

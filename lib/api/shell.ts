@@ -120,7 +120,7 @@ export function errorResult(apiError: ApiError, requestId: string, base: Record<
   const authed = keyed && apiError.code !== "invalid_api_key" && apiError.code !== "ip_rate_limited";
   const headers = {
     ...base,
-    ...(authed && keyed ? rateLimitHeaders(keyed.decision) : {}),
+    ...(authed && keyed ? rateLimitHeaders(keyed.decision, root().clock.now()) : {}),
     ...(apiError.code === "invalid_api_key" ? { "WWW-Authenticate": 'Bearer realm="api"' } : {}),
     ...apiError.headers,
   };

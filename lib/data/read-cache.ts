@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db";
 import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
+import { systemClock, type Clock } from "@/lib/plumbing/clock";
 
 // A short-lived read-through cache for read models: data changes once per engine tick, and
 // every instance serves a value at most `ttlMs` old. `clear` runs after each tick. One per root
@@ -35,12 +36,13 @@ interface Entry {
   settled?: { value: unknown };
 }
 
-export function createReadCache(): ReadCache {
+/** `clock`: whose time the TTLs are counted in (the root's). */
+export function createReadCache(clock: Clock = systemClock): ReadCache {
   const store = new Map<string, Entry>();
   const versions = new Map<string, { version: string; value: unknown }>();
 
   function memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
+    const now = clock.now();
     const hit = store.get(key);
     if (hit && now - hit.at < ttlMs) return hit.value as Promise<T>;
     const value = load();
@@ -58,7 +60,7 @@ export function createReadCache(): ReadCache {
     memo,
     peek<T>(key: string, ttlMs: number) {
       const hit = store.get(key);
-      return hit?.settled && Date.now() - hit.at < ttlMs ? (hit.settled as { value: T }) : undefined;
+      return hit?.settled && clock.now() - hit.at < ttlMs ? (hit.settled as { value: T }) : undefined;
     },
     versioned<T>(key: string, ttlMs: number, version: () => Promise<string>, load: () => Promise<T>): Promise<T> {
       return memo(key, ttlMs, async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { unavailableDependency } from "@/lib/db/unavailable";
 import type Redis from "ioredis";
+import { systemClock, type Clock } from "@/lib/plumbing/clock";
 
 /** What a verified key resolves to; never the hash or the secret. */
 export interface ResolvedKey {
@@ -66,7 +67,9 @@ export interface EpochStore {
   onReconnect: (listener: () => void) => void;
 }
 
-export function createKeyCache(shared: EpochStore): KeyCache {
+/** `clock`: whose time the entries' lifetimes are counted in (the root's). */
+export function createKeyCache(shared: EpochStore & { clock?: Clock }): KeyCache {
+  const clock = shared.clock ?? systemClock;
   const entries = new Map<string, Entry>();
   let epoch: string | null = null;
   shared.onReconnect(() => {
@@ -93,7 +96,7 @@ export function createKeyCache(shared: EpochStore): KeyCache {
       await (synced ?? cache.syncEpoch());
       const entry = entries.get(hash);
       if (!entry) return undefined;
-      if (entry.expires < Date.now()) {
+      if (entry.expires < clock.now()) {
         entries.delete(hash);
         return undefined;
       }
@@ -101,14 +104,14 @@ export function createKeyCache(shared: EpochStore): KeyCache {
     },
     peek(hash) {
       const entry = entries.get(hash);
-      return entry && entry.expires >= Date.now() ? entry.key : null;
+      return entry && entry.expires >= clock.now() ? entry.key : null;
     },
     remember(hash, key) {
       if (entries.size >= MAX_ENTRIES) {
         const oldest = entries.keys().next();
         if (!oldest.done) entries.delete(oldest.value);
       }
-      entries.set(hash, { key, expires: Date.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
+      entries.set(hash, { key, expires: clock.now() + (key ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
     },
     forget() {
       entries.clear();

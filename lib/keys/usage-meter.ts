@@ -132,7 +132,7 @@ export interface Meter {
    * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
    * of it (the next start applies it). Database writes are batched.
    */
-  record(keyId: string, endpoint: string, status: number, atMs?: number, detail?: RequestDetail): void;
+  record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void;
   /** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
   flush(): Promise<void>;
   /**
@@ -158,7 +158,7 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
    * transport runs before the response leaves (lib/plumbing/journal.ts): a killed process loses none
    * of it (the next start applies it, see recoverUsage). Database writes are batched.
    */
-  function record(keyId: string, endpoint: string, status: number, atMs = Date.now(), detail?: RequestDetail): void {
+  function record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void {
     const hourMs = atMs - (atMs % HOUR_MS);
     const cls = statusClass(status);
     const line = meterLine(keyId, hourMs, endpoint, cls);

@@ -68,7 +68,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
   } finally {
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
-    root().meter.record(ctx.key.id, meterLabel(tool), status, Date.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
+    root().meter.record(ctx.key.id, meterLabel(tool), status, root().clock.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
     root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

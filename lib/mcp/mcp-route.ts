@@ -8,6 +8,7 @@ import { shell, type Surface } from "@/lib/api/shell";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
 import type { McpRequestContext } from "@/lib/mcp/call-tool";
 import { createMcpServer } from "@/lib/mcp/create-server";
+import { root } from "@/lib/root";
 
 /** Stateless Streamable HTTP: JSON-RPC over POST; no SSE stream on GET and no session to DELETE. */
 const ALLOW = "POST";
@@ -92,7 +93,7 @@ export async function answerMcp(request: Request): Promise<ApiResult> {
       const response = await transport.handleRequest(request, { parsedBody: message.parsed });
       const headers: Record<string, string> = {};
       for (const [name, value] of response.headers) headers[name] = value;
-      Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision) : {});
+      Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision, root().clock.now()) : {});
       const body = response.body ? await response.text() : null;
       return { status: response.status, headers, body };
     } finally {

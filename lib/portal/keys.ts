@@ -65,7 +65,8 @@ export interface QuotaNow {
 
 /** The quota a request now would see, read from the live windows without spending anything. */
 export async function quotaNow(key: PortalKey): Promise<QuotaNow> {
-  const d = await root().limiter.store().peek(key.id, { minute: key.limitMinute, day: key.limitDay }, Date.now());
+  const { limiter, clock } = root();
+  const d = await limiter.store().peek(key.id, { minute: key.limitMinute, day: key.limitDay }, clock.now());
   return {
     limitMinute: d.limitMinute,
     remainingMinute: d.remainingMinute,

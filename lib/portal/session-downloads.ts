@@ -44,9 +44,9 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
     errorCode = null;
     if ("raw" in payload) {
       const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
-      return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
+      return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision, root().clock.now()), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
     }
-    return Response.json(payload.data, { status, headers: { ...base, ...rateLimitHeaders(decision) } });
+    return Response.json(payload.data, { status, headers: { ...base, ...rateLimitHeaders(decision, root().clock.now()) } });
   } catch (caught) {
     let error: unknown = caught;
     if (caught instanceof KeyedRefusal) {
@@ -56,12 +56,12 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
     const apiError = toApiError(error, requestId, "portal-downloads");
     status = apiError.status;
     errorCode = apiError.code;
-    const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision) : {}), ...apiError.headers };
+    const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, root().clock.now()) : {}), ...apiError.headers };
     return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
   } finally {
     if (decision) {
       const url = new URL(request.url);
-      root().meter.record(key.id, ENDPOINT, status, Date.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+      root().meter.record(key.id, ENDPOINT, status, root().clock.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
     root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
