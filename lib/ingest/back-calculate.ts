@@ -22,6 +22,8 @@ type Tx = Prisma.TransactionClient;
 /** A venue's client for this job and its connector over it. */
 type VenueClient = ReturnType<Venues["connect"]>;
 
+/** The most memory the history held for the computation may take (90 days of 2,000 markets take about 52 MiB). */
+const HELD_HISTORY_MAX_BYTES = 256 * 2 ** 20;
 /** Hours replayed per pass: bounds the snapshots held in memory at once. */
 const CHUNK_HOURS = 24;
 /** Markets whose history is read and stored together: at most 200, fewer for a long span (memory holds one batch's prices). */
@@ -184,9 +186,12 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   // is stored, so memory holds two batches' prices at most.
   const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
   // What is stored is also held in memory for the computation, over the whole days before the
-  // launch's (a gap fill may write the launch day's later hours meanwhile: those are read back).
+  // launch's (a gap fill may write the launch day's later hours meanwhile: those are read back),
+  // unless that would take more than HELD_HISTORY_MAX_BYTES: then the computation reads it back.
+  const firstDay = Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY;
   const lastHeldDay = Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY - (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
-  const held = lastHeldDay >= Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY ? new HeldHistory(base, new Date(lastHeldDay)) : undefined;
+  const heldBytes = list.length * ((lastHeldDay - firstDay) / MS_PER_HOUR + 24) * HeldHistory.BYTES_PER_MARKET_HOUR;
+  const held = lastHeldDay >= firstDay && heldBytes <= HELD_HISTORY_MAX_BYTES ? new HeldHistory(base, new Date(lastHeldDay)) : undefined;
   const readBatch = (i: number) => {
     const batch = list.slice(i, i + batchSize);
     return settled(Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));

@@ -19,6 +19,8 @@ export interface HistoryMarketInfo {
  * walks: about 26 KB per market for 90 days.
  */
 export class HeldHistory {
+  /** Three 4-byte price indices per market and hour. */
+  static readonly BYTES_PER_MARKET_HOUR = 12;
   /** the first held day's midnight and the number of hours held (whole days) */
   readonly start: number;
   readonly hours: number;
