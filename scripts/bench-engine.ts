@@ -96,7 +96,9 @@ async function benchBackCalculation() {
   const pg = database === "postgres" ? await import("../tests/integration/support/pg") : null;
   const dbName = pg ? pg.uniqueName("pmb_bench_backcalc") : "";
   if (pg) {
-    const made = await pg.migratedDatabase(dbName);
+    const made = await pg.migratedDatabase(dbName).catch((error: Error) => {
+      throw new Error(`bench:engine: no PostgreSQL to back-calculate on (${error.message}); start it (see README) or set BENCH_DATABASE=embedded`);
+    });
     await made.prisma.$disconnect();
     await made.pool.end();
     process.env.DATABASE_URL = made.url;
