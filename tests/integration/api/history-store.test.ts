@@ -100,6 +100,18 @@ describe("history prices: one row per market per day", () => {
     expect(fromMemory.rows.filter((r) => r.source === "history").length).toBe(readBack.rows.filter((r) => r.source === "history").length);
   });
 
+  it("a chunk's overlay continued from the one before it sees what an overlay loaded alone sees, each row read once", async () => {
+    const first = await loadOverlay(prisma, at(0), at(9));
+    for (let h = 0; h <= 9; h++) first.apply(at(h), [], universe);
+    const continued = await loadOverlay(prisma, at(10), at(19), first);
+    const alone = await loadOverlay(prisma, at(10), at(19));
+    const seen = (o: typeof alone) => Array.from({ length: 10 }, (_, i) => o.apply(at(10 + i), [], universe).map((s) => `${s.mid.toString()} ${s.observedAt.toISOString()}`));
+    expect(seen(continued)).toEqual(seen(alone));
+    expect(continued.rows.map((r) => r.observedAt.getTime())).toEqual(alone.rows.map((r) => r.observedAt.getTime()));
+    // an overlay that does not end before the next chunk's first hour cannot be continued
+    await expect(loadOverlay(prisma, at(5), at(19), first)).rejects.toThrow(/does not cover/);
+  });
+
   it("an ingested file corrects a history hour (revision 1, still history) and cannot go back before the stored history", async () => {
     const fix = JSON.stringify({ observedAt: at(10).toISOString(), conditionId: "0xh", label: "H", bestBid: "0.5", bestAsk: "0.5", mid: "0.5", depthUsd: "0" });
     const r = await ingestFile(prisma, "fix.jsonl", `${fix}\n`, { now: at(40) });
