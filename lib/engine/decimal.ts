@@ -1,4 +1,5 @@
 import Decimal from "decimal.js";
+import { boundedCache } from "./bounded-cache";
 
 // Engine-wide decimal context: 50 significant digits, banker's rounding, never exponent notation.
 export const Dec = Decimal.clone({
@@ -16,8 +17,7 @@ export const LEVEL_DECIMALS = 8;
  * prices (a venue's ticks, a constituent's last price, a weight of "1") come back hour after hour:
  * each is parsed once instead of at every use. Cleared when full, so it never grows without bound.
  */
-const fromText = new Map<string, Decimal>();
-const FROM_TEXT_MAX = 65_536;
+const fromText = boundedCache<string, Decimal>(65_536);
 /** The plain text of each decimal made from text (what fullPrecision gives), written once. */
 const canonical = new WeakMap<Decimal, string>();
 
@@ -32,14 +32,11 @@ const isDec = (value: Decimal.Value): value is Decimal => typeof value === "obje
 export function dec(value: Decimal.Value): Decimal {
   if (isDec(value)) return value;
   if (typeof value !== "string") return new Dec(value);
-  let d = fromText.get(value);
-  if (d === undefined) {
-    d = new Dec(value);
-    if (fromText.size >= FROM_TEXT_MAX) fromText.clear();
-    fromText.set(value, d);
+  return fromText(value, (text) => {
+    const d = new Dec(text);
     canonical.set(d, d.toString());
-  }
-  return d;
+    return d;
+  });
 }
 
 /** Rounds a level for publication only: eight decimals, ROUND_HALF_EVEN. */

@@ -1,3 +1,5 @@
+import { boundedCache } from "./bounded-cache";
+
 // Timestamps on the wire carry microseconds; JS dates hold milliseconds, so the last three digits are zeros.
 
 /** `2025-01-02T03:04:05.678000Z`, or without the `Z` where the spec asks for a naive UTC value. */
@@ -13,19 +15,11 @@ export function isoDate(date: Date): string {
 }
 
 /** ISO texts by time: the engine writes the same few hours' times for every constituent of every index. */
-const isoTexts = new Map<number, string>();
-const ISO_TEXTS_MAX = 8_192;
+const isoTexts = boundedCache<number, string>(8_192);
 
-/** `date.toISOString()`, each distinct time formatted once (a bounded map, cleared when full). */
+/** `date.toISOString()`, each distinct time formatted once. */
 export function isoTime(date: Date): string {
-  const ms = date.getTime();
-  let text = isoTexts.get(ms);
-  if (text === undefined) {
-    text = date.toISOString();
-    if (isoTexts.size >= ISO_TEXTS_MAX) isoTexts.clear();
-    isoTexts.set(ms, text);
-  }
-  return text;
+  return isoTexts(date.getTime(), () => date.toISOString());
 }
 
 export const MS_PER_HOUR = 3_600_000;

@@ -16,12 +16,17 @@ export interface Quote {
 /** Depth counts the levels within this distance of the mid (probability units), documented on /docs/ingestion. */
 export const DEPTH_BAND = new Decimal("0.05");
 
-/** Reads a decimal string or number; null when it is not a finite decimal. */
-export function decimalOf(v: unknown): Decimal | null {
+/** A decimal string or number as plain decimal text; null when it is not a finite decimal. */
+export function decimalText(v: unknown): string | null {
   if (typeof v !== "string" && typeof v !== "number") return null;
   const s = String(v).trim();
-  if (!/^-?\d+(\.\d+)?$/.test(s)) return null;
-  return new Decimal(s);
+  return /^-?\d+(\.\d+)?$/.test(s) ? s : null;
+}
+
+/** Reads a decimal string or number; null when it is not a finite decimal. */
+export function decimalOf(v: unknown): Decimal | null {
+  const s = decimalText(v);
+  return s === null ? null : new Decimal(s);
 }
 
 /**

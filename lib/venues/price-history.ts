@@ -1,5 +1,7 @@
 import Decimal from "decimal.js";
 import { dec } from "@/lib/engine/decimal";
+import { boundedCache } from "@/lib/engine/bounded-cache";
+import { decimalText } from "./book";
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
 import { arr, isObj, str, type Obj } from "./read";
@@ -32,41 +34,23 @@ export type HistoryRead = { conditionId: string; points: HistoryPoint[] } | { co
 
 const ceilHourMs = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
-const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
-
 /**
  * A history price (a decimal string or number; null when it is not a finite decimal) as the
  * engine's decimal: millions of history prices take a few hundred distinct values (the venues'
  * ticks), so each value is parsed once (`dec` keeps the decimals it made from text).
  */
 function historyPrice(v: unknown): Decimal | null {
-  if (typeof v !== "string" && typeof v !== "number") return null;
-  const text = typeof v === "number" ? String(v) : v.trim();
-  return DECIMAL_TEXT.test(text) ? dec(text) : null;
+  const text = decimalText(v);
+  return text === null ? null : dec(text);
 }
 
-/** Mids by bid and ask: a pair of ticks gives the same mid every time. */
-const mids = new Map<Decimal, Map<Decimal, Decimal>>();
-const MIDS_MAX = 65_536;
-let midCount = 0;
+/** Mids by bid, then by ask: a pair of (interned) ticks gives the same mid every time. */
+const midsByBid = boundedCache<Decimal, (ask: Decimal, make: (ask: Decimal) => Decimal) => Decimal>(4_096);
 
 /** (bid + ask) / 2, the same decimal for the same (interned) bid and ask. */
 function midOf(bid: Decimal, ask: Decimal): Decimal {
   if (bid === ask || bid.equals(ask)) return bid;
-  let byAsk = mids.get(bid);
-  let mid = byAsk?.get(ask);
-  if (mid === undefined) {
-    mid = dec(bid.plus(ask).dividedBy(2).toString());
-    if (midCount >= MIDS_MAX) {
-      mids.clear();
-      midCount = 0;
-      byAsk = undefined;
-    }
-    if (!byAsk) mids.set(bid, (byAsk = new Map()));
-    byAsk.set(ask, mid);
-    midCount += 1;
-  }
-  return mid;
+  return midsByBid(bid, () => boundedCache<Decimal, Decimal>(4_096))(ask, () => dec(bid.plus(ask).dividedBy(2).toString()));
 }
 
 /** Windows of at most HISTORY_WINDOW_MS covering [from, until], in unix seconds. */
@@ -79,16 +63,8 @@ export function historyWindows(from: Date, until: Date): Array<{ start: number; 
 }
 
 /** Dates by hour: the points of every market at one hour share one (dates are never changed here). */
-const hourDates = new Map<number, Date>();
-
-function hourDate(ms: number): Date {
-  let d = hourDates.get(ms);
-  if (d === undefined) {
-    if (hourDates.size >= 65_536) hourDates.clear();
-    hourDates.set(ms, (d = new Date(ms)));
-  }
-  return d;
-}
+const hourDates = boundedCache<number, Date>(65_536);
+const hourDate = (ms: number): Date => hourDates(ms, () => new Date(ms));
 
 /**
  * Prices at the hours from `from` to `until`: each hour takes the last price observed in the hour
