@@ -113,20 +113,16 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     }
     close();
   }
+  // Each batch travels as one JSON parameter: far cheaper through the client than seven arrays of
+  // thousands of values (the same reason as insertLevels's).
   for (let i = 0; i < rows.length; i += DAY_ROWS_PER_INSERT) {
-    const c = rows.slice(i, i + DAY_ROWS_PER_INSERT);
+    const batch = rows.slice(i, i + DAY_ROWS_PER_INSERT).map((r) => [r.c, r.day.toISOString(), `{${r.hours.join(",")}}`, `{${r.bid.join(",")}}`, `{${r.ask.join(",")}}`, `{${r.mid.join(",")}}`, r.last.toISOString()]);
     await tx.$executeRawUnsafe(
       `INSERT INTO market_history_prices ("conditionId", day, hours, "bestBid", "bestAsk", mid, "lastAt")
-       SELECT c, d, h::smallint[], b::numeric[], a::numeric[], m::numeric[], l
-       FROM unnest($1::text[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[]) AS u(c, d, h, b, a, m, l)
+       SELECT e->>0, (e->>1)::timestamptz, (e->>2)::smallint[], (e->>3)::numeric[], (e->>4)::numeric[], (e->>5)::numeric[], (e->>6)::timestamptz
+       FROM json_array_elements($1::json) AS e
        ON CONFLICT ("conditionId", day) DO UPDATE SET hours = excluded.hours, "bestBid" = excluded."bestBid", "bestAsk" = excluded."bestAsk", mid = excluded.mid, "lastAt" = excluded."lastAt"`,
-      c.map((r) => r.c),
-      c.map((r) => r.day.toISOString()),
-      c.map((r) => `{${r.hours.join(",")}}`),
-      c.map((r) => `{${r.bid.join(",")}}`),
-      c.map((r) => `{${r.ask.join(",")}}`),
-      c.map((r) => `{${r.mid.join(",")}}`),
-      c.map((r) => r.last.toISOString()),
+      JSON.stringify(batch),
     );
   }
   return added;
