@@ -1,7 +1,9 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as yieldTurn } from "node:timers/promises";
 import type { Db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
 import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
@@ -44,6 +46,8 @@ interface Batch {
   requests: Map<string, LoggedRequest[]>;
   /** The journal file these counts are in; null when they were never journaled. */
   file: string | null;
+  /** How many of the batch's transactions (`apply`) are done: the counted one first, then the request log's slices. */
+  applied: number;
 }
 
 interface Pending {
@@ -56,7 +60,7 @@ interface Pending {
   prunedAt: number;
 }
 
-const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), requests: new Map(), file });
+const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), requests: new Map(), file, applied: 0 });
 
 const HOUR_MS = 3_600_000;
 
@@ -248,63 +252,101 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
 }
 
 /**
- * Writes one batch in one transaction. A journaled batch also records its file's name in
- * usage_journal_segments in that transaction: a batch whose name is already there was applied
- * (a commit whose answer was lost, or a file replayed twice) and is skipped, so no count is ever
- * written twice.
+ * Request-log rows written in one transaction at most. A flush of many busy keys (each key up to
+ * REQUEST_LOG_SIZE rows) is cut into slices of about this many, each written in a transaction of
+ * its own with a turn of the event loop after it: the embedded database runs in the server's
+ * thread, and one statement of thousands of rows would hold every request for tens of ms.
+ */
+export const LOG_SLICE_ROWS = 500;
+
+/** The batch's request log to write (each key's last REQUEST_LOG_SIZE), in slices of whole keys, in key order. */
+function logSlices(batch: Batch): LoggedRequest[][] {
+  const slices: LoggedRequest[][] = [];
+  let slice: LoggedRequest[] = [];
+  for (const list of batch.requests.values()) {
+    const kept = list.slice(-REQUEST_LOG_SIZE);
+    if (slice.length > 0 && slice.length + kept.length > LOG_SLICE_ROWS) {
+      slices.push(slice);
+      slice = [];
+    }
+    slice.push(...kept);
+  }
+  if (slice.length > 0) slices.push(slice);
+  return slices;
+}
+
+/** Adds a slice of the request log, then keeps each of its keys' last REQUEST_LOG_SIZE requests. */
+async function writeLogSlice(tx: Prisma.TransactionClient, slice: readonly LoggedRequest[]): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO request_log ("keyId", at, "requestId", method, endpoint, path, status, "errorCode")
+     SELECT r."keyId"::uuid, to_timestamp(r."atMs" / 1000.0), r."requestId", r.method, r.endpoint, r.path, r.status, r."errorCode"
+     FROM json_to_recordset($1::json) AS r("keyId" text, "atMs" bigint, "requestId" text, method text, endpoint text, path text, status int, "errorCode" text)
+     WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)`,
+    JSON.stringify(slice),
+  );
+  // Bounded: each key written to keeps its last REQUEST_LOG_SIZE requests.
+  await tx.$executeRawUnsafe(
+    `DELETE FROM request_log WHERE id IN (
+       SELECT id FROM (
+         SELECT id, row_number() OVER (PARTITION BY "keyId" ORDER BY at DESC, id DESC) AS n
+         FROM request_log WHERE "keyId" = ANY($1::uuid[])
+       ) ranked WHERE n > $2)`,
+    [...new Set(slice.map((r) => r.keyId))],
+    REQUEST_LOG_SIZE,
+  );
+}
+
+/**
+ * Writes one batch: its counts, last-use times and first slice of the request log in one
+ * transaction, then each further slice of the request log in one of its own. Every transaction
+ * of a journaled batch records a name in usage_journal_segments (the file's name; `#log<i>` added
+ * for slice i): a transaction whose name is already there was applied (a commit whose answer was
+ * lost, a file replayed after a crash between two of them) and is skipped, so no count and no
+ * request is ever written twice. A batch that failed part-way and is tried again (it stays in
+ * memory) starts from the slice it had not written.
  */
 async function apply(prisma: Db, batch: Batch): Promise<void> {
   const rows = [...batch.counts].map(([id, n]) => {
     const [keyId, hour, endpoint, cls] = id.split("|");
     return { keyId, hour, endpoint, cls, n };
   });
-  await prisma.$transaction(async (tx) => {
-    if (batch.file) {
-      const fresh = await tx.$executeRawUnsafe(
-        `INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
-        path.basename(batch.file),
-      );
-      if (fresh === 0) return;
-    }
-    if (rows.length) {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO usage_counters ("keyId", hour, endpoint, "statusClass", count)
-         SELECT r."keyId"::uuid, r.hour::timestamptz, r.endpoint, r.cls, r.n
-         FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, hour text, endpoint text, cls text, n int)
-         WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)
-         ON CONFLICT ("keyId", hour, endpoint, "statusClass") DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
-        JSON.stringify(rows),
-      );
-    }
-    const logged = [...batch.requests.values()].flatMap((list) => list.slice(-REQUEST_LOG_SIZE));
-    if (logged.length) {
-      await tx.$executeRawUnsafe(
-        `INSERT INTO request_log ("keyId", at, "requestId", method, endpoint, path, status, "errorCode")
-         SELECT r."keyId"::uuid, to_timestamp(r."atMs" / 1000.0), r."requestId", r.method, r.endpoint, r.path, r.status, r."errorCode"
-         FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, "atMs" bigint, "requestId" text, method text, endpoint text, path text, status int, "errorCode" text)
-         WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)`,
-        JSON.stringify(logged),
-      );
-      // Bounded: each key written to keeps its last REQUEST_LOG_SIZE requests.
-      await tx.$executeRawUnsafe(
-        `DELETE FROM request_log WHERE id IN (
-           SELECT id FROM (
-             SELECT id, row_number() OVER (PARTITION BY "keyId" ORDER BY at DESC, id DESC) AS n
-             FROM request_log WHERE "keyId" = ANY($1::uuid[])
-           ) ranked WHERE n > $2)`,
-        [...batch.requests.keys()],
-        REQUEST_LOG_SIZE,
-      );
-    }
-    const used = [...batch.lastUsed].map(([keyId, at]) => ({ keyId, at: new Date(at).toISOString() }));
-    if (used.length) {
-      await tx.$executeRawUnsafe(
-        `UPDATE api_keys k SET "lastUsedAt" = GREATEST(COALESCE(k."lastUsedAt", u.at::timestamptz), u.at::timestamptz)
-         FROM jsonb_to_recordset($1::jsonb) AS u("keyId" text, at text) WHERE k.id = u."keyId"::uuid`,
-        JSON.stringify(used),
-      );
-    }
-  });
+  const slices = logSlices(batch);
+  const segment = (slice: number) => (batch.file ? `${path.basename(batch.file)}${slice === 0 ? "" : `#log${slice}`}` : null);
+  /** Records a transaction's segment name: false when it was applied before (nothing is then to be written). */
+  const once = async (tx: Prisma.TransactionClient, name: string | null) =>
+    name === null || (await tx.$executeRawUnsafe(`INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name)) > 0;
+  if (batch.applied === 0) {
+    await prisma.$transaction(async (tx) => {
+      if (!(await once(tx, segment(0)))) return;
+      if (rows.length) {
+        await tx.$executeRawUnsafe(
+          `INSERT INTO usage_counters ("keyId", hour, endpoint, "statusClass", count)
+           SELECT r."keyId"::uuid, r.hour::timestamptz, r.endpoint, r.cls, r.n
+           FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, hour text, endpoint text, cls text, n int)
+           WHERE EXISTS (SELECT 1 FROM api_keys k WHERE k.id = r."keyId"::uuid)
+           ON CONFLICT ("keyId", hour, endpoint, "statusClass") DO UPDATE SET count = usage_counters.count + EXCLUDED.count`,
+          JSON.stringify(rows),
+        );
+      }
+      if (slices[0]) await writeLogSlice(tx, slices[0]);
+      const used = [...batch.lastUsed].map(([keyId, at]) => ({ keyId, at: new Date(at).toISOString() }));
+      if (used.length) {
+        await tx.$executeRawUnsafe(
+          `UPDATE api_keys k SET "lastUsedAt" = GREATEST(COALESCE(k."lastUsedAt", u.at::timestamptz), u.at::timestamptz)
+           FROM jsonb_to_recordset($1::jsonb) AS u("keyId" text, at text) WHERE k.id = u."keyId"::uuid`,
+          JSON.stringify(used),
+        );
+      }
+    });
+    batch.applied = 1;
+  }
+  for (let i = batch.applied; i < slices.length; i++) {
+    await yieldTurn();
+    await prisma.$transaction(async (tx) => {
+      if (await once(tx, segment(i))) await writeLogSlice(tx, slices[i]!);
+    });
+    batch.applied = i + 1;
+  }
   if (batch.file) fs.rmSync(batch.file, { force: true });
 }
 
