@@ -155,7 +155,8 @@ beforeAll(async () => {
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog(), null, 2));
   server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", CATALOG_FILE: file, POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
-  const minted = await cli("scripts/keys.ts", ["mint", "--email", `venues-${Date.now()}@example.com`]);
+  // limits out of the way: the tests poll /v1 while they wait for the server to catch up
+  const minted = await cli("scripts/keys.ts", ["mint", "--email", `venues-${Date.now()}@example.com`, "--limit-minute", "100000", "--limit-day", "1000000"]);
   key = minted.stdout.trim();
   expect(key, minted.stderr).toMatch(/^svc_live_/);
 }, 240_000);
@@ -312,6 +313,7 @@ describe("the service on venue markets, without the demo", () => {
     expect(applied.stdout).toContain("ceased (removed from the catalog): KX-CPI");
     const [btc, cpi] = await waitFor("the applied catalog on /v1", async () => {
       const pair = [await v1("/v1/indices/PMX-BTC/latest"), await v1("/v1/indices/KX-CPI/latest")] as const;
+      for (const r of pair) if (r.status !== 200) throw new Error(`/v1 answered ${r.status}: ${JSON.stringify(r.body.error)}`);
       return pair[0].body.data?.methodologyVersion === "idx-1.1" && pair[1].body.data?.publicStatus === "ceased" && pair;
     });
     expect(btc.body.data.methodologyVersion).toBe("idx-1.1");
