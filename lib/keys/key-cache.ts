@@ -27,9 +27,9 @@ export interface KeyCache {
   /**
    * Revocation holds on the very next request on every instance: a revoke or rotate sets a shared
    * epoch in Redis to a value never used before (a random token, not a counter: a Redis restarted
-   * empty could count up to a value an instance already saw), and the keyed requests of each
-   * event-loop turn read it once (in the same pipelined round trip as the turn's rate-limit
-   * script) and drop the whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
+   * empty could count up to a value an instance already saw), and each keyed request reads it (in
+   * the same pipelined round trip as the rate-limit script: ioredis auto-pipelining) and drops the
+   * whole cache when it moved. A Redis that lost its data answers "unset", which differs from any
    * token an instance saw; and an instance that lost its connection drops its cache when it
    * reconnects, so a revocation made while Redis was unreachable holds too. Without Redis there is
    * one instance, and the revoking call clears this cache directly.
@@ -72,7 +72,6 @@ export function createKeyCache(shared: EpochStore & { clock?: Clock }): KeyCache
   const clock = shared.clock ?? systemClock;
   const entries = new Map<string, Entry>();
   let epoch: string | null = null;
-  let turnRead: Promise<string | null> | null = null;
   shared.onReconnect(() => {
     entries.clear();
     epoch = null;
@@ -84,14 +83,7 @@ export function createKeyCache(shared: EpochStore & { clock?: Clock }): KeyCache
     },
     readEpoch() {
       if (!shared.redis()) return null;
-      // One read for all the requests of an event-loop turn: it is sent after every one of them
-      // arrived, so each still sees any revocation that completed before it did.
-      if (!turnRead) {
-        turnRead = shared.ready().then((ready) => ready.get(shared.epochKey));
-        turnRead.catch(() => undefined); // each caller awaits it and handles its failure
-        setImmediate(() => (turnRead = null));
-      }
-      return turnRead;
+      return shared.ready().then((ready) => ready.get(shared.epochKey));
     },
     applyEpoch(value) {
       const next = value ?? "unset";
