@@ -32,6 +32,14 @@ const BODY_ONLY = "bare node:http, body only";
 /** The floors of the 90-day history rows: node:http sending that answer's bytes and head, plain and gzip. */
 const HISTORY_BARE = "bare node:http, history's bytes";
 const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
+/**
+ * The ceiling of the one-process design: the floor's handler (latest's bytes from one Buffer) in a
+ * process that runs this build's Next and has served pages through it, as the product's server
+ * does. What it loses against the floor is Next's share; the rest of a row's loss is the API's work.
+ */
+const BESIDE_NEXT = "the same, beside Next";
+const HISTORY_BESIDE_NEXT = "history's bytes, beside Next";
+const HISTORY_GZIP_BESIDE_NEXT = "history's gzip, beside Next";
 const settings = benchSettings;
 const SECONDS = settings.seconds(8);
 const WRK = "/usr/bin/wrk";
@@ -154,9 +162,11 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
  * `head`, the response's own head too (every header the API sends, in its order; Node adds Date
  * and Connection as it does for the API), so the two send the same bytes; without, the body with
  * Content-Type and Content-Length only. With `gzip`, the bytes a gzip client gets, as sent.
- * Pinned to the server's CPU when BENCH_PIN=1.
+ * Pinned to the server's CPU when BENCH_PIN=1. With `besideNext` (the server's environment), the
+ * process first prepares this build's Next and has it serve two pages (BESIDE_NEXT); it answers
+ * under /v1/ with the bytes and hands everything else to Next.
  */
-async function bareServer(url: string, key: string, head = true, gzip = false) {
+async function bareServer(url: string, key: string, head = true, gzip = false, besideNext?: Record<string, string>) {
   const res = await rawGet(url, { authorization: `Bearer ${key}`, "accept-encoding": gzip ? "gzip" : "identity" });
   const body = res.body;
   const file = path.join(os.tmpdir(), `pmb-bench-body-${randomUUID()}`);
@@ -166,18 +176,35 @@ async function bareServer(url: string, key: string, head = true, gzip = false) {
   const headers = head
     ? res.headers.filter(([name]) => !own.has(name.toLowerCase())).flat()
     : ["content-type", "application/json; charset=utf-8", "content-length", String(body.length)];
-  const code = `const body = require("node:fs").readFileSync(${JSON.stringify(file)});
+  const listen = besideNext
+    ? `const app = require("next")({ dev: false, dir: process.cwd() });
+const handle = app.getRequestHandler();
+app.prepare().then(() => http.createServer((req, res) => (req.url.startsWith("/v1/") ? answer(req, res) : handle(req, res)))
+  .listen(0, "127.0.0.1", async function () {
+    const port = this.address().port;
+    for (const page of ["/docs", "/terms"]) await (await fetch("http://127.0.0.1:" + port + page)).arrayBuffer();
+    console.log("PORT " + port);
+  }));`
+    : `http.createServer(answer).listen(0, "127.0.0.1", function () { console.log("PORT " + this.address().port); });`;
+  const code = `const http = require("node:http");
+const body = require("node:fs").readFileSync(${JSON.stringify(file)});
 const head = ${JSON.stringify(headers)};
-require("node:http").createServer((req, res) => { res.writeHead(200, head); res.end(body); })
-  .listen(0, "127.0.0.1", function () { console.log(this.address().port); });`;
-  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"] });
+const answer = (req, res) => { res.writeHead(200, head); res.end(body); };
+${listen}`;
+  const env: NodeJS.ProcessEnv = besideNext ? { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...besideNext } : process.env;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env });
   const port = await new Promise<number>((resolve, reject) => {
-    child.stdout.once("data", (d: Buffer) => resolve(Number(d.toString().trim())));
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /^PORT (\d+)$/m.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
     child.once("exit", (c) => reject(new Error(`bare server exited with ${c}`)));
   });
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(file, { force: true }));
-  return { url: `http://127.0.0.1:${port}/`, bytes, process: child };
+  return { url: `http://127.0.0.1:${port}${besideNext ? "/v1/" : "/"}`, bytes, process: child };
 }
 
 /** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
@@ -232,7 +259,7 @@ const SETUPS: readonly Setup[] = [
 ];
 
 /** One setup's ratios to its floors, for the summary. */
-type Ratios = Array<{ what: string; ratio: number; target: number }>;
+type Ratios = Array<{ what: string; ratio: number; target: number | null }>;
 
 /** Mints a key in an embedded server's database through its loopback operator endpoint (as `npm run keys -- mint` does). */
 async function mintThroughOperator(dataDir: string, email: string): Promise<string> {
@@ -315,7 +342,10 @@ async function main() {
   }
   console.log(`\nratios to a bare node:http server sending the same body and headers, in the same run (load average now ${loadAverage()}):`);
   for (const { setup, ratios } of summary) {
-    for (const r of ratios) console.log(`  ${setup.label}: ${r.what} ${r.ratio.toFixed(2)} (target >= ${r.target})${r.ratio >= r.target ? "" : " BELOW TARGET"}`);
+    for (const r of ratios) {
+      const verdict = r.target === null ? "" : ` (target >= ${r.target})${r.ratio >= r.target ? "" : " BELOW TARGET"}`;
+      console.log(`  ${setup.label}: ${r.what} ${r.ratio.toFixed(2)}${verdict}`);
+    }
   }
 }
 
@@ -371,13 +401,16 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: "latest" | "body" | "5000" | "history" | "history-gzip" }> = [
+    type Bare = "latest" | "body" | "next" | "5000" | "history" | "history-next" | "history-gzip" | "history-gzip-next";
+    const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: Bare }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
+      { label: BESIDE_NEXT, path: "/", bare: "next" },
       { label: BODY_ONLY, path: "/", bare: "body" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
       { label: HISTORY_BARE, path: "/", bare: "history" },
+      { label: HISTORY_BESIDE_NEXT, path: "/", bare: "history-next" },
       { label: "volatility latest", path: `/v1/volatility/${series}/latest` },
       { label: "volatility latest, gzip", path: `/v1/volatility/${series}/latest`, gzip: true },
       { label: "volatility history 5000", path: `/v1/volatility/${series}/history?limit=5000`, single: true },
@@ -387,14 +420,17 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       // What browsers and most HTTP libraries send: the body compressed, its reused part once.
       { label: "index history 90d 1h, gzip", path: `/v1/indices/${index}/history?interval=1h&${span}`, gzip: true },
       { label: HISTORY_GZIP_BARE, path: "/", bare: "history-gzip", gzip: true },
+      { label: HISTORY_GZIP_BESIDE_NEXT, path: "/", bare: "history-gzip-next", gzip: true },
       { label: "volatility history 5000, gzip", path: `/v1/volatility/${series}/history?limit=5000`, gzip: true },
     ];
     const only = settings.only;
     if (setup.rows === "latest") {
-      const keep = targets.filter((t) => t.label === FLOOR || t.label === "index latest" || t.label === "volatility latest");
+      const keep = targets.filter((t) => t.label === FLOOR || t.label === BESIDE_NEXT || t.label === "index latest" || t.label === "volatility latest");
       targets.splice(0, targets.length, ...keep);
     } else if (only.length > 0) {
-      const keep = targets.filter((t) => t.label === FLOOR || t.label === BODY_ONLY || only.some((w) => t.label.includes(w)));
+      // The rows asked for, the latest floors, and the history floors when a history row runs.
+      const history = targets.some((t) => t.label.includes("90d") && only.some((w) => t.label.includes(w)));
+      const keep = targets.filter((t) => t.label === FLOOR || t.label === BODY_ONLY || t.label === BESIDE_NEXT || (history && t.bare?.startsWith("history")) || only.some((w) => t.label.includes(w)));
       targets.splice(0, targets.length, ...keep);
     }
     const workers = settings.workers;
@@ -426,17 +462,26 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
         (r.cpuMs === null ? "-" : r.cpuMs.toFixed(3)).padStart(11),
         (r.redisMs === null ? "-" : r.redisMs.toFixed(3)).padStart(13),
       );
-    const bareLatest = await bareServer(`${server.baseUrl}/v1/indices/${index}/latest`, keys[0]!);
-    bareProcesses.push(bareLatest.process);
-    const bareBody = await bareServer(`${server.baseUrl}/v1/indices/${index}/latest`, keys[0]!, false);
-    bareProcesses.push(bareBody.process);
-    const bare = targets.some((t) => t.bare === "5000") ? await bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!) : null;
-    if (bare) bareProcesses.push(bare.process);
+    // The floors (and ceilings) the chosen rows need, each a process of its own.
+    const latestUrl = `${server.baseUrl}/v1/indices/${index}/latest`;
     const historyUrl = `${server.baseUrl}/v1/indices/${index}/history?interval=1h&${span}`;
-    const bareHistory = targets.some((t) => t.bare === "history") ? await bareServer(historyUrl, keys[0]!) : null;
-    if (bareHistory) bareProcesses.push(bareHistory.process);
-    const bareHistoryGzip = targets.some((t) => t.bare === "history-gzip") ? await bareServer(historyUrl, keys[0]!, true, true) : null;
-    if (bareHistoryGzip) bareProcesses.push(bareHistoryGzip.process);
+    const bareOf: Record<Bare, () => ReturnType<typeof bareServer>> = {
+      latest: () => bareServer(latestUrl, keys[0]!),
+      body: () => bareServer(latestUrl, keys[0]!, false),
+      next: () => bareServer(latestUrl, keys[0]!, true, false, env),
+      "5000": () => bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!),
+      history: () => bareServer(historyUrl, keys[0]!),
+      "history-next": () => bareServer(historyUrl, keys[0]!, true, false, env),
+      "history-gzip": () => bareServer(historyUrl, keys[0]!, true, true),
+      "history-gzip-next": () => bareServer(historyUrl, keys[0]!, true, true, env),
+    };
+    const bares: Partial<Record<Bare, Awaited<ReturnType<typeof bareServer>>>> = {};
+    for (const t of targets) {
+      if (!t.bare) continue;
+      const b = await bareOf[t.bare]();
+      bares[t.bare] = b;
+      bareProcesses.push(b.process);
+    }
     // BENCH_ROUNDS=n: every row n times, the rows taking turns, so each round's ratios compare
     // runs seconds apart; on a machine whose neighbours take CPU, the median ratio is steadier
     // than any one run. The figures shown after the table are the median round's.
@@ -447,7 +492,7 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       perRound.push(these);
       if (rounds > 1) console.log(`round ${round + 1} of ${rounds}`);
       for (const t of targets) {
-        const own = t.bare === "latest" ? bareLatest : t.bare === "body" ? bareBody : t.bare === "5000" ? bare : t.bare === "history" ? bareHistory : t.bare === "history-gzip" ? bareHistoryGzip : null;
+        const own = t.bare ? bares[t.bare]! : null;
         const target = own ? own.url : `${server.baseUrl}${t.path}`;
         const pid = own ? own.process.pid : server.process.pid;
         if (round === 0) await load(target, CONNECTIONS, 3, t.gzip, pid); // warm-up is not counted
@@ -471,6 +516,11 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       if (r) figures[t.label] = r;
     }
     console.log(`\ntargets (load average now ${loadAverage()}; ${setup.label}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
+    const ceiling = shares(BESIDE_NEXT);
+    if (ceiling.length) {
+      ratios.push({ what: "the floor's handler beside Next (no target: the ceiling of one process with Next)", ratio: median(ceiling) / 100, target: null });
+      console.log(`  ceiling of one process with Next: the floor's handler beside Next answers ${median(ceiling).toFixed(0)}% of the floor's throughput, server CPU ${figures[BESIDE_NEXT]?.cpuMs?.toFixed(3) ?? "-"} ms/request`);
+    }
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
       if (!f) continue;
@@ -488,22 +538,25 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       console.log(`  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`);
       console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`);
     }
-    for (const [l, floor] of [
-      [h, HISTORY_BARE],
-      [`${h}, gzip`, HISTORY_GZIP_BARE],
+    for (const [l, floor, ceiling] of [
+      [h, HISTORY_BARE, HISTORY_BESIDE_NEXT],
+      [`${h}, gzip`, HISTORY_GZIP_BARE, HISTORY_GZIP_BESIDE_NEXT],
     ] as const) {
       const s = shares(l, floor);
+      const c = shares(ceiling, floor);
+      if (c.length) ratios.push({ what: `${ceiling} (no target: the ceiling)`, ratio: median(c) / 100, target: null });
       if (s.length) ratios.push({ what: l, ratio: median(s) / 100, target: 0.5 });
-      if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)`);
+      if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)${c.length ? `; the floor's handler beside Next: ${median(c).toFixed(0)}%` : ""}`);
     }
     const v = "volatility history 5000";
     const volSingle = single[v];
     if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
     const bareRow = figures["bare node:http, 5000's bytes"];
     if (figures[v] && bareRow) {
-      console.log(`  ${v} (${(bare!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
+      console.log(`  ${v} (${(bares["5000"]!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
     }
-    const over = Object.entries(figures).filter(([l, f]) => l !== "bare node:http, 5000's bytes" && l !== HISTORY_BARE && l !== HISTORY_GZIP_BARE && l !== FLOOR && l !== BODY_ONLY && f.p99 >= 50);
+    const floors = new Set(targets.filter((t) => t.bare).map((t) => t.label));
+    const over = Object.entries(figures).filter(([l, f]) => !floors.has(l) && f.p99 >= 50);
     console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
     if (setup.rows === "all" && only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
