@@ -21,8 +21,10 @@ import { benchSettings } from "./lib/bench-settings";
 // The load generator is wrk when /usr/bin/wrk exists (a separate native process), else
 // autocannon inside this process (BENCH_GENERATOR=autocannon chooses it). BENCH_PIN=1 pins the
 // server to CPU 0 and wrk to CPU 1. BENCH_ONLY=latest,gzip runs only the rows whose label
-// contains one of those words (the floor row always runs: the targets are relative to it).
-// The floor is a bare node:http server sending the very bytes of an index latest response.
+// contains one of those words (the floor rows always run: the targets are relative to them).
+// The floor is a bare node:http server sending the very bytes of an index latest response; its
+// ceiling row is the same handler in a process that runs this build's Next (BESIDE_NEXT), so what
+// a row loses splits into what one process with Next costs and what the API's own work costs.
 // BENCH_SECONDS sets the length of each measured run (8 s by default); BENCH_ROUNDS=n measures
 // every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
