@@ -255,9 +255,10 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
  * Request-log rows written in one transaction at most. A flush of many busy keys (each key up to
  * REQUEST_LOG_SIZE rows) is cut into slices of about this many, each written in a transaction of
  * its own with a turn of the event loop after it: the embedded database runs in the server's
- * thread, and one statement of thousands of rows would hold every request for tens of ms.
+ * thread, and one statement of thousands of rows would hold every request for tens of ms (a slice
+ * of 500 rows takes 15-19 ms there; BENCHMARKS.md).
  */
-export const LOG_SLICE_ROWS = 500;
+export const LOG_SLICE_ROWS = 200;
 
 /** The batch's request log to write (each key's last REQUEST_LOG_SIZE), in slices of whole keys, in key order. */
 function logSlices(batch: Batch): LoggedRequest[][] {
