@@ -1,9 +1,11 @@
 import Redis, { type Command } from "ioredis";
 import type { Config } from "@/lib/config";
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 /** Thrown, without touching the network, while Redis is not connected. */
 export class RedisUnavailableError extends Error {
+  readonly kind = "RedisUnavailableError" as const;
   readonly code = "REDIS_UNAVAILABLE";
   constructor() {
     super("Redis is not connected");
@@ -154,7 +156,7 @@ export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | 
         return { configured: true, ok: true, latencyMs: Math.round(performance.now() - started) };
       } catch (error) {
         const e = error as { message?: string };
-        return { configured: true, ok: false, error: error instanceof RedisUnavailableError ? "not connected" : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200) };
+        return { configured: true, ok: false, error: hasErrorKind(error, "RedisUnavailableError") ? "not connected" : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200) };
       }
     },
     key: (name) => `${config.REDIS_PREFIX}${name}`,

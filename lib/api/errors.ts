@@ -2,6 +2,7 @@
  * The one error table. Error responses, the OpenAPI document and the /docs/errors page are all
  * generated from ERRORS, so code, status, wording and anchors cannot drift apart.
  */
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import { DEFAULT_INTERVAL, INTERVALS, INTERVALS_TEXT } from "@/lib/data/window";
 
 export interface ErrorSpec {
@@ -202,6 +203,7 @@ export interface ApiErrorOptions {
 
 /** Thrown by code in lib/api; the pipeline renders it with `errorBody` and its status and headers. */
 export class ApiError extends Error {
+  readonly kind = "ApiError" as const;
   readonly code: ErrorCode;
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
@@ -226,5 +228,5 @@ export class ApiError extends Error {
 }
 
 export function isApiError(value: unknown): value is ApiError {
-  return value instanceof ApiError;
+  return hasErrorKind(value, "ApiError");
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { corsHeaders, originAllowed } from "@/lib/api/cors";
-import { ApiError, errorBody, errorMessage } from "@/lib/api/errors";
+import { ApiError, errorBody, errorMessage, isApiError } from "@/lib/api/errors";
 import { jsonChunks } from "@/lib/api/json-body";
 import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { config } from "@/lib/config";
 import { unavailableDependency } from "@/lib/db/unavailable";
 import { root } from "@/lib/root";
-import { InvalidWindowError } from "@/lib/data/window";
+import { isInvalidWindowError } from "@/lib/data/window";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { isoSeconds } from "@/lib/time-format";
@@ -98,8 +98,8 @@ export function jsonResult(body: unknown, status: number, headers: Record<string
 
 /** Maps any failure to the one error shape; unknown faults are logged (one line), never echoed. */
 export function toApiError(error: unknown, requestId: string, where: string): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof InvalidWindowError) {
+  if (isApiError(error)) return error;
+  if (isInvalidWindowError(error)) {
     return new ApiError("invalid_window", {
       message: errorMessage("invalid_window", { start: isoSeconds(error.start), end: isoSeconds(error.end) }),
     });

@@ -8,6 +8,7 @@ export interface CatalogProblem {
 }
 
 export class CatalogError extends Error {
+  readonly kind = "CatalogError" as const;
   constructor(
     readonly file: string,
     readonly problems: CatalogProblem[],

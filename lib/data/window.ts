@@ -1,3 +1,4 @@
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import { isoSeconds } from "@/lib/time-format";
 
 const DAY_MS = 86_400_000;
@@ -21,8 +22,12 @@ export interface Window {
   empty: boolean;
 }
 
+/** An InvalidWindowError from any copy of this module (the build bundles it in several chunks). */
+export const isInvalidWindowError = (value: unknown): value is InvalidWindowError => hasErrorKind(value, "InvalidWindowError");
+
 /** `start` is not before the (clamped) `end`: the one window that cannot be served. */
 export class InvalidWindowError extends Error {
+  readonly kind = "InvalidWindowError" as const;
   constructor(
     readonly start: Date,
     readonly end: Date,

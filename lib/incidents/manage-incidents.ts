@@ -2,7 +2,9 @@ import "server-only";
 import { root } from "@/lib/root";
 import type { Severity } from "@/lib/data/incident-rule";
 
-export class IncidentError extends Error {}
+export class IncidentError extends Error {
+  readonly kind = "IncidentError" as const;
+}
 
 const ref = (id: string) => `INC-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 

@@ -23,6 +23,7 @@ export interface SnapshotRow {
 }
 
 export class IngestError extends Error {
+  readonly kind = "IngestError" as const;
   constructor(readonly problems: Array<{ file: string; line: number; reason: string }>) {
     super(problems.map((p) => `${p.file}:${p.line}: ${p.reason}`).join("\n"));
     this.name = "IngestError";

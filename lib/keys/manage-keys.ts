@@ -3,10 +3,12 @@ import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { KeyCache } from "@/lib/keys/key-cache";
 import { generateKey } from "@/lib/keys/key-format";
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
 
 export const MAX_ACTIVE_KEYS = 3;
 
 export class KeyError extends Error {
+  readonly kind = "KeyError" as const;
   constructor(
     readonly reason: "too_many_keys" | "not_found" | "not_active",
     message: string,
@@ -15,6 +17,9 @@ export class KeyError extends Error {
     this.name = "KeyError";
   }
 }
+
+/** A KeyError from any copy of this module (the build bundles it in several chunks). */
+export const isKeyError = (value: unknown): value is KeyError => hasErrorKind(value, "KeyError");
 
 /** A key as its owner sees it: never the hash, never the secret. */
 export interface KeySummary {

@@ -2,16 +2,15 @@ import "server-only";
 import { z } from "zod";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
-import { IngestError } from "@/lib/ingest/read-snapshots";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { config } from "@/lib/config";
 import { root } from "@/lib/root";
-import { CatalogError } from "@/lib/catalog/validate";
-import { closeIncident, IncidentError, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
+import { closeIncident, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { REVOCATION_WATCH_MS } from "@/lib/keys/instances";
-import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
+import { ensureUser, findUserId, keyIdFor, isKeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
 function describeRestatement(r: RestateResult, changed: number): string {
@@ -195,10 +194,9 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       }
     }
   } catch (error) {
-    if (error instanceof KeyError) return fail(error.message);
-    if (error instanceof IngestError) return fail(`refused, nothing stored:\n${error.message}`);
-    if (error instanceof CatalogError) return fail(error.message);
-    if (error instanceof IncidentError) return fail(error.message);
+    // by `kind`, never `instanceof`: this runs in the built server, where a class has a copy per chunk
+    if (isKeyError(error) || hasErrorKind(error, "CatalogError") || hasErrorKind(error, "IncidentError")) return fail(error.message);
+    if (hasErrorKind(error, "IngestError")) return fail(`refused, nothing stored:\n${error.message}`);
     throw error;
   }
   return fail(`unhandled command ${name}`, 2);

@@ -2,7 +2,7 @@ import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import type { PortalUser } from "@/lib/auth/session";
 import { isUnavailableError } from "@/lib/db";
-import { KeyError } from "@/lib/keys/manage-keys";
+import { isKeyError, type KeyError } from "@/lib/keys/manage-keys";
 import { guardMutation } from "@/lib/portal/guard";
 import { portalError, portalJson } from "@/lib/portal/http";
 import { isKeyId } from "@/lib/portal/keys";
@@ -26,7 +26,7 @@ export function keyRoute<P extends Record<string, string>>(
       const result = await action({ user: guard.user, req, params });
       return result instanceof NextResponse ? result : portalJson(result.body, result.status ?? 200);
     } catch (error) {
-      if (error instanceof KeyError) return portalError(STATUS[error.reason], error.reason, error.message);
+      if (isKeyError(error)) return portalError(STATUS[error.reason], error.reason, error.message);
       if (isUnavailableError(error)) return portalError(503, "unavailable", "The service is temporarily unavailable. Try again in a moment.");
       console.error(`[portal] key action failed: ${(error as Error).message.split("\n")[0]}`);
       return portalError(500, "internal_error", "Something went wrong on our side. Try again in a moment.");

@@ -1,4 +1,5 @@
 import { isAscii } from "node:buffer";
+import { hasErrorKind } from "@/lib/plumbing/error-kind";
 
 /** One raw venue response, kept so any value can be recomputed from what the venue said. */
 export interface RawResponse {
@@ -13,6 +14,7 @@ export interface RawResponse {
 }
 
 export class VenueError extends Error {
+  readonly kind = "VenueError" as const;
   constructor(
     readonly url: string,
     readonly reason: string,
@@ -23,6 +25,9 @@ export class VenueError extends Error {
     this.name = "VenueError";
   }
 }
+
+/** A VenueError from any copy of this module (see hasErrorKind): never test it with `instanceof`. */
+export const isVenueError = (value: unknown): value is VenueError => hasErrorKind(value, "VenueError");
 
 export interface VenueHttpOptions {
   venue: string;

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { decimalOf, quoteOf, type Level } from "./book";
 import type { VenueHttp } from "./http";
-import { VenueError } from "./http";
+import { isVenueError, VenueError } from "./http";
 import { arr, bool, chunks, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
 import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
@@ -195,7 +195,7 @@ export class PolymarketConnector implements VenueConnector {
     try {
       body = await this.http.postJson(`${this.clobUrl}/books`, batch.map((m) => ({ token_id: m.venueRef })));
     } catch (error) {
-      const status = error instanceof VenueError ? error.status : null;
+      const status = isVenueError(error) ? error.status : null;
       if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1) return Promise.all(batch.map((m) => this.bookOne(m)));
       return batch.map((m) => ({ conditionId: m.conditionId, problem: (error as Error).message }));
     }

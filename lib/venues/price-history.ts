@@ -3,7 +3,7 @@ import { dec } from "@/lib/engine/decimal";
 import { boundedCache } from "@/lib/engine/bounded-cache";
 import { decimalText } from "./book";
 import type { VenueHttp } from "./http";
-import { VenueError } from "./http";
+import { isVenueError, VenueError } from "./http";
 import { arr, isObj, str, type Obj } from "./read";
 import type { VenueName } from "./types";
 
@@ -153,7 +153,7 @@ export function readKalshiBatch(body: unknown, url: string): Map<string, Raw> {
 }
 
 /** A 4xx other than 429: the venue refused this request as asked (the single form may still answer). */
-const refused = (error: unknown) => error instanceof VenueError && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429;
+const refused = (error: unknown) => isVenueError(error) && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429;
 
 const chunk = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
