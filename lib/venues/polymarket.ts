@@ -1,15 +1,38 @@
 import Decimal from "decimal.js";
 import { decimalOf, quoteOf, type Level } from "./book";
+import type { z } from "zod";
 import type { VenueHttp } from "./http";
 import { isVenueError, VenueError } from "./http";
 import { arr, bool, chunks, dateOf, encodedArray, isObj, legKeyOf, str, type Obj } from "./read";
+import { clobBook, clobBooks, gammaEvent, gammaEventsPage, gammaMarketsPage } from "./schemas";
 import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
-const PAGE = 100;
-/** Discovery stops here per selector: a runaway pagination must not stall the collector. */
+// Gamma sunset its offset-paged `/events` and `/markets` lists on 2026-05-01 (their answers carried
+// `deprecation: true`, `sunset: Fri, 01 May 2026 00:00:00 GMT`, `warning: 299 - "use /markets/keyset"`:
+// https://github.com/forecastingresearch/forecastbench/issues/194). Their replacements are the
+// keyset lists: items plus `next_cursor`, sent back as `after_cursor`, absent on the last page; no
+// `offset` (https://docs.polymarket.com/api-reference/events/list-events-keyset-pagination.md).
+// A bug that ignored the cursor and served the first page again was reported before the sunset
+// (https://github.com/Polymarket/agents/issues/227): a repeated cursor or page ends the read with
+// an error, never a loop.
+
+/** `/events/keyset` serves at most 500 events a page, `/markets/keyset` at most 100 markets. */
+export const EVENTS_PAGE = 500;
+export const MARKETS_PAGE = 100;
+/** A keyset read stops with an error past this many pages (25,000 events of a tag): a runaway pagination must not stall the collector. */
 const MAX_PAGES = 50;
-/** Condition ids per Gamma `/markets` look-up (66 characters each in the query string). */
-const LOOKUP_BATCH = 50;
+/** Condition ids per `/markets/keyset` look-up: at most 100 a request (66 characters each, well under the ~8 KB URL limit). */
+export const LOOKUP_BATCH = 100;
+/** The Gamma and CLOB endpoints the connector reads, as drift incidents and `venues doctor` name them. */
+export const POLY_ENDPOINTS = {
+  eventsKeyset: "gamma GET /events/keyset",
+  eventBySlug: "gamma GET /events/slug/{slug}",
+  marketsKeyset: "gamma GET /markets/keyset",
+  books: "clob POST /books",
+  book: "clob GET /book",
+  pricesHistory: "clob GET /prices-history",
+  batchPricesHistory: "clob POST /batch-prices-history",
+} as const;
 /** Tokens per CLOB `POST /books` (the docs state no maximum; 100 keeps each answer small). */
 const BOOKS_BATCH = 100;
 /**
@@ -21,8 +44,9 @@ const BOOKS_BATCH = 100;
 const PLACEHOLDER = /^(other|(person|candidate|option|player|team|driver|party|country|company|outcome)\s+[a-z0-9]{1,2})$/i;
 
 /**
- * Polymarket: events and markets from the Gamma API (`/events?tag_slug=`, `/events/slug/{slug}`,
- * `/markets?condition_ids=`), books of the YES tokens from the CLOB API (`POST /books`).
+ * Polymarket: events and markets from the Gamma API (`/events/keyset?tag_slug=`,
+ * `/events/slug/{slug}`, `/markets/keyset?condition_ids=`), books of the YES tokens from the CLOB
+ * API (`POST /books`).
  */
 export class PolymarketConnector implements VenueConnector {
   readonly venue = "polymarket" as const;
@@ -77,20 +101,45 @@ export class PolymarketConnector implements VenueConnector {
   }
 
   /**
-   * Gamma `/events` of a tag, every offset page: `closed` is always sent (its default has differed
-   * from the docs: Polymarket/polymarket-cli#71); an event lists all its markets, closed ones
-   * included (resolved early). Offset pages until an empty one: the venue may serve fewer per page
-   * than asked, and a short page is not the last.
+   * Every page of a Gamma keyset list: `after_cursor` is the last page's `next_cursor`, and the
+   * read ends on a page without one. A cursor sent twice, or a page identical to the one before,
+   * ends it with an error (the cursor-ignored bug): never a loop, never a silent truncation.
    */
-  private async tagEvents(tag: string, filter: string, add: (event: Obj) => void): Promise<void> {
-    let offset = 0;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const body = await this.http.getJson(`${this.gammaUrl}/events?tag_slug=${encodeURIComponent(tag)}&${filter}&limit=${PAGE}&offset=${offset}`);
-      if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
-      for (const e of body.filter(isObj)) add(e);
-      if (body.length === 0) break;
-      offset += body.length;
+  private async keysetPages<P extends { next_cursor?: string | null }>(
+    url: string,
+    schema: z.ZodType<P>,
+    endpoint: string,
+    itemsOf: (page: P) => readonly Obj[],
+    add: (item: Obj) => void,
+  ): Promise<void> {
+    const cursors = new Set<string>();
+    let previous = "";
+    let cursor: string | null = null;
+    for (let page = 0; ; page++) {
+      if (page >= MAX_PAGES) throw new VenueError(url, `more than ${MAX_PAGES} pages: read stopped`);
+      const pageUrl: string = `${url}${cursor === null ? "" : `&after_cursor=${encodeURIComponent(cursor)}`}`;
+      const body: P = await this.http.read(pageUrl, schema, { endpoint });
+      const items = itemsOf(body);
+      const fingerprint = JSON.stringify(items.map((i) => str(i, "slug") ?? str(i, "conditionId") ?? str(i, "id")));
+      if (page > 0 && items.length > 0 && fingerprint === previous) throw new VenueError(pageUrl, "the venue served the same page again (its cursor was ignored): read stopped");
+      previous = fingerprint;
+      items.forEach(add);
+      const next = body.next_cursor ?? null;
+      if (!next) return;
+      if (cursors.has(next)) throw new VenueError(pageUrl, `the venue sent cursor ${JSON.stringify(next.slice(0, 40))} again (its cursor was ignored): read stopped`);
+      cursors.add(next);
+      cursor = next;
     }
+  }
+
+  /**
+   * Gamma `/events/keyset` of a tag, every page: `closed` is always sent (its default has differed
+   * from the docs: Polymarket/polymarket-cli#71); an event lists all its markets, closed ones
+   * included (resolved early).
+   */
+  private tagEvents(tag: string, filter: string, add: (event: Obj) => void): Promise<void> {
+    const url = `${this.gammaUrl}/events/keyset?tag_slug=${encodeURIComponent(tag)}&${filter}&limit=${EVENTS_PAGE}`;
+    return this.keysetPages(url, gammaEventsPage, POLY_ENDPOINTS.eventsKeyset, (p) => p.events as Obj[], add);
   }
 
   async discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }> {
@@ -102,7 +151,14 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         try {
           if (kind === "tag") {
-            await this.tagEvents(value, "closed=false", (e) => add(this.marketsOf(e, [selector])));
+            let listed = 0;
+            await this.tagEvents(value, "closed=false", (e) => {
+              const ms = this.marketsOf(e, [selector]);
+              listed += ms.length;
+              add(ms);
+            });
+            // A tag the venue lists no open market under is said, never passed over: an index of it would get no level.
+            if (listed === 0) problems.push(`polymarket ${selector}: the venue lists no open market under this tag`);
           } else if (kind === "event") {
             const e = await this.eventBody(value);
             if (e) add(this.marketsOf(e, [selector]));
@@ -140,8 +196,8 @@ export class PolymarketConnector implements VenueConnector {
 
   /** Gamma `/events/slug/{slug}` answers an event whatever its state, with every market it lists. */
   private async eventBody(slug: string): Promise<Obj | null> {
-    const body = await this.http.getJson(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`);
-    return isObj(body) ? body : null;
+    const body = await this.http.read(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`, gammaEvent.nullable(), { endpoint: POLY_ENDPOINTS.eventBySlug, notFoundIsAnswer: true });
+    return body === null ? null : (body as Obj);
   }
 
   async event(slug: string): Promise<VenueEventLegs | null> {
@@ -155,10 +211,10 @@ export class PolymarketConnector implements VenueConnector {
 
   /**
    * Current state of held markets that discovery no longer lists (most often: their event closed).
-   * Gamma's `/markets` leaves closed markets out unless `closed=true` is sent, and with
-   * `closed=true` answers closed ones only (the venue's own SDKs had this bug: Polymarket/py-sdk#130,
-   * ts-sdk#180), so ask for closed markets first and for open ones among the rest. Condition ids go
-   * in the query string, LOOKUP_BATCH at a time, well under the ~8 KB URL limit.
+   * Gamma's market lists leave closed markets out unless `closed=true` is sent, and with
+   * `closed=true` answer closed ones only (the venue's own SDKs had this bug: Polymarket/py-sdk#130,
+   * ts-sdk#180), so ask for closed markets first and for open ones among the rest, from
+   * `/markets/keyset`, LOOKUP_BATCH condition ids a request.
    */
   async lookup(conditionIds: readonly string[]): Promise<VenueMarket[]> {
     const found = new Map<string, VenueMarket>();
@@ -167,13 +223,12 @@ export class PolymarketConnector implements VenueConnector {
       await Promise.all(
         chunks(rest, LOOKUP_BATCH).map(async (batch) => {
           const ids = batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&");
-          const body = await this.http.getJson(`${this.gammaUrl}/markets?${ids}&closed=${closed}&limit=${batch.length}`);
-          if (!Array.isArray(body)) throw new VenueError("gamma /markets", "not a list of markets");
-          for (const m of body.filter(isObj)) {
+          const url = `${this.gammaUrl}/markets/keyset?${ids}&closed=${closed}&limit=${MARKETS_PAGE}`;
+          await this.keysetPages(url, gammaMarketsPage, POLY_ENDPOINTS.marketsKeyset, (p) => p.markets as Obj[], (m) => {
             const events = (arr(m, "events") ?? []).filter(isObj);
             const v = this.market(m, events[0] ?? {}, []);
             if (v && batch.includes(v.conditionId)) found.set(v.conditionId, v);
-          }
+          });
         }),
       );
     }
@@ -193,7 +248,7 @@ export class PolymarketConnector implements VenueConnector {
   private async booksBatch(batch: readonly VenueMarket[]): Promise<BookRead[]> {
     let body: unknown;
     try {
-      body = await this.http.postJson(`${this.clobUrl}/books`, batch.map((m) => ({ token_id: m.venueRef })));
+      body = await this.http.read(`${this.clobUrl}/books`, clobBooks, { post: batch.map((m) => ({ token_id: m.venueRef })), endpoint: POLY_ENDPOINTS.books });
     } catch (error) {
       const status = isVenueError(error) ? error.status : null;
       if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1) return Promise.all(batch.map((m) => this.bookOne(m)));
@@ -209,7 +264,8 @@ export class PolymarketConnector implements VenueConnector {
 
   private async bookOne(m: VenueMarket): Promise<BookRead> {
     try {
-      return bookRead(m, await this.http.getJson(`${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`));
+      const url = `${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`;
+      return bookRead(m, await this.http.read(url, clobBook, { endpoint: POLY_ENDPOINTS.book, notFoundIsAnswer: true }));
     } catch (error) {
       return { conditionId: m.conditionId, problem: (error as Error).message };
     }

@@ -1,6 +1,8 @@
 import type { VenueHttp } from "./http";
 import { VenueError } from "./http";
+import { EVENTS_PAGE, POLY_ENDPOINTS } from "./polymarket";
 import { arr, bool, isObj, str, type Obj } from "./read";
+import { gammaEventsPage } from "./schemas";
 import type { VenueName } from "./types";
 
 // Finding what to put in a catalog: Polymarket tags and events from Gamma's `/public-search`,
@@ -36,7 +38,7 @@ export interface SearchOptions {
 
 export const SEARCH_DEFAULTS: SearchOptions = { limit: 10, maxPages: 5 };
 
-const GAMMA_EVENTS_PAGE = 100;
+const GAMMA_EVENTS_PAGE = EVENTS_PAGE;
 const KALSHI_EVENTS_PAGE = 200;
 
 const day = (v: unknown): string | null => {
@@ -97,20 +99,23 @@ async function polymarketTagRow(http: VenueHttp, gammaUrl: string, tag: { slug: 
   let markets = 0;
   let capped = false;
   const closes: Array<string | null> = [];
-  for (let page = 0, offset = 0; ; page++) {
+  // `/events/keyset` (the offset list was sunset on 2026-05-01: see lib/venues/polymarket.ts), `after_cursor` from `next_cursor`
+  const seen = new Set<string>();
+  for (let page = 0, cursor: string | null = null; ; page++) {
     if (page === options.maxPages) {
       capped = true;
       break;
     }
-    const body = await http.getJson(`${gammaUrl}/events?tag_slug=${encodeURIComponent(tag.slug)}&closed=false&limit=${GAMMA_EVENTS_PAGE}&offset=${offset}`);
-    if (!Array.isArray(body)) throw new VenueError("gamma /events", "not a list of events");
-    for (const e of body.filter(isObj)) {
+    const url: string = `${gammaUrl}/events/keyset?tag_slug=${encodeURIComponent(tag.slug)}&closed=false&limit=${GAMMA_EVENTS_PAGE}${cursor === null ? "" : `&after_cursor=${encodeURIComponent(cursor)}`}`;
+    const body = await http.read(url, gammaEventsPage, { endpoint: POLY_ENDPOINTS.eventsKeyset });
+    for (const e of body.events as Obj[]) {
       const open = openGammaMarkets(e);
       markets += open.length;
       closes.push(...open.map((m) => day(m.endDate) ?? day(e.endDate)));
     }
-    if (body.length === 0) break;
-    offset += body.length;
+    cursor = body.next_cursor ?? null;
+    if (cursor === null || seen.has(cursor)) break;
+    seen.add(cursor);
   }
   return { venue: "polymarket", kind: "tag", selector: tag.slug, title: tag.title, status: markets > 0 ? "open" : "no open markets", closes: earliest(closes), markets, capped, exclusive: false };
 }

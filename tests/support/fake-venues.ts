@@ -1,12 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-// A local stand-in for the venues' public APIs, answering in their documented shapes and leaving
-// out what they leave out: Gamma (events by tag with offset pages filtered on `closed` and
-// `end_date_min`, by slug,
-// markets by condition id without closed ones unless `closed=true`), the CLOB books (`POST /books`,
+// A local stand-in for the venues' public APIs, answering in their documented shapes as of 2026 and
+// leaving out what they leave out: Gamma (events by tag from `/events/keyset`, cursor pages filtered
+// on `closed` and `end_date_min`; by slug; markets by condition id from `/markets/keyset`, without
+// closed ones unless `closed=true`; the offset lists sunset), the CLOB books (`POST /books`,
 // `GET /book`), and the Kalshi trade API v2 (events by series with cursor pages filtered on
-// `status` and `min_close_ts`, an event, a market, its order book).
+// `status` and `min_close_ts`, an event, a market, its order book; the historical tier).
+//
+// Gamma keyset lists: https://docs.polymarket.com/api-reference/events/list-events-keyset-pagination.md
+// (`next_cursor` sent back as `after_cursor`, absent on the last page, `offset` rejected); at most
+// 500 events / 100 markets a page, 100 condition ids a request (nautilus_polymarket gamma docs,
+// https://nautilustrader.io/docs/rust-api-latest/nautilus_polymarket/http/gamma/index.html). The
+// offset lists were sunset on 2026-05-01 and answered with `deprecation`, `sunset` and `warning`
+// headers (https://github.com/forecastingresearch/forecastbench/issues/194): here they answer 410,
+// or, with `legacy: "deprecated"`, their old shape with those headers.
 
 export interface PolyMarket {
   conditionId: string;
@@ -72,16 +80,25 @@ export interface FakeVenues {
   hits: string[];
   /** every request with the time the server received it (ms since the epoch) */
   received: Array<{ at: number; method: string; path: string }>;
-  pageSize: { gamma?: number; kalshi?: number };
+  pageSize: { gamma?: number; gammaMarkets?: number; kalshi?: number };
+  /** the sunset Gamma offset lists: "gone" (410, the default) or "deprecated" (old shape, deprecation headers) */
+  legacy: { gamma: "gone" | "deprecated" };
+  /** the cursor-ignored bug (Polymarket/agents#227): every keyset page is the first */
+  ignoreCursor: { gamma: boolean };
+  /** drift injected by path prefix: headers added to an answer, or its body changed */
+  drift: { headers: Map<string, Record<string, string>>; reshape: Map<string, (body: unknown) => unknown> };
   /** what only the discovery endpoints serve (Gamma search, Kalshi series list) */
   discovery: Discovery;
   close(): Promise<void>;
 }
 
-const send = (res: http.ServerResponse, status: number, body: unknown) => {
-  res.writeHead(status, { "content-type": "application/json" });
+const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 };
+
+/** The headers Gamma's offset lists carried before their sunset (forecastingresearch/forecastbench#194). */
+export const LEGACY_GAMMA_HEADERS = { deprecation: "true", sunset: "Fri, 01 May 2026 00:00:00 GMT", warning: '299 - "use /markets/keyset"' };
 
 function gammaMarket(m: PolyMarket, e: PolyEvent) {
   return {
@@ -124,7 +141,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     faults: new Map<string, Fault[]>(),
     hits: [] as string[],
     received: [] as Array<{ at: number; method: string; path: string }>,
-    pageSize: {} as { gamma?: number; kalshi?: number },
+    pageSize: {} as { gamma?: number; gammaMarkets?: number; kalshi?: number },
+    legacy: { gamma: "gone" } as { gamma: "gone" | "deprecated" },
+    ignoreCursor: { gamma: false },
+    drift: { headers: new Map<string, Record<string, string>>(), reshape: new Map<string, (body: unknown) => unknown>() },
     history: emptyHistory(),
     discovery: { kalshiSeries: [] } as Discovery,
   };
@@ -136,7 +156,23 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => answer(res, path, method, Buffer.concat(chunks).toString("utf8")));
   });
-  const answer = (res: http.ServerResponse, path: string, method: string, body: string) => {
+  const answer = (raw: http.ServerResponse, path: string, method: string, body: string) => {
+    // drift a test injects: headers added to the answers of a path, or their body changed
+    const extra = [...state.drift.headers.entries()].find(([k]) => path.startsWith(k))?.[1] ?? {};
+    const reshape = [...state.drift.reshape.entries()].find(([k]) => path.startsWith(k))?.[1];
+    const res = Object.assign(Object.create(raw) as http.ServerResponse, {
+      writeHead: (status: number, headers: Record<string, string>) => raw.writeHead(status, { ...headers, ...extra }),
+      end: (chunk?: string) => {
+        if (!reshape || chunk === undefined) return raw.end(chunk);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(chunk);
+        } catch {
+          return raw.end(chunk);
+        }
+        return raw.end(JSON.stringify(reshape(parsed)));
+      },
+    });
     state.hits.push(method === "GET" ? path : `${method} ${path} ${body}`);
     const key = [...state.faults.keys()].find((k) => path.startsWith(k));
     const fault = key ? state.faults.get(key)![0] : undefined;
@@ -162,31 +198,40 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     if (answerHistory(state.history, p, q, (status, answer) => send(res, status, answer), method, body)) return;
     const found = discoveryRoute(state, p, q);
     if (found) return send(res, found.status, found.body);
-    if (p === "/gamma/events") {
-      const limit = Math.min(Number(q.get("limit") ?? 100), state.pageSize.gamma ?? 500);
-      const offset = Number(q.get("offset") ?? 0);
-      // `closed=true` answers closed events only, `closed=false` (and, as documented, no `closed`) open ones only;
-      // `end_date_min` leaves out events ending before it
+    const legacy = legacyGamma(state, p, q);
+    if (legacy) return send(res, legacy.status, legacy.body, legacy.headers);
+    if (p === "/gamma/events/keyset") {
+      // at most 500 a page; `offset` rejected; `after_cursor` from the last page's `next_cursor`, absent on the last page.
+      // `closed=true` answers closed events only, `closed=false` open ones only; `end_date_min` leaves out events ending before it
+      if (q.has("offset")) return send(res, 422, { error: "offset is not supported; use after_cursor" });
+      const limit = Math.min(Number(q.get("limit") ?? 20), 500, state.pageSize.gamma ?? 500);
       const closed = q.get("closed") === "true";
       const endMin = q.get("end_date_min");
       const list = state.poly.events.filter(
         (e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed && (!endMin || Date.parse(e.endDate) >= Date.parse(endMin)),
       );
-      return send(res, 200, list.slice(offset, offset + limit).map(gammaEvent));
+      const start = state.ignoreCursor.gamma ? 0 : cursorIndex(q.get("after_cursor"));
+      const next = start + limit < list.length ? { next_cursor: cursorOf(start + limit) } : {};
+      return send(res, 200, { events: list.slice(start, start + limit).map(gammaEvent), ...next });
     }
     if (p.startsWith("/gamma/events/slug/")) {
       const e = state.poly.events.find((x) => x.slug === decodeURIComponent(p.slice("/gamma/events/slug/".length)));
       return e ? send(res, 200, gammaEvent(e)) : send(res, 404, { error: "not found" });
     }
-    if (p === "/gamma/markets") {
-      // As the venue: closed markets are left out unless `closed=true`, which answers closed ones only.
+    if (p === "/gamma/markets/keyset") {
+      // As the venue: closed markets are left out unless `closed=true`, which answers closed ones only;
+      // at most 100 a page and 100 condition ids a request.
+      if (q.has("offset")) return send(res, 422, { error: "offset is not supported; use after_cursor" });
       const ids = new Set(q.getAll("condition_ids"));
+      if (ids.size > 100) return send(res, 422, { error: "at most 100 condition_ids" });
       const closed = q.get("closed") === "true";
-      const limit = Number(q.get("limit") ?? 20);
+      const limit = Math.min(Number(q.get("limit") ?? 20), 100, state.pageSize.gammaMarkets ?? 100);
       const out = state.poly.events.flatMap((e) =>
         e.markets.filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
       );
-      return send(res, 200, out.slice(0, limit));
+      const start = state.ignoreCursor.gamma ? 0 : cursorIndex(q.get("after_cursor"));
+      const next = start + limit < out.length ? { next_cursor: cursorOf(start + limit) } : {};
+      return send(res, 200, { markets: out.slice(start, start + limit), ...next });
     }
     if (p === "/clob/books" && method === "POST") {
       // a list of {token_id}; answers the books found, each naming its asset_id, and leaves the rest out
@@ -264,6 +309,22 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** An opaque keyset cursor (the venue's are base64 of a position) and its position. */
+const cursorOf = (i: number) => Buffer.from(`pos:${i}`).toString("base64url");
+const cursorIndex = (c: string | null) => (c ? Number(Buffer.from(c, "base64url").toString("utf8").replace(/^pos:/, "")) || 0 : 0);
+
+/** Gamma's sunset offset lists: 410, or (`legacy: "deprecated"`) the old shape with the deprecation headers. */
+function legacyGamma(state: { poly: { events: PolyEvent[] }; legacy: { gamma: "gone" | "deprecated" } }, p: string, q: URLSearchParams): { status: number; body: unknown; headers: Record<string, string> } | null {
+  if (p !== "/gamma/events" && p !== "/gamma/markets") return null;
+  if (state.legacy.gamma === "gone") return { status: 410, body: { error: `${p.slice(6)} was sunset on 2026-05-01; use ${p.slice(6)}/keyset` }, headers: LEGACY_GAMMA_HEADERS };
+  const offset = Number(q.get("offset") ?? 0);
+  const limit = Number(q.get("limit") ?? 20);
+  const closed = q.get("closed") === "true";
+  const events = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
+  const body = p === "/gamma/events" ? events.map(gammaEvent) : events.flatMap((e) => e.markets.map((m) => gammaMarket(m, e)));
+  return { status: 200, body: body.slice(offset, offset + limit), headers: LEGACY_GAMMA_HEADERS };
 }
 
 /** A CLOB book around a price: bids ascending and asks descending, as the docs describe. */

@@ -29,7 +29,7 @@ afterAll(async () => {
   await world?.close();
 });
 
-const lookupsOf = (id: string) => fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes(`condition_ids=${id}`)).length;
+const lookupsOf = (id: string) => fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes(`condition_ids=${id}`)).length;
 
 describe("closed markets without a resolution", () => {
   it("are looked up every hour for 6 hours, then every 6 hours, and settle when the venue settles them", async () => {

@@ -48,7 +48,7 @@ describe("the venues' request budget", () => {
     expect(collected.venues[0]!.requests).toBeGreaterThan(RPS / 2);
 
     // the two jobs ran at once: a history read reached the venue between two discovery pages
-    const gamma = received.filter((r) => r.path.startsWith("/gamma/events")).map((r) => r.at);
+    const gamma = received.filter((r) => r.path.startsWith("/gamma/events/keyset")).map((r) => r.at);
     const history = received.filter((r) => r.path.includes("prices-history")).map((r) => r.at);
     expect(Math.min(...history)).toBeLessThan(Math.max(...gamma));
     // at most RPS arrivals in any second (one more allowed for the network's jitter); with a

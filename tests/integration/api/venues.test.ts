@@ -198,7 +198,7 @@ describe("the service on venue markets, without the demo", () => {
     // up once (closed=true, the hour it closed) and never again
     expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/books")).length).toBeGreaterThanOrEqual(hours.length);
-    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
     // The read models refresh within their 2 s cache: wait until they show the last collected hour.
     const lastHour = `${hours[4]!.toISOString().slice(0, 19)}.000000Z`;
     const [list, latest] = await waitFor("the collected hours on /v1", async () => {

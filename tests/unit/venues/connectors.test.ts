@@ -89,7 +89,7 @@ function polySetup() {
 }
 
 describe("Polymarket connector", () => {
-  test("discovery by tag follows the offset pages, and an event slug gives its neg-risk legs with leg keys", async () => {
+  test("discovery by tag follows the keyset pages, and an event slug gives its neg-risk legs with leg keys", async () => {
     polySetup();
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const { markets, problems } = await pm.discover(["polymarket:tag:elections", "polymarket:event:fed-december"]);
@@ -104,12 +104,33 @@ describe("Polymarket connector", () => {
     expect(legs?.settlementDate).toBe("2026-12-10");
   });
 
-  test("pagination: a venue serving 2 events a page is read page by page until an empty one", async () => {
+  test("keyset pages: a venue serving 2 events a page is read page by page, each page's next_cursor sent back as after_cursor, until a page without one; the sunset offset list is never called", async () => {
     polySetup();
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const { markets } = await pm.discover(["polymarket:tag:elections"]);
     expect(markets).toHaveLength(5);
-    expect(fake.hits.filter((h) => h.startsWith("/gamma/events?"))).toEqual([0, 2, 4, 5].map((o) => `/gamma/events?tag_slug=elections&closed=false&limit=100&offset=${o}`));
+    const pages = fake.hits.filter((h) => h.startsWith("/gamma/events/keyset?"));
+    expect(pages).toHaveLength(3);
+    expect(pages[0]).toBe("/gamma/events/keyset?tag_slug=elections&closed=false&limit=500");
+    expect(pages.slice(1).every((p) => /&after_cursor=[\w-]+$/.test(p))).toBe(true);
+    expect(fake.hits.filter((h) => /^\/gamma\/(events|markets)\?/.test(h) || h.includes("offset="))).toEqual([]);
+  });
+
+  test("keyset pages: a cursor the venue ignores (the same page again) ends the read with a clear problem, never a loop", async () => {
+    polySetup();
+    fake.ignoreCursor.gamma = true;
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const { problems } = await pm.discover(["polymarket:tag:elections"]);
+    expect(problems).toEqual([expect.stringMatching(/^polymarket polymarket:tag:elections: .*the venue served the same page again \(its cursor was ignored\): read stopped$/)]);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/events/keyset?"))).toHaveLength(2);
+  });
+
+  test("a tag the venue lists no open market under is a problem, not a silent empty universe", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const { markets, problems } = await pm.discover(["polymarket:tag:no-such-tag"]);
+    expect(markets).toEqual([]);
+    expect(problems).toEqual(["polymarket polymarket:tag:no-such-tag: the venue lists no open market under this tag"]);
   });
 
   test("closed since a date: the tag's closed events ending then or later (end_date_min), which open discovery leaves out", async () => {
@@ -130,7 +151,7 @@ describe("Polymarket connector", () => {
     // old-race ended before the date: left out by the venue
     expect(markets.map((m) => [m.conditionId, m.closed, m.resolved, m.outcome])).toEqual([["0xrecent", true, true, 1]]);
     expect(markets[0]!.selectors).toContain("polymarket:tag:elections");
-    expect(fake.hits.filter((h) => h.includes("closed=true"))).toEqual([0, 1].map((o) => `/gamma/events?tag_slug=elections&closed=true&end_date_min=${encodeURIComponent("2026-06-01T00:00:00.000Z")}&limit=100&offset=${o}`));
+    expect(fake.hits.filter((h) => h.includes("closed=true"))).toEqual([`/gamma/events/keyset?tag_slug=elections&closed=true&end_date_min=${encodeURIComponent("2026-06-01T00:00:00.000Z")}&limit=500`]);
   });
 
   test("a resolved market reads its outcome; books give quotes, a missing book and a crossed book are stale", async () => {
@@ -162,11 +183,21 @@ describe("Polymarket connector", () => {
     expect(byId.get("0xold")).toMatchObject({ closed: true, resolved: true, outcome: 0 });
     expect(byId.get("0xrace1")).toMatchObject({ closed: false, resolved: false });
     expect(byId.has("0xgone")).toBe(false);
-    const lookups = fake.hits.filter((h) => h.startsWith("/gamma/markets?"));
+    const lookups = fake.hits.filter((h) => h.startsWith("/gamma/markets"));
     expect(lookups).toEqual([
-      "/gamma/markets?condition_ids=0xrace0&condition_ids=0xold&condition_ids=0xrace1&condition_ids=0xgone&closed=true&limit=4",
-      "/gamma/markets?condition_ids=0xrace1&condition_ids=0xgone&closed=false&limit=2",
+      "/gamma/markets/keyset?condition_ids=0xrace0&condition_ids=0xold&condition_ids=0xrace1&condition_ids=0xgone&closed=true&limit=100",
+      "/gamma/markets/keyset?condition_ids=0xrace1&condition_ids=0xgone&closed=false&limit=100",
     ]);
+  });
+
+  test("held markets are looked up at most 100 condition ids a request (the keyset list's limit)", async () => {
+    polySetup();
+    const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
+    const ids = [...Array.from({ length: 230 }, (_, i) => `0xunknown${i}`), "0xrace1"];
+    expect((await pm.lookup(ids)).map((m) => m.conditionId)).toEqual(["0xrace1"]);
+    const sizes = fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?")).map((h) => h.split("condition_ids=").length - 1);
+    expect(Math.max(...sizes)).toBe(100);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(2 * 231); // closed ones first, then the rest (none was closed) among open ones
   });
 
   test("books are read in batches of 100 with POST /books, never one GET /book per market", async () => {
@@ -260,8 +291,8 @@ describe("Polymarket connector", () => {
 
   test("a Retry-After beyond the run gives up instead of stalling", async () => {
     const http = new VenueHttp({ venue: "polymarket", concurrency: 1, timeoutMs: 500, maxRetryAfterMs: 1000, sleep: async () => {} });
-    fake.faults.set("/gamma/events", [{ status: 429, retryAfter: "3600" }]);
-    await expect(http.getJson(`${fake.gammaUrl}/events?tag_slug=x`)).rejects.toThrow(/Retry-After 3600 s is beyond this run/);
+    fake.faults.set("/gamma/events/keyset", [{ status: 429, retryAfter: "3600" }]);
+    await expect(http.getJson(`${fake.gammaUrl}/events/keyset?tag_slug=x`)).rejects.toThrow(/Retry-After 3600 s is beyond this run/);
     expect(http.raw).toHaveLength(1);
     expect(http.raw[0]).toMatchObject({ status: 429 });
   });
