@@ -34,13 +34,16 @@ const schema = z.object({
   CATALOG_FILE: z.string().optional().or(z.literal("").transform(() => undefined)),
   POLYMARKET_GAMMA_URL: z.string().url().default("https://gamma-api.polymarket.com"),
   POLYMARKET_CLOB_URL: z.string().url().default("https://clob.polymarket.com"),
-  KALSHI_API_URL: z.string().url().default("https://api.elections.kalshi.com/trade-api/v2"),
+  // the canonical host since 2026 (the shared api.elections.kalshi.com still answers): https://docs.kalshi.com/getting_started/api_environments
+  KALSHI_API_URL: z.string().url().default("https://external-api.kalshi.com/trade-api/v2"),
   // Venue collector: requests in flight per venue, and the timeout of one request.
   COLLECT_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   COLLECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   // Requests per second per venue, besides the concurrency cap; defaults below the venues'
   // published limits: Polymarket Gamma `/markets` 300 per 10 s (the tightest endpoint read),
-  // Kalshi's Basic tier 20 reads per second.
+  // Kalshi's Basic tier 200 read tokens a second at 10 tokens a request, a batch billed per item
+  // (https://docs.kalshi.com/getting_started/rate_limits): KALSHI_RPS is that budget / 10, and a
+  // batch of n tickers takes n of it (lib/venues/http.ts).
   POLYMARKET_RPS: z.coerce.number().positive().max(1000).default(25),
   KALSHI_RPS: z.coerce.number().positive().max(1000).default(15),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),

@@ -20,6 +20,8 @@ export interface Facts {
   series: ReadonlyArray<{ ticker: string; freshness: string; lastComputedAt: string | null }>;
   /** the start-up backfill is still computing the history (lib/server/backfill.ts) */
   backfilling?: boolean;
+  /** changes of a venue's API the connectors rely on, active now (lib/incidents/drift.ts) */
+  drift?: ReadonlyArray<{ venue: string; endpoint: string; field: string; detail: string; since: string }>;
 }
 
 /** A venue failed for a whole collector run: something went wrong and not one book or resolution was read. */
@@ -55,6 +57,15 @@ export function conditionsOf(facts: Facts): Condition[] {
       subject: v.venue,
       title: "Venue reads failing",
       detail: `The last collector run read nothing from ${v.venue}${v.lastError ? ` (${v.lastError})` : ""}; last successful read ${v.lastOkAt ?? "never"}.`,
+    });
+  }
+  for (const d of facts.drift ?? []) {
+    out.push({
+      key: `drift:${d.venue}|${d.endpoint}|${d.field}`,
+      severity: "major",
+      subject: d.venue,
+      title: `Venue API changed: ${d.endpoint}`,
+      detail: `${d.endpoint}, ${d.field === "headers" ? "its headers" : d.field === "status" ? "its status" : `field ${d.field}`}: ${d.detail} (seen since ${d.since}). The connectors rely on it: the markets it feeds may go stale until they follow the change.`,
     });
   }
   for (const i of facts.indices) {

@@ -87,7 +87,7 @@ export function incidentHistory(rc: ReadContext, limit = 200): Promise<IncidentV
 /** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
 export async function statusFacts(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
   const prisma = await rc.db();
-  const [engine, indexRows, seriesRows, marketRows, legRows, health] = await Promise.all([
+  const [engine, indexRows, seriesRows, marketRows, legRows, health, drift] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
     prisma.$queryRaw<
       Array<{ ticker: string; name: string; ceasedAt: Date | null; resolvedAt: Date | null; t: Date | null; stale: boolean | null; staleMarketsCount: number | null; totalMarketsCount: number | null }>
@@ -127,6 +127,7 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
       WHERE s.listed AND s."retiredAt" IS NULL AND s."ceasedAt" IS NULL AND mk."resolvedAt" IS NULL
       ORDER BY s.ticker, mk.label`,
     prisma.venueHealth.findMany({ orderBy: { venue: "asc" } }),
+    prisma.venueDrift.findMany({ where: { clearedAt: null }, orderBy: { key: "asc" }, select: { venue: true, endpoint: true, field: true, detail: true, firstSeenAt: true } }),
   ]);
 
   const nowMs = now.getTime();
@@ -195,6 +196,7 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
     indices: indices.filter((i) => i.publicStatus === "active"),
     series,
     backfilling: rc.progress.state === "running",
+    drift: drift.map((d) => ({ venue: d.venue, endpoint: d.endpoint, field: d.field, detail: d.detail, since: iso6(d.firstSeenAt) })),
   };
 
   const notices: Notice[] = [];

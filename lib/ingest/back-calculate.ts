@@ -13,9 +13,10 @@ import { levelIsMaterial, tickIsMaterial, type StoredTick } from "@/lib/ingest/r
 import { loadOverlay, type SnapshotOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { HeldHistory } from "@/lib/ingest/history-held";
+import { recordRunsDrift } from "@/lib/incidents/drift";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
-import { readHistory, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
+import { readHistory, RESOLVED_FIDELITY_MINUTES, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
 import type { VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
@@ -180,7 +181,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   const wanted = await wantedMarkets(prisma, entries, clients, result.problems);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
-  const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series }));
+  // a Kalshi market settled before the historical cutoff is read from the historical tier; a resolved Polymarket one from its 12-hour points
+  const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series, historical: w.market?.historical, resolved: w.venue === "polymarket" && w.market?.resolved === true }));
   log(`${list.length} market(s) to price from ${base.toISOString()}`);
   // A batch of markets at a time: read their history, store it; the next batch is read while one
   // is stored, so memory holds two batches' prices at most.
@@ -218,6 +220,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     );
   }
   result.requests = [...clients.values()].reduce((n, c) => n + c.http.requests, 0);
+  // what the venues changed that the history reads rely on: drift, an incident each (lib/incidents/drift.ts)
+  await prisma.$transaction((tx) => recordRunsDrift(tx, [...clients].map(([venue, c]) => ({ venue, drift: c.http.drift, healthy: c.http.healthy })), new Date()));
 
   log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();
@@ -244,6 +248,7 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
   const fresh: Prisma.MarketCreateManyInput[] = [];
   const snapshots: Prisma.MarketSnapshotCreateManyInput[] = [];
   const prices = new Map<string, readonly HistoryPoint[]>();
+  const coarse: string[] = [];
   for (const [id, points] of history) {
     const w = wanted.get(id)!;
     const first = points[0]!.t;
@@ -275,6 +280,7 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
         await tx.market.update({ where: { conditionId: id }, data: { ...(earlier ? { listedAt: first } : {}), ...(resolvesEarlier ? { resolvedAt, outcome: m!.outcome } : {}) } });
     }
     if (resolvedAt) result.resolutions += 1;
+    if (points[0]!.coarse) coarse.push(id);
     prices.set(id, resolvedAt ? points.filter((p) => p.t < resolvedAt) : points);
     if (resolvedAt && m?.outcome !== null && m?.outcome !== undefined) {
       const o = String(m.outcome);
@@ -282,6 +288,8 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
     }
   }
   if (fresh.length) await tx.market.createMany({ data: fresh, skipDuplicates: true });
+  // markets priced from 12-hour points: the bundles mark the hours they are in (lib/snapshots/build-bundles.ts)
+  if (coarse.length) await tx.market.updateMany({ where: { conditionId: { in: coarse } }, data: { historyFidelityMinutes: RESOLVED_FIDELITY_MINUTES } });
   // the hourly prices as one row per market per day; a resolution stays a snapshot
   result.prices += (await storeHistoryPrices(tx, prices, held)) + (await insertHistorySnapshots(tx, snapshots));
 }

@@ -10,10 +10,11 @@ import type { LegWindow } from "@/lib/engine/volatility/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { recordVenueRuns } from "@/lib/incidents/record-incidents";
+import { recordRunsDrift } from "@/lib/incidents/drift";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { closedLookupDue } from "@/lib/venues/closed-lookup";
 import type { Venues } from "@/lib/venues/connect";
-import type { RawResponse } from "@/lib/venues/http";
+import type { DriftFinding, RawResponse } from "@/lib/venues/http";
 import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
@@ -87,7 +88,7 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
   const runs: VenueRun[] = [];
   const inputs: SnapshotInput[] = [];
   const marketsSeen: VenueMarket[] = [];
-  const raws: Array<{ venue: VenueName; raw: RawResponse[] }> = [];
+  const raws: Array<{ venue: VenueName; raw: RawResponse[]; drift: DriftFinding[]; healthy: Set<string> }> = [];
   const seriesUpdates: Array<{ ticker: string; first: boolean; legs: string[]; legWindows: LegWindow[]; definitionLine: string; settlementDate: Date | null }> = [];
 
   await Promise.all(
@@ -172,7 +173,8 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
         run.resolved += 1;
       }
       run.requests = http.requests;
-      raws.push({ venue, raw: http.raw });
+      run.problems.push(...http.drift.map((d) => `drift: ${d.endpoint} ${d.field}: ${d.detail}`));
+      raws.push({ venue, raw: http.raw, drift: http.drift, healthy: http.healthy });
       runs.push(run);
     }),
   );
@@ -195,6 +197,7 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
           });
       }
       await recordVenueRuns(tx, runs, new Date());
+      await recordRunsDrift(tx, raws, new Date());
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({

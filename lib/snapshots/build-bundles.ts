@@ -70,6 +70,24 @@ function jsonCell(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" && ISO_MS.test(v) ? iso6(new Date(v)) : v));
 }
 
+/** Markets back-calculated from history coarser than hourly (a resolved Polymarket market: 12-hour points), with its minutes. */
+async function coarseMarkets(prisma: Db): Promise<Map<string, number>> {
+  const rows = await prisma.market.findMany({ where: { historyFidelityMinutes: { not: null } }, select: { conditionId: true, historyFidelityMinutes: true } });
+  return new Map(rows.map((m) => [m.conditionId, m.historyFidelityMinutes!]));
+}
+
+/**
+ * `history_fidelity_minutes` of an hour: empty when every price it used was hourly (or a book
+ * read); otherwise the coarsest fidelity among its constituents' history (720: a resolved
+ * Polymarket market's 12-hour point carried to the hour, content/docs/methodology/recomputing.mdx).
+ */
+function historyFidelity(l: { basis: string; inputs: { constituents: ReadonlyArray<{ conditionId: string }> } | null }, coarse: ReadonlyMap<string, number>): number | null {
+  if (l.basis === "live" || coarse.size === 0) return null;
+  const minutes = (l.inputs?.constituents ?? []).map((c) => coarse.get(c.conditionId) ?? 0);
+  const most = Math.max(0, ...minutes);
+  return most > 0 ? most : null;
+}
+
 /** The files of one closed month: levels and their price panel, compositions, weights, chain links, volatility and its leg panel, restatements. */
 async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
   const from = monthStart(month);
@@ -81,6 +99,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
   // levels written in the compact form name their constituent set; older rows hold the full inputs
   const sets = await loadConstituentSets(prisma, new Set(stored.flatMap((l) => (l.inputs && isCompact(l.inputs) ? [l.inputs.set] : []))));
   const levels = stored.map((l) => ({ ...l, inputs: l.inputs === null ? null : expandLevelInputs(l.inputs, l.indexId, l.t, sets) }));
+  const coarse = await coarseMarkets(prisma);
   // Point in time: every composition in force at some moment of the month (one replaced at the
   // month's first hour still priced that hour).
   const compositions = await prisma.$queryRaw<Array<{ ticker: string; version: string; effective: Date; cond: string; label: string; weight: string }>>`
@@ -136,7 +155,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     });
 
   return [
-    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version", "pricing_composition_version", "basis"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv, l.inputs?.pricingVersion ?? null, l.basis])) },
+    { name: "index_levels.csv", ...csv(["ticker", "t", "index_level", "revision", "stale", "composition_version", "pricing_composition_version", "history_fidelity_minutes", "basis"], levels.map((l) => [l.ticker, iso6(l.t), l.level, l.revision, l.stale, l.cv, l.inputs?.pricingVersion ?? null, historyFidelity(l, coarse), l.basis])) },
     {
       name: "constituent_prices.csv",
       ...csv(

@@ -4,7 +4,10 @@ import { boundedCache } from "@/lib/engine/bounded-cache";
 import { decimalText } from "./book";
 import type { VenueHttp } from "./http";
 import { isVenueError, VenueError } from "./http";
+import { KALSHI_ENDPOINTS } from "./kalshi";
+import { POLY_ENDPOINTS } from "./polymarket";
 import { arr, isObj, str, type Obj } from "./read";
+import { clobBatchHistory, clobHistory, kalshiBatchCandles, kalshiCandles, kalshiHistoricalCandles } from "./schemas";
 import type { VenueName } from "./types";
 
 const HOUR_MS = 3_600_000;
@@ -18,6 +21,8 @@ export interface HistoryPoint {
   bestBid: Decimal;
   bestAsk: Decimal;
   mid: Decimal;
+  /** the price is a 12-hour point carried to this hour (a resolved Polymarket market: see coarsePoints) */
+  coarse?: true;
 }
 
 /** A market whose history is read: by its YES token (Polymarket) or its ticker and series (Kalshi). */
@@ -28,6 +33,10 @@ export interface HistoryMarket {
   venueRef: string;
   /** Kalshi: the series the market belongs to (its candlesticks path names it) */
   series?: string | null;
+  /** Kalshi: settled before the historical cutoff: its candlesticks come from `/historical/markets/{ticker}/candlesticks` */
+  historical?: boolean;
+  /** Polymarket: resolved, so `/prices-history` has nothing finer than 12 hours for it (see coarsePoints) */
+  resolved?: boolean;
 }
 
 export type HistoryRead = { conditionId: string; points: HistoryPoint[] } | { conditionId: string; problem: string };
@@ -83,6 +92,28 @@ export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
     .map(([hour, r]) => ({ t: hourDate(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask) }));
 }
 
+/**
+ * The hours of a resolved Polymarket market, whose `/prices-history` has nothing finer than 12
+ * hours (https://github.com/Polymarket/py-clob-client/issues/216: "returns empty data for resolved
+ * markets at granularities below 12 hours"): each hour from its first 12-hour point through its
+ * last takes the latest point at or before it, carried forward, and is marked `coarse`. There are
+ * no hours after its last point: the back-calculation dates its resolution the hour after it, as
+ * for any history (in the history while it traded, never a price it did not show).
+ */
+export function coarsePoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask: Decimal }>, from: Date, until: Date): HistoryPoint[] {
+  const sorted = [...raw].sort((a, b) => a.at - b.at);
+  if (sorted.length === 0) return [];
+  const out: HistoryPoint[] = [];
+  const last = Math.min(until.getTime(), ceilHourMs(sorted.at(-1)!.at));
+  let i = 0;
+  for (let hour = ceilHourMs(sorted[0]!.at); hour <= last; hour += HOUR_MS) {
+    while (i + 1 < sorted.length && sorted[i + 1]!.at <= hour) i++;
+    const r = sorted[i]!;
+    if (hour >= from.getTime()) out.push({ t: hourDate(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask), coarse: true });
+  }
+  return out;
+}
+
 /** Polymarket CLOB `GET /prices-history?market=<token>&startTs&endTs&fidelity=60`: `{history: [{t, p}]}`, t unix seconds. */
 export function readPolymarketHistory(body: unknown, url: string): Array<{ at: number; bid: Decimal; ask: Decimal }> {
   if (!isObj(body)) throw new VenueError(url, "malformed price history (not an object)");
@@ -97,27 +128,31 @@ export function readPolymarketHistory(body: unknown, url: string): Array<{ at: n
   return out;
 }
 
-/** One side's close: the dollar string when present, else cents. */
-function close(side: unknown): Decimal | null {
+/**
+ * One side's close, a dollar string: `close_dollars` in the live candlesticks (the integer cents
+ * `close` was removed on 2026-03-12: https://docs.kalshi.com/getting_started/subpenny_pricing), or
+ * `close` in the historical ones, which name their dollar strings without the suffix
+ * (https://docs.kalshi.com/api-reference/historical/get-historical-market-candlesticks).
+ */
+function close(side: unknown, historical: boolean): Decimal | null {
   if (!isObj(side)) return null;
-  const dollars = historyPrice(str(side as Obj, "close_dollars"));
-  if (dollars !== null) return dollars;
-  return typeof side.close === "number" ? dec(new Decimal(side.close).dividedBy(100).toString()) : null;
+  return historyPrice(str(side as Obj, historical ? "close" : "close_dollars"));
 }
 
 /**
  * Kalshi `GET /series/{series}/markets/{ticker}/candlesticks?start_ts&end_ts&period_interval=60`:
- * `{ticker, candlesticks: [{end_period_ts, yes_bid: {close_dollars, …}, yes_ask: {…}, price, …}]}`.
- * A candle without both a YES bid and a YES ask (or with them crossed) is skipped.
+ * `{ticker, candlesticks: [{end_period_ts, yes_bid: {close_dollars, …}, yes_ask: {…}, price, …}]}`
+ * (`historical`: `GET /historical/markets/{ticker}/candlesticks`, closes named `close`). A candle
+ * without both a YES bid and a YES ask (or with them crossed) is skipped.
  */
-export function readKalshiCandles(body: unknown, url: string): Array<{ at: number; bid: Decimal; ask: Decimal }> {
+export function readKalshiCandles(body: unknown, url: string, historical = false): Array<{ at: number; bid: Decimal; ask: Decimal }> {
   if (!isObj(body)) throw new VenueError(url, "malformed candlesticks (not an object)");
   const list = arr(body, "candlesticks");
   if (list === null) throw new VenueError(url, "malformed candlesticks (no candlesticks list)");
   const out: Array<{ at: number; bid: Decimal; ask: Decimal }> = [];
   for (const c of list.filter(isObj)) {
-    const bid = close(c.yes_bid);
-    const ask = close(c.yes_ask);
+    const bid = close(c.yes_bid, historical);
+    const ask = close(c.yes_ask, historical);
     if (typeof c.end_period_ts !== "number" || bid === null || ask === null) continue;
     if (bid.lessThan(0) || ask.greaterThan(1) || bid.greaterThan(ask) || ask.isZero()) continue;
     out.push({ at: c.end_period_ts * 1000, bid, ask });
@@ -157,12 +192,69 @@ const refused = (error: unknown) => isVenueError(error) && error.status !== null
 
 const chunk = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
+/** Minutes between the points `/prices-history` serves for a resolved market: nothing finer than 12 hours. */
+export const RESOLVED_FIDELITY_MINUTES = 720;
+
+type Window = { start: number; end: number };
+
+/** The request for one market's history over a window in the single form (the venues' own). */
+function singleRequest(urls: { polymarketClobUrl: string; kalshiApiUrl: string }, m: HistoryMarket, w: Window): { url: string; endpoint: string } {
+  const enc = encodeURIComponent;
+  if (m.venue === "polymarket") {
+    const fidelity = m.resolved ? RESOLVED_FIDELITY_MINUTES : 60;
+    // a resolved market's 12-hour points: from 12 hours before the window, so its first hours have the point before them
+    const from = w.start - (m.resolved ? RESOLVED_FIDELITY_MINUTES * 60 : 3600);
+    return { url: `${urls.polymarketClobUrl}/prices-history?market=${enc(m.venueRef)}&startTs=${from}&endTs=${w.end}&fidelity=${fidelity}`, endpoint: POLY_ENDPOINTS.pricesHistory };
+  }
+  if (m.historical) return { url: `${urls.kalshiApiUrl}/historical/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`, endpoint: KALSHI_ENDPOINTS.historicalCandlesticks };
+  if (!m.series) throw new Error("no series ticker known for its candlesticks");
+  return { url: `${urls.kalshiApiUrl}/series/${enc(m.series)}/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`, endpoint: KALSHI_ENDPOINTS.candlesticks };
+}
+
+/** One market's history over a window, in the single form, read through its schema (a different shape is drift). */
+async function readSingle(http: VenueHttp, urls: { polymarketClobUrl: string; kalshiApiUrl: string }, m: HistoryMarket, w: Window): Promise<Raw> {
+  const { url, endpoint } = singleRequest(urls, m, w);
+  const body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
+  if (m.venue === "polymarket") return readPolymarketHistory(http.parse(body, clobHistory, url, endpoint), url);
+  return readKalshiCandles(http.parse(body, m.historical ? kalshiHistoricalCandles : kalshiCandles, url, endpoint), url, m.historical === true);
+}
+
+/** A batch's history over a window: Polymarket `POST /batch-prices-history`, Kalshi `GET /markets/candlesticks` (billed per ticker). */
+async function readBatch(http: VenueHttp, urls: { polymarketClobUrl: string; kalshiApiUrl: string }, group: readonly HistoryMarket[], w: Window): Promise<Map<string, Raw>> {
+  if (group[0]!.venue === "polymarket") {
+    const url = `${urls.polymarketClobUrl}/batch-prices-history`;
+    const tokens = group.map((m) => m.venueRef);
+    const resolved = group[0]!.resolved === true;
+    const fidelity = resolved ? RESOLVED_FIDELITY_MINUTES : 60;
+    const post = { markets: tokens, start_ts: w.start - (resolved ? RESOLVED_FIDELITY_MINUTES * 60 : 3600), end_ts: w.end, fidelity };
+    const body = await http.postJson(url, post, { endpoint: POLY_ENDPOINTS.batchPricesHistory });
+    return readPolymarketBatch(http.parse(body, clobBatchHistory, url, POLY_ENDPOINTS.batchPricesHistory), url, tokens);
+  }
+  const url = `${urls.kalshiApiUrl}/markets/candlesticks?market_tickers=${group.map((m) => encodeURIComponent(m.venueRef)).join(",")}&start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
+  const body = await http.getJson(url, { endpoint: KALSHI_ENDPOINTS.batchCandlesticks, cost: group.length });
+  return readKalshiBatch(http.parse(body, kalshiBatchCandles, url, KALSHI_ENDPOINTS.batchCandlesticks), url);
+}
+
+/** The batches of one window: Polymarket's resolved and trading markets apart (their fidelities differ); Kalshi's historical ones have no batch form. */
+function batchesOf(markets: readonly HistoryMarket[], w: Window): { batches: HistoryMarket[][]; singles: HistoryMarket[] } {
+  const hours = Math.ceil((w.end - w.start + 3600) / 3600) + 1;
+  const kalshiSize = Math.max(1, Math.min(KALSHI_BATCH, Math.floor(KALSHI_BATCH_CANDLES / hours)));
+  const poly = markets.filter((m) => m.venue === "polymarket");
+  const kalshi = markets.filter((m) => m.venue === "kalshi");
+  return {
+    batches: [...chunk(poly.filter((m) => !m.resolved), POLY_BATCH), ...chunk(poly.filter((m) => m.resolved), POLY_BATCH), ...chunk(kalshi.filter((m) => !m.historical), kalshiSize)],
+    singles: kalshi.filter((m) => m.historical),
+  };
+}
+
 /**
  * Reads the hourly price history of markets from the venues (within the client's concurrency and
  * retry rules) with their batch forms: Polymarket `POST /batch-prices-history` (20 tokens a
  * request), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000 candles a request). A
  * batch the venue refuses with a 4xx is read again market by market with the single form; a
- * market whose history cannot be read is reported, never guessed.
+ * market whose history cannot be read is reported, never guessed. A Kalshi market settled before
+ * the historical cutoff is read from `/historical/markets/{ticker}/candlesticks`; a resolved
+ * Polymarket market from its 12-hour points (coarsePoints).
  */
 export async function readHistory(
   http: VenueHttp,
@@ -171,38 +263,21 @@ export async function readHistory(
   from: Date,
   until: Date,
 ): Promise<HistoryRead[]> {
-  const windows = historyWindows(from, new Date(until.getTime()));
   const raw = new Map<string, Raw>(markets.map((m) => [m.conditionId, []]));
   const problems = new Map<string, string>();
   const fail = (m: HistoryMarket, error: unknown) => problems.set(m.conditionId, (error as Error).message);
 
-  const single = async (m: HistoryMarket, w: { start: number; end: number }) => {
+  const single = async (m: HistoryMarket, w: Window) => {
     if (problems.has(m.conditionId)) return;
     try {
-      if (m.venue === "polymarket") {
-        const url = `${urls.polymarketClobUrl}/prices-history?market=${encodeURIComponent(m.venueRef)}&startTs=${w.start - 3600}&endTs=${w.end}&fidelity=60`;
-        raw.get(m.conditionId)!.push(...readPolymarketHistory(await http.getJson(url), url));
-      } else {
-        if (!m.series) throw new Error("no series ticker known for its candlesticks");
-        const url = `${urls.kalshiApiUrl}/series/${encodeURIComponent(m.series)}/markets/${encodeURIComponent(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
-        raw.get(m.conditionId)!.push(...readKalshiCandles(await http.getJson(url), url));
-      }
+      raw.get(m.conditionId)!.push(...(await readSingle(http, urls, m, w)));
     } catch (error) {
       fail(m, error);
     }
   };
-
-  const batch = async (group: HistoryMarket[], w: { start: number; end: number }) => {
+  const batch = async (group: HistoryMarket[], w: Window) => {
     try {
-      let got: Map<string, Raw>;
-      if (group[0]!.venue === "polymarket") {
-        const url = `${urls.polymarketClobUrl}/batch-prices-history`;
-        const tokens = group.map((m) => m.venueRef);
-        got = readPolymarketBatch(await http.postJson(url, { markets: tokens, start_ts: w.start - 3600, end_ts: w.end, fidelity: 60 }), url, tokens);
-      } else {
-        const url = `${urls.kalshiApiUrl}/markets/candlesticks?market_tickers=${group.map((m) => encodeURIComponent(m.venueRef)).join(",")}&start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`;
-        got = readKalshiBatch(await http.getJson(url), url);
-      }
+      const got = await readBatch(http, urls, group, w);
       for (const m of group) {
         const points = got.get(m.venueRef);
         // Kalshi answers one entry per market it knows; Polymarket maps every token asked (an unknown one to nothing)
@@ -216,14 +291,16 @@ export async function readHistory(
   };
 
   const work: Array<Promise<void>> = [];
-  for (const w of windows) {
-    const hours = Math.ceil((w.end - w.start + 3600) / 3600) + 1;
-    const sizes = { polymarket: POLY_BATCH, kalshi: Math.max(1, Math.min(KALSHI_BATCH, Math.floor(KALSHI_BATCH_CANDLES / hours))) };
-    for (const venue of ["polymarket", "kalshi"] as const) for (const group of chunk(markets.filter((m) => m.venue === venue), sizes[venue])) work.push(batch(group, w));
+  for (const w of historyWindows(from, new Date(until.getTime()))) {
+    const { batches, singles } = batchesOf(markets, w);
+    for (const group of batches) work.push(batch(group, w));
+    for (const m of singles) work.push(single(m, w));
   }
   await Promise.all(work);
   return markets.map((m): HistoryRead => {
     const problem = problems.get(m.conditionId);
-    return problem !== undefined ? { conditionId: m.conditionId, problem } : { conditionId: m.conditionId, points: hourlyPoints(raw.get(m.conditionId)!, from, until) };
+    if (problem !== undefined) return { conditionId: m.conditionId, problem };
+    const points = m.resolved ? coarsePoints(raw.get(m.conditionId)!, from, until) : hourlyPoints(raw.get(m.conditionId)!, from, until);
+    return { conditionId: m.conditionId, points };
   });
 }

@@ -19,6 +19,8 @@ export interface VenueMarket {
   closed: boolean;
   resolved: boolean;
   outcome: 0 | 1 | null;
+  /** Kalshi: settled before the historical cutoff, served only by `/historical/markets` (and its candlesticks) */
+  historical?: boolean;
 }
 
 /** A mutually exclusive event: the legs of a volatility series. */

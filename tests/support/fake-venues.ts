@@ -71,7 +71,12 @@ export interface FakeVenues {
   kalshiUrl: string;
   /** `rejected`: token ids the CLOB refuses with a 400 (a batch naming one is refused whole) */
   poly: { events: PolyEvent[]; books: Map<string, unknown>; rejected: Set<string> };
-  kalshi: { events: KalshiEvent[]; books: Map<string, unknown> };
+  /**
+   * `cutoff`: the historical tier's `market_settled_ts` (default 90 days ago): a market settled
+   * before it is served only by `/historical/markets` and its candlesticks, never by the live
+   * endpoints (https://docs.kalshi.com/getting_started/historical_data)
+   */
+  kalshi: { events: KalshiEvent[]; books: Map<string, unknown>; cutoff: Date };
   /** price history per Polymarket token and per Kalshi market ticker (see answerHistory) */
   history: VenueHistory;
   /** faults by path prefix (e.g. "/clob/book?token_id=t1"), consumed in order */
@@ -132,12 +137,28 @@ function gammaEvent(e: PolyEvent) {
     markets: e.markets.map((m) => gammaMarket(m, e)),
   };
 }
-const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({ ...m, event_ticker: e.event_ticker, result: m.result ?? "", expiration_time: m.close_time });
+// Kalshi markets carry only fixed-point fields since 2026-03-12 (`*_dollars`, `*_fp`; the integer
+// cents and counts were removed: https://docs.kalshi.com/getting_started/subpenny_pricing).
+const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({
+  ...m,
+  event_ticker: e.event_ticker,
+  result: m.result ?? "",
+  expiration_time: m.close_time,
+  yes_bid_dollars: "0.0000",
+  yes_ask_dollars: "0.0000",
+  last_price_dollars: "0.0000",
+  volume_fp: "0.00",
+  open_interest_fp: "0.00",
+  price_level_structure: "linear_cent",
+});
+const SETTLED_STATUSES = ["settled", "finalized", "determined"];
+/** Settled before the historical cutoff (the fake dates a settlement at the market's close): only the historical tier serves it. */
+const isHistorical = (m: KalshiMarket, cutoff: Date) => SETTLED_STATUSES.includes(m.status) && Date.parse(m.close_time) < cutoff.getTime();
 
 export async function startFakeVenues(): Promise<FakeVenues> {
   const state = {
     poly: { events: [] as PolyEvent[], books: new Map<string, unknown>(), rejected: new Set<string>() },
-    kalshi: { events: [] as KalshiEvent[], books: new Map<string, unknown>() },
+    kalshi: { events: [] as KalshiEvent[], books: new Map<string, unknown>(), cutoff: new Date(Date.now() - 90 * 86_400_000) },
     faults: new Map<string, Fault[]>(),
     hits: [] as string[],
     received: [] as Array<{ at: number; method: string; path: string }>,
@@ -148,6 +169,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     history: emptyHistory(),
     discovery: { kalshiSeries: [] } as Discovery,
   };
+  const resolvedMarket = (m: PolyMarket) => (m.closed ?? false) && (m.outcomePrices?.join() === "1,0" || m.outcomePrices?.join() === "0,1");
+  state.history.resolvedToken = (token) => state.poly.events.some((e) => e.markets.some((m) => m.yesToken === token && resolvedMarket(m)));
+  state.history.historicalTicker = (ticker) => state.kalshi.events.some((e) => e.markets.some((m) => m.ticker === ticker && isHistorical(m, state.kalshi.cutoff)));
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     const method = req.method ?? "GET";
@@ -189,12 +213,15 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         return;
       }
       res.writeHead(fault.status ?? 500, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) });
-      res.end(JSON.stringify({ error: "fault" }));
+      // Kalshi's 429 carries no Retry-After nor rate-limit headers, and this body (https://docs.kalshi.com/getting_started/rate_limits)
+      res.end(JSON.stringify(fault.status === 429 ? { error: "too many requests" } : { error: "fault" }));
       return;
     }
     const url = new URL(path, "http://fake");
     const p = url.pathname;
     const q = url.searchParams;
+    const historical = kalshiHistorical(state.kalshi, p, q, state.history);
+    if (historical) return send(res, historical.status, historical.body);
     if (answerHistory(state.history, p, q, (status, answer) => send(res, status, answer), method, body)) return;
     const found = discoveryRoute(state, p, q);
     if (found) return send(res, found.status, found.body);
@@ -263,8 +290,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       const start = Number(q.get("cursor") || 0);
       // no `status`: every event; `open`: those with a market open for trading; `settled`: those
       // whose markets all settled; `closed`: the others; `min_close_ts`: with a market closing then or later
+      // markets settled before the historical cutoff are no longer nested: the live tier does not serve them
+      const live = (e: KalshiEvent) => e.markets.filter((m) => !isHistorical(m, state.kalshi.cutoff));
       const open = (e: KalshiEvent) => e.markets.some((m) => m.status === "active");
-      const settled = (e: KalshiEvent) => e.markets.every((m) => ["settled", "finalized", "determined"].includes(m.status));
+      const settled = (e: KalshiEvent) => e.markets.every((m) => SETTLED_STATUSES.includes(m.status));
       const stateOf = (e: KalshiEvent) => (open(e) ? "open" : settled(e) ? "settled" : "closed");
       const status = q.get("status");
       const minClose = q.get("min_close_ts");
@@ -272,9 +301,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         (e) =>
           e.series_ticker === q.get("series_ticker") &&
           (!status || stateOf(e) === status) &&
-          (!minClose || e.markets.some((m) => Date.parse(m.close_time) / 1000 >= Number(minClose))),
+          (!minClose || live(e).some((m) => Date.parse(m.close_time) / 1000 >= Number(minClose))),
       );
-      const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: e.markets.map((m) => kalshiMarket(m, e)) }));
+      const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: live(e).map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }
     const ev = /^\/kalshi\/events\/([^/]+)$/.exec(p);
@@ -282,7 +311,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       const e = state.kalshi.events.find((x) => x.event_ticker === decodeURIComponent(ev[1]!));
       if (!e) return send(res, 404, { error: { code: "not_found" } });
       const { markets, ...event } = e;
-      return send(res, 200, { event, markets: markets.map((m) => kalshiMarket(m, e)) });
+      return send(res, 200, { event, markets: markets.filter((m) => !isHistorical(m, state.kalshi.cutoff)).map((m) => kalshiMarket(m, e)) });
     }
     const book = /^\/kalshi\/markets\/([^/]+)\/orderbook$/.exec(p);
     if (book) {
@@ -291,7 +320,8 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     }
     const mk = /^\/kalshi\/markets\/([^/]+)$/.exec(p);
     if (mk) {
-      for (const e of state.kalshi.events) for (const m of e.markets) if (m.ticker === decodeURIComponent(mk[1]!)) return send(res, 200, { market: kalshiMarket(m, e) });
+      for (const e of state.kalshi.events)
+        for (const m of e.markets) if (m.ticker === decodeURIComponent(mk[1]!) && !isHistorical(m, state.kalshi.cutoff)) return send(res, 200, { market: kalshiMarket(m, e) });
       return send(res, 404, { error: { code: "not_found" } });
     }
     send(res, 404, { error: "no route" });
@@ -309,6 +339,35 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Kalshi's historical tier: `GET /historical/cutoff`, `GET /historical/markets` (by `series_ticker`,
+ * `event_ticker` or `tickers`; cursor pages of at most 1,000), `GET /historical/markets/{ticker}`
+ * and its candlesticks; each serves only markets settled before the cutoff
+ * (https://docs.kalshi.com/getting_started/historical_data).
+ */
+function kalshiHistorical(kalshi: { events: KalshiEvent[]; cutoff: Date }, p: string, q: URLSearchParams, history?: VenueHistory): { status: number; body: unknown } | null {
+  if (!p.startsWith("/kalshi/historical/")) return null;
+  const cutoff = kalshi.cutoff;
+  if (p === "/kalshi/historical/cutoff") return { status: 200, body: { market_settled_ts: cutoff.toISOString(), trades_created_ts: cutoff.toISOString(), orders_updated_ts: cutoff.toISOString() } };
+  const all = kalshi.events.flatMap((e) => e.markets.filter((m) => isHistorical(m, cutoff)).map((m) => ({ m, e })));
+  if (p === "/kalshi/historical/markets") {
+    const tickers = (q.get("tickers") ?? "").split(",").filter(Boolean);
+    const list = all.filter(({ m, e }) => (!q.get("series_ticker") || e.series_ticker === q.get("series_ticker")) && (!q.get("event_ticker") || e.event_ticker === q.get("event_ticker")) && (tickers.length === 0 || tickers.includes(m.ticker)));
+    const limit = Math.min(Number(q.get("limit") ?? 100), 1000);
+    const start = Number(q.get("cursor") || 0);
+    return { status: 200, body: { markets: list.slice(start, start + limit).map(({ m, e }) => kalshiMarket(m, e)), cursor: start + limit < list.length ? String(start + limit) : "" } };
+  }
+  const one = /^\/kalshi\/historical\/markets\/([^/]+)(\/candlesticks)?$/.exec(p);
+  const found = one && all.find(({ m }) => m.ticker === decodeURIComponent(one[1]!));
+  if (!one || !found) return { status: 404, body: { error: { code: "not_found" } } };
+  if (!one[2]) return { status: 200, body: { market: kalshiMarket(found.m, found.e) } };
+  const start = Number(q.get("start_ts"));
+  const end = Number(q.get("end_ts"));
+  if (!["1", "60", "1440"].includes(q.get("period_interval") ?? "") || !Number.isFinite(start) || !Number.isFinite(end)) return { status: 400, body: { error: { code: "invalid_parameters" } } };
+  const list = (history?.kalshi.get(found.m.ticker) ?? []).filter((x) => x.t >= start && x.t <= end);
+  return { status: 200, body: { ticker: found.m.ticker, candlesticks: list.map(historicalCandle) } };
 }
 
 /** An opaque keyset cursor (the venue's are base64 of a position) and its position. */
@@ -373,11 +432,23 @@ export interface VenueHistory {
   generate?: (venue: "poly" | "kalshi", key: string, start: number, end: number) => HistoryPrice[] | undefined;
   /** refuse the batch forms with a 400 (a venue or proxy that does not take them) */
   refuseBatch?: boolean;
+  /** Polymarket tokens of resolved markets: their history has nothing finer than 12 hours (set by startFakeVenues) */
+  resolvedToken?: (token: string) => boolean;
+  /** Kalshi tickers settled before the historical cutoff: only the historical candlesticks serve them (set by startFakeVenues) */
+  historicalTicker?: (ticker: string) => boolean;
 }
 export const emptyHistory = (): VenueHistory => ({ poly: new Map(), kalshi: new Map() });
 
 const dollars = (x: number) => x.toFixed(4);
-const side = (x: number) => ({ open: Math.round(x * 100), low: Math.round(x * 100), high: Math.round(x * 100), close: Math.round(x * 100), open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
+// Live candlesticks carry the OHLC of the YES bid and ask as `*_dollars` strings only (the integer
+// cents were removed on 2026-03-12: https://docs.kalshi.com/getting_started/subpenny_pricing); the
+// historical ones name the same dollar strings without the suffix
+// (https://docs.kalshi.com/api-reference/historical/get-historical-market-candlesticks).
+const side = (x: number) => ({ open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
+const historicalSide = (x: number) => ({ open: dollars(x), low: dollars(x), high: dollars(x), close: dollars(x) });
+export const historicalCandle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: historicalSide(x.bid), yes_ask: historicalSide(x.ask), price: {}, volume: "0.00", open_interest: "0.00" });
+/** Polymarket's points for a resolved market: 12-hour ones only (t a multiple of 12 hours). */
+const TWELVE_HOURS = 43_200;
 
 /**
  * CLOB `GET /prices-history?market&startTs&endTs&fidelity` and `POST /batch-prices-history`, Kalshi
@@ -386,12 +457,21 @@ const side = (x: number) => ({ open: Math.round(x * 100), low: Math.round(x * 10
  * venues' documented shapes; true when the request was one of them.
  */
 export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void, method = "GET", body = ""): boolean {
-  const polyPoints = (market: string, start: number, end: number) =>
-    (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? []).filter((x) => x.t >= start && x.t <= end).map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) }));
-  const candle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume: 0, volume_fp: "0.00", open_interest: 0, open_interest_fp: "0.00" });
+  // A resolved market's history has nothing finer than 12 hours: empty at a finer fidelity, its
+  // 12-hour points at 720 (https://github.com/Polymarket/py-clob-client/issues/216). p is the mid,
+  // to four decimals (a 0.0025 tick: https://docs.polymarket.com/changelog.md, 2026-07-02).
+  const polyPoints = (market: string, start: number, end: number, fidelity: number) => {
+    const resolved = history.resolvedToken?.(market) === true;
+    if (resolved && fidelity < 720) return [];
+    return (history.poly.get(market) ?? history.generate?.("poly", market, start, end) ?? [])
+      .filter((x) => x.t >= start && x.t <= end && (!resolved || x.t % TWELVE_HOURS === 0))
+      .map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) }));
+  };
+  const live = (ticker: string) => history.historicalTicker?.(ticker) !== true;
+  const candle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume_fp: "0.00", open_interest_fp: "0.00" });
   if (p === "/clob/batch-prices-history" && method === "POST") {
     // `{markets: [token ids, at most 20], start_ts, end_ts, fidelity}` -> `{history: {<token id>: [{t, p}]}}`
-    let asked: { markets?: unknown; start_ts?: unknown; end_ts?: unknown };
+    let asked: { markets?: unknown; start_ts?: unknown; end_ts?: unknown; fidelity?: unknown };
     try {
       asked = JSON.parse(body) as typeof asked;
     } catch {
@@ -405,7 +485,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: "invalid filters" });
       return true;
     }
-    send(200, { history: Object.fromEntries((markets as string[]).map((m) => [m, polyPoints(m, start, end)])) });
+    send(200, { history: Object.fromEntries((markets as string[]).map((m) => [m, polyPoints(m, start, end, Number(asked.fidelity ?? 1))])) });
     return true;
   }
   if (p === "/kalshi/markets/candlesticks") {
@@ -413,7 +493,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
     const tickers = (q.get("market_tickers") ?? "").split(",").filter(Boolean);
     const start = Number(q.get("start_ts"));
     const end = Number(q.get("end_ts"));
-    const lists = tickers.map((t) => [t, (history.kalshi.get(t) ?? history.generate?.("kalshi", t, start, end))?.filter((x) => x.t >= start && x.t <= end)] as const);
+    const lists = tickers.map((t) => [t, live(t) ? (history.kalshi.get(t) ?? history.generate?.("kalshi", t, start, end))?.filter((x) => x.t >= start && x.t <= end) : undefined] as const);
     const candles = lists.reduce((n, [, l]) => n + (l?.length ?? 0), 0);
     if (history.refuseBatch || tickers.length === 0 || tickers.length > 100 || candles > 10_000 || q.get("period_interval") !== "60" || !Number.isFinite(start) || !Number.isFinite(end)) {
       send(400, { error: { code: "invalid_parameters", message: "market_tickers (at most 100), start_ts, end_ts and period_interval are required; at most 10,000 candlesticks" } });
@@ -430,7 +510,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: "invalid filters" });
       return true;
     }
-    send(200, { history: polyPoints(market, start, end) });
+    send(200, { history: polyPoints(market, start, end, Number(q.get("fidelity") ?? 1)) });
     return true;
   }
   const candles = /^\/kalshi\/series\/([^/]+)\/markets\/([^/]+)\/candlesticks$/.exec(p);
@@ -442,7 +522,7 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: { code: "invalid_parameters", message: "period_interval must be 1, 60 or 1440" } });
       return true;
     }
-    const list = history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end);
+    const list = live(ticker) ? (history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end)) : undefined;
     if (!list) {
       send(404, { error: { code: "not_found" } });
       return true;

@@ -74,6 +74,16 @@ const cli = (script: string, args: string[]) =>
 const path4 = (from: number, until: number, price: (h: number) => number, spread = 0): HistoryPrice[] =>
   Array.from({ length: until - from }, (_, i) => ({ t: sec(at(from + i)), bid: +(price(from + i) - spread / 2).toFixed(4), ask: +(price(from + i) + spread / 2).toFixed(4) }));
 
+/**
+ * A resolved Polymarket market's history has only 12-hour points (t a multiple of 12 hours): hour
+ * h carries the latest one at or before it (content/docs/methodology/recomputing.mdx). The hour
+ * index of that point, whatever hour the test runs at.
+ */
+const grid12 = (h: number) => {
+  let k = h;
+  while (sec(at(k)) % 43_200 !== 0) k--;
+  return k;
+};
 const pa = (h: number) => 0.4 + 0.1 * Math.sin(h / 10);
 const pb = (h: number) => 0.6 - 0.0002 * h;
 const pl = (h: number) => 0.3 + 0.01 * h;
@@ -118,13 +128,16 @@ beforeAll(async () => {
     { slug: "btc-gone", title: "BTC gone", negRisk: false, tags: ["crypto"], endDate: gone, closed: true, markets: [{ conditionId: "0xbtc-gone", question: "Will BTC reach gone?", yesToken: "tok-g", endDate: gone, closed: true, outcomePrices: ["0", "1"] }] },
   );
   fake.history.poly.set("tok-g", path4(100, 300, () => 0.2));
+  // KXCPI-OLD settled before Kalshi's historical cutoff: only the historical tier serves it
+  fake.kalshi.cutoff = at(250);
   fake.poly.books.set("tok-a", polyBook(pa(HOURS) - 0.01, pa(HOURS) + 0.01));
   fake.poly.books.set("tok-b", polyBook(pb(HOURS) - 0.01, pb(HOURS) + 0.01));
   fake.poly.books.set("tok-r2", polyBook(0.5, 0.52));
   fake.poly.books.set("tok-r1", polyBook(0.98, 0.99));
   fake.history.poly.set("tok-a", path4(0, HOURS, pa));
   fake.history.poly.set("tok-b", path4(24, HOURS, pb));
-  fake.history.poly.set("tok-r1", path4(0, 48, pl));
+  // rung 1 resolved inside the back window: its history is read at 12-hour fidelity; it has points from before the base date
+  fake.history.poly.set("tok-r1", path4(-12, 48, (h) => pl(Math.max(0, h))));
   fake.history.poly.set("tok-r2", path4(0, HOURS, () => 0.5));
   fake.kalshi.events.push({
     event_ticker: "KXCPI-A",
@@ -178,7 +191,8 @@ describe("back-calculation from a base date", () => {
       `SELECT m."conditionId", m."targetWeight"::text AS "targetWeight" FROM composition_members m JOIN compositions c ON c.id = m."compositionId" JOIN indices i ON i.id = c."indexId" WHERE i.ticker = 'PMX-BTC' AND c.version = 'v1'`,
     );
     expect(members.rows.map((m) => m.conditionId).sort()).toEqual(["0xbtc-a", "0xrung-1", "0xrung-2"]);
-    const price: Record<string, (h: number) => number> = { "0xbtc-a": pa, "0xrung-1": pl, "0xrung-2": () => 0.5 };
+    // rung 1 is priced by the 12-hour rule: the latest 12-hour point at or before the hour
+    const price: Record<string, (h: number) => number> = { "0xbtc-a": pa, "0xrung-1": (h) => pl(Math.max(0, grid12(h))), "0xrung-2": () => 0.5 };
     const basket = (h: number) => members.rows.reduce((s, m) => s.plus(new Decimal(m.targetWeight).times(price[m.conditionId]!(h).toFixed(4))), new Decimal(0));
     const btc = await levels("PMX-BTC");
     const expected = new Decimal(100).times(basket(10)).dividedBy(basket(0)).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN);
@@ -189,13 +203,14 @@ describe("back-calculation from a base date", () => {
     const m = await client.query<{ conditionId: string; listedAt: Date; resolvedAt: Date | null; outcome: number | null }>(`SELECT "conditionId", "listedAt", "resolvedAt", outcome FROM markets ORDER BY "conditionId"`);
     const byId = new Map(m.rows.map((r) => [r.conditionId, r]));
     expect(byId.get("0xbtc-b")!.listedAt.toISOString()).toBe(at(24).toISOString());
-    expect(byId.get("0xrung-1")!.resolvedAt!.toISOString()).toBe(at(48).toISOString());
+    // its last 12-hour point is the last hour it is in the history; it resolves the hour after
+    expect(byId.get("0xrung-1")!.resolvedAt!.toISOString()).toBe(at(grid12(47) + 1).toISOString());
     expect(byId.get("0xrung-1")!.outcome).toBe(1);
     const links = await client.query<{ completedAt: Date; addedMarketCount: number; removedMarketCount: number }>(
       `SELECT r."completedAt", r."addedMarketCount", r."removedMarketCount" FROM reconstitution_events r JOIN indices i ON i.id = r."indexId" WHERE i.ticker = 'PMX-BTC' ORDER BY r."completedAt"`,
     );
     expect(links.rows.some((l) => l.completedAt.getTime() >= at(24).getTime() && l.completedAt.getTime() <= at(25).getTime() && l.addedMarketCount === 1)).toBe(true);
-    expect(links.rows.some((l) => l.completedAt.getTime() >= at(48).getTime() && l.completedAt.getTime() <= at(49).getTime() && l.removedMarketCount === 1)).toBe(true);
+    expect(links.rows.some((l) => l.completedAt.getTime() >= at(grid12(47) + 1).getTime() && l.completedAt.getTime() <= at(grid12(47) + 2).getTime() && l.removedMarketCount === 1)).toBe(true);
     const sources = await client.query<{ source: string; n: string }>(`SELECT source, count(*)::text AS n FROM market_snapshots WHERE "observedAt" < $1 GROUP BY source`, [launch]);
     expect(sources.rows).toEqual([{ source: "history", n: expect.any(String) }]);
   });
@@ -204,10 +219,22 @@ describe("back-calculation from a base date", () => {
     const m = await client.query<{ conditionId: string; listedAt: Date; resolvedAt: Date | null; outcome: number | null }>(
       `SELECT "conditionId", "listedAt", "resolvedAt", outcome FROM markets WHERE "conditionId" IN ('0xbtc-gone', 'kalshi:KXCPI-OLD-T2') ORDER BY "conditionId"`,
     );
+    // btc-gone resolved: from its first 12-hour point through its last; KXCPI-OLD from Kalshi's historical tier (settled before the cutoff)
+    const firstGone = grid12(111) < 100 ? grid12(111) + 12 : grid12(111);
     expect(m.rows).toEqual([
-      { conditionId: "0xbtc-gone", listedAt: at(100), resolvedAt: at(300), outcome: 0 },
+      { conditionId: "0xbtc-gone", listedAt: at(firstGone), resolvedAt: at(grid12(299) + 1), outcome: 0 },
       { conditionId: "kalshi:KXCPI-OLD-T2", listedAt: at(50), resolvedAt: at(200), outcome: 1 },
     ]);
+    expect(fake.hits.some((h) => h.startsWith("/kalshi/historical/markets/KXCPI-OLD-T2/candlesticks?"))).toBe(true);
+    expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-OLD-T2/candlesticks") || (h.startsWith("/kalshi/markets/candlesticks?") && h.includes("KXCPI-OLD-T2")))).toBe(false);
+    // the resolved Polymarket markets were read at 12-hour fidelity and are marked so
+    const fidelity = await client.query<{ conditionId: string; historyFidelityMinutes: number | null }>(`SELECT "conditionId", "historyFidelityMinutes" FROM markets WHERE "historyFidelityMinutes" IS NOT NULL ORDER BY "conditionId"`);
+    expect(fidelity.rows).toEqual([
+      { conditionId: "0xbtc-gone", historyFidelityMinutes: 720 },
+      { conditionId: "0xrung-1", historyFidelityMinutes: 720 },
+    ]);
+    // never a call to a sunset offset list
+    expect(fake.hits.filter((h) => /^\/gamma\/(events|markets)\?/.test(h))).toEqual([]);
     // in the basket while it traded, out of it from its settlement
     const held = async (ticker: string, conditionId: string, h: number) =>
       (
@@ -261,8 +288,19 @@ describe("back-calculation from a base date", () => {
     for (const f of files.rows) fs.writeFileSync(path.join(out, f.name), f.content);
     fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest));
     const levelsCsv = files.rows.find((f) => f.name === "index_levels.csv")!.content.split("\r\n");
-    expect(levelsCsv[0]).toMatch(/,basis$/);
+    expect(levelsCsv[0]).toMatch(/,history_fidelity_minutes,basis$/);
     expect(levelsCsv.slice(1).filter(Boolean).every((line) => line.endsWith(",back-calculated"))).toBe(true);
+    // the hours holding a market priced from 12-hour points (rung 1 until its resolution, btc-gone
+    // while it traded) are marked 720, the others not (the month holds the base hour: rung 1 is in it)
+    const firstGone = grid12(111) < 100 ? grid12(111) + 12 : grid12(111);
+    const coarseHour = (h: number) => (h >= 0 && h < grid12(47)) || (h > firstGone && h < grid12(299));
+    const plainHour = (h: number) => (h > grid12(47) + 1 && h < firstGone) || h > grid12(299) + 1;
+    const cells = levelsCsv.slice(1).filter(Boolean).map((line) => line.split(","));
+    const hourOf = (r: string[]) => (Date.parse(r[1]!.replace(/(\.\d{3})\d*Z$/, "$1Z")) - base.getTime()) / HOUR;
+    const fidelityOf = (ticker: string, test: (h: number) => boolean) => [...new Set(cells.filter((r) => r[0] === ticker && test(hourOf(r))).map((r) => r.at(-2)))];
+    expect(fidelityOf("PMX-BTC", coarseHour)).toEqual(["720"]);
+    expect(fidelityOf("PMX-BTC", plainHour)).not.toContain("720");
+    expect(fidelityOf("KX-CPI", () => true)).toEqual([""]);
     const verify = await cli("scripts/bundles-verify.ts", [path.join(dir, "bundles")]);
     expect(verify.status, verify.stdout + verify.stderr).toBe(0);
     const rows = levelsCsv.slice(1).filter(Boolean).length;

@@ -353,6 +353,7 @@ describe("Kalshi connector", () => {
       { event_ticker: "KXCPI-26NOV", series_ticker: "KXCPI", title: "CPI Nov", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26NOV-T3", title: "CPI Nov above 3?", status: "closed", close_time: "2026-11-14T12:30:00Z" }] },
       { event_ticker: "KXCPI-26MAR", series_ticker: "KXCPI", title: "CPI Mar", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26MAR-T3", title: "CPI Mar above 3?", status: "settled", result: "yes", close_time: "2026-03-12T12:30:00Z" }] },
     );
+    fake.kalshi.cutoff = new Date("2026-09-01T00:00:00Z");
     const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
     const since = new Date("2026-06-01T00:00:00Z");
     const { markets, problems } = await k.closedSince(["kalshi:series:KXCPI", "kalshi:event:KXFEDDECISION-26DEC"], since);
@@ -365,24 +366,50 @@ describe("Kalshi connector", () => {
     expect(asked).toEqual(["closed", "settled"].map((status) => `/kalshi/events?series_ticker=KXCPI&status=${status}&min_close_ts=${since.getTime() / 1000}&with_nested_markets=true&limit=200`));
   });
 
-  test("bids-only books in both shapes: the YES ask is one minus the best NO bid", async () => {
+  test("closed since a date before the historical cutoff: markets settled before it come from /historical/markets, and a held one is looked up there", async () => {
+    kalshiSetup();
+    fake.kalshi.events.push(
+      { event_ticker: "KXCPI-26JUL", series_ticker: "KXCPI", title: "CPI Jul", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26JUL-T3", title: "CPI Jul above 3?", status: "settled", result: "yes", close_time: "2026-07-15T12:30:00Z" }] },
+      { event_ticker: "KXCPI-26MAR", series_ticker: "KXCPI", title: "CPI Mar", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26MAR-T3", title: "CPI Mar above 3?", status: "settled", result: "yes", close_time: "2026-03-12T12:30:00Z" }] },
+    );
+    fake.kalshi.cutoff = new Date("2026-09-01T00:00:00Z");
+    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    // the live tier no longer serves a market settled before the cutoff
+    expect((await (await fetch(`${fake.kalshiUrl}/markets/KXCPI-26JUL-T3`)).status)).toBe(404);
+    const { markets, problems } = await k.closedSince(["kalshi:series:KXCPI"], new Date("2026-06-01T00:00:00Z"));
+    expect(problems).toEqual([]);
+    // settled in July, before the cutoff: from the historical tier; March ended before the date
+    expect(markets.map((m) => [m.conditionId, m.resolved, m.outcome, m.historical ?? false])).toEqual([["kalshi:KXCPI-26JUL-T3", true, 1, true]]);
+    expect(markets[0]!.selectors).toEqual(expect.arrayContaining(["kalshi:series:KXCPI"]));
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/"))).toEqual(["/kalshi/historical/cutoff", "/kalshi/historical/markets?series_ticker=KXCPI&limit=1000"]);
+    expect(await k.lookup(["kalshi:KXCPI-26JUL-T3"])).toEqual([expect.objectContaining({ conditionId: "kalshi:KXCPI-26JUL-T3", resolved: true, outcome: 1, historical: true })]);
+    // a date after the cutoff needs no historical read
+    fake.hits.length = 0;
+    await k.closedSince(["kalshi:series:KXCPI"], new Date("2026-10-01T00:00:00Z"));
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/markets"))).toEqual([]);
+  });
+
+  test("bids-only books in dollar strings: the YES ask is one minus the best NO bid; the removed integer cents shape is no book and is drift", async () => {
     kalshiSetup();
     fake.kalshi.books.set("KXCPI-26DEC-0-T3", kalshiBookFp(0.35, 0.38));
+    // the cents shape Kalshi removed on 2026-03-12 (a venue answering in it again has changed)
     fake.kalshi.books.set("KXCPI-26DEC-1-T3", kalshiBookCents(0.61, 0.64));
     fake.kalshi.books.set("KXCPI-26DEC-2-T3", { orderbook_fp: { yes_dollars: [["0.2000", "10.00"]], no_dollars: null } });
-    const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
+    const http = httpFor("kalshi");
+    const k = new KalshiConnector(http, fake.kalshiUrl);
     const { markets } = await k.discover(["kalshi:series:KXCPI"]);
     const by = new Map((await k.books(markets)).map((r) => [r.conditionId, r]));
     const a = by.get("kalshi:KXCPI-26DEC-0-T3")!;
-    const b = by.get("kalshi:KXCPI-26DEC-1-T3")!;
     expect("quote" in a && [a.quote.bestBid.toString(), a.quote.bestAsk.toString()]).toEqual(["0.35", "0.38"]);
-    expect("quote" in b && [b.quote.bestBid.toString(), b.quote.bestAsk.toString()]).toEqual(["0.61", "0.64"]);
+    expect(by.get("kalshi:KXCPI-26DEC-1-T3")).toEqual({ conditionId: "kalshi:KXCPI-26DEC-1-T3", problem: expect.stringContaining("unexpected shape at orderbook_fp") });
+    expect(http.drift).toEqual([{ venue: "kalshi", endpoint: "kalshi GET /markets/{ticker}/orderbook", field: "orderbook_fp", detail: expect.stringContaining("unexpected shape") }]);
     expect(by.get("kalshi:KXCPI-26DEC-2-T3")).toEqual({ conditionId: "kalshi:KXCPI-26DEC-2-T3", problem: "no asks" });
   });
 
   test.each([
     ["a level that is not a pair", { orderbook_fp: { yes_dollars: [["0.3"]], no_dollars: [] } }],
-    ["a price that is not a number", { orderbook: { yes: [["x", 1]], no: [] } }],
+    ["a price that is not a number", { orderbook_fp: { yes_dollars: [["x", "1.00"]], no_dollars: [] } }],
+    ["integer cents (removed on 2026-03-12)", { orderbook: { yes: [[35, 900]], no: [] } }],
     ["no book at all", { something: 1 }],
   ])("a malformed order book (%s) reads as none", (_n, body) => expect(kalshiBook(body)).toBeNull());
 });

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { VenueHttp } from "@/lib/venues/http";
-import { historyWindows, hourlyPoints, readHistory, readKalshiCandles, readPolymarketHistory, HISTORY_WINDOW_MS } from "@/lib/venues/price-history";
+import { coarsePoints, historyWindows, hourlyPoints, readHistory, readKalshiCandles, readPolymarketHistory, HISTORY_WINDOW_MS } from "@/lib/venues/price-history";
 import { startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 
 let fake: FakeVenues;
@@ -51,7 +51,7 @@ describe("venue shapes", () => {
     expect(() => readPolymarketHistory({ error: "x" }, "u")).toThrow(/no history list/);
   });
 
-  test("Kalshi candles read the YES bid and ask closes as dollars, cents when the strings are absent; a candle without both sides is skipped", () => {
+  test("Kalshi candles read the YES bid and ask closes as dollar strings only (integer cents were removed); a candle without both sides is skipped", () => {
     const got = readKalshiCandles(
       {
         candlesticks: [
@@ -63,10 +63,12 @@ describe("venue shapes", () => {
       },
       "u",
     );
-    expect(got.map((x) => [x.at, x.bid.toString(), x.ask.toString()])).toEqual([
-      [10_000, "0.31", "0.35"],
-      [20_000, "0.4", "0.44"],
-    ]);
+    expect(got.map((x) => [x.at, x.bid.toString(), x.ask.toString()])).toEqual([[10_000, "0.31", "0.35"]]);
+  });
+
+  test("Kalshi historical candles name their dollar strings `close` (no `_dollars` suffix)", () => {
+    const got = readKalshiCandles({ candlesticks: [{ end_period_ts: 10, yes_bid: { close: "0.3125" }, yes_ask: { close: "0.3350" } }, { end_period_ts: 20, yes_bid: { close: null }, yes_ask: { close: "0.3" } }] }, "u", true);
+    expect(got.map((x) => [x.at, x.bid.toString(), x.ask.toString()])).toEqual([[10_000, "0.3125", "0.335"]]);
   });
 });
 
@@ -155,5 +157,74 @@ describe("readHistory through the venues' HTTP API", () => {
     fake.faults.set("/clob/batch-prices-history", [{ malformed: true, times: 1 }]);
     const [bad] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
     expect(bad && "problem" in bad ? bad.problem : bad).toMatch(/malformed body/);
+  });
+});
+
+// Rule (lib/venues/price-history.ts coarsePoints): a resolved Polymarket market has only 12-hour
+// points; each hour from its first point through its last takes the latest point at or before it.
+describe("a resolved Polymarket market's 12-hour history", () => {
+  test("each hour carries the latest 12-hour point at or before it, through the last point, marked coarse; a 0.0025 tick is read exactly", () => {
+    const raw = [
+      { at: base, bid: d("0.4825"), ask: d("0.4825") },
+      { at: base + 12 * HOUR, bid: d("0.5100"), ask: d("0.5100") },
+      { at: base + 24 * HOUR, bid: d("0.0025"), ask: d("0.0025") },
+    ];
+    const points = coarsePoints(raw, new Date(base + 2 * HOUR), new Date(base + 40 * HOUR));
+    // hours 2..24: 2..11 carry the first point, 12..23 the second, 24 the third; none after the last point
+    expect(points.map((p) => (p.t.getTime() - base) / HOUR)).toEqual(Array.from({ length: 23 }, (_, i) => i + 2));
+    expect(points.map((p) => p.mid.toString())).toEqual([...Array<string>(10).fill("0.4825"), ...Array<string>(12).fill("0.51"), "0.0025"]);
+    expect(points.every((p) => p.coarse === true)).toBe(true);
+  });
+
+  test("readHistory asks a resolved market's history at 12-hour fidelity (finer is empty for it) and carries its points to the hours", async () => {
+    fake.poly.events.push({ slug: "done", title: "Done", negRisk: false, tags: ["x"], endDate: "2026-10-03T00:00:00Z", closed: true, markets: [{ conditionId: "0xdone", question: "Done?", yesToken: "tok-done", endDate: "2026-10-03T00:00:00Z", closed: true, outcomePrices: ["1", "0"] }] });
+    fake.history.poly.set("tok-done", Array.from({ length: 48 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.4 + 0.0025 * i, ask: 0.4 + 0.0025 * i })));
+    const market = { venue: "polymarket" as const, conditionId: "0xdone", venueRef: "tok-done" };
+    const [hourly] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 47 * HOUR));
+    expect(hourly && "points" in hourly && hourly.points).toEqual([]);
+    const [coarse] = await readHistory(http(), urls(), [{ ...market, resolved: true }], new Date(base), new Date(base + 47 * HOUR));
+    const points = coarse && "points" in coarse ? coarse.points : [];
+    expect(points.map((p) => [(p.t.getTime() - base) / HOUR, p.mid.toString()])).toEqual(Array.from({ length: 37 }, (_, h) => [h, (0.4 + 0.0025 * (h - (h % 12))).toFixed(4).replace(/0+$/, "")]));
+    expect(fake.hits.some((h) => h.startsWith("POST /clob/batch-prices-history") && h.includes('"fidelity":720'))).toBe(true);
+  });
+});
+
+// Rule (lib/venues/price-history.ts singleRequest): a Kalshi market settled before the historical
+// cutoff is read from the historical tier, whose candles name their dollar strings `close`.
+describe("Kalshi's historical tier", () => {
+  test("a market settled before the cutoff is read from /historical/markets/{ticker}/candlesticks; the live forms no longer serve it", async () => {
+    fake.kalshi.cutoff = new Date(base + 10 * 24 * HOUR);
+    fake.kalshi.events.push({ event_ticker: "KXCPI-OLD", series_ticker: "KXCPI", title: "Old", mutually_exclusive: false, markets: [{ ticker: "KXCPI-OLD-T2", title: "Old?", status: "settled", result: "yes", close_time: new Date(base + 5 * HOUR).toISOString() }] });
+    fake.history.kalshi.set("KXCPI-OLD-T2", Array.from({ length: 5 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.6125, ask: 0.6375 })));
+    const market = { venue: "kalshi" as const, conditionId: "kalshi:KXCPI-OLD-T2", venueRef: "KXCPI-OLD-T2", series: "KXCPI" };
+    const [live] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 4 * HOUR));
+    expect(live && "problem" in live && live.problem).toMatch(/unknown ticker/);
+    const [old] = await readHistory(http(), urls(), [{ ...market, historical: true }], new Date(base), new Date(base + 4 * HOUR));
+    expect(old && "points" in old && old.points.map((p) => p.mid.toString())).toEqual(Array<string>(5).fill("0.625"));
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/markets/KXCPI-OLD-T2/candlesticks?"))).toHaveLength(1);
+  });
+});
+
+// Rule (lib/venues/http.ts): Kalshi's 429 has no Retry-After; the client backs off by itself and
+// holds the budget, and a batch takes one request's worth of the budget per ticker.
+describe("Kalshi's rate limits", () => {
+  test("429s without Retry-After are survived by the client's own backoff", async () => {
+    fake.history.kalshi.set("KXCPI-26-T3", [{ t: sec(base), bid: 0.3, ask: 0.34 }]);
+    fake.faults.set("/kalshi/markets/candlesticks", [{ status: 429, times: 2 }]);
+    const waits: number[] = [];
+    const client = new VenueHttp({ venue: "kalshi", concurrency: 2, timeoutMs: 2000, backoffMs: 5, sleep: async (ms) => void waits.push(ms) });
+    const [r] = await readHistory(client, urls(), [{ venue: "kalshi", conditionId: "kalshi:KXCPI-26-T3", venueRef: "KXCPI-26-T3", series: "KXCPI" }], new Date(base), new Date(base));
+    expect(r && "points" in r && r.points.map((p) => p.mid.toString())).toEqual(["0.32"]);
+    expect(waits).toEqual([5, 10]);
+    expect(client.raw.map((x) => x.status)).toEqual([429, 429, 200]);
+  });
+
+  test("a batch of n tickers takes n requests' worth of the budget (Kalshi bills a batch per item)", async () => {
+    const client = new VenueHttp({ venue: "kalshi", concurrency: 4, rps: 20, timeoutMs: 2000 });
+    const issued = Date.now();
+    await client.getJson(`${fake.kalshiUrl}/historical/cutoff`, { cost: 10 });
+    await client.getJson(`${fake.kalshiUrl}/historical/cutoff`);
+    // the second may start only after 10 / 20 s
+    expect(fake.received[1]!.at - issued).toBeGreaterThanOrEqual(500);
   });
 });
