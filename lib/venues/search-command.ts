@@ -3,7 +3,7 @@ import { createVenues, venueEndpoints, type CommandIo, type VenueEndpoints } fro
 import { formatSearchTable, SEARCH_DEFAULTS, searchVenues } from "./search";
 import type { VenueName } from "./types";
 
-export const VENUES_USAGE = "usage: npm run venues -- search WORDS... [--venue polymarket|kalshi] [--limit N]";
+export const VENUES_USAGE = "usage: npm run venues -- search WORDS... [--venue polymarket|kalshi] [--limit N]\n       npm run venues -- doctor";
 
 /**
  * `venues search WORDS`: the tags, events and series of each venue that match, as a table. Exit 0

@@ -10,7 +10,7 @@ import { validateCatalog } from "@/lib/catalog/validate";
 import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
-import { kalshiBookCents, kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import { kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
 
 // The service without the demo: its own catalog, venues answering from a local fake in their
@@ -109,7 +109,9 @@ function setPrices(step: number) {
   fake.poly.books.set("tok-hold", polyBook(m(0.6 - 0.04 * step), m(0.62 - 0.04 * step), 5000));
   fake.poly.books.set("tok-hike", polyBook(m(0.17 + 0.01 * step), m(0.19 + 0.01 * step), 5000));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(m(0.4 + 0.01 * step), m(0.43 + 0.01 * step)));
-  fake.kalshi.books.set("KXCPI-B-T3", kalshiBookCents(m(0.55 - 0.01 * step), m(0.58 - 0.01 * step)));
+  // levels in descending order (public captures show both orders): dollar strings, as Kalshi answers since its integer cents were removed
+  const [bid, ask] = [m(0.55 - 0.01 * step), m(0.58 - 0.01 * step)];
+  fake.kalshi.books.set("KXCPI-B-T3", { orderbook_fp: { yes_dollars: [[bid.toFixed(4), "500.00"], [(bid - 0.02).toFixed(4), "500.00"]], no_dollars: [[(1 - ask).toFixed(4), "500.00"]] } });
   fake.poly.books.set("tok-pause", polyBook(m(0.04 + 0.01 * step), m(0.06 + 0.01 * step), 5000));
 }
 

@@ -89,3 +89,27 @@ describe("reconcile: open when a condition starts, close when it ends, once each
     expect([first.open.length, closed.close, again.open.length]).toEqual([1, ["1"], 1]);
   });
 });
+
+// Rule (lib/data/incident-rule.ts): each active drift of a venue's API is a condition naming the
+// venue, the endpoint and the field, while a backfill runs too (a drift is not data being computed).
+describe("conditions: a venue's API drift", () => {
+  it("one condition per venue, endpoint and field, with the change in its detail", () => {
+    const c = conditionsOf({
+      ...quiet,
+      backfilling: true,
+      drift: [
+        { venue: "polymarket", endpoint: "gamma GET /events/keyset", field: "events", detail: "unexpected shape: Invalid input", since: "2026-11-24T01:00:00.000000Z" },
+        { venue: "polymarket", endpoint: "gamma GET /events/keyset", field: "headers", detail: "sunset: Fri, 01 Jan 2027 00:00:00 GMT", since: "2026-11-24T01:00:00.000000Z" },
+        { venue: "kalshi", endpoint: "kalshi GET /historical/cutoff", field: "status", detail: "HTTP 410 Gone: the endpoint no longer answers", since: "2026-11-24T02:00:00.000000Z" },
+      ],
+    });
+    expect(c.map((x) => [x.key, x.subject, x.title])).toEqual([
+      ["drift:polymarket|gamma GET /events/keyset|events", "polymarket", "Venue API changed: gamma GET /events/keyset"],
+      ["drift:polymarket|gamma GET /events/keyset|headers", "polymarket", "Venue API changed: gamma GET /events/keyset"],
+      ["drift:kalshi|kalshi GET /historical/cutoff|status", "kalshi", "Venue API changed: kalshi GET /historical/cutoff"],
+    ]);
+    expect(c[0]!.detail).toContain("field events: unexpected shape");
+    expect(c[1]!.detail).toContain("its headers: sunset: Fri, 01 Jan 2027");
+    expect(c[2]!.detail).toContain("its status: HTTP 410 Gone");
+  });
+});
