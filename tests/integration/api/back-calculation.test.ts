@@ -156,6 +156,10 @@ beforeAll(async () => {
   fake.history.kalshi.set("KXCPI-OLD-T2", path4(50, 200, () => 0.7, 0.02));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.5, 0.53));
   fake.history.kalshi.set("KXCPI-A-T3", path4(0, HOURS, (h) => 0.4 + 0.0005 * h, 0.04));
+  // Gamma's keyset lists a page at a time: two events a page, so the tag's reads go over several pages
+  fake.pageSize.gamma = 2;
+  // Kalshi's rate limit: 429s without Retry-After on its batch candlesticks, survived by the connector's own backoff
+  fake.faults.set("/kalshi/markets/candlesticks", [{ status: 429, times: 2 }]);
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog, null, 2));
   const applied = await cli("scripts/catalog.ts", ["apply", file]);
@@ -175,6 +179,10 @@ describe("back-calculation from a base date", () => {
     expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
     expect(r.stdout).toMatch(/back-calculated KX-CPI, PMX-BTC|back-calculated PMX-BTC, KX-CPI/);
     expect(r.stdout).toContain("3 resolution(s) dated from the history");
+    // keyset pages followed by their cursor; the 429s were waited out
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/events/keyset?tag_slug=crypto&closed=false") && h.includes("&after_cursor=")).length).toBeGreaterThanOrEqual(1);
+    expect(fake.faults.get("/kalshi/markets/candlesticks")).toEqual([]);
+    expect(r.stdout).not.toMatch(/HTTP 429/);
 
     const btc = await levels("PMX-BTC");
     expect(btc[0]!.t.toISOString()).toBe(base.toISOString());
