@@ -10,6 +10,11 @@ import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { NameAsTextPool } from "@/lib/db/pg-pool";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { buildFinalBundles } from "@/lib/ingest/final-bundles";
+import { GAP_LOOKBACK_HOURS } from "@/lib/ingest/fill-gaps";
 
 // Rules of the launch path, through the built server `npm start` runs, started with a catalog file
 // (CATALOG_FILE) on a new database, against venues answering over HTTP:
@@ -205,5 +210,27 @@ describe("launching with a catalog file at start-up", () => {
     expect(Number(report.index.maxLevelDiff)).toBe(0);
     expect(report.volatility.failures).toEqual([]);
     expect(report.volatility.maxValueDiff).toBeLessThanOrEqual(VOL_ROUNDING);
+  });
+
+  it("rule (final values): a closed month whose hour within the gap filler's look-back lacks a price of its own waits; once the look-back has passed it is built", async () => {
+    const pool = new NameAsTextPool({ connectionString: url, max: 2 });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    try {
+      // the month's last hour as if the gap filler had not filled it yet for one market
+      const last = new Date(monthStart.getTime() - HOUR);
+      await client.query(`DELETE FROM snapshot_bundles WHERE month = $1`, [closedMonth]);
+      const gone = await client.query(`DELETE FROM market_snapshots WHERE "conditionId" = '0xbtc-a' AND "observedAt" = $1 AND source = 'history'`, [last]);
+      expect(gone.rowCount).toBe(1);
+      const waits: Array<{ month: string; notFinalFrom: Date }> = [];
+      const dayAfter = new Date(monthStart.getTime() + 24 * HOUR);
+      expect(await buildFinalBundles(prisma, dayAfter, waits)).toEqual([]);
+      expect(waits).toEqual([{ month: closedMonth, notFinalFrom: last }]);
+      // the gap filler looks back 48 hours: past them, the hour is final as it stands
+      const lookbackPassed = new Date(last.getTime() + (GAP_LOOKBACK_HOURS + 1) * HOUR);
+      expect(await buildFinalBundles(prisma, lookbackPassed)).toEqual([closedMonth]);
+    } finally {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    }
   });
 });
