@@ -9,7 +9,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
 import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
-import { levelIsMaterial, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
+import { levelIsMaterial, restate, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
+import { firstLegsOf, storeFirstLegs } from "@/lib/ingest/series-legs";
 import { loadOverlay, type SnapshotOverlay } from "@/lib/ingest/snapshot-overlay";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { HeldHistory } from "@/lib/ingest/history-held";
@@ -17,7 +18,7 @@ import { recordRunsDrift } from "@/lib/incidents/drift";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
 import { readHistory, RESOLVED_FIDELITY_MINUTES, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
-import type { VenueMarket, VenueName } from "@/lib/venues/types";
+import type { VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 /** A venue's client for this job and its connector over it. */
@@ -49,8 +50,14 @@ export interface BackCalcEntry {
 export interface BackCalcResult {
   tickers: string[];
   markets: number;
-  /** history prices stored (hours x markets) */
+  /** history prices stored (hours x markets): added, and replaced where the venue corrected its history */
   prices: number;
+  /** stored history prices the venue has since changed (a corrected history): replaced, their hours recomputed */
+  corrected: number;
+  /** the first hour whose stored price was replaced */
+  firstCorrected: Date | null;
+  /** the earliest launch of the entries back-calculated: the hours from it on are live (or filled from the history when missed) */
+  firstLaunch: Date | null;
   /** markets whose first price is before their stored listing, listed earlier */
   listedEarlier: number;
   /** resolutions dated from the history (before the launch) */
@@ -112,7 +119,13 @@ interface Wanted {
 const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
-async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], clients: ReadonlyMap<VenueName, VenueClient>, problems: string[]): Promise<Map<string, Wanted>> {
+async function wantedMarkets(
+  prisma: Db,
+  entries: readonly BackCalcEntry[],
+  clients: ReadonlyMap<VenueName, VenueClient>,
+  problems: string[],
+  events: Map<string, VenueEventLegs>,
+): Promise<Map<string, Wanted>> {
   const wanted = new Map<string, Wanted>();
   const add = (w: Wanted) => {
     const prior = wanted.get(w.conditionId);
@@ -139,8 +152,10 @@ async function wantedMarkets(prisma: Db, entries: readonly BackCalcEntry[], clie
     for (const e of mine.filter((x) => x.event)) {
       try {
         const legs = await connector.event(e.event!);
-        if (legs) legs.legs.forEach((m) => fromVenue(m, [`${venue}:series-event:${e.event}`]));
-        else problems.push(`${e.ticker}: event ${e.event} not found`);
+        if (legs) {
+          legs.legs.forEach((m) => fromVenue(m, [`${venue}:series-event:${e.event}`]));
+          events.set(e.ticker, legs);
+        } else problems.push(`${e.ticker}: event ${e.event} not found`);
       } catch (error) {
         problems.push(`${e.ticker}: ${(error as Error).message}`);
       }
@@ -175,10 +190,15 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   // A new service computes its first hours here: every entry with a base date takes part.
   const started = (await prisma.engineState.count()) > 0;
   const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
-  const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [], timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 } };
+  const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, corrected: 0, firstCorrected: null, firstLaunch: null, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [], timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 } };
   if (entries.length === 0) return result;
+  result.firstLaunch = new Date(Math.min(...entries.map((e) => e.launch.getTime())));
   const clients = new Map<VenueName, VenueClient>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]));
-  const wanted = await wantedMarkets(prisma, entries, clients, result.problems);
+  const events = new Map<string, VenueEventLegs>();
+  // venues whose history gave prices, and venues with a market whose history could not be read
+  const priced = new Set<VenueName>();
+  const unread = new Set<VenueName>();
+  const wanted = await wantedMarkets(prisma, entries, clients, result.problems, events);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   // a Kalshi market settled before the historical cutoff is read from the historical tier; a resolved Polymarket one from its 12-hour points
@@ -204,8 +224,14 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     reading = i + batchSize < list.length ? readBatch(i + batchSize) : null;
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
-      if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
-      else if (r.points.length) history.set(r.conditionId, r.points);
+      const venue = wanted.get(r.conditionId)!.venue;
+      if ("problem" in r) {
+        result.problems.push(`${r.conditionId}: ${r.problem}`);
+        unread.add(venue);
+      } else if (r.points.length) {
+        history.set(r.conditionId, r.points);
+        priced.add(venue);
+      }
     }
     result.markets += history.size;
     log(`history of ${Math.min(i + batchSize, list.length)}/${list.length} market(s) read`);
@@ -225,21 +251,74 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
 
   log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();
-  const computed = await prisma.$transaction(
+  await prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+      // A venue that answered no history read (down, or refusing) leaves its entries pending: tried again on the next run.
+      const ready = (await readyEntries(tx, entries, events, result)).filter((e) => priced.has(e.venue) || !unread.has(e.venue));
+      for (const e of entries) if (!priced.has(e.venue) && unread.has(e.venue)) result.problems.push(`${e.ticker}: no history read from ${e.venue}: back-calculated on a later run`);
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (engine && engine.lastTickAt >= base) await recomputeEntries(tx, entries, engine.lastTickAt, now, result, false, log, held);
-      else if (!engine && result.markets > 0) await recomputeEntries(tx, entries, lastHistoryHour, now, result, true, log, held);
-      await tx.index.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
-      await tx.volatilitySeries.updateMany({ where: { ticker: { in: result.tickers } }, data: { backCalculatedAt: now } });
-      return true;
+      if (ready.length && engine && engine.lastTickAt >= base) await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
+      else if (ready.length && !engine && result.markets > 0) await recomputeEntries(tx, ready, lastHistoryHour, now, result, true, log, held);
+      if (engine) await restateOthers(tx, ready, engine.lastTickAt, now, result);
+      // done: the entries computed here (or, on a new service, by the engine's first run from their base date)
+      const done = ready.map((e) => e.ticker);
+      await tx.index.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
+      await tx.volatilitySeries.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
     },
     { timeout: 1_800_000, maxWait: 60_000 },
   );
-  if (computed) root().cache.clear();
+  root().cache.clear();
   return result;
 }
+
+/**
+ * The entries a computation can back-calculate: every index, and every series with legs. A series
+ * the collector has not read yet takes its legs from the event read here (as the collector's first
+ * read would); one whose event lists no legs is left pending (not marked done, tried again on the
+ * next run) instead of being marked back-calculated with no values.
+ */
+async function readyEntries(tx: Tx, entries: readonly BackCalcEntry[], events: ReadonlyMap<string, VenueEventLegs>, result: BackCalcResult): Promise<BackCalcEntry[]> {
+  const series = entries.filter((e) => e.kind === "volatility");
+  if (series.length === 0) return [...entries];
+  const rows = await tx.volatilitySeries.findMany({
+    where: { ticker: { in: series.map((e) => e.ticker) } },
+    select: { ticker: true, name: true, headlineTenorDays: true, settlementDate: true, legConditionIds: true, legWindows: true },
+  });
+  const withLegs = new Set<string>();
+  for (const r of rows) {
+    if (r.legConditionIds.length > 0 || ((r.legWindows as unknown[] | null) ?? []).length > 0) {
+      withLegs.add(r.ticker);
+      continue;
+    }
+    const event = events.get(r.ticker);
+    const first = event ? firstLegsOf(r, event) : null;
+    if (first) {
+      await storeFirstLegs(tx, r.ticker, first);
+      withLegs.add(r.ticker);
+    } else result.problems.push(`${r.ticker}: no legs known yet (its event was not read): back-calculated on a later run`);
+  }
+  return entries.filter((e) => e.kind === "index" || withLegs.has(e.ticker));
+}
+
+/**
+ * A corrected history price also moves the entries not recomputed here that hold the market: the
+ * hours from the first corrected one are restated for them as any corrected snapshot is
+ * (lib/ingest/restate.ts; the recomputed entries' values already stand, so they are unchanged).
+ */
+async function restateOthers(tx: Tx, recomputed: readonly BackCalcEntry[], lastTickAt: Date, now: Date, result: BackCalcResult): Promise<void> {
+  const from = result.firstCorrected;
+  if (!from || from > lastTickAt) return;
+  const names = recomputed.map((e) => e.ticker);
+  const others =
+    (await tx.index.count({ where: { removedAt: null, ticker: { notIn: names } } })) + (await tx.volatilitySeries.count({ where: { ceasedAt: null, ticker: { notIn: names } } }));
+  if (others === 0) return;
+  const r = await restate(tx, from, { now, reason: CORRECTED_HISTORY });
+  result.restated += r.levelsRestated + r.ticksRestated;
+}
+
+/** The reason a restatement record gives when the venue corrected its price history. */
+const CORRECTED_HISTORY = "back-calculation: the venue corrected its price history";
 
 /** Stores the history as market rows and hourly history prices (a resolution as a `history` snapshot); a book read already stored for an hour is kept. */
 async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult, held?: HeldHistory): Promise<void> {
@@ -291,7 +370,10 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
   // markets priced from 12-hour points: the bundles mark the hours they are in (lib/snapshots/build-bundles.ts)
   if (coarse.length) await tx.market.updateMany({ where: { conditionId: { in: coarse } }, data: { historyFidelityMinutes: RESOLVED_FIDELITY_MINUTES } });
   // the hourly prices as one row per market per day; a resolution stays a snapshot
-  result.prices += (await storeHistoryPrices(tx, prices, held)) + (await insertHistorySnapshots(tx, snapshots));
+  const written = await storeHistoryPrices(tx, prices, held);
+  result.prices += written.added + written.replaced + (await insertHistorySnapshots(tx, snapshots));
+  result.corrected += written.replaced;
+  if (written.firstReplaced && (result.firstCorrected === null || written.firstReplaced < result.firstCorrected)) result.firstCorrected = written.firstReplaced;
 }
 
 const SNAPSHOT_CHUNK = 20_000;
@@ -386,7 +468,7 @@ async function recomputeEntries(
     }
     result.timing.compute += performance.now() - computing;
     const waiting = performance.now();
-    const records = keepRevisions(levels, ticks, await chunk.stored, tickerOf, now);
+    const records = keepRevisions(levels, ticks, await chunk.stored, tickerOf, now, result.corrected ? CORRECTED_HISTORY : "back-calculation");
     await writing;
     result.timing.write += performance.now() - waiting;
     writing = settled(
@@ -481,6 +563,7 @@ function keepRevisions(
   stored: StoredValues,
   tickerOf: Map<string, string>,
   now: Date,
+  reason: string,
 ): Prisma.RestatementCreateManyInput[] {
   const records: Prisma.RestatementCreateManyInput[] = [];
   const storedLevels = stored.levels;
@@ -490,7 +573,7 @@ function keepRevisions(
     if (levelIsMaterial(s.level, l.level as string)) {
       l.revision = s.revision + 1;
       l.computedAt = now;
-      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toFixed(8), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason: "back-calculation" } });
+      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toFixed(8), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason } });
     } else l.revision = s.revision;
   }
   const storedTicks = stored.ticks;
@@ -499,7 +582,7 @@ function keepRevisions(
     if (!s) continue;
     if (tickIsMaterial(s, x)) {
       x.revision = s.revision + 1;
-      records.push({ restatedAt: now, kind: "volatility", ticker: tickerOf.get(x.seriesId)!, t: x.computedAt as Date, revision: s.revision + 1, previous: String(s.headlinePts), value: String(x.headlinePts), detail: { revision: s.revision, status: s.status, publicationState: s.publicationState, reason: "back-calculation" } });
+      records.push({ restatedAt: now, kind: "volatility", ticker: tickerOf.get(x.seriesId)!, t: x.computedAt as Date, revision: s.revision + 1, previous: String(s.headlinePts), value: String(x.headlinePts), detail: { revision: s.revision, status: s.status, publicationState: s.publicationState, reason } });
     } else x.revision = s.revision;
   }
   return records;
@@ -510,6 +593,7 @@ export function describeBackCalc(r: BackCalcResult): string {
   const lines = [
     `back-calculated ${r.tickers.join(", ")}: ${r.markets} market(s) priced from the venues' history (${r.prices} hourly prices stored, ${r.requests} requests)`,
     `  ${r.listedEarlier} market(s) listed from their first price, ${r.resolutions} resolution(s) dated from the history`,
+    ...(r.corrected ? [`  ${r.corrected} stored price(s) the venue has corrected since: replaced, and the hours from ${r.firstCorrected?.toISOString()} recomputed`] : []),
     r.hours ? `  computed ${r.hours} hour(s): ${r.values} value(s), ${r.restated} published value(s) restated` : "  the engine computes these hours on its next tick",
   ];
   for (const p of r.problems.slice(0, 20)) lines.push(`  ${p}`);

@@ -11,6 +11,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { recordVenueRuns } from "@/lib/incidents/record-incidents";
 import { recordRunsDrift } from "@/lib/incidents/drift";
+import { firstLegsOf, storeFirstLegs } from "@/lib/ingest/series-legs";
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
 import { closedLookupDue } from "@/lib/venues/closed-lookup";
 import type { Venues } from "@/lib/venues/connect";
@@ -113,15 +114,8 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
         if (!legs) continue;
         for (const leg of legs.legs) merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
         if (s.legs.length === 0 && s.legWindows.length === 0) {
-          if (legs.legs.length >= 2)
-            seriesUpdates.push({
-              ticker: s.ticker,
-              first: true,
-              legs: legs.legs.map((l) => l.conditionId),
-              legWindows: [],
-              definitionLine: definitionLineOf(s.name, legs.title, legs.legs.length, s.headlineTenorDays),
-              settlementDate: s.settlementDate ?? (legs.settlementDate ? new Date(`${legs.settlementDate}T00:00:00Z`) : null),
-            });
+          const first = firstLegsOf(s, legs);
+          if (first) seriesUpdates.push({ ticker: s.ticker, first: true, legWindows: [], ...first });
           continue;
         }
         // The event as the venue lists it now: outcomes listed since join, outcomes gone or resolved NO leave.
@@ -185,11 +179,7 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
       const created = await upsertMarkets(tx, marketsSeen, hour);
       for (const run of runs) run.newMarkets = created.get(run.venue) ?? 0;
       for (const u of seriesUpdates) {
-        if (u.first)
-          await tx.volatilitySeries.updateMany({
-            where: { ticker: u.ticker, legConditionIds: { isEmpty: true } },
-            data: { legConditionIds: u.legs, definitionLine: u.definitionLine, settlementDate: u.settlementDate },
-          });
+        if (u.first) await storeFirstLegs(tx, u.ticker, u);
         else
           await tx.volatilitySeries.update({
             where: { ticker: u.ticker },

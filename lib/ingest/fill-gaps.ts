@@ -26,33 +26,20 @@ export interface GapFill {
 const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /**
- * Hours the collector missed (a venue or this service was down): for every open venue market, the
- * hours of the look-back since its listing without a stored read, before `now`'s hour, are read
+ * Hours the collector missed (a venue or this service was down, or it started after an entry's
+ * launch): for every open venue market, the hours of the look-back (or since `since`, when
+ * earlier) since its listing without a stored read, before `now`'s hour, are read
  * from the venue's price history and stored as `history` snapshots; the hours already computed are
  * then recomputed under the restatement rules (values marked history-filled, stale flags corrected).
  * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function fillMissedHours(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<GapFill> {
+export async function fillMissedHours(prisma: Db, venues: Venues, options: { now?: Date; since?: Date | null } = {}): Promise<GapFill> {
   const hour = floorHour(options.now ?? new Date());
-  const from = new Date(hour.getTime() - GAP_LOOKBACK_HOURS * MS_PER_HOUR);
+  const lookback = hour.getTime() - GAP_LOOKBACK_HOURS * MS_PER_HOUR;
+  // a launch before the look-back (a service started long after it): its hours since are filled too
+  const from = new Date(options.since ? Math.min(lookback, floorHour(options.since).getTime()) : lookback);
   const result: GapFill = { markets: 0, filled: 0, requests: 0, restated: NOTHING_RESTATED, problems: [] };
-  const markets = await prisma.market.findMany({
-    where: { venue: { in: ["polymarket", "kalshi"] }, resolvedAt: null, venueRef: { not: null }, listedAt: { lt: hour } },
-    select: { conditionId: true, venue: true, venueRef: true, selectors: true, listedAt: true },
-  });
-  if (markets.length === 0) return result;
-  const seen = await prisma.marketSnapshot.findMany({
-    where: { conditionId: { in: markets.map((m) => m.conditionId) }, observedAt: { gte: from, lt: hour } },
-    select: { conditionId: true, observedAt: true },
-  });
-  const held = await historyHours(prisma, markets.map((m) => m.conditionId), from, new Date(hour.getTime() - 1));
-  const have = new Set([...seen, ...held].map((s) => `${s.conditionId}|${s.observedAt.getTime()}`));
-  const missing = new Map<string, number[]>();
-  for (const m of markets) {
-    const hours: number[] = [];
-    for (let t = Math.max(from.getTime(), m.listedAt.getTime()); t < hour.getTime(); t += MS_PER_HOUR) if (!have.has(`${m.conditionId}|${t}`)) hours.push(t);
-    if (hours.length) missing.set(m.conditionId, hours);
-  }
+  const { markets, missing } = await missedHours(prisma, from, hour);
   result.markets = missing.size;
   if (missing.size === 0) return result;
 
@@ -91,6 +78,31 @@ export async function fillMissedHours(prisma: Db, venues: Venues, options: { now
     { timeout: 600_000, maxWait: 60_000 },
   );
   return result;
+}
+
+/**
+ * The hours from `from` to before `until` without a stored price (a book read or a history price)
+ * of each open venue market listed by then: what the gap filler reads from the venues' history.
+ */
+export async function missedHours(prisma: Db, from: Date, until: Date) {
+  const markets = await prisma.market.findMany({
+    where: { venue: { in: ["polymarket", "kalshi"] }, resolvedAt: null, venueRef: { not: null }, listedAt: { lt: until } },
+    select: { conditionId: true, venue: true, venueRef: true, selectors: true, listedAt: true },
+  });
+  const missing = new Map<string, number[]>();
+  if (markets.length === 0 || from >= until) return { markets, missing };
+  const seen = await prisma.marketSnapshot.findMany({
+    where: { conditionId: { in: markets.map((m) => m.conditionId) }, observedAt: { gte: from, lt: until } },
+    select: { conditionId: true, observedAt: true },
+  });
+  const held = await historyHours(prisma, markets.map((m) => m.conditionId), from, new Date(until.getTime() - 1));
+  const have = new Set([...seen, ...held].map((s) => `${s.conditionId}|${s.observedAt.getTime()}`));
+  for (const m of markets) {
+    const hours: number[] = [];
+    for (let t = Math.max(from.getTime(), m.listedAt.getTime()); t < until.getTime(); t += MS_PER_HOUR) if (!have.has(`${m.conditionId}|${t}`)) hours.push(t);
+    if (hours.length) missing.set(m.conditionId, hours);
+  }
+  return { markets, missing };
 }
 
 export function describeGapFill(r: GapFill): string {

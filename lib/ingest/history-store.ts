@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import { dec, fullPrecision } from "@/lib/engine/decimal";
 import { MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
 import type { Snapshot } from "@/lib/engine/types";
@@ -30,15 +31,27 @@ export interface HistoryPrice {
 /** Parses a PostgreSQL array literal of numbers or decimals ({0.1,0.2}). */
 const cells = (text: string): string[] => (text.length > 2 ? text.slice(1, -1).split(",") : []);
 
+/** What storing a history did: prices added, stored prices the venue has since changed (replaced), and the first hour replaced. */
+export interface StoredHistory {
+  added: number;
+  replaced: number;
+  firstReplaced: Date | null;
+}
+
+/** Equal as the numeric(12, 8) columns store them (rounded half away from zero). */
+const sameStored = (stored: string, next: Decimal) => new Decimal(stored).equals(next.toDecimalPlaces(8, Decimal.ROUND_HALF_UP));
+
 /**
- * Stores hourly prices, keeping what is held: an hour with a snapshot row or an already stored
- * history price is left as it is. Returns how many prices were added. With `into`, every stored
- * price of these markets within its days (the ones stored before and the ones added) is put
- * there as well, for a computation that follows.
+ * Stores hourly prices as the venue serves them now: an hour with a snapshot row is left as it is
+ * (the snapshot wins), a stored history price the venue has since changed (a corrected history)
+ * is replaced, an unchanged one stays. Returns how many prices were added and replaced. With
+ * `into`, every stored price of these markets within its days (the ones stored before and the
+ * ones written) is put there as well, for a computation that follows.
  */
-export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>, into?: HeldHistory): Promise<number> {
+export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>, into?: HeldHistory): Promise<StoredHistory> {
   const ids = [...history.keys()];
-  if (ids.length === 0) return 0;
+  const out: StoredHistory = { added: 0, replaced: 0, firstReplaced: null };
+  if (ids.length === 0) return out;
   for (const id of ids) into?.hold(id);
   let first = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
@@ -47,7 +60,7 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     first = Math.min(first, points[0]!.t.getTime());
     last = Math.max(last, points.at(-1)!.t.getTime());
   }
-  if (first > last && !into) return 0;
+  if (first > last && !into) return out;
   // the rows of the days written (their held hours are merged) and of the days `into` holds
   const heldFrom = Math.min(dayOf(first), into?.start ?? Infinity);
   const heldUntil = Math.max(dayOf(last), into ? dayOf(into.end) : -Infinity);
@@ -75,7 +88,6 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     if (into) h.forEach((x, i) => into.set(r.c, r.day + Number(x) * MS_PER_HOUR, b[i]!, a[i]!, m[i]!));
   }
   const rows: Array<{ c: string; day: Date; hours: number[]; bid: string[]; ask: string[]; mid: string[]; last: Date }> = [];
-  let added = 0;
   for (const [id, points] of history) {
     let day = Number.NaN;
     let row: (typeof rows)[number] | null = null;
@@ -102,14 +114,19 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
         prior = held.get(`${id}|${day}`);
         row = { c: id, day: new Date(day), hours: [], bid: [], ask: [], mid: [], last: p.t };
       }
-      if (prior?.has(ms)) continue;
+      const was = prior?.get(ms);
+      if (was) {
+        if (sameStored(was[0], p.bestBid) && sameStored(was[1], p.bestAsk) && sameStored(was[2], p.mid)) continue;
+        // the venue corrected its history: the new price replaces the stored one (close() lets it win)
+        out.replaced += 1;
+        if (out.firstReplaced === null || ms < out.firstReplaced.getTime()) out.firstReplaced = p.t;
+      } else out.added += 1;
       row!.hours.push((ms - day) / MS_PER_HOUR);
       row!.bid.push(fullPrecision(p.bestBid));
       row!.ask.push(fullPrecision(p.bestAsk));
       row!.mid.push(fullPrecision(p.mid));
       into?.set(id, ms, p.bestBid, p.bestAsk, p.mid);
       row!.last = p.t;
-      added += 1;
     }
     close();
   }
@@ -125,7 +142,7 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
       JSON.stringify(batch),
     );
   }
-  return added;
+  return out;
 }
 
 /** One day row as the overlay query sends it: condition id, day (ms), hours, bids, asks, mids, leg key, label, settlement day. */

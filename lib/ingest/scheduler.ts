@@ -6,7 +6,7 @@ import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
 import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
 import type { Db } from "@/lib/db";
-import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
+import { buildFinalBundles } from "@/lib/ingest/final-bundles";
 import { root } from "@/lib/root";
 import type { Venues } from "@/lib/venues/connect";
 
@@ -34,15 +34,16 @@ export function startScheduler(): void {
         }
       }
       if (!c.demoMarket) {
-        await fillGaps(prisma, venues);
-        await backCalculateNew(prisma, venues);
+        // back-calculated first: the hours from a launch before this one are then filled from the history
+        const launch = await backCalculateNew(prisma, venues);
+        await fillGaps(prisma, venues, launch);
       }
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
       const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS);
       if (incidents.opened.length || incidents.closed) console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
-      const months = await buildMissingBundles(prisma);
+      const months = await buildFinalBundles(prisma);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {
       console.error(`[engine] tick failed: ${database.describe(error)}`);
@@ -60,20 +61,29 @@ export function startScheduler(): void {
   }, 5);
 }
 
-/** New catalog entries with a base date are back-calculated before the engine computes their live hours. */
-export async function backCalculateNew(prisma: Db, venues: Venues): Promise<void> {
+/**
+ * New catalog entries with a base date are back-calculated before the engine computes their live
+ * hours. Returns the earliest launch of the entries back-calculated (null: none).
+ */
+export async function backCalculateNew(prisma: Db, venues: Venues): Promise<Date | null> {
   try {
     const r = await backCalculatePending(prisma, venues);
     if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
+    return r?.firstLaunch ?? null;
   } catch (error) {
     console.error(`[backfill] back-calculation failed: ${root().database.describe(error)}`);
+    return null;
   }
 }
 
-/** Hours the collector missed are filled from the venues' history once they answer again. */
-async function fillGaps(prisma: Db, venues: Venues): Promise<void> {
+/**
+ * Hours the collector missed are filled from the venues' history once they answer again; with
+ * `since` (the launch of entries just back-calculated), every hour from it on, so a service
+ * started after a launch computes the hours since from their own prices, not from carried ones.
+ */
+export async function fillGaps(prisma: Db, venues: Venues, since: Date | null = null): Promise<void> {
   try {
-    const r = await fillMissedHours(prisma, venues);
+    const r = await fillMissedHours(prisma, venues, { since });
     const text = describeGapFill(r);
     if (text) console.log(`[collector] ${text.trimEnd().split("\n").join(" | ")}`);
   } catch (error) {

@@ -2,7 +2,6 @@ import "server-only";
 import { z } from "zod";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { RestateResult } from "@/lib/ingest/restate";
-import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { config } from "@/lib/config";
 import { root } from "@/lib/root";
 import { hasErrorKind } from "@/lib/plumbing/error-kind";
@@ -142,8 +141,9 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const r = await collect(prisma, venues, { now });
         const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
         const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
-        const gaps = await fillMissedHours(prisma, venues, { now });
+        // back-calculated first: the hours from a launch before `now` are then filled from the history
         const back = await backCalculatePending(prisma, venues, { now });
+        const gaps = await fillMissedHours(prisma, venues, { now, since: back?.firstLaunch });
         const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
         const { recordIncidents } = await import("@/lib/incidents/record-incidents");
         const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
@@ -189,8 +189,11 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
       case "snapshots.build": {
-        const months = await buildMissingBundles(await root().db());
-        return ok(months.length ? `built ${months.join(", ")}\n` : "every closed month already has its bundle\n");
+        const { buildFinalBundles } = await import("@/lib/ingest/final-bundles");
+        const waits: Array<{ month: string; notFinalFrom: Date }> = [];
+        const months = await buildFinalBundles(await root().db(), new Date(), waits);
+        const waiting = waits.map((w) => `${w.month} waits: its values from ${w.notFinalFrom.toISOString()} are not final yet\n`).join("");
+        return ok(months.length ? `built ${months.join(", ")}\n${waiting}` : waiting || "every closed month already has its bundle\n");
       }
     }
   } catch (error) {

@@ -4,8 +4,8 @@ import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
 import { root, type Root } from "@/lib/root";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
-import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
-import { backCalculateNew, startScheduler } from "@/lib/ingest/scheduler";
+import { buildFinalBundles } from "@/lib/ingest/final-bundles";
+import { backCalculateNew, fillGaps, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 
 /**
@@ -50,11 +50,15 @@ async function start(r: Root): Promise<void> {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
         if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
         if (!c.demoMarket) {
-          await backCalculateNew(await db(), venues);
+          // Back-calculation reads each new series' event itself (the collector has not run yet);
+          // then the hours from a launch already past are filled from the venues' history before
+          // the engine computes them (never from the last back-calculated prices carried on).
+          const launch = await backCalculateNew(await db(), venues);
+          await fillGaps(await db(), venues, launch);
           await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
         }
         await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
-        const months = await buildMissingBundles(await db());
+        const months = await buildFinalBundles(await db());
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
         console.error(`[engine] catch-up failed: ${database.describe(error)}`);

@@ -285,8 +285,12 @@ async function launchesOf(prisma: Db, monthFrom: Date): Promise<NonNullable<Mont
     .map((r) => ({ ticker: r.ticker, kind: r.kind, baseDate: iso6(r.inceptionAt), launchAt: iso6(r.launchAt!) }));
 }
 
-/** Builds the bundle of every closed month since inception that has none yet. Returns the months built. */
-export async function buildMissingBundles(prisma: Db, now = new Date()): Promise<string[]> {
+/**
+ * Builds the bundle of every closed month since inception that has none yet. With `finalUntil`,
+ * only the months that end by then (every value of the month final: lib/ingest/final-bundles.ts);
+ * the first closed month that does not waits for a later run (named in `waiting`). Returns the months built.
+ */
+export async function buildMissingBundles(prisma: Db, now = new Date(), options: { finalUntil?: Date; waiting?: string[] } = {}): Promise<string[]> {
   const first = await prisma.indexLevel.findFirst({ orderBy: { t: "asc" }, select: { t: true } });
   if (!first) return [];
   const current = monthOf(now);
@@ -295,6 +299,10 @@ export async function buildMissingBundles(prisma: Db, now = new Date()): Promise
   const c = config();
   for (let m = monthOf(first.t); m < current; m = monthOf(nextMonth(m))) {
     if (existing.has(m)) continue;
+    if (options.finalUntil && nextMonth(m) > options.finalUntil) {
+      options.waiting?.push(m);
+      break;
+    }
     const files = await monthFiles(prisma, m);
     const entries: BundleFile[] = files.map((f) => ({ name: f.name, bytes: f.content.length, sha256: crypto.createHash("sha256").update(f.content).digest("hex"), rows: f.rows }));
     const catalogs = await catalogsInForce(prisma, monthStart(m), nextMonth(m));

@@ -327,6 +327,56 @@ describe("back-calculation from a base date", () => {
     expect(unknown.stderr).toContain("NOPE-1: no entry of the applied catalog with a base date");
   });
 
+  it("`npm run backfill -- TICKER` after the venue corrected one price: the price is replaced and its hour restated with revision + 1; the closed month's bundle stays as published", async () => {
+    const h = 10;
+    const month = base.toISOString().slice(0, 7);
+    const published = await client.query<{ sha256: string; content: string }>(`SELECT sha256, content FROM snapshot_files WHERE month = $1 AND name = 'index_levels.csv'`, [month]);
+    const before = await levels("PMX-BTC");
+    // the venue corrects tok-a's price of one back-calculated hour
+    const history = fake.history.poly.get("tok-a")!;
+    expect(history[h]!.t).toBe(sec(at(h)));
+    history[h] = { t: sec(at(h)), bid: 0.55, ask: 0.55 };
+    const r = await cli("scripts/backfill.ts", ["PMX-BTC"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`1 stored price(s) the venue has corrected since: replaced, and the hours from ${at(h).toISOString()} recomputed`);
+    expect(r.stdout).toContain("1 published value(s) restated");
+    const stored = await client.query<{ mid: string }>(
+      `SELECT (mid[array_position(hours, $2::smallint)])::text AS mid FROM market_history_prices WHERE "conditionId" = '0xbtc-a' AND day = date_trunc('day', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+      [at(h), at(h).getUTCHours()],
+    );
+    expect(stored.rows).toEqual([{ mid: "0.55000000" }]);
+
+    // the hour, by the documented rule with the corrected price; every other hour as before
+    const members = await client.query<{ conditionId: string; targetWeight: string }>(
+      `SELECT m."conditionId", m."targetWeight"::text AS "targetWeight" FROM composition_members m JOIN compositions c ON c.id = m."compositionId" JOIN indices i ON i.id = c."indexId" WHERE i.ticker = 'PMX-BTC' AND c.version = 'v1'`,
+    );
+    const price: Record<string, (x: number) => number> = { "0xbtc-a": (x) => (x === h ? 0.55 : pa(x)), "0xrung-1": pl, "0xrung-2": () => 0.5 };
+    const basket = (x: number) => members.rows.reduce((sum, m) => sum.plus(new Decimal(m.targetWeight).times(price[m.conditionId]!(x).toFixed(4))), new Decimal(0));
+    const expected = new Decimal(100).times(basket(h)).dividedBy(basket(0)).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
+    const after = await levels("PMX-BTC");
+    expect(before[h]!.level).not.toBe(expected);
+    expect(after[h]!.level).toBe(expected);
+    expect(after.filter((l, i) => i !== h && l.level !== before[i]!.level)).toEqual([]);
+    const revisions = await client.query<{ t: Date; revision: number }>(`SELECT l.t, l.revision FROM index_levels l JOIN indices i ON i.id = l."indexId" WHERE i.ticker = 'PMX-BTC' AND l.revision > 0`);
+    expect(revisions.rows).toEqual([{ t: at(h), revision: 1 }]);
+    const restated = await client.query<{ revision: number; previous: string; value: string; reason: string }>(
+      `SELECT revision, previous, value, detail->>'reason' AS reason FROM restatements WHERE ticker = 'PMX-BTC' AND t = $1`,
+      [at(h)],
+    );
+    expect(restated.rows).toEqual([{ revision: 1, previous: before[h]!.level, value: expected, reason: "back-calculation: the venue corrected its price history" }]);
+
+    // published months are never rewritten: the closed month keeps the first-published value
+    const now = await client.query<{ sha256: string }>(`SELECT sha256 FROM snapshot_files WHERE month = $1 AND name = 'index_levels.csv'`, [month]);
+    expect(now.rows).toEqual([{ sha256: published.rows[0]!.sha256 }]);
+    expect(published.rows[0]!.content).toContain(`PMX-BTC,${at(h).toISOString().slice(0, 19)}.000000Z,${before[h]!.level},0,`);
+
+    // read again, the same corrected history changes nothing
+    const again = await cli("scripts/backfill.ts", ["PMX-BTC"]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain("corrected since");
+    expect(again.stdout).toContain("0 published value(s) restated");
+  });
+
   it("an hour the collector missed is filled from the venue's history once it answers again: marked history-filled and restated", async () => {
     const missed = new Date(launch.getTime() + HOUR);
     const next = new Date(launch.getTime() + 2 * HOUR);

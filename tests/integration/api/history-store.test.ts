@@ -10,8 +10,9 @@ import type { HistoryPoint } from "@/lib/venues/price-history";
 import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 // Rule (back-calculation): the venues' hourly history is stored one row per market per day; an
-// hour that has a snapshot row is the snapshot's, a price already held is kept, and the engine
-// sees the same prices as when each hour was a snapshot row of its own.
+// hour that has a snapshot row is the snapshot's, a price held is kept while the venue serves the
+// same one and replaced when the venue corrected it, and the engine sees the same prices as when
+// each hour was a snapshot row of its own.
 
 const HOUR = 3_600_000;
 const START = new Date("2026-10-01T20:00:00Z");
@@ -42,8 +43,8 @@ afterAll(async () => {
 
 describe("history prices: one row per market per day", () => {
   it("stores 30 hours over three days in three rows, leaving out the hour a snapshot holds", async () => {
-    const added = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 30 }, (_, h) => point(h, price(h), "0.005"))]])));
-    expect(added).toBe(29);
+    const stored = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 30 }, (_, h) => point(h, price(h), "0.005"))]])));
+    expect(stored).toEqual({ added: 29, replaced: 0, firstReplaced: null });
     const rows = await prisma.marketHistoryPrices.findMany({ where: { conditionId: "0xh" }, orderBy: { day: "asc" } });
     expect(rows.map((r) => [r.day.toISOString(), r.hours.length])).toEqual([
       ["2026-10-01T00:00:00.000Z", 4],
@@ -69,19 +70,25 @@ describe("history prices: one row per market per day", () => {
     expect(seen.get(29)).toBe("0.329 history true");
   });
 
-  it("storing the history again keeps the prices held and adds the new hours", async () => {
-    const added = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 32 }, (_, h) => point(h, 0.9))]])));
-    expect(added).toBe(2);
+  it("storing the history again keeps the prices the venue still serves, replaces the ones it corrected and adds the new hours", async () => {
+    // the venue serves hours 0-27 as before, corrected 28 and 29, and has two new hours
+    const again = Array.from({ length: 32 }, (_, h) => (h < 28 ? point(h, price(h), "0.005") : point(h, 0.9)));
+    const stored = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", again]])));
+    expect(stored).toEqual({ added: 2, replaced: 2, firstReplaced: at(28) });
     const overlay = await loadOverlay(prisma, at(0), at(31));
-    const mids = [0, 29, 30, 31].map((h) => overlay.apply(at(h), [], universe)[0]!.mid.toString());
-    expect(mids).toEqual(["0.3", "0.329", "0.9", "0.9"]);
+    const mids = [0, 5, 27, 28, 29, 30, 31].map((h) => overlay.apply(at(h), [], universe)[0]!.mid.toString());
+    expect(mids).toEqual(["0.3", "0.61", "0.327", "0.9", "0.9", "0.9", "0.9"]);
+    // the same history once more changes nothing
+    expect(await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", again]])))).toEqual({ added: 0, replaced: 0, firstReplaced: null });
+    // the hour a snapshot holds stays the snapshot's, whatever the history says
+    expect(await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", [point(5, 0.1)]]])))).toEqual({ added: 0, replaced: 0, firstReplaced: null });
   });
 
   it("prices held in memory for a computation are the stored ones: the engine sees the same snapshots as when they are read back", async () => {
-    // hours 20 to 33: 20 to 31 held already (kept), 32 and 33 new; hours 0 to 19 only held
+    // hours 20 to 33: 20 to 31 held already (replaced: the venue serves other prices now), 32 and 33 new; hours 0 to 19 only held
     const held = new HeldHistory(at(0), at(33));
-    const added = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 14 }, (_, i) => point(20 + i, 0.7, "0.01"))]]), held));
-    expect(added).toBe(2);
+    const stored = await prisma.$transaction((tx) => storeHistoryPrices(tx, new Map([["0xh", Array.from({ length: 14 }, (_, i) => point(20 + i, 0.7, "0.01"))]]), held));
+    expect(stored).toEqual({ added: 2, replaced: 12, firstReplaced: at(20) });
     const markets = new Map([["0xh", { legKey: null, label: "H", settlementDate: null }]]);
     const readBack = await loadOverlay(prisma, at(0), at(33));
     const fromMemory = await loadOverlay(prisma, at(0), at(33), undefined, { history: held, markets });
