@@ -7,6 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { EligibilityRule, MaturityType } from "@/lib/engine/types";
 import type { VolGates } from "@/lib/engine/volatility/types";
 import { matchesRule } from "@/lib/engine/eligibility";
+import { updateRowsExact } from "@/lib/db/exact-json";
 
 /** Everything the engine keeps between hours, per index and per series (by ticker). */
 export interface EngineStates {
@@ -254,31 +255,27 @@ export function awaitsBackCalculation(r: { inceptionAt: Date; launchAt: Date | n
   return r.launchAt !== null && r.inceptionAt < r.launchAt && r.backCalculatedAt === null;
 }
 
-/** Writes the engines' final states to their index and series rows. */
+/**
+ * Writes the engines' final states to their index and series rows, losslessly (JSON text into
+ * jsonb: Prisma's typed Json input would round the doubles the next hours build on).
+ */
 export async function saveStates(tx: Prisma.TransactionClient, catalog: EngineCatalog, states: EngineStates): Promise<void> {
-  for (const def of catalog.indices) {
+  const indexRows = catalog.indices.flatMap((def) => {
     const state = states.indices.get(def.ticker);
-    if (!state) continue;
-    await tx.index.update({
-      where: { ticker: def.ticker },
-      data: {
-        engineState: json(state),
-        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
-        resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
-        seriesPartiallyResolved: state.resolvedConstituentCount > 0,
-      },
-    });
-  }
-  for (const def of catalog.series) {
+    if (!state) return [];
+    return [{
+      ticker: def.ticker,
+      engineState: state,
+      ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
+      resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
+      seriesPartiallyResolved: state.resolvedConstituentCount > 0,
+    }];
+  });
+  await updateRowsExact(tx, "indices", ["ticker", "text"], [["engineState", "jsonb"], ["ceasedAt", "timestamptz"], ["resolvedAt", "timestamptz"], ["seriesPartiallyResolved", "boolean"]], indexRows);
+  const seriesRows = catalog.series.flatMap((def) => {
     const state = states.series.get(def.ticker);
-    if (!state) continue;
-    await tx.volatilitySeries.update({
-      where: { ticker: def.ticker },
-      data: {
-        engineState: json(state),
-        inceptionConfig: json(state.inception),
-        retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
-      },
-    });
-  }
+    if (!state) return [];
+    return [{ ticker: def.ticker, engineState: state, inceptionConfig: state.inception, retiredAt: state.retiredAt ? new Date(state.retiredAt) : null }];
+  });
+  await updateRowsExact(tx, "volatility_series", ["ticker", "text"], [["engineState", "jsonb"], ["inceptionConfig", "jsonb"], ["retiredAt", "timestamptz"]], seriesRows);
 }

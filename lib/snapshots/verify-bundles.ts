@@ -16,7 +16,7 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import { addClockIncrement, estimateClock } from "@/lib/engine/volatility/clock";
+import { addClockIncrement, estimateClock, publishedClock } from "@/lib/engine/volatility/clock";
 import type { ClockBucket, ClockEstimate, Counterfactual, InceptionConfig, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
@@ -484,7 +484,8 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
         report.clockUnchecked += 1;
         continue;
       }
-      const c = estimateClock(track.buckets, t, Number(tau));
+      // the estimate rounded as the methodology states (six decimals), then compared digit for digit
+      const c = publishedClock(estimateClock(track.buckets, t, Number(tau)));
       report.clocksChecked += 1;
       for (const field of ["tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"] as const) {
         if (c[field] !== published[field]) fail(`clock ${tau}d ${field}`, published[field], c[field]);

@@ -337,8 +337,19 @@ def clamp_speed(v):
     return min(4.0, max(0.25, v))
 
 
+CLOCK_DECIMALS = D("0.000001")
+
+
+def published_clock_value(x):
+    """A clock number as published: six decimals, to nearest from the double's exact binary value
+    (ties to even; a double is never exactly halfway there)."""
+    return float(D(x).quantize(CLOCK_DECIMALS, rounding=decimal.ROUND_HALF_EVEN)) + 0.0
+
+
 def estimate_clock(days, t_ms, tenor):
-    """days: list of (date, realized, predicted, n) in date order, increments of hours before t only."""
+    """days: list of [date, realized, predicted, n, ...] in date order (a day's realized and
+    predicted: math.fsum of its increments), increments of hours before t only. Every sum is
+    math.fsum (correctly rounded, independent of order); every square is x * x."""
     window = max(30, math.ceil(tenor))
     today = day_of(t_ms)
     start = today - dt.timedelta(days=window - 1)
@@ -347,29 +358,46 @@ def estimate_clock(days, t_ms, tenor):
     for d in inwin:
         n_incr += d[3]
     coverage = n_incr / (24 * window)
-    R = fsum_ordered(d[1] for d in inwin)
-    P = fsum_ordered(d[2] for d in inwin)
+    R = math.fsum(d[1] for d in inwin)
+    P = math.fsum(d[2] for d in inwin)
     if not inwin or inwin[0][0] != start or coverage < 0.6 or not P > 0 or len(inwin) < 2:
-        return {"tier": "budget-implied", "speed": 1, "speedLo": 1, "speedHi": 1, "windowDays": window, "coverage": coverage}
-    s_raw = R / P
-    n = len(inwin)
-    sse = fsum_ordered((d[1] - s_raw * d[2]) ** 2 for d in inwin)
-    se = math.sqrt(n / (n - 1) * sse) / P
-    return {
-        "tier": "historical-clock",
-        "speed": clamp_speed(s_raw),
-        "speedLo": clamp_speed(s_raw - Z95 * se),
-        "speedHi": clamp_speed(s_raw + Z95 * se),
-        "windowDays": window,
-        "coverage": coverage,
-    }
+        c = {"tier": "budget-implied", "speed": 1, "speedLo": 1, "speedHi": 1, "windowDays": window, "coverage": coverage}
+    else:
+        s_raw = R / P
+        n = len(inwin)
+        sse = math.fsum((d[1] - s_raw * d[2]) * (d[1] - s_raw * d[2]) for d in inwin)
+        se = math.sqrt(n / (n - 1) * sse) / P
+        c = {
+            "tier": "historical-clock",
+            "speed": clamp_speed(s_raw),
+            "speedLo": clamp_speed(s_raw - Z95 * se),
+            "speedHi": clamp_speed(s_raw + Z95 * se),
+            "windowDays": window,
+            "coverage": coverage,
+        }
+    for field in ("speed", "speedLo", "speedHi", "coverage"):
+        c[field] = published_clock_value(c[field])
+    return c
+
+
+def add_clock_increment(days, t_ms, realized, predicted):
+    """Adds one published hourly increment to its UTC day: the day's sums are math.fsum of its increments."""
+    today = day_of(t_ms)
+    if days and days[-1][0] == today:
+        last = days[-1]
+        last[4].append(realized)
+        last[5].append(predicted)
+        days[-1] = [today, math.fsum(last[4]), math.fsum(last[5]), last[3] + 1, last[4], last[5]]
+        return days
+    days.append([today, realized, predicted, 1, [realized], [predicted]])
+    return [x for x in days if x[0] >= today - dt.timedelta(days=366)]
 
 
 class Series:
     """What the next computation of a series needs from the ones before it."""
 
     def __init__(self):
-        self.days = []  # clock: [date, realized, predicted, n]
+        self.days = []  # clock: [date, realized, predicted, n, increments realized, increments predicted]
         self.known_from = None  # first date whose increments are all in DIR
         self.prev = None  # previous computation
 
@@ -613,8 +641,8 @@ def check_volatility(folder, month, rep, state, inception):
                 )
             )
             if counts:
-                realized = fsum_ordered((pj - by_id[l["condition_id"]]["p"]) ** 2 for l, pj in zip(live, p))
-                predicted = fsum_ordered(
+                realized = math.fsum((pj - by_id[l["condition_id"]]["p"]) * (pj - by_id[l["condition_id"]]["p"]) for l, pj in zip(live, p))
+                predicted = math.fsum(
                     var_h(by_id[l["condition_id"]]["p"], 1.0 if by_id[l["condition_id"]]["days"] is None or by_id[l["condition_id"]]["days"] <= 0 else min(dt_ms / MS_DAY / by_id[l["condition_id"]]["days"], 1.0))
                     for l in live
                 )
@@ -631,14 +659,7 @@ def check_volatility(folder, month, rep, state, inception):
             fail(H_FILE, "clock_increment", r["clock_increment_realized"], "empty (first computation)")
         # the published increments feed the clock of the hours after t
         if r["clock_increment_realized"] != "" and r["clock_increment_predicted"] != "":
-            today = day_of(t_ms)
-            realized, predicted = float(r["clock_increment_realized"]), float(r["clock_increment_predicted"])
-            if s.days and s.days[-1][0] == today:
-                last = s.days[-1]
-                s.days[-1] = [today, last[1] + realized, last[2] + predicted, last[3] + 1]
-            else:
-                s.days.append([today, realized, predicted, 1])
-                s.days = [x for x in s.days if x[0] >= today - dt.timedelta(days=366)]
+            s.days = add_clock_increment(s.days, t_ms, float(r["clock_increment_realized"]), float(r["clock_increment_predicted"]))
 
         # impact and de-vig gap, for the gates
         speed_h = speed(H)
