@@ -8,6 +8,7 @@ import type { EligibilityRule, MaturityType } from "@/lib/engine/types";
 import type { VolGates } from "@/lib/engine/volatility/types";
 import { matchesRule } from "@/lib/engine/eligibility";
 import { updateRowsExact } from "@/lib/db/exact-json";
+import { sha256Hex } from "@/lib/engine/sha256";
 
 /** Everything the engine keeps between hours, per index and per series (by ticker). */
 export interface EngineStates {
@@ -58,6 +59,17 @@ export function basisOf(launch: Date | undefined, t: Date, usedHistory: boolean)
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
+
+/**
+ * A chain link's event id, named by its index and hour (one link per index per hour): a UUID made
+ * from the SHA-256 of `ticker|completedAt` (version and variant bits set as for a name-based UUID),
+ * so the same history computed in any number of chunks publishes the same ids (bundles byte-identical).
+ */
+export function linkEventId(ticker: string, completedAt: Date | string): string {
+  const h = sha256Hex(`${ticker}|${new Date(completedAt).toISOString()}`);
+  const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickCreateManyInput {
   return {
@@ -136,6 +148,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     const r = step.reconstitution;
     if (r) {
       out.reconstitutions.push({
+        id: linkEventId(def.ticker, r.completedAt),
         indexId,
         completedAt: r.completedAt,
         addedMarketCount: r.addedMarketCount,

@@ -14,7 +14,9 @@ windows and the attribution of a month's first hours), and checks:
     published increments, the clock version label, the attribution (move, deltaPts2, per-leg
     price and clock parts), the counterfactual over the inception legs, those no longer in force
     included (and its fingerprint),
-    and the gate decision (status and failing gates) by the documented rules in exact decimal.
+    and the gate decision (status and failing gates) by the documented rules in exact decimal;
+  - the forecast record (schemaVersion 7): each closed window's expected move (the tenor's points
+    published at its start) and realized move (from the leg panel's p at both ends).
 
 Every difference is printed as one line naming month, file, ticker, hour and what differs,
 with the published and the recomputed value; the exit status is 1 when there is any, 0 when
@@ -793,6 +795,64 @@ def check_volatility(folder, month, rep, state, inception):
         }
 
 
+# ---------------------------------------------------------------- the forecast record
+
+
+def realized_move_pts(p0, p1):
+    """100 * sqrt(sum over the legs priced at either end of (p1 - p0)^2), a leg missing at one end
+    counting as 0; math.fsum, squares as x * x."""
+    ids = set(p0) | set(p1)
+    return 100 * math.sqrt(math.fsum((p1.get(i, 0.0) - p0.get(i, 0.0)) * (p1.get(i, 0.0) - p0.get(i, 0.0)) for i in ids))
+
+
+def check_forecast_record(folder, month, rep, points, has_record):
+    """volatility_forecast_record.csv: each window's expected move is the tenor's published points at
+    its start, its realized move is recomputed from the leg panel's p at both ends; every window
+    that closed in the month (both ends published) and starts in DIR has its row."""
+    FILE = "volatility_forecast_record.csv"
+    leg_p = {}
+    for r in rows(folder, "volatility_legs.csv"):
+        cell = leg_p.setdefault((r["ticker"], r["t"]), {})
+        if r["p"] != "":
+            cell[r["condition_id"]] = float(r["p"])
+    tenors_of = {r["ticker"]: json.loads(r["tenors_days_json"]) for r in rows(folder, "volatility_series.csv")}
+    first = None
+    for r in rows(folder, "volatility_history.csv"):
+        t_ms = ms(r["t"])
+        first = t_ms if first is None else min(first, t_ms)
+        pts = {k: v["pts"] for k, v in json.loads(r["tenors_json"]).items()}
+        points.setdefault(r["ticker"], {})[t_ms] = (r["publication_state"] == "published", pts, leg_p.get((r["ticker"], r["t"]), {}))
+    if not has_record:
+        return
+    published = {(r["ticker"], r["tenor_days"], r["window_start"]): r for r in rows(folder, FILE)}
+    dir_start = min((min(m) for m in points.values() if m), default=0)
+    for ticker, by_ms in points.items():
+        for tau in tenors_of.get(ticker, []):
+            for start_ms in sorted(by_ms):
+                end_ms = start_ms + tau * MS_DAY
+                if first is None or end_ms < first or end_ms not in by_ms:
+                    continue
+                (pub0, pts0, p0), (pub1, _, p1) = by_ms[start_ms], by_ms[end_ms]
+                if not (pub0 and pub1) or str(tau) not in pts0:
+                    continue
+                start = dt.datetime.fromtimestamp(start_ms / 1000, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+                rep.count("forecast record windows")
+                r = published.pop((ticker, str(tau), start), None)
+                if r is None:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d window", "no row", f"expected {pts0[str(tau)]} / realized {realized_move_pts(p0, p1):.6f}")
+                    continue
+                if ms(r["window_end"]) != end_ms:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d window_end", r["window_end"], end_ms)
+                if float(r["expected_pts"]) != pts0[str(tau)]:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d expected_pts", r["expected_pts"], pts0[str(tau)])
+                rep.close(month, FILE, ticker, start, f"{tau}d realized_pts", r["realized_pts"], realized_move_pts(p0, p1))
+    for (ticker, tau, start), r in published.items():
+        if ms(start) < dir_start:
+            rep.count("forecast record windows starting before DIR")
+        else:
+            rep.fail(month, FILE, ticker, start, f"{tau}d window", "a row", "no such closed window (start or end not published)")
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -808,7 +868,7 @@ def main(argv):
         print("usage: python3 recompute_bundles.py DIR   (DIR: one month's folder, or YYYY-MM folders)", file=sys.stderr)
         return 2
     rep = Report()
-    state, inception = {}, {}
+    state, inception, record_points = {}, {}, {}
     folders = month_folders(argv[1])
     for folder in folders:
         month = os.path.basename(os.path.normpath(folder))
@@ -816,6 +876,8 @@ def main(argv):
         check_index(folder, month, rep)
         if int(manifest.get("schemaVersion", 0)) >= 5:
             check_volatility(folder, month, rep, state, inception)
+            # months before schemaVersion 7 have no record file but feed the windows that start in them
+            check_forecast_record(folder, month, rep, record_points, int(manifest.get("schemaVersion", 0)) >= 7)
         else:
             # older layouts lack some inputs (increments, attribution, inception): levels only, and
             # the series' clocks and attribution start again from the next month's own rows
