@@ -27,7 +27,7 @@ export function ForecastRecord({ record, ticker }: { record: ForecastRecordView 
           No window has closed yet: the first closes one tenor after the first published value.
         </p>
       ) : (
-        <div className="grid gap-4 lg:grid-cols-2">
+        <div className="grid gap-4 xl:grid-cols-2">
           <figure className="rounded-lg border border-slate-200 p-3">
             <ForecastRecordChart
               filename={`${ticker}-forecast-record`}

@@ -699,6 +699,8 @@ function verifyForecastRecord(dir: string, report: VolReport, points: Map<string
   let first = Number.POSITIVE_INFINITY;
   for (const r of readCsv(dir, "volatility_history.csv")) {
     const ms = Date.parse(r.t!);
+    // a row whose hour does not read is reported by the history's own checks
+    if (!Number.isFinite(ms)) continue;
     first = Math.min(first, ms);
     const tenors = JSON.parse(r.tenors_json!) as Record<string, { pts: number }>;
     if (!points.has(r.ticker!)) points.set(r.ticker!, new Map());
