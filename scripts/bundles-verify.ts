@@ -23,6 +23,7 @@ try {
   );
   console.log(`per-leg attribution: ${v.attributionLegsChecked} legs recomputed; clock estimates from the hourly increments: ${v.clocksChecked} recomputed${v.clockUnchecked ? `, ${v.clockUnchecked} need earlier months' files` : ""}`);
   console.log(`counterfactuals (inception legs, calendar clock): ${v.counterfactualsChecked} recomputed${v.counterfactualUnchecked ? `, ${v.counterfactualUnchecked} without their inputs in DIR` : ""}`);
+  console.log(`forecast record: ${v.recordWindowsChecked} windows recomputed${v.recordUnchecked ? `, ${v.recordUnchecked} start before DIR` : ""}`);
   console.log(`gate decisions (documented rules, exact decimal): ${v.gateDecisionsChecked} recomputed, ${v.gateMismatches} differ${v.identityUnchecked ? `; ${v.identityUnchecked} need the previous month's files for the identity gate` : ""}`);
   const ok = verified(r);
   console.log(ok ? "OK: every file matches its manifest and every published value recomputes from the bundle files" : `FAILED: ${failures.length} failing row(s) listed above`);

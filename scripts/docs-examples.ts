@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { spawnSync } from "node:child_process";
 
 // `npm run docs:examples`: regenerates content/docs/examples/*.json from the demo market through
 // the real endpoint handlers (an embedded database in a temporary directory), so every example
@@ -14,7 +15,7 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-docs-examples-"));
   Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", REDIS_URL: "", PUBLIC_BASE_URL: process.env.DOCS_BASE_URL || "https://api.example.com" });
   const { config } = await import("@/lib/config");
-  const { catchUp } = await import("@/lib/ingest/engine-runner");
+  const { runBackfill } = await import("@/lib/server/backfill");
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
@@ -27,7 +28,10 @@ async function main() {
   const { formatMicros } = await import("@/lib/engine/time-format");
   const prisma = await root().db();
   const generatedAt = new Date();
-  await catchUp(prisma, { seed: config().DEMO_SEED, now: generatedAt });
+  // the demo computed as a fresh `npm start` computes it: the start-up backfill in chunks (each its own
+  // transaction, reloading the engine's and the demo's stored states), so the verifier's run below is
+  // the run a user of the server's bundles gets
+  await runBackfill(prisma, { seed: config().DEMO_SEED, now: generatedAt }, config().embedded, () => undefined);
   await buildMissingBundles(prisma);
   const { key } = await mintKey(prisma, await ensureUser(prisma, "docs@example.com"));
   const resolved = (await verifyKey(root(), key))!;
@@ -79,6 +83,9 @@ async function main() {
     fs.writeFileSync(path.join(bundleDir, b.month, "manifest.json"), JSON.stringify(b.manifest));
   }
   const verified = verifyBundles(bundleDir);
+  // and the outside script (Python's standard library) on the same folders
+  const outside = spawnSync("python3", ["scripts/outside/recompute_bundles.py", bundleDir], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const outsideLines = (outside.stdout ?? "").split("\n");
   write("bundles-verify.json", {
     generatedAt: formatMicros(generatedAt),
     months: verified.months,
@@ -95,8 +102,16 @@ async function main() {
     attributionLegsChecked: verified.volatility.attributionLegsChecked,
     clockEstimatesChecked: verified.volatility.clocksChecked,
     counterfactualsChecked: verified.volatility.counterfactualsChecked,
+    forecastRecordWindowsChecked: verified.volatility.recordWindowsChecked,
     manifestFilesChecked: verified.integrity.filesChecked,
+    failureCount: verified.integrity.failures.length + verified.index.failures.length + verified.volatility.failures.length,
     failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
+    outside: {
+      command: "python3 scripts/outside/recompute_bundles.py DIR",
+      exitStatus: outside.status,
+      differences: outsideLines.filter((l) => l.startsWith("DIFF")).length,
+      summary: outsideLines.filter((l) => /^(months|forecast record windows|clock estimates|volatility computations|largest|OK|FAILED)\b/.test(l)),
+    },
   });
   await closeRoot();
   fs.rmSync(dir, { recursive: true, force: true });

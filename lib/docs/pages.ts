@@ -212,6 +212,13 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "methodology/band-and-gates.mdx",
   },
   {
+    slug: "methodology/forecast-record",
+    title: "Forecast record",
+    description: "Every closed window's expected move against the realized move, and what a calibrated volatility measure shows.",
+    group: "Data and methodology",
+    file: "methodology/forecast-record.mdx",
+  },
+  {
     slug: "methodology/recomputing",
     title: "Back-calculated history and recomputing",
     nav: "Recomputing published values",

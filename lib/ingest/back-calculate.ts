@@ -8,6 +8,7 @@ import { floorHour, MS_PER_DAY, MS_PER_HOUR, nextHour } from "@/lib/engine/time-
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
+import { updateRowsExact } from "@/lib/db/exact-json";
 import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { levelIsMaterial, restate, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
 import { firstLegsOf, storeFirstLegs } from "@/lib/ingest/series-legs";
@@ -506,7 +507,8 @@ async function recomputeEntries(
     const series = { ...(cp.volStates as Record<string, unknown>) };
     for (const d of catalog.indices) if (at?.indices[d.ticker]) indices[d.ticker] = at.indices[d.ticker]; else delete indices[d.ticker];
     for (const d of catalog.series) if (at?.series[d.ticker]) series[d.ticker] = at.series[d.ticker]; else delete series[d.ticker];
-    await tx.engineCheckpoint.update({ where: { t: cp.t }, data: { indexStates: indices as Prisma.InputJsonValue, volStates: series as Prisma.InputJsonValue } });
+    // written losslessly (the typed Json input would round the states' doubles)
+    await updateRowsExact(tx, "engine_checkpoints", ["t", "timestamptz"], [["indexStates", "jsonb"], ["volStates", "jsonb"]], [{ t: cp.t, indexStates: indices, volStates: series }]);
   }
 }
 

@@ -7,6 +7,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { EligibilityRule, MaturityType } from "@/lib/engine/types";
 import type { VolGates } from "@/lib/engine/volatility/types";
 import { matchesRule } from "@/lib/engine/eligibility";
+import { updateRowsExact } from "@/lib/db/exact-json";
+import { sha256Hex } from "@/lib/engine/sha256";
 
 /** Everything the engine keeps between hours, per index and per series (by ticker). */
 export interface EngineStates {
@@ -57,6 +59,17 @@ export function basisOf(launch: Date | undefined, t: Date, usedHistory: boolean)
 }
 
 const json = (v: unknown) => JSON.parse(JSON.stringify(v)) as Prisma.InputJsonValue;
+
+/**
+ * A chain link's event id, named by its index and hour (one link per index per hour): a UUID made
+ * from the SHA-256 of `ticker|completedAt` (version and variant bits set as for a name-based UUID),
+ * so the same history computed in any number of chunks publishes the same ids (bundles byte-identical).
+ */
+export function linkEventId(ticker: string, completedAt: Date | string): string {
+  const h = sha256Hex(`${ticker}|${new Date(completedAt).toISOString()}`);
+  const variant = ((Number.parseInt(h[16] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
 
 export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickCreateManyInput {
   return {
@@ -135,6 +148,7 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     const r = step.reconstitution;
     if (r) {
       out.reconstitutions.push({
+        id: linkEventId(def.ticker, r.completedAt),
         indexId,
         completedAt: r.completedAt,
         addedMarketCount: r.addedMarketCount,
@@ -254,31 +268,27 @@ export function awaitsBackCalculation(r: { inceptionAt: Date; launchAt: Date | n
   return r.launchAt !== null && r.inceptionAt < r.launchAt && r.backCalculatedAt === null;
 }
 
-/** Writes the engines' final states to their index and series rows. */
+/**
+ * Writes the engines' final states to their index and series rows, losslessly (JSON text into
+ * jsonb: Prisma's typed Json input would round the doubles the next hours build on).
+ */
 export async function saveStates(tx: Prisma.TransactionClient, catalog: EngineCatalog, states: EngineStates): Promise<void> {
-  for (const def of catalog.indices) {
+  const indexRows = catalog.indices.flatMap((def) => {
     const state = states.indices.get(def.ticker);
-    if (!state) continue;
-    await tx.index.update({
-      where: { ticker: def.ticker },
-      data: {
-        engineState: json(state),
-        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
-        resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
-        seriesPartiallyResolved: state.resolvedConstituentCount > 0,
-      },
-    });
-  }
-  for (const def of catalog.series) {
+    if (!state) return [];
+    return [{
+      ticker: def.ticker,
+      engineState: state,
+      ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
+      resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
+      seriesPartiallyResolved: state.resolvedConstituentCount > 0,
+    }];
+  });
+  await updateRowsExact(tx, "indices", ["ticker", "text"], [["engineState", "jsonb"], ["ceasedAt", "timestamptz"], ["resolvedAt", "timestamptz"], ["seriesPartiallyResolved", "boolean"]], indexRows);
+  const seriesRows = catalog.series.flatMap((def) => {
     const state = states.series.get(def.ticker);
-    if (!state) continue;
-    await tx.volatilitySeries.update({
-      where: { ticker: def.ticker },
-      data: {
-        engineState: json(state),
-        inceptionConfig: json(state.inception),
-        retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
-      },
-    });
-  }
+    if (!state) return [];
+    return [{ ticker: def.ticker, engineState: state, inceptionConfig: state.inception, retiredAt: state.retiredAt ? new Date(state.retiredAt) : null }];
+  });
+  await updateRowsExact(tx, "volatility_series", ["ticker", "text"], [["engineState", "jsonb"], ["inceptionConfig", "jsonb"], ["retiredAt", "timestamptz"]], seriesRows);
 }

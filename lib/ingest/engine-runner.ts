@@ -10,6 +10,7 @@ import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/inge
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import type { ApplySummary } from "@/lib/catalog/apply-catalog";
 import { compactLevelRows } from "@/lib/db/level-inputs";
+import { saveEngineStateExact } from "@/lib/db/exact-json";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -263,13 +264,9 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
       if (hours === 0) return { hours, lastTickAt: last, catalog: applied };
       await writeCheckpoints(tx, checkpoints, last!);
       await saveStates(tx, catalog, states);
-      const demoState = JSON.parse(JSON.stringify(feed.state())) as Prisma.InputJsonValue;
-      await tx.engineState.upsert({
-        where: { id: 1 },
-        // a database computed from scratch reflects every engine correction
-        create: { id: 1, lastTickAt: last!, demoSeed: demo ? options.seed : null, demoState, corrections: CURRENT_CORRECTIONS },
-        update: { lastTickAt: last!, demoState },
-      });
+      // the demo's state written losslessly (its doubles continue the same path in the next chunk);
+      // a database computed from scratch reflects every engine correction
+      await saveEngineStateExact(tx, { lastTickAt: last!, demoState: feed.state(), create: { demoSeed: demo ? options.seed : null, corrections: CURRENT_CORRECTIONS } });
       return { hours, lastTickAt: last, catalog: applied };
     },
     { timeout: 600_000, maxWait: 60_000 },

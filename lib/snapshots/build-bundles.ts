@@ -10,15 +10,18 @@ import { fullPrecision } from "@/lib/engine/decimal";
 import type { Db } from "@/lib/db";
 import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/db/level-inputs";
 import type { Attribution, Component, Counterfactual, InceptionConfig, VolInputs } from "@/lib/engine/volatility/types";
+import { forecastWindows } from "@/lib/engine/volatility/forecast-record";
+import { loadRecordPoints } from "@/lib/db/record-points";
 
 /**
  * Integer layout version; a change of files or columns increments it (2: price panels,
  * compositions, full-precision links; 3: legs' tenor points, per-leg attribution file,
  * counterfactual and clock increments in the volatility history; 4: `basis` of every value, launches;
  * 5: each series' inception configuration, the counterfactual's inputs; 6: the quotes of inception
- * legs no longer in force, so the counterfactual recomputes after a leg leaves).
+ * legs no longer in force, so the counterfactual recomputes after a leg leaves; 7: the forecast
+ * record, volatility_forecast_record.csv).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export interface BundleFile {
   name: string;
@@ -129,6 +132,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components, v.basis
     FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
     WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
+  const record = await forecastRecordRows(prisma, from, to);
   // Corrections made during the month, with the value each one superseded (the restatement policy).
   const restatements = await prisma.restatement.findMany({ where: { restatedAt: { gte: from, lt: to } }, orderBy: [{ restatedAt: "asc" }, { kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
 
@@ -261,6 +265,11 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       ),
     },
     {
+      // every window of every tenor that closed during the month: expected move at its start, realized move over it
+      name: "volatility_forecast_record.csv",
+      ...csv(["ticker", "tenor_days", "window_start", "window_end", "expected_pts", "realized_pts"], record),
+    },
+    {
       name: "restatements.csv",
       ...csv(
         ["restated_at", "kind", "ticker", "t", "revision", "previous_value", "value", "reason", "detail_json"],
@@ -271,6 +280,22 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       ),
     },
   ];
+}
+
+const MS_DAY = 86_400_000;
+
+/** The forecast record's windows that closed in [from, to), by ticker, tenor and start (lib/engine/volatility/forecast-record.ts). */
+async function forecastRecordRows(prisma: Db, from: Date, to: Date): Promise<Cell[][]> {
+  const tenors = await prisma.volatilitySeries.findMany({ where: { listed: true }, select: { tenorsDays: true } });
+  const longest = Math.max(0, ...tenors.flatMap((x) => x.tenorsDays));
+  const rows: Cell[][] = [];
+  for (const s of await loadRecordPoints(prisma, new Date(from.getTime() - longest * MS_DAY), to)) {
+    for (const w of forecastWindows(s.points, s.tenorsDays)) {
+      if (w.endMs < from.getTime()) continue;
+      rows.push([s.ticker, w.tenorDays, iso6(new Date(w.startMs)), iso6(new Date(w.endMs)), w.expectedPts, w.realizedPts]);
+    }
+  }
+  return rows;
 }
 
 /** Entries back-calculated into the month or before it: their base date and launch. */

@@ -16,7 +16,8 @@ import {
   preparePartition,
   tenorEnvelope,
 } from "@/lib/engine/volatility/tenor-variance";
-import { addClockIncrement, estimateClock } from "@/lib/engine/volatility/clock";
+import { addClockIncrement, estimateClock, publishedClock } from "@/lib/engine/volatility/clock";
+import { forecastWindows, realizedMovePts, type RecordPoint } from "@/lib/engine/volatility/forecast-record";
 import type { ClockBucket, ClockEstimate, Counterfactual, InceptionConfig, VolGates } from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
@@ -89,6 +90,10 @@ export interface VolReport {
   counterfactualsChecked: number;
   /** counterfactuals whose inception configuration is not in DIR, or one of whose inception legs is in neither the leg panel nor volatility_counterfactual_legs.csv (bundles before schemaVersion 6) */
   counterfactualUnchecked: number;
+  /** forecast record windows (volatility_forecast_record.csv, schemaVersion 7) recomputed from the history and leg panel */
+  recordWindowsChecked: number;
+  /** forecast record windows whose start is before the bundles in DIR */
+  recordUnchecked: number;
   /** of `computations`, those back-calculated or filled from the venue's history (recomputed alike) */
   fromHistory: number;
   failures: Failure[];
@@ -484,7 +489,8 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
         report.clockUnchecked += 1;
         continue;
       }
-      const c = estimateClock(track.buckets, t, Number(tau));
+      // the estimate rounded as the methodology states (six decimals), then compared digit for digit
+      const c = publishedClock(estimateClock(track.buckets, t, Number(tau)));
       report.clocksChecked += 1;
       for (const field of ["tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"] as const) {
         if (c[field] !== published[field]) fail(`clock ${tau}d ${field}`, published[field], c[field]);
@@ -672,6 +678,69 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
   }
 }
 
+/**
+ * The forecast record (volatility_forecast_record.csv): each window's expected move is the tenor's
+ * published points at its start (volatility_history.csv), its realized move is recomputed from the
+ * leg panel's p at both ends (volatility_legs.csv), and every window that closed in the month and
+ * starts in DIR has its row. `points` carries the computations of earlier months.
+ */
+function verifyForecastRecord(dir: string, report: VolReport, points: Map<string, Map<number, RecordPoint>>): void {
+  const month = path.basename(dir);
+  const manifestFile = path.join(dir, "manifest.json");
+  // the record is in bundles from schemaVersion 7 on; earlier months still feed the windows that start in them
+  const hasRecord = fs.existsSync(manifestFile) && Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) >= 7;
+  const legP = new Map<string, Map<string, number>>();
+  for (const r of readCsv(dir, "volatility_legs.csv")) {
+    const k = key(r.ticker!, r.t!);
+    if (!legP.has(k)) legP.set(k, new Map());
+    if (r.p !== undefined && r.p !== "") legP.get(k)!.set(r.condition_id!, Number(r.p));
+  }
+  const tenorsOf = new Map(readCsv(dir, "volatility_series.csv").map((r) => [r.ticker!, JSON.parse(r.tenors_days_json!) as number[]]));
+  let first = Number.POSITIVE_INFINITY;
+  for (const r of readCsv(dir, "volatility_history.csv")) {
+    const ms = Date.parse(r.t!);
+    // a row whose hour does not read is reported by the history's own checks
+    if (!Number.isFinite(ms)) continue;
+    first = Math.min(first, ms);
+    const tenors = JSON.parse(r.tenors_json!) as Record<string, { pts: number }>;
+    if (!points.has(r.ticker!)) points.set(r.ticker!, new Map());
+    points.get(r.ticker!)!.set(ms, {
+      ms,
+      published: r.publication_state === "published",
+      tenorPts: Object.fromEntries(Object.entries(tenors).map(([k, v]) => [k, v.pts])),
+      p: legP.get(key(r.ticker!, r.t!)) ?? new Map(),
+    });
+  }
+  if (!hasRecord) return;
+  const file = "volatility_forecast_record.csv";
+  const fail = (ticker: string, t: string | null, what: string, published: string, recomputed: string) => report.failures.push({ month, file, ticker, t, what, published, recomputed });
+  const rows = new Map(readCsv(dir, file).map((r) => [key(r.ticker!, r.tenor_days!, r.window_start!), r]));
+  const dirStart = Math.min(...[...points.values()].map((m) => Math.min(...m.keys())));
+  for (const [ticker, byMs] of points) {
+    const tenors = tenorsOf.get(ticker) ?? [];
+    for (const w of forecastWindows([...byMs.values()], tenors)) {
+      if (w.endMs < first) continue;
+      const start = new Date(w.startMs).toISOString().replace(/Z$/, "000Z");
+      const r = rows.get(key(ticker, String(w.tenorDays), start));
+      rows.delete(key(ticker, String(w.tenorDays), start));
+      report.recordWindowsChecked += 1;
+      if (r === undefined) {
+        fail(ticker, start, `${w.tenorDays}d window`, "no row", `expected ${w.expectedPts} / realized ${w.realizedPts}`);
+        continue;
+      }
+      if (Date.parse(r.window_end!) !== w.endMs) fail(ticker, start, `${w.tenorDays}d window_end`, r.window_end!, new Date(w.endMs).toISOString());
+      if (Number(r.expected_pts) !== w.expectedPts) fail(ticker, start, `${w.tenorDays}d expected_pts`, r.expected_pts!, String(w.expectedPts));
+      const realized = realizedMovePts(byMs.get(w.startMs)!.p, byMs.get(w.endMs)!.p);
+      if (Math.abs(Number(r.realized_pts) - realized) > VOL_ROUNDING) fail(ticker, start, `${w.tenorDays}d realized_pts`, r.realized_pts!, String(realized));
+    }
+  }
+  // rows left: a window whose start is before DIR, or one that should not be there
+  for (const r of rows.values()) {
+    if (Date.parse(r.window_start!) < dirStart) report.recordUnchecked += 1;
+    else fail(r.ticker!, r.window_start!, `${r.tenor_days}d window`, "a row", "no such closed window (start or end not published)");
+  }
+}
+
 /** Checks every month's files against its manifest, then recomputes every index level and volatility value of the bundles under dir. */
 export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
@@ -691,6 +760,8 @@ export function verifyBundles(dir: string): VerifyReport {
     clockUnchecked: 0,
     counterfactualsChecked: 0,
     counterfactualUnchecked: 0,
+    recordWindowsChecked: 0,
+    recordUnchecked: 0,
     failures: [],
   };
   const tickers = new Set<string>();
@@ -698,12 +769,14 @@ export function verifyBundles(dir: string): VerifyReport {
   const prevBySeries = new Map<string, Recomputed>();
   const clocks = new Map<string, ClockTrack>();
   const inceptions = new Map<string, InceptionConfig>();
+  const recordPoints = new Map<string, Map<number, RecordPoint>>();
   const firstRow = months.length ? readCsv(months[0]!, "volatility_history.csv")[0] : undefined;
   const dirStart = firstRow ? Date.parse(`${firstRow.t!.slice(0, 7)}-01T00:00:00Z`) : 0;
   for (const m of months) verifyManifest(m, integrity);
   for (const m of months) {
     verifyIndexMonth(m, index, tickers);
     verifyVolMonth(m, volatility, prevBySeries, seriesSeen, clocks, dirStart, inceptions);
+    verifyForecastRecord(m, volatility, recordPoints);
   }
   index.indices = tickers.size;
   volatility.series = seriesSeen.size;

@@ -14,7 +14,9 @@ windows and the attribution of a month's first hours), and checks:
     published increments, the clock version label, the attribution (move, deltaPts2, per-leg
     price and clock parts), the counterfactual over the inception legs, those no longer in force
     included (and its fingerprint),
-    and the gate decision (status and failing gates) by the documented rules in exact decimal.
+    and the gate decision (status and failing gates) by the documented rules in exact decimal;
+  - the forecast record (schemaVersion 7): each closed window's expected move (the tenor's points
+    published at its start) and realized move (from the leg panel's p at both ends).
 
 Every difference is printed as one line naming month, file, ticker, hour and what differs,
 with the published and the recomputed value; the exit status is 1 when there is any, 0 when
@@ -337,8 +339,19 @@ def clamp_speed(v):
     return min(4.0, max(0.25, v))
 
 
+CLOCK_DECIMALS = D("0.000001")
+
+
+def published_clock_value(x):
+    """A clock number as published: six decimals, to nearest from the double's exact binary value
+    (ties to even; a double is never exactly halfway there)."""
+    return float(D(x).quantize(CLOCK_DECIMALS, rounding=decimal.ROUND_HALF_EVEN)) + 0.0
+
+
 def estimate_clock(days, t_ms, tenor):
-    """days: list of (date, realized, predicted, n) in date order, increments of hours before t only."""
+    """days: list of [date, realized, predicted, n, ...] in date order (a day's realized and
+    predicted: math.fsum of its increments), increments of hours before t only. Every sum is
+    math.fsum (correctly rounded, independent of order); every square is x * x."""
     window = max(30, math.ceil(tenor))
     today = day_of(t_ms)
     start = today - dt.timedelta(days=window - 1)
@@ -347,29 +360,46 @@ def estimate_clock(days, t_ms, tenor):
     for d in inwin:
         n_incr += d[3]
     coverage = n_incr / (24 * window)
-    R = fsum_ordered(d[1] for d in inwin)
-    P = fsum_ordered(d[2] for d in inwin)
+    R = math.fsum(d[1] for d in inwin)
+    P = math.fsum(d[2] for d in inwin)
     if not inwin or inwin[0][0] != start or coverage < 0.6 or not P > 0 or len(inwin) < 2:
-        return {"tier": "budget-implied", "speed": 1, "speedLo": 1, "speedHi": 1, "windowDays": window, "coverage": coverage}
-    s_raw = R / P
-    n = len(inwin)
-    sse = fsum_ordered((d[1] - s_raw * d[2]) ** 2 for d in inwin)
-    se = math.sqrt(n / (n - 1) * sse) / P
-    return {
-        "tier": "historical-clock",
-        "speed": clamp_speed(s_raw),
-        "speedLo": clamp_speed(s_raw - Z95 * se),
-        "speedHi": clamp_speed(s_raw + Z95 * se),
-        "windowDays": window,
-        "coverage": coverage,
-    }
+        c = {"tier": "budget-implied", "speed": 1, "speedLo": 1, "speedHi": 1, "windowDays": window, "coverage": coverage}
+    else:
+        s_raw = R / P
+        n = len(inwin)
+        sse = math.fsum((d[1] - s_raw * d[2]) * (d[1] - s_raw * d[2]) for d in inwin)
+        se = math.sqrt(n / (n - 1) * sse) / P
+        c = {
+            "tier": "historical-clock",
+            "speed": clamp_speed(s_raw),
+            "speedLo": clamp_speed(s_raw - Z95 * se),
+            "speedHi": clamp_speed(s_raw + Z95 * se),
+            "windowDays": window,
+            "coverage": coverage,
+        }
+    for field in ("speed", "speedLo", "speedHi", "coverage"):
+        c[field] = published_clock_value(c[field])
+    return c
+
+
+def add_clock_increment(days, t_ms, realized, predicted):
+    """Adds one published hourly increment to its UTC day: the day's sums are math.fsum of its increments."""
+    today = day_of(t_ms)
+    if days and days[-1][0] == today:
+        last = days[-1]
+        last[4].append(realized)
+        last[5].append(predicted)
+        days[-1] = [today, math.fsum(last[4]), math.fsum(last[5]), last[3] + 1, last[4], last[5]]
+        return days
+    days.append([today, realized, predicted, 1, [realized], [predicted]])
+    return [x for x in days if x[0] >= today - dt.timedelta(days=366)]
 
 
 class Series:
     """What the next computation of a series needs from the ones before it."""
 
     def __init__(self):
-        self.days = []  # clock: [date, realized, predicted, n]
+        self.days = []  # clock: [date, realized, predicted, n, increments realized, increments predicted]
         self.known_from = None  # first date whose increments are all in DIR
         self.prev = None  # previous computation
 
@@ -613,8 +643,8 @@ def check_volatility(folder, month, rep, state, inception):
                 )
             )
             if counts:
-                realized = fsum_ordered((pj - by_id[l["condition_id"]]["p"]) ** 2 for l, pj in zip(live, p))
-                predicted = fsum_ordered(
+                realized = math.fsum((pj - by_id[l["condition_id"]]["p"]) * (pj - by_id[l["condition_id"]]["p"]) for l, pj in zip(live, p))
+                predicted = math.fsum(
                     var_h(by_id[l["condition_id"]]["p"], 1.0 if by_id[l["condition_id"]]["days"] is None or by_id[l["condition_id"]]["days"] <= 0 else min(dt_ms / MS_DAY / by_id[l["condition_id"]]["days"], 1.0))
                     for l in live
                 )
@@ -631,14 +661,7 @@ def check_volatility(folder, month, rep, state, inception):
             fail(H_FILE, "clock_increment", r["clock_increment_realized"], "empty (first computation)")
         # the published increments feed the clock of the hours after t
         if r["clock_increment_realized"] != "" and r["clock_increment_predicted"] != "":
-            today = day_of(t_ms)
-            realized, predicted = float(r["clock_increment_realized"]), float(r["clock_increment_predicted"])
-            if s.days and s.days[-1][0] == today:
-                last = s.days[-1]
-                s.days[-1] = [today, last[1] + realized, last[2] + predicted, last[3] + 1]
-            else:
-                s.days.append([today, realized, predicted, 1])
-                s.days = [x for x in s.days if x[0] >= today - dt.timedelta(days=366)]
+            s.days = add_clock_increment(s.days, t_ms, float(r["clock_increment_realized"]), float(r["clock_increment_predicted"]))
 
         # impact and de-vig gap, for the gates
         speed_h = speed(H)
@@ -772,6 +795,64 @@ def check_volatility(folder, month, rep, state, inception):
         }
 
 
+# ---------------------------------------------------------------- the forecast record
+
+
+def realized_move_pts(p0, p1):
+    """100 * sqrt(sum over the legs priced at either end of (p1 - p0)^2), a leg missing at one end
+    counting as 0; math.fsum, squares as x * x."""
+    ids = set(p0) | set(p1)
+    return 100 * math.sqrt(math.fsum((p1.get(i, 0.0) - p0.get(i, 0.0)) * (p1.get(i, 0.0) - p0.get(i, 0.0)) for i in ids))
+
+
+def check_forecast_record(folder, month, rep, points, has_record):
+    """volatility_forecast_record.csv: each window's expected move is the tenor's published points at
+    its start, its realized move is recomputed from the leg panel's p at both ends; every window
+    that closed in the month (both ends published) and starts in DIR has its row."""
+    FILE = "volatility_forecast_record.csv"
+    leg_p = {}
+    for r in rows(folder, "volatility_legs.csv"):
+        cell = leg_p.setdefault((r["ticker"], r["t"]), {})
+        if r["p"] != "":
+            cell[r["condition_id"]] = float(r["p"])
+    tenors_of = {r["ticker"]: json.loads(r["tenors_days_json"]) for r in rows(folder, "volatility_series.csv")}
+    first = None
+    for r in rows(folder, "volatility_history.csv"):
+        t_ms = ms(r["t"])
+        first = t_ms if first is None else min(first, t_ms)
+        pts = {k: v["pts"] for k, v in json.loads(r["tenors_json"]).items()}
+        points.setdefault(r["ticker"], {})[t_ms] = (r["publication_state"] == "published", pts, leg_p.get((r["ticker"], r["t"]), {}))
+    if not has_record:
+        return
+    published = {(r["ticker"], r["tenor_days"], r["window_start"]): r for r in rows(folder, FILE)}
+    dir_start = min((min(m) for m in points.values() if m), default=0)
+    for ticker, by_ms in points.items():
+        for tau in tenors_of.get(ticker, []):
+            for start_ms in sorted(by_ms):
+                end_ms = start_ms + tau * MS_DAY
+                if first is None or end_ms < first or end_ms not in by_ms:
+                    continue
+                (pub0, pts0, p0), (pub1, _, p1) = by_ms[start_ms], by_ms[end_ms]
+                if not (pub0 and pub1) or str(tau) not in pts0:
+                    continue
+                start = dt.datetime.fromtimestamp(start_ms / 1000, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+                rep.count("forecast record windows")
+                r = published.pop((ticker, str(tau), start), None)
+                if r is None:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d window", "no row", f"expected {pts0[str(tau)]} / realized {realized_move_pts(p0, p1):.6f}")
+                    continue
+                if ms(r["window_end"]) != end_ms:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d window_end", r["window_end"], end_ms)
+                if float(r["expected_pts"]) != pts0[str(tau)]:
+                    rep.fail(month, FILE, ticker, start, f"{tau}d expected_pts", r["expected_pts"], pts0[str(tau)])
+                rep.close(month, FILE, ticker, start, f"{tau}d realized_pts", r["realized_pts"], realized_move_pts(p0, p1))
+    for (ticker, tau, start), r in published.items():
+        if ms(start) < dir_start:
+            rep.count("forecast record windows starting before DIR")
+        else:
+            rep.fail(month, FILE, ticker, start, f"{tau}d window", "a row", "no such closed window (start or end not published)")
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -787,7 +868,7 @@ def main(argv):
         print("usage: python3 recompute_bundles.py DIR   (DIR: one month's folder, or YYYY-MM folders)", file=sys.stderr)
         return 2
     rep = Report()
-    state, inception = {}, {}
+    state, inception, record_points = {}, {}, {}
     folders = month_folders(argv[1])
     for folder in folders:
         month = os.path.basename(os.path.normpath(folder))
@@ -795,6 +876,8 @@ def main(argv):
         check_index(folder, month, rep)
         if int(manifest.get("schemaVersion", 0)) >= 5:
             check_volatility(folder, month, rep, state, inception)
+            # months before schemaVersion 7 have no record file but feed the windows that start in them
+            check_forecast_record(folder, month, rep, record_points, int(manifest.get("schemaVersion", 0)) >= 7)
         else:
             # older layouts lack some inputs (increments, attribution, inception): levels only, and
             # the series' clocks and attribution start again from the next month's own rows

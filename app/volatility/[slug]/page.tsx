@@ -14,6 +14,8 @@ import { GateFlags } from "@/components/site/gate-flags";
 import { RangeLinks } from "@/components/site/range-links";
 import { UtcTime } from "@/components/site/utc-time";
 import { volatilityLatest } from "@/lib/data/volatility";
+import { forecastRecord } from "@/lib/data/forecast-record";
+import { ForecastRecord } from "@/components/site/forecast-record";
 import { entryLaunch } from "@/lib/data/launches";
 import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
 import { formatPts, formatShare, tenorText } from "@/lib/site/format";
@@ -48,7 +50,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
   if (!view && backfilling()) return <BackfillPending what={`/volatility/${canonical}`} />;
   if (!view) notFound();
   const { series, shown, newest, points } = view;
-  const launch = await entryLaunch(root().read, "volatility", series.ticker);
+  const [launch, record] = await Promise.all([entryLaunch(root().read, "volatility", series.ticker), forecastRecord(root().read, series.ticker)]);
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
 
   const path = `/volatility/${series.slug}`;
@@ -263,6 +265,8 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/volatility-history" />
       </section>
+
+      <ForecastRecord record={record} ticker={series.ticker} />
 
       <section aria-labelledby="facts-heading" className="space-y-3">
         <h2 id="facts-heading" className="text-xl font-semibold">

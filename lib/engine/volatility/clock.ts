@@ -1,5 +1,7 @@
 import type { ClockBucket, ClockEstimate } from "./types";
+import { fsum } from "../fsum";
 import { MS_PER_DAY, isoDate } from "../time-format";
+import { roundFixed } from "./round";
 
 // The realized-variance clock: how fast a series has realized variance relative to what the
 // diffusion on calendar time predicted. speed > 1 means the series' clock runs ahead of the calendar.
@@ -22,7 +24,15 @@ export const CALENDAR_CLOCK: ClockEstimate = {
   coverage: 0,
 };
 
-/** Adds one hourly increment (realized and predicted variance, probability^2) to its UTC-day bucket. */
+/** Clock speeds, their bounds and the coverage are published with this many decimals, and used as published. */
+export const CLOCK_DECIMALS = 6;
+
+/**
+ * Adds one hourly increment (realized and predicted variance, probability^2) to its UTC-day bucket.
+ * A day's realized and predicted are the correctly rounded sums (fsum) of its increments: the
+ * newest bucket keeps its day's increments so far, so the day's sum does not depend on how the
+ * hours were split into computations.
+ */
 export function addClockIncrement(
   buckets: readonly ClockBucket[],
   t: Date,
@@ -33,19 +43,20 @@ export function addClockIncrement(
   const oldest = isoDate(new Date(t.getTime() - CLOCK_KEEP_DAYS * MS_PER_DAY));
   const last = buckets[buckets.length - 1];
   if (last !== undefined && last.day === day) {
-    // same day: update the newest bucket in place of a copy
+    // same day: the day's increments so far (a state written before they were kept holds only the sums)
+    const hours = {
+      realized: [...(last.hours?.realized ?? [last.realized]), realized],
+      predicted: [...(last.hours?.predicted ?? [last.predicted]), predicted],
+    };
     return [
       ...buckets.slice(0, -1),
-      {
-        day,
-        realized: last.realized + realized,
-        predicted: last.predicted + predicted,
-        increments: last.increments + 1,
-      },
+      { day, realized: fsum(hours.realized), predicted: fsum(hours.predicted), increments: last.increments + 1, hours },
     ];
   }
-  const kept = buckets[0] !== undefined && buckets[0].day < oldest ? buckets.filter((b) => b.day >= oldest) : buckets;
-  return [...kept, { day, realized, predicted, increments: 1 }];
+  // a new day: the finished day keeps only its sums
+  const closed = last?.hours === undefined ? buckets : [...buckets.slice(0, -1), { day: last.day, realized: last.realized, predicted: last.predicted, increments: last.increments }];
+  const kept = closed[0] !== undefined && closed[0].day < oldest ? closed.filter((b) => b.day >= oldest) : closed;
+  return [...kept, { day, realized, predicted, increments: 1, hours: { realized: [realized], predicted: [predicted] } }];
 }
 
 const clampSpeed = (v: number) => Math.min(CLOCK_SPEED_MAX, Math.max(CLOCK_SPEED_MIN, v));
@@ -63,14 +74,20 @@ export function estimateClock(buckets: readonly ClockBucket[], t: Date, tenorDay
   const earliest = inWindow[0]?.day;
   const spansWindow =
     earliest !== undefined && earliest <= isoDate(new Date(t.getTime() - (windowDays - 1) * MS_PER_DAY));
-  const realized = inWindow.reduce((s, b) => s + b.realized, 0);
-  const predicted = inWindow.reduce((s, b) => s + b.predicted, 0);
+  // correctly rounded sums of the window's day sums (the same double in any order, and in Python's math.fsum)
+  const realized = fsum(inWindow.map((b) => b.realized));
+  const predicted = fsum(inWindow.map((b) => b.predicted));
   if (!spansWindow || coverage < CLOCK_MIN_COVERAGE || predicted <= 0 || inWindow.length < 2) {
     return { ...CALENDAR_CLOCK, windowDays, coverage };
   }
   const speed = realized / predicted;
   const n = inWindow.length;
-  const sse = inWindow.reduce((s, b) => s + (b.realized - speed * b.predicted) ** 2, 0);
+  const sse = fsum(
+    inWindow.map((b) => {
+      const e = b.realized - speed * b.predicted;
+      return e * e;
+    }),
+  );
   const se = Math.sqrt((n / (n - 1)) * sse) / predicted;
   return {
     tier: "historical-clock",
@@ -79,5 +96,21 @@ export function estimateClock(buckets: readonly ClockBucket[], t: Date, tenorDay
     speedHi: clampSpeed(speed + Z95 * se),
     windowDays,
     coverage,
+  };
+}
+
+/**
+ * The clock as published and used: speed, speedLo, speedHi and coverage rounded to CLOCK_DECIMALS
+ * decimals, to nearest from the double's exact binary value (ties to even; a double is never
+ * exactly halfway at six decimals). Every tenor's points are computed from these rounded values, so a
+ * verifier recomputes them from the published digits.
+ */
+export function publishedClock(c: ClockEstimate): ClockEstimate {
+  return {
+    ...c,
+    speed: roundFixed(c.speed, CLOCK_DECIMALS),
+    speedLo: roundFixed(c.speedLo, CLOCK_DECIMALS),
+    speedHi: roundFixed(c.speedHi, CLOCK_DECIMALS),
+    coverage: roundFixed(c.coverage, CLOCK_DECIMALS),
   };
 }

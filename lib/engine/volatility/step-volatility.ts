@@ -2,7 +2,8 @@ import type { Snapshot } from "../types";
 import { devigMultiplicative } from "../devig";
 import { formatMicros, isoDate } from "../time-format";
 import { attributeLegs, type AttributionLegInput, type LegClock } from "./attribution";
-import { addClockIncrement, estimateClock } from "./clock";
+import { addClockIncrement, estimateClock, publishedClock } from "./clock";
+import { fsum } from "../fsum";
 import {
   CALENDAR_CLOCK_VERSION,
   DEVIG_VERSION,
@@ -162,7 +163,8 @@ export function stepVolatility(
 
   // clock per tenor from the history before t
   const tenorList = [...new Set([...def.tenorsDays, H])];
-  const clocks = new Map(tenorList.map((tau) => [tau, estimateClock(current.clock, t, tau)]));
+  // as published (six decimals), and used so: a verifier recomputes every tenor from the published digits
+  const clocks = new Map(tenorList.map((tau) => [tau, publishedClock(estimateClock(current.clock, t, tau))]));
   const clockOf = (tau: number) => clocks.get(tau) as ClockEstimate;
   const rawScenarios = devigScenarios({ mid: mids, bid: live.map((q) => q.bid), ask: live.map((q) => q.ask) });
   const scenarios = rawScenarios.map((s) => preparePartition(s.p, days));
@@ -470,13 +472,19 @@ export function stepVolatility(
             (before.observedAt !== null && (q.observedAt as Date).getTime() > new Date(before.observedAt).getTime())),
       );
     if (usable) {
-      const realized = pairs.reduce((s, { pj, before }) => s + (pj - (before as PrevLeg).p) ** 2, 0);
-      const predicted = pairs.reduce((s, { before }) => {
-        const b = before as PrevLeg;
-        return (
-          s + diffusionVariance(b.p, b.daysToSettlement === null ? 1 : horizonFraction(dtDays, b.daysToSettlement))
-        );
-      }, 0);
+      // correctly rounded sums over the legs (fsum), squares as x * x
+      const realized = fsum(
+        pairs.map(({ pj, before }) => {
+          const d = pj - (before as PrevLeg).p;
+          return d * d;
+        }),
+      );
+      const predicted = fsum(
+        pairs.map(({ before }) => {
+          const b = before as PrevLeg;
+          return diffusionVariance(b.p, b.daysToSettlement === null ? 1 : horizonFraction(dtDays, b.daysToSettlement));
+        }),
+      );
       clock = addClockIncrement(clock, t, realized, predicted);
       tick.inputs.clockIncrement = { realized, predicted };
     }

@@ -285,9 +285,12 @@ export interface InceptionConfig {
 /** One UTC day of the realized-variance clock: realized and diffusion-predicted variance. */
 export interface ClockBucket {
   day: string;
+  /** the correctly rounded sums (fsum) of the day's hourly increments */
   realized: number;
   predicted: number;
   increments: number;
+  /** the newest day only: its increments so far, from which its sums are taken */
+  hours?: { realized: number[]; predicted: number[] };
 }
 
 export interface PrevLeg {
