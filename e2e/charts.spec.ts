@@ -132,7 +132,7 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   );
   // The term-structure chart has its own downloads.
   const [tcsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("term-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
-  expect(readFileSync(await tcsv.path(), "utf8").split("\r\n")[0]).toBe("tenorDays,pts,headline");
+  expect(readFileSync(await tcsv.path(), "utf8").split("\r\n")[0]).toBe("ticker,computedAt,tenorDays,pts,headline");
 });
 
 test("tooltips use the page's decimals: 8 for levels, 6 for volatility points", async ({ page }) => {

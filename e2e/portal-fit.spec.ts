@@ -48,7 +48,25 @@ test("the first request is copied with one click", async ({ page, context }) => 
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInThroughOutbox(page, uniquePortalEmail("e2e-copy"));
   const snippet = (await page.getByTestId("first-request").textContent())?.trim() ?? "";
-  expect(snippet).toMatch(/^curl -H "Authorization: Bearer \$API_KEY" http.+\/v1$/);
+  // the quickstart's variable, so the two paste in order
+  expect(snippet).toMatch(/^curl -H "Authorization: Bearer \$PMB_API_KEY" \\\n {2}http.+\/v1$/);
+  // at 390 px it wraps between words, never inside one ("B earer")
+  await page.setViewportSize({ width: 390, height: 900 });
+  const split = await page.getByTestId("first-request").evaluate((pre) => {
+    const text = pre.textContent ?? "";
+    const node = pre.querySelector("code")!.firstChild!;
+    const broken: string[] = [];
+    for (const m of text.matchAll(/\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      if (tops.size > 1 && !m[0].startsWith("http")) broken.push(m[0]);
+    }
+    return broken;
+  });
+  expect(split, "words broken across lines at 390 px").toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByRole("button", { name: "Copy the first request" }).click();
   await expect(page.getByRole("button", { name: "Copy the first request" })).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
@@ -98,6 +116,20 @@ test("a signed-in user downloads a bundle file with the session; it is the keyed
   // Without a session the portal path does not serve the file.
   const anonymous = await request.get(href, { maxRedirects: 0 });
   expect(anonymous.status()).toBe(303);
+
+  // Each month also as one archive, and the verifier one click away with its command.
+  await page.goto("/portal");
+  const archive = page.getByTestId("bundle-archive").first();
+  const zipHref = (await archive.getAttribute("href")) ?? "";
+  expect(zipHref).toMatch(/^\/portal\/downloads\/\d{4}-\d{2}\.zip$/);
+  const zip = await page.request.get(zipHref);
+  expect(zip.status()).toBe(200);
+  expect(zip.headers()["content-type"]).toBe("application/zip");
+  expect([...(await zip.body()).subarray(0, 2)]).toEqual([0x50, 0x4b]);
+  const verifier = page.getByTestId("bundle-verifier");
+  await expect(verifier.getByRole("link", { name: "recompute_bundles.py" })).toHaveAttribute("href", "/tools/recompute_bundles.py");
+  await expect(verifier).toContainText("python3 recompute_bundles.py bundles");
+  await expect(page.getByTestId("client-packages").locator('a[href^="/clients/"]')).toHaveCount(2);
 });
 
 test("a commercial licence request is stored, acknowledged by mail and listed for the operator", async ({ page }) => {

@@ -27,8 +27,9 @@ try {
   console.log(`gate decisions (documented rules, exact decimal): ${v.gateDecisionsChecked} recomputed, ${v.gateMismatches} differ${v.identityUnchecked ? `; ${v.identityUnchecked} need the previous month's files for the identity gate` : ""}`);
   const ok = verified(r);
   console.log(ok ? "OK: every file matches its manifest and every published value recomputes from the bundle files" : `FAILED: ${failures.length} failing row(s) listed above`);
-  process.exit(ok ? 0 : 1);
+  // exitCode, not exit(): a piped stdout (`| tail`) is written out before the process ends
+  process.exitCode = ok ? 0 : 1;
 } catch (error) {
   console.error(`bundles:verify: ${(error as Error).message}`);
-  process.exit(2);
+  process.exitCode = 2;
 }

@@ -23,7 +23,7 @@ async function main() {
   const { keyLimits } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
   const { verifyKey } = await import("@/lib/keys/verify-key");
-  const { latestManifest, monthManifest } = await import("@/lib/snapshots/read-bundles");
+  const { monthManifest } = await import("@/lib/snapshots/read-bundles");
   const { formatFailure, verifyBundles } = await import("@/lib/snapshots/verify-bundles");
   const { formatMicros } = await import("@/lib/engine/time-format");
   const prisma = await root().db();
@@ -61,7 +61,8 @@ async function main() {
   write("meta.json", latest.meta);
   const flagged = await prisma.volatilityTick.findFirst({ where: { status: "flagged" }, orderBy: { computedAt: "desc" }, select: { gateFlags: true } });
   write("gate-flags.json", flagged?.gateFlags ?? []);
-  const manifest = await latestManifest(prisma);
+  const { latestManifestWithArchives } = await import("@/lib/snapshots/archive");
+  const manifest = await latestManifestWithArchives(prisma, config().baseUrl);
   write("manifest-latest.json", manifest);
   const lastMonth = manifest.months.at(-1);
   if (lastMonth) write("manifest-month.json", await monthManifest(prisma, lastMonth.month));

@@ -73,6 +73,18 @@ function ensureChromium() {
   }
 }
 
+/** The Python client's DataFrame test needs pandas: Debian's python3-pandas when no python3 has it. */
+function ensurePandas() {
+  const has = (/** @type {string} */ py) => spawnSync(py, ["-c", "import pandas"], { stdio: "ignore" }).status === 0;
+  if (has("python3") || has("/usr/bin/python3")) return;
+  console.log("installing Debian's python3-pandas for the Python client's tests...");
+  const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
+  spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), "install", "-y", "--no-install-recommends", "python3-pandas"], {
+    stdio: "inherit",
+    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+  });
+}
+
 const pgUrl = process.env.TEST_PG_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
 const reach = await reachPostgres(pgUrl);
 if (!reach.ok) {
@@ -80,6 +92,7 @@ if (!reach.ok) {
   process.exit(1);
 }
 if (!only.length || only.includes("e2e")) ensureChromium();
+if (!only.length || only.includes("integration")) ensurePandas();
 
 const vitest = ["node_modules/vitest/vitest.mjs", "run"];
 run("typecheck", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]);

@@ -1,6 +1,7 @@
 "use client";
 
 import { type RefObject, useState } from "react";
+import { composePng, type PngLegendItem } from "./png-export";
 
 /** One CSV field, quoted when RFC 4180 requires it. */
 function csvField(v: string | number | null | undefined): string {
@@ -24,11 +25,34 @@ function save(blob: Blob, filename: string) {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** Draws the chart's SVG (white background, twice the pixels) under its title and subtitle into a PNG. */
-async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string): Promise<Blob> {
+/** The publishing details of a PNG: the series' name, the as-of time, the legend and the attribution line. */
+export interface PngPublish {
+  series: string;
+  /** API timestamp of the newest value drawn */
+  asOf: string;
+  legend: PngLegendItem[];
+  attribution?: string;
+}
+
+/** `2026-11-28T09:00:00.000000Z` as `2026-11-28 09:00 UTC`. */
+export function asOfLabel(t: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(t);
+  return m ? `${m[1]} ${m[2]} UTC` : t;
+}
+
+/**
+ * Draws the chart's SVG (white background, twice the pixels) under its title, the series' name
+ * and the as-of time, with a legend and the attribution under it (png-export.ts). A legend the
+ * page draws in HTML above the plot leaves a gap at the top of the SVG: that strip is left out.
+ */
+async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string, publish?: PngPublish): Promise<Blob> {
   const box = svg.getBoundingClientRect();
   const width = Math.max(1, Math.round(box.width));
   const height = Math.max(1, Math.round(box.height));
+  const legendAbove = svg.parentElement?.querySelector<HTMLElement>(".recharts-legend-wrapper");
+  const legendBox = legendAbove?.getBoundingClientRect();
+  // a legend in the upper third of the chart sits above the plot (recharts places it under the top margin)
+  const cropTop = legendBox && legendBox.height > 0 && legendBox.top - box.top < height / 3 ? Math.max(0, Math.min(height / 2, Math.round(legendBox.bottom - box.top))) : 0;
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   clone.setAttribute("width", String(width));
@@ -42,29 +66,41 @@ async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string): P
       img.onerror = () => reject(new Error("the chart could not be drawn as an image"));
       img.src = src;
     });
-    const scale = 2;
-    const head = subtitle ? 44 : 28;
-    const canvas = document.createElement("canvas");
-    canvas.width = width * scale;
-    canvas.height = (height + head) * scale;
-    const ctx = canvas.getContext("2d");
-    if (!ctx) throw new Error("no 2d canvas");
-    ctx.scale(scale, scale);
-    ctx.fillStyle = "#ffffff";
-    ctx.fillRect(0, 0, width, height + head);
-    ctx.fillStyle = "#0f172a";
-    ctx.font = "600 13px system-ui, sans-serif";
-    ctx.fillText(title, 8, 18, width - 16);
-    if (subtitle) {
-      ctx.fillStyle = "#475569";
-      ctx.font = "12px system-ui, sans-serif";
-      ctx.fillText(subtitle, 8, 35, width - 16);
-    }
-    ctx.drawImage(img, 0, head, width, height);
-    return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
+    if (!publish) return await plainPng(img, width, height, title, subtitle);
+    return await composePng(img, { width, height, cropTop }, {
+      title,
+      lines: [...(publish ? [publish.series] : []), ...(subtitle ? [subtitle] : [])],
+      asOf: publish ? asOfLabel(publish.asOf) : null,
+      legend: publish?.legend ?? [],
+      attribution: publish?.attribution,
+    });
   } finally {
     URL.revokeObjectURL(src);
   }
+}
+
+/** A chart that is not published data (the portal's usage): its title (and subtitle) over the drawing. */
+async function plainPng(img: HTMLImageElement, width: number, height: number, title: string, subtitle?: string): Promise<Blob> {
+  const scale = 2;
+  const head = subtitle ? 44 : 28;
+  const canvas = document.createElement("canvas");
+  canvas.width = width * scale;
+  canvas.height = (height + head) * scale;
+  const ctx = canvas.getContext("2d");
+  if (!ctx) throw new Error("no 2d canvas");
+  ctx.scale(scale, scale);
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, width, height + head);
+  ctx.fillStyle = "#0f172a";
+  ctx.font = "600 13px system-ui, sans-serif";
+  ctx.fillText(title, 8, 18, width - 16);
+  if (subtitle) {
+    ctx.fillStyle = "#475569";
+    ctx.font = "12px system-ui, sans-serif";
+    ctx.fillText(subtitle, 8, 35, width - 16);
+  }
+  ctx.drawImage(img, 0, head, width, height);
+  return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
 }
 
 /**
@@ -109,6 +145,7 @@ export function ChartDownloads({
   csv,
   frame,
   testId,
+  publish,
 }: {
   /** without extension, e.g. `PMX-CRYPTO-30d-1d` */
   filename: string;
@@ -120,6 +157,8 @@ export function ChartDownloads({
   /** the element holding the chart's SVG */
   frame: RefObject<HTMLElement | null>;
   testId: string;
+  /** the series' name, as-of time, legend and attribution drawn on the PNG */
+  publish?: PngPublish;
 }) {
   const [error, setError] = useState<string | null>(null);
   const button =
@@ -136,7 +175,7 @@ export function ChartDownloads({
         onClick={() => {
           setError(null);
           drawnChart(frame.current)
-            .then((svg) => svgToPng(svg, title, subtitle))
+            .then((svg) => svgToPng(svg, title, subtitle, publish))
             .then(
               (blob) => save(blob, `${filename}.png`),
               (e: unknown) => setError(e instanceof Error ? e.message : "PNG export failed"),

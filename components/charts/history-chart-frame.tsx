@@ -2,7 +2,7 @@
 
 import { type ReactNode, Suspense, useEffect, useRef } from "react";
 import { fullLabel } from "./axis-format";
-import { ChartDownloads } from "./chart-downloads";
+import { ChartDownloads, type PngPublish } from "./chart-downloads";
 import { useLoadWhenIdle } from "./use-load-when-idle";
 
 /** Colour of a history chart's headline line and its point markers. */
@@ -50,7 +50,7 @@ export function HistoryChartFrame({
   /** toggles shown above the chart, before the downloads */
   controls?: ReactNode;
   /** the CSV of the plotted series, the files' names and the PNG's title lines */
-  download: { filename: string; title: string; subtitle?: string; csv: () => string };
+  download: { filename: string; title: string; subtitle?: string; csv: () => string; publish?: PngPublish };
   /** a plain SVG drawing of the series, in the HTML and shown until the interactive chart renders */
   preview?: ReactNode;
   /** the interactive chart: a lazily loaded component, rendered once wanted */
@@ -67,7 +67,7 @@ export function HistoryChartFrame({
     <div onPointerEnter={want} onTouchStart={want} onFocus={want}>
       <div className="mb-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 text-xs text-slate-700">
         {controls}
-        <ChartDownloads filename={download.filename} title={download.title} subtitle={download.subtitle} csv={download.csv} frame={frame} testId={testId} />
+        <ChartDownloads filename={download.filename} title={download.title} subtitle={download.subtitle} csv={download.csv} frame={frame} testId={testId} publish={download.publish} />
       </div>
       <div ref={frame} className="relative h-72 w-full min-w-0 overflow-hidden sm:h-80" data-testid={`${testId}-frame`} data-count={count}>
         {wanted ? <Suspense fallback={preview}>{plot()}</Suspense> : preview}

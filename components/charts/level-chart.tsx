@@ -6,6 +6,7 @@ import { toCsv } from "./chart-downloads";
 import { ChartPreview } from "./chart-preview";
 import { groupEvents } from "./event-groups";
 import { HistoryChartFrame, type HistoryRow, LINE, rangeSubtitle } from "./history-chart-frame";
+import type { PngLegendItem } from "./png-export";
 import { type PackedLevels, unpackLevels } from "@/lib/site/level-series";
 import { useWidth } from "./use-width";
 import type { Interval } from "@/lib/data/window";
@@ -42,6 +43,8 @@ export function LevelChart({
   label,
   filename,
   backCalculatedUntil = null,
+  seriesName,
+  attribution,
   testId = "level-chart",
 }: {
   /** the API history's levels, packed (lib: level-series.ts) */
@@ -54,6 +57,10 @@ export function LevelChart({
   filename: string;
   /** the launch (API timestamp): levels before it are back-calculated, shaded on the plot and so named in the CSV */
   backCalculatedUntil?: string | null;
+  /** the index's ticker and name, on the PNG */
+  seriesName?: string;
+  /** the attribution line the terms require on anything published, on the PNG */
+  attribution?: string;
   testId?: string;
 }) {
   const launch = backCalculatedUntil ? toMs(backCalculatedUntil) : null;
@@ -76,6 +83,11 @@ export function LevelChart({
   );
   const eventCount = groups.reduce((n, g) => n + g.events.length, 0);
   const kind = interval === "1h" ? "hourly" : "fixing";
+  const legend: PngLegendItem[] = [
+    { label: interval === "1h" ? "Index level, hourly" : "Index level, daily fixing", color: LINE, kind: "line" },
+    ...(showEvents && eventCount > 0 ? [{ label: "R: reconstitution", color: "#d97706", kind: "marker" as const }] : []),
+    ...(launch !== null && launch > span.first ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }] : []),
+  ];
 
   return (
     <div ref={box} data-testid={`${testId}-box`} data-event-groups={groups.length} data-events={eventCount}>
@@ -89,6 +101,7 @@ export function LevelChart({
           filename,
           title: log ? `${label}, log scale` : label,
           subtitle: rangeSubtitle(span),
+          publish: seriesName ? { series: seriesName, asOf: rows.at(-1)?.t ?? "", legend, attribution } : undefined,
           csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : launch !== null && r.x < launch ? `${kind}, back-calculated` : kind])),
         }}
         controls={

@@ -25,7 +25,27 @@ function TermPreview({ tenors, testId }: { tenors: TermPoint[]; testId: string }
 }
 
 /** Points at each published tenor: a small bar per horizon, the headline tenor emphasised. */
-export function TermStructureChart({ tenors, label, filename, testId = "term-chart" }: { tenors: TermPoint[]; label: string; filename: string; testId?: string }) {
+export function TermStructureChart({
+  tenors,
+  label,
+  filename,
+  ticker,
+  seriesName,
+  computedAt,
+  attribution,
+  testId = "term-chart",
+}: {
+  tenors: TermPoint[];
+  label: string;
+  filename: string;
+  /** the series' ticker and the computation's time (API timestamp): columns of the CSV, lines of the PNG */
+  ticker: string;
+  seriesName: string;
+  computedAt: string;
+  /** the attribution line the terms require on anything published, on the PNG */
+  attribution?: string;
+  testId?: string;
+}) {
   const frame = useRef<HTMLDivElement>(null);
   const [wanted, want] = useLoadWhenIdle();
   useEffect(() => {
@@ -40,7 +60,16 @@ export function TermStructureChart({ tenors, label, filename, testId = "term-cha
           title={label}
           frame={frame}
           testId={testId}
-          csv={() => toCsv(["tenorDays", "pts", "headline"], tenors.map((t) => [t.tenorDays, t.pts, t.headline ? "true" : "false"]))}
+          publish={{
+            series: seriesName,
+            asOf: computedAt,
+            attribution,
+            legend: [
+              { label: "Headline tenor", color: "#2f5bea", kind: "bar" },
+              { label: "Other tenors", color: "#93c5fd", kind: "bar" },
+            ],
+          }}
+          csv={() => toCsv(["ticker", "computedAt", "tenorDays", "pts", "headline"], tenors.map((t) => [ticker, computedAt, t.tenorDays, t.pts, t.headline ? "true" : "false"]))}
         />
       </div>
       <div ref={frame} className="h-56 w-full min-w-0 overflow-hidden" data-testid={`${testId}-frame`} data-count={tenors.length}>

@@ -23,6 +23,8 @@ export function VolatilityHistoryChart({
   label,
   filename,
   backCalculatedUntil = null,
+  seriesName,
+  attribution,
   testId = "volatility-chart",
 }: {
   series: PackedVolatilitySeries;
@@ -31,6 +33,10 @@ export function VolatilityHistoryChart({
   filename: string;
   /** the launch (API timestamp): values before it are back-calculated, shaded on the plot */
   backCalculatedUntil?: string | null;
+  /** the series' ticker and name, on the PNG */
+  seriesName?: string;
+  /** the attribution line the terms require on anything published, on the PNG */
+  attribution?: string;
   testId?: string;
 }) {
   const launch = backCalculatedUntil ? toMs(backCalculatedUntil) : null;
@@ -73,6 +79,19 @@ export function VolatilityHistoryChart({
         filename,
         title: label,
         subtitle: rangeSubtitle(span),
+        publish: seriesName
+          ? {
+              series: seriesName,
+              asOf: rows.at(-1)?.t ?? "",
+              attribution,
+              legend: [
+                { label: `Line: headline, points over ${tenorDays} days`, color: LINE, kind: "line" },
+                { label: "Band: published uncertainty band", color: BAND, kind: "band" },
+                { label: "Dashed: frozen-inception analytic", color: CF, kind: "dashed" },
+                ...(launch !== null && launch > span.first ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }] : []),
+              ],
+            }
+          : undefined,
         csv: () =>
           toCsv(
             ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status", "basis"],

@@ -1,7 +1,9 @@
+import { ENDPOINTS } from "@/lib/api/endpoint-table";
+import { endpointParameters } from "@/lib/api/openapi";
 import { API_EXAMPLES, exampleCode, examplePath, type ApiExample, type ExampleId, type ScriptId } from "@/lib/docs/examples";
 import { languageLabel, shownCode } from "./code-block";
 import { CodeTabsClient, type CodePane } from "./code-tabs-client";
-import { TryIt } from "./try-it";
+import { TryIt, type TryItField } from "./try-it";
 
 const TABS = [
   { key: "curl", label: "curl", lang: "bash" },
@@ -26,7 +28,18 @@ export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; ti
   return (
     <div data-example={example}>
       <CodeTabsClient panes={panes} />
-      {live ? <TryIt path={examplePath(live)} /> : null}
+      {live ? <TryIt path={examplePath(live)} template={ENDPOINTS[live.endpoint].path} fields={tryItFields(live)} /> : null}
     </div>
   );
+}
+
+/** Every parameter the endpoint takes (the endpoint table's), prefilled with the example's values. */
+function tryItFields(example: ApiExample): TryItField[] {
+  const query = (example.query ?? {}) as Record<string, string | number | boolean>;
+  return endpointParameters(example.endpoint).map((p) => {
+    const given = p.in === "path" ? example.ticker : query[p.name];
+    const options = p.schema.type === "boolean" ? ["true", "false"] : p.schema.enum?.map(String);
+    const hint = p.schema.format === "date-time" ? "ISO 8601" : p.schema.minimum !== undefined ? `${p.schema.minimum} to ${p.schema.maximum}` : undefined;
+    return { name: p.name, in: p.in, value: given === undefined ? "" : String(given), options, hint, placeholder: p.schema.default === undefined ? "" : String(p.schema.default) };
+  });
 }

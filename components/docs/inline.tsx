@@ -9,6 +9,14 @@ export const INLINE_CODE_CLASS = "doc-code";
 /** A link that uses client navigation inside the site and opens other hosts normally. */
 export function DocLink({ href = "", children }: { href?: string; children?: ReactNode }) {
   const className = "doc-link";
+  // a file the server serves (a client package, the verifier): a plain download, not a page
+  if (/^\/(clients|tools)\/[^/]+$/.test(href)) {
+    return (
+      <a href={href} className={className} download>
+        {children}
+      </a>
+    );
+  }
   if (href.startsWith("/") && !href.startsWith("//")) {
     return (
       <Link href={href} className={className}>

@@ -53,7 +53,34 @@ function pretty(text: string, type: string | null): string {
   }
 }
 
-export function TryIt({ path }: { path: string }) {
+/** One parameter of the endpoint, editable before the request is sent. */
+export interface TryItField {
+  name: string;
+  in: "path" | "query";
+  /** the example's value ("" when the example leaves it out) */
+  value: string;
+  /** the allowed values, when the endpoint takes only some (a select) */
+  options?: string[];
+  /** the accepted form, e.g. `ISO 8601` or `1 to 5000` */
+  hint?: string;
+  /** the endpoint's default, shown while empty */
+  placeholder: string;
+}
+
+/** The request path from the endpoint's template and the edited values: path values encoded, empty query values left out. */
+export function tryItPath(template: string, fields: TryItField[], values: Record<string, string>): string {
+  let path = template;
+  const query = new URLSearchParams();
+  for (const f of fields) {
+    const v = (values[f.name] ?? "").trim();
+    if (f.in === "path") path = path.replace(`{${f.name}}`, encodeURIComponent(v));
+    else if (v !== "") query.set(f.name, v);
+  }
+  const q = query.toString();
+  return q ? `${path}?${q}` : path;
+}
+
+export function TryIt({ path: examplePathValue, template, fields = [] }: { path: string; template?: string; fields?: TryItField[] }) {
   const id = useId();
   const key = useSyncExternalStore(subscribe, storedKey, () => "");
   const hydrated = useSyncExternalStore(
@@ -65,6 +92,8 @@ export function TryIt({ path }: { path: string }) {
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.value])));
+  const path = template ? tryItPath(template, fields, values) : examplePathValue;
 
   async function run(): Promise<void> {
     setBusy(true);
@@ -94,7 +123,47 @@ export function TryIt({ path }: { path: string }) {
       <h3 id={`${id}-title`} className="try-it-title">
         Try it
       </h3>
-      <p className="try-it-path">GET {path}</p>
+      {fields.length > 0 && (
+        <fieldset className="try-it-fields" data-testid="try-it-fields">
+          <legend className="try-it-label">Parameters (from the table above; leave one empty for its default)</legend>
+          {fields.map((f) => (
+            <div key={f.name} className="try-it-field">
+              <label htmlFor={`${id}-${f.name}`} className="try-it-label">
+                <span className="font-mono">{f.name}</span> <span className="text-slate-500">({f.in}{f.hint ? `, ${f.hint}` : ""})</span>
+              </label>
+              {f.options ? (
+                <select
+                  id={`${id}-${f.name}`}
+                  value={values[f.name] ?? ""}
+                  onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+                  className="try-it-input"
+                  data-param={f.name}
+                >
+                  <option value="">{f.placeholder ? `default (${f.placeholder})` : "not sent"}</option>
+                  {f.options.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={`${id}-${f.name}`}
+                  type="text"
+                  value={values[f.name] ?? ""}
+                  onChange={(e) => setValues((v) => ({ ...v, [f.name]: e.target.value }))}
+                  placeholder={f.placeholder}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="try-it-input"
+                  data-param={f.name}
+                />
+              )}
+            </div>
+          ))}
+        </fieldset>
+      )}
+      <p className="try-it-path" data-testid="try-it-request">GET {path}</p>
       {key ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
           <button

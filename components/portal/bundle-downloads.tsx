@@ -21,6 +21,15 @@ export function BundleDownloads({ months, keyLabel }: { months: BundleMonth[]; k
         signed in, a download here is counted on {keyLabel ? <span className="font-mono">{keyLabel}</span> : "your oldest active key"}, as if you
         had sent the key; automation uses <code className="font-mono text-xs">/downloads</code> with the key.
       </p>
+      <p className="mt-2 max-w-3xl text-sm text-slate-700" data-testid="bundle-verifier">
+        Verify what you downloaded with{" "}
+        <a href="/tools/recompute_bundles.py" download>
+          recompute_bundles.py
+        </a>{" "}
+        (one file, Python 3 standard library): unzip the months into one folder, then run{" "}
+        <code className="font-mono text-xs [overflow-wrap:anywhere]">python3 recompute_bundles.py bundles</code>. It checks every file against its
+        manifest and recomputes every published value (<Link href="/docs/downloads#verifying-a-month">how</Link>).
+      </p>
       {!keyLabel ? (
         <p className="mt-3 text-sm text-slate-700" data-testid="bundles-need-key">
           Create a key first: downloads are metered on one of your keys.
@@ -33,6 +42,15 @@ export function BundleDownloads({ months, keyLabel }: { months: BundleMonth[]; k
             <li key={m.month} className="flex flex-col gap-1 py-2 sm:flex-row sm:items-baseline sm:gap-4" data-testid="bundle-month" data-month={m.month}>
               <span className="w-20 shrink-0 font-mono font-semibold text-slate-900">{m.month}</span>
               <span className="flex flex-wrap gap-x-3 gap-y-1">
+                <a
+                  href={`/portal/downloads/${m.month}.zip`}
+                  download={`${m.month}.zip`}
+                  className="font-semibold"
+                  data-testid="bundle-archive"
+                  aria-label={`${m.month}.zip (whole month): every file of ${m.month} and its manifest.json in one download, one request`}
+                >
+                  {m.month}.zip (whole month)
+                </a>
                 {m.files.map((f) => (
                   <a
                     key={f.name}

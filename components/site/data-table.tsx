@@ -5,6 +5,8 @@ export interface DataColumn {
   label: ReactNode;
   /** numbers are right-aligned, in the header as in the cells */
   numeric?: boolean;
+  /** extra classes of the header cell, e.g. `hidden sm:table-cell` for a column folded into another on phones */
+  className?: string;
 }
 
 /** A header that stays in view while its box scrolls. */
@@ -48,7 +50,7 @@ export function DataTable({
           <thead className={headClassName}>
             <tr>
               {columns.map((c, i) => (
-                <th key={i} scope="col" className={`px-3 ${dense ? "py-1.5" : "py-2"}${c.numeric ? " text-right" : ""} font-semibold`}>
+                <th key={i} scope="col" className={`px-3 ${dense ? "py-1.5" : "py-2"}${c.numeric ? " text-right" : ""} font-semibold${c.className ? ` ${c.className}` : ""}`}>
                   {c.label}
                 </th>
               ))}

@@ -14,7 +14,8 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
         { label: "Index" },
         { label: "Latest level", numeric: true },
         ...(compact ? [] : [{ label: "1 day", numeric: true }, { label: "30 days", numeric: true }]),
-        { label: "Status" },
+        // compact (the home page): on a phone the status sits under the name, so no column is cut off
+        { label: "Status", className: compact ? "hidden sm:table-cell" : undefined },
         ...(compact ? [] : [{ label: "Last computed" }]),
       ]}
       testId="index-table"
@@ -23,7 +24,14 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
     >
       {rows.map(({ entry, latest, change1d, change30d }) => (
         <tr key={entry.ticker} data-testid="index-row" data-ticker={entry.ticker} className="border-t border-slate-100 align-top">
-          <CatalogNameCell href={`/indices/${entry.ticker}`} name={entry.name} ticker={entry.ticker} />
+          <CatalogNameCell href={`/indices/${entry.ticker}`} name={entry.name} ticker={entry.ticker} compact={compact}>
+            {compact && (
+              <span className="mt-1 flex flex-wrap gap-1 sm:hidden" data-testid="index-status-folded">
+                <StatusBadge status={entry.publicStatus} />
+                {entry.stale && <StaleBadge />}
+              </span>
+            )}
+          </CatalogNameCell>
           <td className="px-3 py-2 text-right">
             {latest ? (
               <span className="font-mono whitespace-nowrap text-slate-900 tabular-nums" data-testid="index-level" data-value={latest.indexLevel}>
@@ -43,7 +51,7 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
               </td>
             </>
           )}
-          <td className="px-3 py-2">
+          <td className={`px-3 py-2${compact ? " hidden sm:table-cell" : ""}`}>
             <span className="flex flex-wrap gap-1">
               <StatusBadge status={entry.publicStatus} testId="index-status" />
               {entry.stale && <StaleBadge />}

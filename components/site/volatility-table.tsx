@@ -10,14 +10,19 @@ export function VolatilityTable({ series, compact = false }: { series: Volatilit
   return (
     <DataTable
       caption="Volatility series with their latest published headline and its tenor"
-      columns={[{ label: "Series" }, { label: "Latest headline", numeric: true }, { label: "Status" }, ...(compact ? [] : [{ label: "Last computed" }])]}
+      columns={[{ label: "Series" }, { label: "Latest headline", numeric: true }, { label: "Status", className: compact ? "hidden sm:table-cell" : undefined }, ...(compact ? [] : [{ label: "Last computed" }])]}
       testId="volatility-table"
       headClassName={CATALOG_HEAD}
     >
       {series.map((s) => (
         <tr key={s.ticker} data-testid="volatility-row" data-ticker={s.ticker} data-slug={s.slug} className="border-t border-slate-100 align-top">
-          <CatalogNameCell href={`/volatility/${s.slug}`} name={s.name} ticker={s.ticker}>
+          <CatalogNameCell href={`/volatility/${s.slug}`} name={s.name} ticker={s.ticker} compact={compact}>
             {!compact && <p className="mt-1 max-w-md text-xs text-slate-600">{s.description}</p>}
+            {compact && (
+              <span className="mt-1 flex sm:hidden" data-testid="volatility-status-folded">
+                <StatusBadge status={s.status} />
+              </span>
+            )}
           </CatalogNameCell>
           <td className="px-3 py-2 text-right whitespace-nowrap">
             <span
@@ -29,7 +34,7 @@ export function VolatilityTable({ series, compact = false }: { series: Volatilit
               {headlineText(s.headlinePts, s.headlineTenorDays)}
             </span>
           </td>
-          <td className="px-3 py-2">
+          <td className={`px-3 py-2${compact ? " hidden sm:table-cell" : ""}`}>
             <StatusBadge status={s.status} />
           </td>
           {!compact && (

@@ -24,17 +24,26 @@ export function changelogView(rc: ReadContext): Promise<ChangelogView> {
   return rc.cache.memo("changelog", TTL, () => loadChangelog(rc));
 }
 
+/** Which series a volatility version computed: the public ones by ticker, the unlisted ones counted. */
+export function versionUse(listed: string[], unlisted: number): string {
+  const named = listed.length ? `${listed.length} public series (${listed.join(", ")})` : "no public series";
+  return `Computed with it: ${named}${unlisted ? ` and ${unlisted} unlisted series` : ""}.`;
+}
+
 async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
   const prisma = await rc.db();
   const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
     prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, launchAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
     prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, launchAt: true, retiredAt: true } }),
-    prisma.$queryRaw<Array<{ kind: string; version: string; firstAt: Date; series: number }>>`
-      SELECT kind, version, min("computedAt") AS "firstAt", count(DISTINCT "seriesId")::int AS series FROM (
+    // the public (listed) series named, the unlisted ones only counted: their pages answer 404
+    prisma.$queryRaw<Array<{ kind: string; version: string; firstAt: Date; listed: string[] | null; unlisted: number }>>`
+      SELECT kind, version, min("computedAt") AS "firstAt",
+        array_agg(DISTINCT s.ticker ORDER BY s.ticker) FILTER (WHERE s.listed) AS listed,
+        count(DISTINCT v."seriesId") FILTER (WHERE NOT s.listed)::int AS unlisted FROM (
         SELECT 'methodology' AS kind, "methodologyVersion" AS version, "computedAt", "seriesId" FROM volatility_ticks
         UNION ALL SELECT 'clock', "clockVersion", "computedAt", "seriesId" FROM volatility_ticks
         UNION ALL SELECT 'de-vig', "devigVersion", "computedAt", "seriesId" FROM volatility_ticks
-      ) v GROUP BY kind, version`,
+      ) v JOIN volatility_series s ON s.id = v."seriesId" GROUP BY kind, version`,
     prisma.restatement.findMany({ orderBy: { restatedAt: "desc" }, take: RESTATEMENTS_SHOWN }),
     prisma.restatement.count(),
   ]);
@@ -64,7 +73,7 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       kind: "methodology",
       subject: "Volatility methodology",
       title: `Volatility ${v.kind} version ${v.version} first used`,
-      detail: `Computed with it: ${v.series} series.`,
+      detail: versionUse(v.listed ?? [], v.unlisted),
       href: "/docs/methodology/volatility",
     });
   }

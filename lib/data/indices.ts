@@ -304,3 +304,31 @@ export async function indexReconstitutionsWithVersions(
     })),
   };
 }
+
+/**
+ * Every reconstitution of an index completed in [from, to], newest first, with no count limit
+ * (the pages mark all of a chart's window; the API's `limit` bounds a response, not a page),
+ * and the number the index has had since inception.
+ */
+export async function indexReconstitutionsBetween(
+  rc: ReadContext,
+  ticker: string,
+  from: Date,
+  to: Date,
+): Promise<{ events: ReconstitutionWithVersions[]; total: number } | null> {
+  const row = await findIndex(rc, ticker);
+  if (!row) return null;
+  const prisma = await rc.db();
+  const [events, total] = await Promise.all([
+    prisma.reconstitutionEvent.findMany({
+      where: { indexId: row.id, completedAt: { gte: from, lte: to } },
+      orderBy: { completedAt: "desc" },
+      select: { id: true, completedAt: true, addedMarketCount: true, fromVersion: true, toVersion: true },
+    }),
+    prisma.reconstitutionEvent.count({ where: { indexId: row.id } }),
+  ]);
+  return {
+    total,
+    events: events.map((e) => ({ eventId: e.id, completedAt: iso6(e.completedAt), addedMarketCount: e.addedMarketCount, fromVersion: e.fromVersion, toVersion: e.toVersion })),
+  };
+}

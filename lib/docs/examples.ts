@@ -218,6 +218,131 @@ with urllib.request.urlopen("${EXAMPLE_BASE_URL}/openapi.json") as res:
     doc = json.load(res)
 print(doc["openapi"], len(doc["paths"]), "paths", len(doc["components"]["schemas"]), "schemas")`,
   },
+  // Every published month as one archive into ./bundles (one request per month): downloaded,
+  // checked against the latest manifest's archive SHA-256 and the month manifest's file SHA-256s,
+  // unpacked to bundles/YYYY-MM/ (manifest.json included, as the verifiers read it), 429/503
+  // waited out after Retry-After, and resumable: bundles/.YYYY-MM.sha256 marks a month done.
+  "bundles-sync": {
+    curl: `# needs curl, jq, unzip and sha256sum; curl --retry waits out a 429 or 503 for its Retry-After
+set -euo pipefail
+base="${EXAMPLE_BASE_URL}"
+get() { # URL FILE: 200 or fail (no --fail: with it curl ignores Retry-After)
+  code=$(curl -sS --retry 5 -H "Authorization: Bearer $PMB_API_KEY" -o "$2" -w "%{http_code}" "$1")
+  [ "$code" = 200 ] || { echo "$1: HTTP $code" >&2; return 1; }
+}
+mkdir -p bundles && cd bundles
+get "$base/downloads/manifest.json" latest.json
+jq -r '.months[] | "\\(.month) \\(.archive.url) \\(.archive.sha256)"' latest.json | while read -r month url sha; do
+  if [ "$(cat ".$month.sha256" 2>/dev/null)" = "$sha" ]; then continue; fi # fetched and verified before
+  get "$url" "$month.zip"
+  echo "$sha  $month.zip" | sha256sum -c --quiet
+  rm -rf "$month" && unzip -q "$month.zip" && rm "$month.zip"
+  (cd "$month" && jq -r '.files[] | "\\(.sha256)  \\(.name)"' manifest.json | sha256sum -c --quiet)
+  echo "$sha" > ".$month.sha256"
+  echo "fetched $month"
+done
+echo "$(jq '.months | length' latest.json) months verified in bundles/"`,
+    ts: `// npm install fflate (unzips in memory); Node 18 or later
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { unzipSync } from "fflate";
+
+const BASE_URL = "${EXAMPLE_BASE_URL}";
+const headers = { Authorization: \`Bearer \${process.env.PMB_API_KEY}\` };
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+/** GET with up to 5 retries of a 429, 500 or 503, each after its Retry-After. */
+async function get(url: string): Promise<Uint8Array> {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(url, { headers });
+    if (res.ok) return new Uint8Array(await res.arrayBuffer());
+    if (![429, 500, 503].includes(res.status) || attempt === 5) throw new Error(\`\${url}: HTTP \${res.status} \${await res.text()}\`);
+    const wait = Number(res.headers.get("Retry-After") ?? 2 ** attempt);
+    console.error(\`HTTP \${res.status}: waiting \${wait} s\`);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+  }
+}
+
+const root = "bundles";
+mkdirSync(root, { recursive: true });
+const latest = JSON.parse(new TextDecoder().decode(await get(\`\${BASE_URL}/downloads/manifest.json\`)));
+for (const month of latest.months) {
+  const done = join(root, \`.\${month.month}.sha256\`);
+  if (existsSync(done) && readFileSync(done, "utf8") === month.archive.sha256) continue; // fetched and verified before
+  const zip = await get(month.archive.url);
+  if (sha256(zip) !== month.archive.sha256) throw new Error(\`\${month.month}: archive checksum mismatch, run again\`);
+  const entries = unzipSync(zip);
+  const manifest = JSON.parse(new TextDecoder().decode(entries[\`\${month.month}/manifest.json\`]));
+  for (const f of manifest.files) {
+    const bytes = entries[\`\${month.month}/\${f.name}\`];
+    if (!bytes || sha256(bytes) !== f.sha256) throw new Error(\`\${month.month}/\${f.name}: checksum mismatch\`);
+  }
+  rmSync(join(root, month.month), { recursive: true, force: true });
+  for (const [name, bytes] of Object.entries(entries)) {
+    mkdirSync(dirname(join(root, name)), { recursive: true });
+    writeFileSync(join(root, name), bytes);
+  }
+  writeFileSync(done, month.archive.sha256);
+  console.log("fetched", month.month, month.archive.bytes, "bytes");
+}
+console.log(latest.months.length, "months verified in bundles/");`,
+    py: `# Python 3.8 or later, standard library only
+import hashlib
+import io
+import json
+import os
+import pathlib
+import shutil
+import time
+import urllib.error
+import urllib.request
+import zipfile
+
+BASE_URL = "${EXAMPLE_BASE_URL}"
+HEADERS = {"Authorization": f"Bearer {os.environ['PMB_API_KEY']}"}
+root = pathlib.Path("bundles")
+
+
+def get(url, attempts=6):
+    """GET with up to 5 retries of a 429, 500 or 503, each after its Retry-After."""
+    for attempt in range(attempts):
+        try:
+            with urllib.request.urlopen(urllib.request.Request(url, headers=HEADERS), timeout=300) as res:
+                return res.read()
+        except urllib.error.HTTPError as error:
+            if error.code not in (429, 500, 503) or attempt == attempts - 1:
+                raise
+            wait = int(error.headers.get("Retry-After") or 2 ** attempt)
+            print(f"HTTP {error.code}: waiting {wait} s", flush=True)
+            time.sleep(wait)
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+root.mkdir(exist_ok=True)
+latest = json.loads(get(f"{BASE_URL}/downloads/manifest.json"))
+for month in latest["months"]:
+    name, archive = month["month"], month["archive"]
+    done = root / f".{name}.sha256"
+    if done.exists() and done.read_text() == archive["sha256"]:
+        continue  # fetched and verified before
+    data = get(archive["url"])
+    if sha256(data) != archive["sha256"]:
+        raise SystemExit(f"{name}: archive checksum mismatch, run again")
+    with zipfile.ZipFile(io.BytesIO(data)) as z:
+        manifest = json.loads(z.read(f"{name}/manifest.json"))
+        for f in manifest["files"]:
+            if sha256(z.read(f"{name}/{f['name']}")) != f["sha256"]:
+                raise SystemExit(f"{name}/{f['name']}: checksum mismatch, run again")
+        shutil.rmtree(root / name, ignore_errors=True)
+        z.extractall(root)  # bundles/YYYY-MM/: manifest.json and the CSV files
+    done.write_text(archive["sha256"])
+    print("fetched", name, archive["bytes"], "bytes")
+print(len(latest["months"]), "months verified in bundles/")`,
+  },
 } as const satisfies Readonly<Record<string, ExampleCode>>;
 
 export type ScriptId = keyof typeof SCRIPT_EXAMPLES;

@@ -34,3 +34,8 @@ export const STATUS_TEXT: Readonly<Record<string, string>> = {
 export function statusText(status: string): string {
   return STATUS_TEXT[status] ?? status.charAt(0).toUpperCase() + status.slice(1);
 }
+
+/** A count with thousands separators (`2,026 values`), so a count never reads as a year. */
+export function formatCountOf(n: number): string {
+  return n.toLocaleString("en-US");
+}

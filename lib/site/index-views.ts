@@ -5,6 +5,7 @@ import {
   indexHistory,
   indexLatest,
   indexLevelAsOf,
+  indexReconstitutionsBetween,
   indexReconstitutionsWithVersions,
   listIndices,
   type IndexCatalogEntry,
@@ -71,7 +72,12 @@ export interface IndexPageView {
   requested: { start: string; end: string };
   served: { start: string; end: string; clamped: boolean };
   points: LevelPoint[];
+  /** the newest reconstitutions (as many as the API call beside the table asks for) */
   reconstitutions: ReconstitutionWithVersions[];
+  /** every reconstitution within the chart's window, however many */
+  windowReconstitutions: ReconstitutionWithVersions[];
+  /** reconstitutions since inception */
+  reconstitutionCount: number;
   apiCall: { history: string; latest: string; reconstitutions: string };
 }
 
@@ -86,9 +92,10 @@ export async function indexPageView(rc: ReadContext, rawTicker: string, range: R
   const req = rangeRequest(anchor, range);
   // Same steps as GET /v1/indices/{ticker}/history with start and end.
   const window = resolveWindow(now, req.start, req.end);
-  const [history, recon, change1d, change30d] = await Promise.all([
+  const [history, recon, inWindow, change1d, change30d] = await Promise.all([
     indexHistory(rc, ticker, { start: window.start, end: window.end, interval }),
     indexReconstitutionsWithVersions(rc, ticker, RECONSTITUTIONS_SHOWN),
+    indexReconstitutionsBetween(rc, ticker, window.start, window.end),
     changeOver(rc, ticker, latest, 1),
     changeOver(rc, ticker, latest, 30),
   ]);
@@ -105,6 +112,8 @@ export async function indexPageView(rc: ReadContext, rawTicker: string, range: R
     served: { start: window.start.toISOString(), end: window.end.toISOString(), clamped: window.clamped },
     points: window.empty || !history ? [] : history.points,
     reconstitutions: recon?.events ?? [],
+    windowReconstitutions: inWindow?.events ?? [],
+    reconstitutionCount: inWindow?.total ?? 0,
     apiCall: {
       history: curlCommand(base, `/v1/indices/${ticker}/history`, { interval, start, end }),
       latest: curlCommand(base, `/v1/indices/${ticker}/latest`),

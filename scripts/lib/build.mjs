@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { buildServerBundle, SERVER_BUNDLE } from "./api-bundle.mjs";
+import { buildPublicFiles, GENERATED_PUBLIC } from "./public-files.mjs";
 
 const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs", "mdx-components.tsx"];
 
@@ -16,7 +17,7 @@ export function sourceFingerprint() {
     const st = fs.statSync(p);
     if (st.isDirectory()) {
       for (const name of fs.readdirSync(p).sort()) {
-        if (name === "node_modules" || name.startsWith(".")) continue;
+        if (name === "node_modules" || name.startsWith(".") || GENERATED_PUBLIC.includes(path.join(p, name))) continue;
         walk(path.join(p, name));
       }
     } else {
@@ -30,6 +31,8 @@ export function sourceFingerprint() {
 /** Returns true when it built, false when the existing build was current; throws on failure. */
 export function ensureBuild({ quiet = false } = {}) {
   const stamp = path.join(".next", "source-fingerprint");
+  // public/clients and public/tools (client packages, the verifier) are built from their own sources
+  buildPublicFiles();
   const fingerprint = sourceFingerprint();
   const current =
     fs.existsSync(path.join(".next", "BUILD_ID")) && fs.existsSync(SERVER_BUNDLE) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint;

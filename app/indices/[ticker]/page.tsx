@@ -21,6 +21,8 @@ import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calcul
 import { indexPageView } from "@/lib/site/index-views";
 import { chartHref, INTERVALS, parseIntervalParam, parseRange, RANGES } from "@/lib/site/range";
 import { root } from "@/lib/root";
+import { config } from "@/lib/config";
+import { formatCountOf } from "@/lib/site/format";
 
 export const dynamic = "force-dynamic";
 
@@ -50,12 +52,12 @@ export default async function IndexPage({ params, searchParams }: Props) {
   const view = await indexPageView(root().read, found.ticker, range, interval);
   if (!view && backfilling()) return <BackfillPending what={path} />;
   if (!view) notFound();
-  const { latest, points, reconstitutions } = view;
+  const { latest, points, reconstitutions, windowReconstitutions, reconstitutionCount } = view;
   const launch = await entryLaunch(root().read, "index", latest.ticker);
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
   // Sent once, packed, to both the chart and the levels table (not 2,160 point objects twice).
   const packed = packLevels(points, (t) => parseApiTime(t).getTime());
-  const windowEvents = reconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
+  const windowEvents = windowReconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
   const rangeLabel = `${RANGES[range]} days`;
   const intervalLabel = interval === "1h" ? "hourly" : "daily (00:00 UTC fixing)";
 
@@ -168,7 +170,9 @@ export default async function IndexPage({ params, searchParams }: Props) {
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
               interval={interval}
               backCalculatedUntil={launch?.launchAt ?? null}
-              label={`${latest.name}: ${points.length} ${intervalLabel} levels over the last ${rangeLabel}`}
+              seriesName={`${latest.ticker}: ${latest.name}`}
+              attribution={config().ATTRIBUTION}
+              label={`${latest.name}: ${formatCountOf(points.length)} ${intervalLabel} levels over the last ${rangeLabel}`}
             />
           ) : (
             <p className="flex h-48 items-center justify-center text-center text-sm text-slate-600" data-testid="level-chart-empty">
@@ -178,7 +182,7 @@ export default async function IndexPage({ params, searchParams }: Props) {
           )}
           <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
             <span>
-              {points.length} {intervalLabel} levels, <UtcTime value={view.requested.start} /> to <UtcTime value={view.requested.end} />
+              {formatCountOf(points.length)} {intervalLabel} levels, <UtcTime value={view.requested.start} /> to <UtcTime value={view.requested.end} />
             </span>
             {interval === "1d" && latest.computedAt > (points[points.length - 1]?.t ?? "~") && latest.computedAt >= view.served.start.slice(0, 19) && (
               <span data-testid="latest-point-note">The hollow last point is the latest level, after the last fixing.</span>
@@ -213,26 +217,37 @@ export default async function IndexPage({ params, searchParams }: Props) {
             No reconstitutions since inception: the index still holds composition {latest.compositionVersion}.
           </p>
         ) : (
-          <DataTable
-            caption="Reconstitution events, newest first"
-            columns={[{ label: "Took effect" }, { label: "Composition" }, { label: "Markets added", numeric: true }, { label: "Event id" }]}
-            testId="recon-table"
-            frameClassName="relative max-h-[28rem] overflow-auto rounded-lg border border-slate-200"
-            headClassName={STICKY_HEAD}
-          >
-            {reconstitutions.map((e) => (
-              <tr key={e.eventId} className="border-t border-slate-100" data-testid="recon-row" data-event-id={e.eventId}>
-                <td className="px-3 py-2">
-                  <UtcTime value={e.completedAt} />
-                </td>
-                <td className="px-3 py-2 font-mono whitespace-nowrap">
-                  {e.fromVersion} <span aria-label="to">→</span> {e.toVersion}
-                </td>
-                <td className="px-3 py-2 text-right">{e.addedMarketCount}</td>
-                <td className="px-3 py-2 font-mono text-xs text-slate-500">{e.eventId}</td>
-              </tr>
-            ))}
-          </DataTable>
+          <>
+            <p className="text-sm text-slate-700" data-testid="recon-count" data-rows={reconstitutions.length} data-total={reconstitutionCount}>
+              {reconstitutions.length < reconstitutionCount
+                ? `${formatCountOf(reconstitutions.length)} rows: the newest ${formatCountOf(reconstitutions.length)} of ${formatCountOf(reconstitutionCount)} reconstitutions since inception (all of them are in the monthly bundles' chain_links.csv).`
+                : `${formatCountOf(reconstitutions.length)} rows: every reconstitution since inception.`}
+            </p>
+            <DataTable
+              caption={
+                reconstitutions.length < reconstitutionCount
+                  ? `The ${formatCountOf(reconstitutions.length)} newest of ${formatCountOf(reconstitutionCount)} reconstitution events since inception, newest first`
+                  : `All ${formatCountOf(reconstitutions.length)} reconstitution events since inception, newest first`
+              }
+              columns={[{ label: "Took effect" }, { label: "Composition" }, { label: "Markets added", numeric: true }, { label: "Event id" }]}
+              testId="recon-table"
+              frameClassName="relative max-h-[28rem] overflow-auto rounded-lg border border-slate-200"
+              headClassName={STICKY_HEAD}
+            >
+              {reconstitutions.map((e) => (
+                <tr key={e.eventId} className="border-t border-slate-100" data-testid="recon-row" data-event-id={e.eventId}>
+                  <td className="px-3 py-2">
+                    <UtcTime value={e.completedAt} />
+                  </td>
+                  <td className="px-3 py-2 font-mono whitespace-nowrap">
+                    {e.fromVersion} <span aria-label="to">→</span> {e.toVersion}
+                  </td>
+                  <td className="px-3 py-2 text-right">{e.addedMarketCount}</td>
+                  <td className="px-3 py-2 font-mono text-xs text-slate-500">{e.eventId}</td>
+                </tr>
+              ))}
+            </DataTable>
+          </>
         )}
         <ApiCall title="Reconstitutions from the API" command={view.apiCall.reconstitutions} docsHref="/docs/api/reconstitutions" />
       </section>

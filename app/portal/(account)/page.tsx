@@ -20,7 +20,8 @@ export default async function KeysPage() {
   const prisma = await root().db();
   const [keys, csrf, manifest] = await Promise.all([listKeys(prisma, user.id), currentCsrfToken(), latestManifest(prisma)]);
   const base = config().baseUrl;
-  const snippet = `curl -H "Authorization: Bearer $API_KEY" ${base}/v1`;
+  // the variable the quickstart exports, so the two paste in order
+  const snippet = `curl -H "Authorization: Bearer $PMB_API_KEY" \\\n  ${base}/v1`;
   // Session downloads are counted on the oldest active key (listKeys is newest first).
   const meteredOn = keys.filter((k) => k.status === "active").at(-1);
   return (
@@ -37,10 +38,13 @@ export default async function KeysPage() {
         <h2 id="quickstart" className="font-semibold text-slate-900">
           Make your first request
         </h2>
-        <p className="mt-2 text-sm text-slate-700">Send the key in the Authorization header. The response reports the quota left on the key.</p>
+        <p className="mt-2 text-sm text-slate-700">
+          Send the key in the Authorization header, from the <code className="font-mono text-xs">PMB_API_KEY</code> variable the{" "}
+          <Link href="/docs/quickstart">quickstart</Link> exports (and the clients read). The response reports the quota left on the key.
+        </p>
         <div className="relative mt-3">
           {/* Wrapped, never scrolled: the text stays clear of the Copy button at any width. */}
-          <pre className="rounded-md bg-slate-900 p-4 pr-20 font-mono text-sm break-all whitespace-pre-wrap text-slate-100" data-testid="first-request">
+          <pre className="rounded-md bg-slate-900 p-4 pr-20 font-mono text-sm [overflow-wrap:anywhere] whitespace-pre-wrap text-slate-100" data-testid="first-request">
             <code>{snippet}</code>
           </pre>
           <div className="absolute top-2 right-2">
@@ -49,6 +53,11 @@ export default async function KeysPage() {
         </div>
         <p className="mt-3 text-sm">
           <Link href="/docs">Read the docs</Link> for endpoints, limits and errors.
+        </p>
+        <p className="mt-2 text-sm text-slate-700" data-testid="client-packages">
+          Clients: <a href="/clients/pm-benchmarks-client-1.0.0.tgz" download>TypeScript (npm tarball)</a>,{" "}
+          <a href="/clients/pmb_client-1.0.0-py3-none-any.whl" download>Python (wheel)</a>; install commands in the{" "}
+          <Link href="/docs/quickstart#2-install-a-client-or-use-curl">quickstart</Link>.
         </p>
       </section>
       <BundleDownloads

@@ -18,7 +18,8 @@ import { forecastRecord } from "@/lib/data/forecast-record";
 import { ForecastRecord } from "@/components/site/forecast-record";
 import { entryLaunch } from "@/lib/data/launches";
 import { BackCalculatedLegend, LaunchFacts } from "@/components/site/back-calculated";
-import { formatPts, formatShare, tenorText } from "@/lib/site/format";
+import { formatCountOf, formatPts, formatShare, tenorText } from "@/lib/site/format";
+import { config } from "@/lib/config";
 import { STATUS_MEANING } from "@/lib/site/gates";
 import { chartHref, parseRange, RANGES } from "@/lib/site/range";
 import { counterfactualTenor, termStructure } from "@/lib/site/volatility-value";
@@ -173,6 +174,10 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
           <figure className="rounded-lg border border-slate-200 p-3">
             <TermStructureChart
               filename={`${series.ticker}-term-structure`}
+              ticker={series.ticker}
+              seriesName={`${series.ticker}: ${series.name}`}
+              computedAt={shown.computedAt}
+              attribution={config().ATTRIBUTION}
               tenors={tenors.map((t) => ({ tenorDays: t.tenorDays, pts: t.pts, headline: t.headline }))}
               label={`Points at each tenor: ${tenors.map((t) => `${formatPts(t.pts)} over ${tenorText(t.tenorDays)}`).join(", ")}`}
             />
@@ -221,7 +226,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
       <section aria-labelledby="history-heading" className="space-y-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <h2 id="history-heading" className="text-xl font-semibold">
-            History over {tenorText(series.headlineTenorDays)}
+            History over {rangeLabel}
           </h2>
           <RangeLinks path={path} current={range} />
         </div>
@@ -238,7 +243,9 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
               tenorDays={series.headlineTenorDays}
               filename={`${series.ticker}-${range}`}
               backCalculatedUntil={launch?.launchAt ?? null}
-              label={`${series.name}: ${points.length} published values over ${tenorText(series.headlineTenorDays)}, last ${rangeLabel}, with the uncertainty band`}
+              seriesName={`${series.ticker}: ${series.name}`}
+              attribution={config().ATTRIBUTION}
+              label={`${series.name}: ${formatCountOf(points.length)} published values (points over ${tenorText(series.headlineTenorDays)}), last ${rangeLabel}, with the uncertainty band`}
             />
           ) : (
             <p className="flex h-48 items-center justify-center text-sm text-slate-600" data-testid="volatility-chart-empty">
@@ -246,7 +253,7 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             </p>
           )}
           <figcaption className="mt-2 text-xs text-slate-600">
-            {points.length} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
+            {formatCountOf(points.length)} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
             frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology/band-and-gates#band">band</Link>).
             {shaded && launch && (
               <>

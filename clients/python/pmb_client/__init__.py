@@ -5,12 +5,14 @@
     latest = client.index_latest("PMX-ELEC")
     latest.data["indexLevel"]   # Decimal
     latest.data["computedAt"]   # aware UTC datetime
+    frame = client.index_history_frame("PMX-ELEC", start="2026-09-01")  # pandas DataFrame (pandas optional)
 """
 
 from .client import Client, Quota, Result
 from .errors import *  # noqa: F401,F403
 from .errors import ERROR_CODES, __all__ as _error_names
+from .frames import points_of, to_dataframe
 from .parse import parse_body, parse_timestamp
 
 __version__ = "1.0.0"
-__all__ = ["Client", "Quota", "Result", "ERROR_CODES", "parse_body", "parse_timestamp", *_error_names]
+__all__ = ["Client", "Quota", "Result", "ERROR_CODES", "parse_body", "parse_timestamp", "to_dataframe", "points_of", *_error_names]

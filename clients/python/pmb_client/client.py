@@ -14,6 +14,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Union
 
 from .errors import PmbError, RateLimitError, ServerError, error_for
+from .frames import to_dataframe
 from .parse import format_timestamp, parse_body, parse_timestamp
 
 Time = Union[datetime, str]
@@ -234,6 +235,14 @@ class Client:
             "effective_start": page.meta["effectiveStart"],
             "complete": page.data["count"] < limit,
         }
+
+    def index_history_frame(self, ticker: str, start: Time, end: Optional[Time] = None, interval: Optional[str] = None, floats: bool = False) -> Any:
+        """``index_history_range`` as a pandas DataFrame indexed by ``t`` (needs pandas; see ``to_dataframe``)."""
+        return to_dataframe(self.index_history_range(ticker, start, end, interval), floats=floats)
+
+    def volatility_history_frame(self, ticker: str, start: Optional[Time] = None, end: Optional[Time] = None, include_gated: Optional[bool] = None, floats: bool = False) -> Any:
+        """``volatility_history_range`` as a pandas DataFrame indexed by ``t`` (needs pandas; see ``to_dataframe``)."""
+        return to_dataframe(self.volatility_history_range(ticker, start, end, include_gated), floats=floats)
 
     # -- transport ----------------------------------------------------------------------------
 

@@ -1,7 +1,11 @@
 import crypto from "node:crypto";
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
-import { describe, expect, it } from "vitest";
-import { baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
+import { beforeAll, describe, expect, it } from "vitest";
+import { baseUrl, call, expectError, expectRateHeaders, newKey, startupSettled } from "../support/api";
 
 async function fetchRaw(path: string, key?: string) {
   const res = await fetch(`${baseUrl()}${path}`, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
@@ -9,6 +13,9 @@ async function fetchRaw(path: string, key?: string) {
 }
 
 describe("snapshot bundles under /downloads", () => {
+  // the closed months' bundles are built after the start-up backfill
+  beforeAll(() => startupSettled(), 600_000);
+
   it("need a key, like /v1", async () => {
     const res = await call("/downloads/manifest.json");
     expectError(res, 401, "invalid_api_key");
@@ -72,9 +79,47 @@ describe("snapshot bundles under /downloads", () => {
     }
   });
 
+  it("a month as one archive: its SHA-256 in the latest manifest, the month's manifest and files inside, one request against the key's limits", async () => {
+    const { key } = await newKey();
+    const latest = await call("/downloads/manifest.json", { key });
+    for (const m of latest.body.months) expect(m.archive).toMatchObject({ name: `${m.month}.zip`, url: expect.stringMatching(new RegExp(`/downloads/${m.month}\\.zip$`)) });
+    const month = latest.body.months.at(-1);
+    const before = Number(latest.headers.get("x-ratelimit-remaining"));
+    const { res, bytes } = await fetchRaw(new URL(month.archive.url).pathname, key);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("application/zip");
+    expect(Number(res.headers.get("x-ratelimit-remaining"))).toBe(before - 1);
+    expect(bytes.length).toBe(month.archive.bytes);
+    expect(crypto.createHash("sha256").update(bytes).digest("hex")).toBe(month.archive.sha256);
+    // the same bytes on every request (the checksum in the manifest holds)
+    const again = await fetchRaw(new URL(month.archive.url).pathname, key);
+    expect(crypto.createHash("sha256").update(again.bytes).digest("hex")).toBe(month.archive.sha256);
+    expect(Number(again.res.headers.get("x-ratelimit-remaining"))).toBe(before - 2);
+
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-archive-"));
+    try {
+      fs.writeFileSync(path.join(dir, "a.zip"), bytes);
+      const unzip = spawnSync("unzip", ["-q", "a.zip"], { cwd: dir, encoding: "utf8" });
+      expect(unzip.status, unzip.stderr).toBe(0);
+      const manifest = JSON.parse(fs.readFileSync(path.join(dir, month.month, "manifest.json"), "utf8"));
+      const served = await call(new URL(month.manifestUrl).pathname, { key });
+      expect(manifest).toEqual(served.body);
+      expect(fs.readdirSync(path.join(dir, month.month)).sort()).toEqual(["manifest.json", ...manifest.files.map((f: { name: string }) => f.name)].sort());
+      for (const f of manifest.files as Array<{ name: string; sha256: string; bytes: number }>) {
+        const content = fs.readFileSync(path.join(dir, month.month, f.name));
+        expect(content.length).toBe(f.bytes);
+        expect(crypto.createHash("sha256").update(content).digest("hex")).toBe(f.sha256);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("an unknown file answers not_found", async () => {
     const { key } = await newKey();
     expectError(await call("/downloads/2001-01/index_levels.csv", { key }), 404, "not_found");
     expectError(await call("/downloads/2026-01/..%2F..%2Fetc%2Fpasswd", { key }), 404, "not_found");
+    expectError(await call("/downloads/2001-01.zip", { key }), 404, "not_found");
+    expectError(await call("/downloads/2026-13.zip", { key }), 404, "not_found");
   });
 });

@@ -28,3 +28,16 @@ describe("Python client (python3 -m unittest)", () => {
     expect(Number(/Ran (\d+) tests/.exec(output)?.[1])).toBeGreaterThanOrEqual(15);
   }, 150_000);
 });
+
+// The optional DataFrame of a history, with pandas itself: Debian's python3-pandas (for the
+// system interpreter) or any python3 on the PATH that has pandas. The stand-in test in
+// tests/test_frames.py covers the conversion wherever pandas is missing.
+describe("Python client's to_dataframe with pandas", () => {
+  it("builds a DataFrame indexed by aware UTC t, oldest first, levels exact", () => {
+    const interpreter = ["python3", "/usr/bin/python3"].find((py) => spawnSync(py, ["-c", "import pandas"], { encoding: "utf8" }).status === 0);
+    expect(interpreter, "no python3 with pandas: apt-get install python3-pandas").toBeTruthy();
+    const run = spawnSync(interpreter!, ["clients/python/tests/pandas_check.py"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PYTHONDONTWRITEBYTECODE: "1" } });
+    expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
+    expect(run.stdout).toMatch(/^OK pandas \d+\.\d+/m);
+  });
+});

@@ -77,7 +77,13 @@ function run(example: RenderedExample): Promise<{ status: number; output: string
   } else if (example.lang === "ts") {
     const file = path.join(dir, `${example.example}.mts`);
     // the package name resolves to the client's sources in this repository
-    fs.writeFileSync(file, example.code.replaceAll('"@pm-benchmarks/client"', JSON.stringify(path.resolve("clients/typescript/src/index.ts"))));
+    // (and the packages an example says to install, to this project's copy)
+    fs.writeFileSync(
+      file,
+      example.code
+        .replaceAll('"@pm-benchmarks/client"', JSON.stringify(path.resolve("clients/typescript/src/index.ts")))
+        .replaceAll('from "fflate"', `from ${JSON.stringify(path.resolve("node_modules/fflate/esm/index.mjs"))}`),
+    );
     command = [path.resolve("node_modules/.bin/tsx"), file];
   } else {
     const file = path.join(dir, `${example.example}.py`);
@@ -85,7 +91,9 @@ function run(example: RenderedExample): Promise<{ status: number; output: string
     command = ["python3", file];
   }
   return new Promise((resolve) => {
-    execFile(command[0]!, command.slice(1), { env, encoding: "utf8", timeout: 90_000, cwd: dir }, (error, stdout, stderr) => {
+    // each in a folder of its own: an example that writes files (the bundle sync) starts from nothing
+    const cwd = fs.mkdtempSync(path.join(dir, `${example.example}-${example.lang}-`));
+    execFile(command[0]!, command.slice(1), { env, encoding: "utf8", timeout: 90_000, cwd }, (error, stdout, stderr) => {
       const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
       resolve({ status, output: `${stdout}\n${stderr}`, stdout });
     });

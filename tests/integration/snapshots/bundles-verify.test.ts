@@ -154,6 +154,19 @@ describe("bundles:verify recomputes every published value from the bundle files"
     expect(out.stdout).toMatch(/FAIL \S+ volatility_history\.csv sha256: published [0-9a-f]{64}, recomputed [0-9a-f]{64}/);
   }, 600_000);
 
+  it("piped (| tail), bundles:verify's long output arrives whole: the summary is its last line", async () => {
+    // every mid price of the month moved: thousands of FAIL lines, far more than a pipe's buffer
+    const copy = tampered("constituent_prices.csv", (records) => {
+      for (const cells of records.slice(1)) if (cells[4] === "mid") cells[3] = String(Number(cells[3]) / 2);
+    }, true);
+    cleanup.push(copy);
+    const out = await run("bash", ["-c", `set -o pipefail; npx tsx scripts/bundles-verify.ts ${JSON.stringify(copy)} | tail -n 2`]);
+    expect(out.status).toBe(1);
+    const lines = out.stdout.trim().split("\n");
+    expect(lines.at(-1)).toMatch(/^FAILED: \d+ failing row\(s\) listed above$/);
+    expect(Number(/^FAILED: (\d+)/.exec(lines.at(-1)!)![1]) * 60).toBeGreaterThan(65_536);
+  }, 600_000);
+
   it("a missing manifest fails", () => {
     const copy = tampered("index_levels.csv", () => undefined, false);
     cleanup.push(copy);

@@ -4,6 +4,7 @@ import { describe, expect, test } from "vitest";
 import { CONTENT_DIR, docAnchors, docSource } from "@/lib/docs/content";
 import { headingsOf } from "@/lib/docs/outline";
 import { DOC_PAGES, docHref, findDocPage } from "@/lib/docs/pages";
+import { pythonPackage, typescriptPackage } from "@/scripts/lib/public-files.mjs";
 import { idsIn, renderDocPage } from "./render-mdx";
 
 /** Site pages outside /docs that the docs may link to, and the route file that serves each. */
@@ -13,6 +14,11 @@ const SITE_ROUTES: Readonly<Record<string, string>> = {
   "/portal": "app/portal/(account)/page.tsx",
   "/openapi.json": "app/openapi.json/route.ts",
   "/changelog": "app/changelog/page.tsx",
+  // files of public/ the build writes (scripts/lib/public-files.mjs), by the source each is built from:
+  // the names follow the packages' versions, so a link to a stale version fails here
+  [`/clients/${typescriptPackage().tarball}`]: "clients/typescript/package.json",
+  [`/clients/${pythonPackage().wheel}`]: "clients/python/pyproject.toml",
+  "/tools/recompute_bundles.py": "scripts/outside/recompute_bundles.py",
 };
 
 interface Link {
