@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   bumpVersion,
   catalogHash,
+  upgradeVolVersion,
   compileIndex,
   compileSeries,
   INDEX_METHODOLOGY_BASE,
@@ -161,6 +162,7 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
       listed: def.listed,
       relatedIndexTickers: def.relatedIndexTickers,
       gates: json(def.gates),
+      partitionOrder: def.partitionOrder ?? "unordered",
     };
     if (!row) {
       const inceptionAt = seriesRows.size === 0 && s.inceptionAt === "start" ? ctx.start : startOf(s.inceptionAt);
@@ -186,11 +188,15 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
       summary.created.push(s.ticker);
       continue;
     }
-    const ruleChanged = !same(row.gates, def.gates) || !same(row.tenorsDays, def.tenorsDays) || row.headlineTenorDays !== def.headlineTenorDays;
-    const methodologyVersion = ruleChanged ? bumpVersion(row.methodologyVersion) : row.methodologyVersion;
-    if (ruleChanged) summary.bumped[s.ticker] = methodologyVersion;
+    const ruleChanged =
+      !same(row.gates, def.gates) || !same(row.tenorsDays, def.tenorsDays) || row.headlineTenorDays !== def.headlineTenorDays || row.partitionOrder !== data.partitionOrder;
+    // a series on an earlier methodology moves to the engine's from the next hour (the change policy's material change)
+    const upgraded = upgradeVolVersion(row.methodologyVersion);
+    const methodologyVersion = ruleChanged ? bumpVersion(upgraded) : upgraded;
+    if (methodologyVersion !== row.methodologyVersion) summary.bumped[s.ticker] = methodologyVersion;
     const changed =
       ruleChanged ||
+      methodologyVersion !== row.methodologyVersion ||
       row.event === "" ||
       row.slug !== data.slug ||
       row.name !== data.name ||
