@@ -344,7 +344,8 @@ export function stepVolatility(
         condition_id: q.conditionId,
         books_used: q.observedAt === null || q.resolved ? 0 : 1,
         days_to_settlement: q.days === null ? null : round6(q.days),
-        fbv_r_pts: round6(100 * Math.sqrt(varianceToResolution(pj))),
+        // the leg's remaining uncertainty as the budget counts it (0 below the one-tick floor)
+        fbv_r_pts: round6(100 * Math.sqrt(j === undefined ? 0 : varianceToResolution(part.p[j] as number))),
         gate_flags: [] as string[],
         observed_at: q.observedAt === null ? null : formatMicros(q.observedAt, false),
         p: round6(pj),
