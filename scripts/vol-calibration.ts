@@ -36,6 +36,16 @@ function main() {
       `${ticker.padEnd(13)} ${tenor.padStart(4)}d  ${tier.padEnd(17)} ${String(list.length).padStart(5)}  ${quantile(sorted, 0.5).toFixed(3)}   ${quantile(sorted, 0.025).toFixed(3)}  ${quantile(sorted, 0.975).toFixed(3)}  ${(100 * inside).toFixed(1)}%`,
     );
   }
+  // the last week before settlement: a tenor of 7 days covers the whole remaining uncertainty (fbvRPts)
+  for (const ticker of [...new Set(samples.map((s) => s.ticker))].sort()) {
+    const week = samples.filter((s) => s.ticker === ticker && s.tenor === 7 && s.daysLeft <= 7);
+    const last = week.map((s) => s.ratio).sort((a, b) => a - b);
+    const raw = week.map((s) => s.ratioUnfloored).sort((a, b) => a - b);
+    if (last.length > 0)
+      console.log(
+        `${ticker.padEnd(13)} last 7 days, truth / published remaining uncertainty: median ${quantile(last, 0.5).toFixed(3)}, q2.5 ${quantile(last, 0.025).toFixed(3)}, q97.5 ${quantile(last, 0.975).toFixed(3)}; without the one-tick floor median ${quantile(raw, 0.5).toFixed(3)}, q2.5 ${quantile(raw, 0.025).toFixed(3)} (${last.length} hours)`,
+      );
+  }
   for (const s of pooled)
     console.log(`pooled clock speed, ${s.kind}: ${s.speed.toFixed(4)} (95% ${s.lo.toFixed(4)} to ${s.hi.toFixed(4)}, ${s.days} days)`);
 }

@@ -35,6 +35,10 @@ export interface Sample {
   tenor: number;
   tier: string;
   ratio: number;
+  /** days to settlement at the hour */
+  daysLeft: number;
+  /** truth over the remaining uncertainty the de-vigged probabilities give without the one-tick floor */
+  ratioUnfloored: number;
 }
 
 export interface PooledSpeed {
@@ -98,6 +102,7 @@ export function calibrate(o: CalibrationOptions): { samples: Sample[]; pooled: P
       const f = sim.factors[ev.model.factor];
       if (f === undefined) continue;
       const T = Math.max(1 / 24, (Date.parse(ev.settlementAt) - t.getTime()) / MS_DAY);
+      const unfloored = tick.components.reduce((acc, c) => acc + c.p * (1 - c.p), 0);
       for (const tenor of def.tenorsDays) {
         const published = tick.tenors[String(tenor)];
         if (published === undefined) continue;
@@ -106,7 +111,7 @@ export function calibrate(o: CalibrationOptions): { samples: Sample[]; pooled: P
           tenor >= T
             ? cumulative(ev.model.edges, f.x, f.sigmaPerDay * Math.sqrt(T)).reduce((s, p) => s + p * (1 - p), 0)
             : intervalVariances(ev.model.edges, f.x, f.sigmaPerDay * Math.sqrt(tenor), f.sigmaPerDay * Math.sqrt(T - tenor)).reduce((s, v) => s + v, 0);
-        if (expected > 0) samples.push({ ticker: def.ticker, tenor, tier: tick.labels.tier[String(tenor)] ?? "?", ratio: truth / expected });
+        if (expected > 0) samples.push({ ticker: def.ticker, tenor, tier: tick.labels.tier[String(tenor)] ?? "?", ratio: truth / expected, daysLeft: T, ratioUnfloored: truth / unfloored });
       }
     }
   }
