@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import {
   bumpVersion,
   catalogHash,
+  upgradeVolVersion,
   compileIndex,
   compileSeries,
   INDEX_METHODOLOGY_BASE,
@@ -60,8 +61,9 @@ export async function currentCatalog(tx: Tx | { catalogVersion: Tx["catalogVersi
 export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: ApplyContext): Promise<ApplySummary> {
   const sha256 = catalogHash(catalog);
   const summary: ApplySummary = { sha256, unchanged: false, created: [], updated: [], ceased: [], bumped: {} };
+  await upgradeMethodology(tx, summary);
   const last = await currentCatalog(tx);
-  if (last?.sha256 === sha256) return { ...summary, unchanged: true };
+  if (last?.sha256 === sha256) return { ...summary, unchanged: Object.keys(summary.bumped).length === 0 };
 
   const indexRows = new Map((await tx.index.findMany()).map((r) => [r.ticker, r]));
   const seriesRows = new Map((await tx.volatilitySeries.findMany({ omit: { engineState: true, inceptionConfig: true } })).map((r) => [r.ticker, r]));
@@ -161,6 +163,7 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
       listed: def.listed,
       relatedIndexTickers: def.relatedIndexTickers,
       gates: json(def.gates),
+      partitionOrder: def.partitionOrder ?? "unordered",
     };
     if (!row) {
       const inceptionAt = seriesRows.size === 0 && s.inceptionAt === "start" ? ctx.start : startOf(s.inceptionAt);
@@ -186,11 +189,15 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
       summary.created.push(s.ticker);
       continue;
     }
-    const ruleChanged = !same(row.gates, def.gates) || !same(row.tenorsDays, def.tenorsDays) || row.headlineTenorDays !== def.headlineTenorDays;
-    const methodologyVersion = ruleChanged ? bumpVersion(row.methodologyVersion) : row.methodologyVersion;
-    if (ruleChanged) summary.bumped[s.ticker] = methodologyVersion;
+    const ruleChanged =
+      !same(row.gates, def.gates) || !same(row.tenorsDays, def.tenorsDays) || row.headlineTenorDays !== def.headlineTenorDays || row.partitionOrder !== data.partitionOrder;
+    // a series on an earlier methodology moves to the engine's from the next hour (the change policy's material change)
+    const upgraded = upgradeVolVersion(row.methodologyVersion);
+    const methodologyVersion = ruleChanged ? bumpVersion(upgraded) : upgraded;
+    if (methodologyVersion !== row.methodologyVersion) summary.bumped[s.ticker] = methodologyVersion;
     const changed =
       ruleChanged ||
+      methodologyVersion !== row.methodologyVersion ||
       row.event === "" ||
       row.slug !== data.slug ||
       row.name !== data.name ||
@@ -211,6 +218,21 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
 
   await tx.catalogVersion.create({ data: { sha256, content: json(catalog), summary: json({ file, ...summary }) } });
   return summary;
+}
+
+/**
+ * Series on an earlier volatility methodology than the engine's move to it from the next hour to
+ * compute, whether or not the catalog file changed (the change policy's material change: the
+ * engine computes every new hour under its own methodology, so the label follows it).
+ */
+async function upgradeMethodology(tx: Tx, summary: ApplySummary): Promise<void> {
+  const rows = await tx.volatilitySeries.findMany({ where: { ceasedAt: null }, select: { ticker: true, methodologyVersion: true } });
+  for (const r of rows) {
+    const version = upgradeVolVersion(r.methodologyVersion);
+    if (version === r.methodologyVersion) continue;
+    await tx.volatilitySeries.update({ where: { ticker: r.ticker }, data: { methodologyVersion: version } });
+    summary.bumped[r.ticker] = version;
+  }
 }
 
 /** A new entry's dates: a base date in the past needs a venue's history; the launch lies between the base date and the next hour to compute. */

@@ -4,9 +4,15 @@ import { isoDate, MS_PER_DAY } from "@/lib/engine/time-format";
 import type { EligibilityRule, IndexDefinition } from "@/lib/engine/types";
 import type { VolGates, VolSeriesDefinition } from "@/lib/engine/volatility/types";
 import type { Catalog, CatalogIndex, CatalogSeries, CatalogUniverse } from "./schema";
+import { VOL_METHODOLOGY } from "@/lib/engine/volatility/methodology";
 
 export const INDEX_METHODOLOGY_BASE = "idx-1.0";
-export const VOL_METHODOLOGY_BASE = "vol-1.0";
+/**
+ * The volatility methodology in force: vol-2.0 prices ordered partitions by the cumulative form,
+ * runs the calendar clock at a pooled prior speed and applies the one-tick floor
+ * (lib/engine/volatility/methodology.ts lists the versions with their effective dates).
+ */
+export const VOL_METHODOLOGY_BASE = VOL_METHODOLOGY.version;
 
 /** Tolerances of a series that states none (documented on /docs/catalog). */
 export const DEFAULT_GATES: VolGates = {
@@ -129,6 +135,7 @@ export function compileSeries(s: CatalogSeries, ctx: CompileContext, methodology
     relatedIndexTickers: s.relatedIndexTickers,
     gates: gatesOf(s),
     legs: event?.legs ?? [],
+    partitionOrder: s.partitionOrder,
     methodologyVersion,
   };
 }
@@ -136,6 +143,12 @@ export function compileSeries(s: CatalogSeries, ctx: CompileContext, methodology
 /** Hash of a catalog as applied: the canonical JSON of its parsed content (formatting does not count). */
 export function catalogHash(c: Catalog): string {
   return sha256Hex(canonicalJson(JSON.parse(JSON.stringify(c)) as JsonValue));
+}
+
+/** A series' version under the engine's methodology: one on an earlier major (vol-1.3) becomes the engine's base (vol-2.0). */
+export function upgradeVolVersion(version: string): string {
+  const major = (v: string) => Number(/^vol-(\d+)\./.exec(v)?.[1] ?? Number.NaN);
+  return major(version) < major(VOL_METHODOLOGY_BASE) ? VOL_METHODOLOGY_BASE : version;
 }
 
 /** The next minor methodology version: idx-1.0 -> idx-1.1. */

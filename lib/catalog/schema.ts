@@ -103,6 +103,12 @@ export const seriesSchema = z.strictObject({
   headlineTenorDays: z.number().int().min(1),
   /** YYYY-MM-DD; default: the venue's settlement date of the event */
   settlementDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD").nullable().default(null),
+  /**
+   * `ordered` when the legs, in the event's order, are consecutive intervals of one quantity (rate
+   * buckets, price ranges, counts): their variance is priced by the cumulative form. `unordered`
+   * (candidates, teams): each leg as its own binary.
+   */
+  partitionOrder: z.enum(["ordered", "unordered"]).default("unordered"),
   /** tolerances that differ from the documented defaults */
   gates: gatesSchema.partial().default({}),
   relatedIndexTickers: z.array(ticker).default([]),

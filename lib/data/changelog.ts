@@ -1,6 +1,7 @@
 import "server-only";
 import { iso6 } from "@/lib/time-format";
 import type { ReadContext } from "@/lib/data/read-cache";
+import { VOL_METHODOLOGY_VERSIONS } from "@/lib/engine/volatility/methodology";
 import type { z } from "zod";
 import type { changeEntry, changeKind, changelogView as changelogViewShape } from "@/lib/data/status-shapes";
 
@@ -65,6 +66,18 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       title: `Index methodology ${version} in force`,
       detail: `Used by ${v.tickers.sort().join(", ")}.`,
       href: "/docs/methodology",
+    });
+  }
+  // each volatility methodology version from its effective date, with what it changed
+  for (const m of VOL_METHODOLOGY_VERSIONS) {
+    if (m.effective === null) continue;
+    entries.push({
+      at: iso6(new Date(`${m.effective}T00:00:00Z`)),
+      kind: "methodology",
+      subject: "Volatility methodology",
+      title: `Volatility methodology ${m.version} effective ${m.effective}`,
+      detail: m.summary,
+      href: "/docs/methodology/volatility#methodology-versions",
     });
   }
   for (const v of versions) {

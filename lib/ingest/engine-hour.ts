@@ -242,6 +242,7 @@ export async function loadEngine(tx: Prisma.TransactionClient, options: { deferE
     gates: r.gates as unknown as VolGates,
     legs: r.legConditionIds,
     legWindows: (r.legWindows as unknown as LegWindow[] | null) ?? [],
+    partitionOrder: r.partitionOrder === "ordered" ? "ordered" : "unordered",
     methodologyVersion: r.methodologyVersion,
     ceasedAt: r.ceasedAt,
   }));

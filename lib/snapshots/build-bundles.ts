@@ -122,7 +122,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
   const series = await prisma.volatilitySeries.findMany({
     where: { listed: true },
     orderBy: { ticker: "asc" },
-    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true, inceptionConfig: true },
+    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true, inceptionConfig: true, partitionOrder: true },
   });
   const ticks = await prisma.$queryRaw<
     Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
@@ -191,7 +191,7 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
     },
     {
       name: "volatility_series.csv",
-      ...csv(["ticker", "headline_tenor_days", "tenors_days_json", "gates_json"], series.map((x) => [x.ticker, x.headlineTenorDays, JSON.stringify(x.tenorsDays), JSON.stringify(x.gates)])),
+      ...csv(["ticker", "headline_tenor_days", "tenors_days_json", "gates_json", "partition_order"], series.map((x) => [x.ticker, x.headlineTenorDays, JSON.stringify(x.tenorsDays), JSON.stringify(x.gates), x.partitionOrder])),
     },
     {
       // the frozen configuration each counterfactual recomputes against: sha256(config_json) is its anchorFingerprint

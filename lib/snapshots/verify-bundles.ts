@@ -5,13 +5,17 @@ import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
 import { Dec } from "@/lib/engine/decimal";
 import { devigMultiplicative } from "@/lib/engine/devig";
-import { attributeLegs, type AttributionLegInput, type LegClock } from "@/lib/engine/volatility/attribution";
-import { diffusionVariance, horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
+import { attributeLegs, type AttributionLegInput, type LegClock, type LegShape } from "@/lib/engine/volatility/attribution";
+import { horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
+import type { PartitionOrder } from "@/lib/engine/volatility/ordered";
+import { CALENDAR_PRIOR, withCalendarPrior } from "@/lib/engine/volatility/prior";
 import { round6 } from "@/lib/engine/volatility/round";
 import {
   PTS2,
   devigScenarios,
+  legShape,
   legTenorVariance,
+  legVarianceAt,
   partitionTenorVariance,
   preparePartition,
   tenorEnvelope,
@@ -285,7 +289,8 @@ interface Recomputed {
   t: string;
   headlinePts: number;
   speedH: number;
-  legs: Array<{ conditionId: string; legKey: string; label: string; gridOrder: number; p: number; days: number | null }>;
+  /** p: de-vigged; pv: as the variances used it (the floor applied); shape: an ordered leg's thresholds */
+  legs: Array<{ conditionId: string; legKey: string; label: string; gridOrder: number; p: number; pv: number; shape: LegShape | undefined; days: number | null }>;
 }
 
 type ClockJson = Record<string, { tier: "budget-implied" | "historical-clock"; speed: number; speedLo: number; speedHi: number; windowDays: number; coverage: number }>;
@@ -365,23 +370,40 @@ interface ClockTrack {
 const MS_DAY = 86_400_000;
 
 /**
+ * The tenor-variance rules of a computation: from vol-2.0 on (its methodology_version), the
+ * series' partition order (volatility_series.csv `partition_order`), the one-tick floor and the
+ * calendar clock's prior speed; before, every leg as its own binary, no floor, calendar speed 1.
+ */
+interface VolRules {
+  order: PartitionOrder;
+  v2: boolean;
+}
+
+export function volRulesOf(methodologyVersion: string | undefined, partitionOrder: string | undefined): VolRules {
+  const major = Number(/^vol-(\d+)\./.exec(methodologyVersion ?? "")?.[1] ?? "1");
+  const v2 = major >= 2;
+  return { order: v2 && partitionOrder === "ordered" ? "ordered" : "unordered", v2 };
+}
+
+/**
  * The counterfactual by its documented rule: the inception legs quoted at t (from the leg panel, or
  * for those no longer in force from volatility_counterfactual_legs.csv), multiplicative de-vig, the
  * calendar clock, the inception tenors. False when an inception leg is in neither file (bundles before schemaVersion 6).
  */
-function checkCounterfactual(published: Counterfactual, config: InceptionConfig, legs: readonly LegRow[], t: Date, check: (published: number, recomputed: number, what: string) => void): boolean {
+function checkCounterfactual(published: Counterfactual, config: InceptionConfig, legs: readonly LegRow[], t: Date, check: (published: number, recomputed: number, what: string) => void, rules: VolRules): boolean {
   const byId = new Map(legs.map((l) => [l.conditionId, l]));
   if (config.legs.some((id) => !byId.has(id))) return false;
   const quoted = config.legs.map((id) => byId.get(id) as LegRow).filter((l) => l.observedAt !== null);
   const p = devigMultiplicative(quoted.map((l) => l.mid)) ?? quoted.map(() => 0);
-  const part = preparePartition(p, quoted.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / MS_DAY)));
+  const part = preparePartition(p, quoted.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / MS_DAY)), rules.order, rules.v2);
+  const calendar = rules.v2 ? CALENDAR_PRIOR[rules.order].speed : 1;
   for (const tau of config.tenorsDays) {
-    const v = partitionTenorVariance(part, tau, 1, "diffusion");
+    const v = partitionTenorVariance(part, tau, calendar, "diffusion");
     const value = published.tenors[String(tau)];
     check(value?.pts ?? Number.NaN, 100 * Math.sqrt(v), `counterfactual ${tau}d pts`);
     check(value?.share ?? Number.NaN, part.budget > 0 ? v / part.budget : 0, `counterfactual ${tau}d share`);
   }
-  check(published.headlinePts, 100 * Math.sqrt(partitionTenorVariance(part, config.headlineTenorDays, 1, "diffusion")), "counterfactual headlinePts");
+  check(published.headlinePts, 100 * Math.sqrt(partitionTenorVariance(part, config.headlineTenorDays, calendar, "diffusion")), "counterfactual headlinePts");
   check(published.rPts, 100 * Math.sqrt(part.budget), "counterfactual rPts");
   return true;
 }
@@ -406,7 +428,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
   const defs = new Map(
     readCsv(dir, "volatility_series.csv").map((r) => [
       r.ticker!,
-      { H: Number(r.headline_tenor_days), tenors: JSON.parse(r.tenors_days_json!) as number[], gates: JSON.parse(r.gates_json!) as VolGates },
+      { H: Number(r.headline_tenor_days), tenors: JSON.parse(r.tenors_days_json!) as number[], gates: JSON.parse(r.gates_json!) as VolGates, order: r.partition_order },
     ]),
   );
   // each series' frozen inception configuration: its sha256 is the counterfactual's anchorFingerprint
@@ -472,6 +494,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     }
     seriesSeen.add(r.ticker!);
     report.computations += 1;
+    const rules = volRulesOf(r.methodology_version, def.order);
     if (r.basis !== undefined && r.basis !== "live") report.fromHistory += 1;
     const t = new Date(r.t!);
 
@@ -489,8 +512,9 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
         report.clockUnchecked += 1;
         continue;
       }
-      // the estimate rounded as the methodology states (six decimals), then compared digit for digit
-      const c = publishedClock(estimateClock(track.buckets, t, Number(tau)));
+      // the estimate (the calendar tier at its prior under vol-2.0) rounded as the methodology states (six decimals), then compared digit for digit
+      const raw = estimateClock(track.buckets, t, Number(tau));
+      const c = publishedClock(rules.v2 ? withCalendarPrior(raw, rules.order) : raw);
       report.clocksChecked += 1;
       for (const field of ["tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"] as const) {
         if (c[field] !== published[field]) fail(`clock ${tau}d ${field}`, published[field], c[field]);
@@ -503,9 +527,9 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     const mids = live.map((l) => l.mid);
     const p = devigMultiplicative(mids) ?? [];
     const days = live.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / 86_400_000));
-    const part = preparePartition(p, days);
+    const part = preparePartition(p, days, rules.order, rules.v2);
     const budget = part.budget;
-    const scenarios = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) }).map((s) => preparePartition(s.p, days));
+    const scenarios = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) }).map((s) => preparePartition(s.p, days, rules.order, rules.v2));
     const clockOf = (tau: number): ClockEstimate => {
       const c = clock[String(tau)];
       if (c === undefined) throw new Error(`${ticker} ${t0}: no clock for ${tau} days`);
@@ -561,7 +585,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       return Math.max(
         ...[l.bid, l.ask].map((side) => {
           const moved = devigMultiplicative(mids.map((m, i) => (i === j ? side : m)));
-          return moved === null ? 0 : Math.abs(100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days), def.H, speedH, "diffusion")) - headline);
+          return moved === null ? 0 : Math.abs(100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days, rules.order, rules.v2), def.H, speedH, "diffusion")) - headline);
         }),
       );
     });
@@ -591,13 +615,15 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
           legKey: id,
           label: id,
           gridOrder: 0,
-          p0: before?.p ?? 0,
-          p1: j === undefined ? 0 : (p[j] as number),
+          p0: before?.pv ?? 0,
+          p1: j === undefined ? 0 : (part.p[j] as number),
           clock0: prevClock ?? (nowClock as LegClock),
           clock1: nowClock ?? (prevClock as LegClock),
+          shape0: before?.shape,
+          shape1: j === undefined ? undefined : legShape(part, j),
         };
       });
-      const f = (pp: number, c: LegClock) => PTS2 * diffusionVariance(pp, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
+      const f = (pp: number, c: LegClock, shape?: LegShape) => PTS2 * legVarianceAt(pp, shape, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
       const splits = attributeLegs(inputs, f);
       const deltaPts2 = headline * headline - prev.headlinePts * prev.headlinePts;
       identity = { deltaPts2: round6(deltaPts2), parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]) };
@@ -638,7 +664,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
         else if (config !== undefined && !config.legs.includes(l.conditionId)) fail(`leg ${l.legKey}`, "an inception leg no longer in force", "not an inception leg (volatility_inception.csv)");
       }
       file = "volatility_history.csv";
-      if (config !== undefined && checkCounterfactual(counterfactual, config, [...departed, ...legs], t, check)) {
+      if (config !== undefined && checkCounterfactual(counterfactual, config, [...departed, ...legs], t, check, rules)) {
         report.counterfactualsChecked += 1;
         if (counterfactual.anchorAt !== config.anchorAt) fail("counterfactual anchorAt", counterfactual.anchorAt, config.anchorAt);
         if (counterfactual.clockVersion !== config.clockVersion) fail("counterfactual clockVersion", counterfactual.clockVersion, config.clockVersion);
@@ -654,7 +680,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       }),
       budgetShare: legs.map((l) => {
         const j = liveIndex.get(l.conditionId);
-        return j === undefined || budget <= 0 ? 0 : varianceToResolution(p[j] as number) / budget;
+        return j === undefined || budget <= 0 ? 0 : varianceToResolution(part.p[j] as number) / budget;
       }),
       devigGap,
       pythagorean,
@@ -673,7 +699,7 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       t: r.t!,
       headlinePts: headline,
       speedH,
-      legs: live.map((l, j) => ({ conditionId: l.conditionId, legKey: l.legKey, label: l.label, gridOrder: l.gridOrder, p: p[j] as number, days: days[j] ?? null })),
+      legs: live.map((l, j) => ({ conditionId: l.conditionId, legKey: l.legKey, label: l.label, gridOrder: l.gridOrder, p: p[j] as number, pv: part.p[j] as number, shape: legShape(part, j), days: days[j] ?? null })),
     });
   }
 }

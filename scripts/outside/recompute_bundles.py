@@ -291,7 +291,8 @@ def var_h(p, rho):
     hit = _var_cache.get(key)
     if hit is not None:
         return hit
-    a2 = NORMAL.inv_cdf(p) ** 2
+    a = NORMAL.inv_cdf(p)
+    a2 = a * a
     half = math.asin(rho) / 2
     s = 0.0
     for x, w in zip(GL_X, GL_W):
@@ -328,6 +329,148 @@ def budget_of(p):
 def tenor_variance(p, days, tenor, speed, kind="diffusion"):
     f = var_h if kind == "diffusion" else var_linear
     return fsum_ordered(f(pj, rho_of(tenor, dj, speed)) for pj, dj in zip(p, days))
+
+
+# ---------------------------------------------------------------- vol-2.0: ordered partitions, floor, prior
+
+FLOOR_P = 0.005
+# the calendar clock's prior speed and interval per partition kind (vol-2.0)
+PRIOR = {"ordered": (1.04, 1.01, 1.08), "unordered": (0.71, 0.67, 0.75)}
+
+
+def vol_rules(methodology_version, partition_order):
+    """(order, v2): from vol-2.0 on the series' partition order, the floor and the prior apply."""
+    m = re.match(r"^vol-(\d+)\.", methodology_version or "")
+    v2 = m is not None and int(m.group(1)) >= 2
+    return ("ordered" if v2 and partition_order == "ordered" else "unordered"), v2
+
+
+def floor_partition(p):
+    """Legs below the one-tick floor count as 0; the others are rescaled to sum 1."""
+    if not any(0 < x < FLOOR_P for x in p):
+        return list(p)
+    kept = [0.0 if x < FLOOR_P else x for x in p]
+    total = fsum_ordered(kept)
+    return [x / total for x in kept] if total > 0 else list(p)
+
+
+def _threshold(c):
+    if c <= 0:
+        return -math.inf
+    if c >= 1:
+        return math.inf
+    return NORMAL.inv_cdf(c)
+
+
+def prepare(p, order, v2):
+    """The vector the variances use, and for an ordered partition each leg's thresholds (lo, hi)."""
+    pv = floor_partition(p) if v2 else list(p)
+    shapes = [None] * len(pv)
+    if order == "ordered":
+        below = 0.0
+        for j, pj in enumerate(pv):
+            up = 1.0 if j == len(pv) - 1 else min(1.0, below + pj)
+            shapes[j] = (_threshold(below), _threshold(up))
+            below = up
+    return pv, shapes
+
+
+GL20_X, GL20_W = _gauss_legendre(20)
+
+
+def _kernel(x, y, s):
+    if math.isinf(x) or math.isinf(y):
+        return 0.0
+    return math.exp(-(x * x - 2 * s * x * y + y * y) / (2 * (1 - s * s)))
+
+
+def _bvn_upper(h, k, r):
+    """P(X > h, Y > k), standard bivariate normal with correlation r (Drezner-Wesolowsky, Genz's version)."""
+    if h == math.inf or k == math.inf:
+        return 0.0
+    if h == -math.inf:
+        return 1.0 if k == -math.inf else NORMAL.cdf(-k)
+    if k == -math.inf:
+        return NORMAL.cdf(-h)
+    n = 6 if abs(r) < 0.3 else 12 if abs(r) < 0.75 else 20
+    xs, ws = _gauss_legendre(n)
+    hk = h * k
+    bvn = 0.0
+    if abs(r) < 0.925:
+        hs = (h * h + k * k) / 2
+        asr = math.asin(r)
+        for x, w in zip(xs, ws):
+            sn = math.sin(asr * (x + 1) / 2)
+            bvn += w * math.exp((sn * hk - hs) / (1 - sn * sn))
+        bvn = bvn * asr / (4 * math.pi)
+        return min(1.0, max(0.0, bvn + NORMAL.cdf(-h) * NORMAL.cdf(-k)))
+    if r < 0:
+        k = -k
+        hk = -hk
+    if abs(r) < 1:
+        a_s = (1 - r) * (1 + r)
+        a = math.sqrt(a_s)
+        bs = (h - k) * (h - k)
+        c = (4 - hk) / 8
+        d = (12 - hk) / 16
+        asr = -(bs / a_s + hk) / 2
+        if asr > -100:
+            bvn = a * math.exp(asr) * (1 - c * (bs - a_s) * (1 - d * bs / 5) / 3 + c * d * a_s * a_s / 5)
+        if hk > -100:
+            b = math.sqrt(bs)
+            sp = math.sqrt(2 * math.pi) * NORMAL.cdf(-b / a)
+            bvn -= math.exp(-hk / 2) * sp * b * (1 - c * bs * (1 - d * bs / 5) / 3)
+        a /= 2
+        for x, w in zip(xs, ws):
+            xs2 = (a * (x + 1)) ** 2
+            rs = math.sqrt(1 - xs2)
+            asr = -(bs / xs2 + hk) / 2
+            if asr > -100:
+                sp = 1 + c * xs2 * (1 + d * xs2)
+                ep = math.exp(-hk * (1 - rs) / (2 * (1 + rs))) / rs
+                bvn += a * w * math.exp(asr) * (ep - sp)
+        bvn = -bvn / (2 * math.pi)
+    if r > 0:
+        bvn += NORMAL.cdf(-max(h, k))
+    else:
+        bvn = -bvn + max(0.0, NORMAL.cdf(-h) - NORMAL.cdf(-k))
+    return min(1.0, max(0.0, bvn))
+
+
+def _phi2(x, y, r):
+    if x == -math.inf or y == -math.inf:
+        return 0.0
+    return _bvn_upper(-x, -y, r)
+
+
+def var_ordered(a, b, p, rho):
+    """Leg variance of an ordered partition: Phi2(b,b;rho) - 2 Phi2(a,b;rho) + Phi2(a,a;rho) - p^2; for rho <= 0.5
+    as (1/2pi) * integral_0^asin(rho) of K(b,b) - 2 K(a,b) + K(a,a) (r = sin u), with no cancellation."""
+    if p <= 0 or p >= 1 or rho <= 0:
+        return 0.0
+    if rho >= 1:
+        return p * (1 - p)
+    if rho <= 0.5:
+        half = math.asin(rho) / 2
+        acc = 0.0
+        for x, w in zip(GL20_X, GL20_W):
+            sn = math.sin(half * (1 + x))
+            acc += w * (_kernel(b, b, sn) - 2 * _kernel(a, b, sn) + _kernel(a, a, sn))
+        v = acc * half / (2 * math.pi)
+    else:
+        v = _phi2(b, b, rho) - 2 * _phi2(a, b, rho) + _phi2(a, a, rho) - p * p
+    return min(p * (1 - p), max(0.0, v))
+
+
+def leg_var(pj, shape, rho):
+    return var_h(pj, rho) if shape is None else var_ordered(shape[0], shape[1], pj, rho)
+
+
+def part_variance(pv, shapes, days, tenor, speed, kind="diffusion"):
+    """The partition's variance within a tenor: each leg on its own horizon, as a binary or by the cumulative form."""
+    if kind == "linear":
+        return fsum_ordered(var_linear(pj, rho_of(tenor, dj, speed)) for pj, dj in zip(pv, days))
+    return fsum_ordered(leg_var(pj, sh, rho_of(tenor, dj, speed)) for pj, sh, dj in zip(pv, shapes, days))
 
 
 # ---------------------------------------------------------------- the clock
@@ -474,7 +617,7 @@ def decide_gates(g, t_ms, legs, impact, devig_gap, pythag, identity):
 def check_volatility(folder, month, rep, state, inception):
     defs = {}
     for r in rows(folder, "volatility_series.csv"):
-        defs[r["ticker"]] = {"H": float(r["headline_tenor_days"]), "tenors": json.loads(r["tenors_days_json"]), "gates": json.loads(r["gates_json"])}
+        defs[r["ticker"]] = {"H": float(r["headline_tenor_days"]), "tenors": json.loads(r["tenors_days_json"]), "gates": json.loads(r["gates_json"]), "order": r.get("partition_order", "")}
     for r in rows(folder, "volatility_inception.csv"):
         rep.count("inception configurations")
         sha = hashlib.sha256(r["config_json"].encode("utf-8")).hexdigest()
@@ -540,8 +683,10 @@ def check_volatility(folder, month, rep, state, inception):
                 fail(L_FILE, f"leg {l['leg_key']} p", l["p"], pj)
             if (l["days_to_settlement"] == "") != (dj is None) or (dj is not None and abs(float(l["days_to_settlement"]) - dj) > 1e-9):
                 fail(L_FILE, f"leg {l['leg_key']} days_to_settlement", l["days_to_settlement"], dj)
-        V = budget_of(p)
-        for l, pj in zip(live, p):
+        order, v2 = vol_rules(r.get("methodology_version"), d["order"])
+        pv, shapes = prepare(p, order, v2)
+        V = budget_of(pv)
+        for l, pj in zip(live, pv):
             w = (0.0 if pj <= 0 or pj >= 1 else pj * (1 - pj)) / V if V > 0 else 0.0
             if l["w"] == "" or abs(float(l["w"]) - w) > 1e-12:
                 fail(L_FILE, f"leg {l['leg_key']} w", l["w"], w)
@@ -555,6 +700,8 @@ def check_volatility(folder, month, rep, state, inception):
                 continue
             rep.count("clock estimates")
             c = estimate_clock(s.days, t_ms, float(tau))
+            if v2 and c["tier"] == "budget-implied":
+                c["speed"], c["speedLo"], c["speedHi"] = PRIOR[order]
             for field in ("tier", "speed", "speedLo", "speedHi", "windowDays", "coverage"):
                 if c[field] != pub[field]:
                     fail(H_FILE, f"clock {tau}d {field}", pub[field], c[field])
@@ -580,13 +727,14 @@ def check_volatility(folder, month, rep, state, inception):
 
         def envelope(tau):
             c = clock_of(tau)
-            speeds = [c["speed"], c["speedLo"], c["speedHi"]] if c["tier"] == "historical-clock" else [1]
+            speeds = [c["speed"], c["speedLo"], c["speedHi"]]
             pts, shares = [], []
             for q in scenarios:
-                Vq = budget_of(q)
+                qv, qshapes = prepare(q, order, v2)
+                Vq = budget_of(qv)
                 for sp in speeds:
                     for kind in ("diffusion", "linear"):
-                        v = tenor_variance(q, days, tau, sp, kind)
+                        v = part_variance(qv, qshapes, days, tau, sp, kind)
                         pts.append(100 * math.sqrt(v))
                         if Vq > 0:
                             shares.append(v / Vq)
@@ -595,7 +743,7 @@ def check_volatility(folder, month, rep, state, inception):
         tenors = json.loads(r["tenors_json"])
         leg_pts = {}
         for tau in d["tenors"]:
-            legv = [var_h(pj, rho_of(tau, dj, speed(tau))) for pj, dj in zip(p, days)]
+            legv = [leg_var(pj, sh, rho_of(tau, dj, speed(tau))) for pj, sh, dj in zip(pv, shapes, days)]
             leg_pts[tau] = [100 * math.sqrt(v) for v in legv]
             v = fsum_ordered(legv)
             pub = tenors.get(str(tau))
@@ -620,7 +768,7 @@ def check_volatility(folder, month, rep, state, inception):
                 if str(tau) in pub:
                     close(L_FILE, f"leg {l['leg_key']} {tau}d pts", pub[str(tau)], leg_pts[tau][j])
         H = d["H"]
-        headline = 100 * math.sqrt(tenor_variance(p, days, H, speed(H)))
+        headline = 100 * math.sqrt(part_variance(pv, shapes, days, H, speed(H)))
         close(H_FILE, "headline_pts", r["headline_pts"], headline)
         band, _ = envelope(H)
         close(H_FILE, "band_lo_pts", r["band_lo_pts"], min(band + [headline]))
@@ -644,9 +792,9 @@ def check_volatility(folder, month, rep, state, inception):
             )
             if counts:
                 realized = math.fsum((pj - by_id[l["condition_id"]]["p"]) * (pj - by_id[l["condition_id"]]["p"]) for l, pj in zip(live, p))
-                predicted = math.fsum(
-                    var_h(by_id[l["condition_id"]]["p"], 1.0 if by_id[l["condition_id"]]["days"] is None or by_id[l["condition_id"]]["days"] <= 0 else min(dt_ms / MS_DAY / by_id[l["condition_id"]]["days"], 1.0))
-                    for l in live
+                # the diffusion's prediction over dt from the previous legs (floor and thresholds as they priced)
+                predicted = part_variance(
+                    [x["pv"] for x in prev["legs"]], [x["shape"] for x in prev["legs"]], [x["days"] for x in prev["legs"]], dt_ms / MS_DAY, 1
                 )
                 rep.count("clock increments")
                 if r["clock_increment_realized"] == "" or r["clock_increment_predicted"] == "":
@@ -673,7 +821,7 @@ def check_volatility(folder, month, rep, state, inception):
             moves = []
             for side in (float(l["bid"]), float(l["ask"])):
                 q = devig_multiplicative([side if i == j else m for i, m in enumerate(mids)])
-                moves.append(0.0 if q is None else abs(100 * math.sqrt(tenor_variance(q, days, H, speed_h)) - headline))
+                moves.append(0.0 if q is None else abs(100 * math.sqrt(part_variance(*prepare(q, order, v2), days, H, speed_h)) - headline))
             impact.append(max(moves))
         power = devig_power(mids)
         devig_gap = None if power is None else max(abs(a - b) for a, b in zip(p, power))
@@ -689,19 +837,19 @@ def check_volatility(folder, month, rep, state, inception):
             close(H_FILE, "attr_delta_headline_pts", r["attr_delta_headline_pts"], headline - prev["headline"])
             delta2 = headline * headline - prev["headline"] * prev["headline"]
             close(H_FILE, "attr_delta_pts2", r["attr_delta_pts2"], delta2)
-            now = {l["condition_id"]: (l, pj, dj) for l, pj, dj in zip(live, p, days)}
+            now = {l["condition_id"]: (l, pj, dj, sh) for l, pj, dj, sh in zip(live, pv, days, shapes)}
             before = {x["condition_id"]: x for x in prev["legs"]}
             ids = list(dict.fromkeys([l["condition_id"] for l in live] + [x["condition_id"] for x in prev["legs"]]))
             published = {a["leg_key"]: a for a in attr_rows}
-            f = lambda pj, days_j, sp: PTS2 * var_h(pj, rho_of(H, days_j, sp))
+            f = lambda pj, sh, days_j, sp: PTS2 * leg_var(pj, sh, rho_of(H, days_j, sp))
             for cid in ids:
                 b = before.get(cid)
                 n = now.get(cid)
-                p0 = b["p"] if b else 0.0
-                p1 = n[1] if n else 0.0
+                p0, s0 = (b["pv"], b["shape"]) if b else (0.0, None)
+                p1, s1 = (n[1], n[3]) if n else (0.0, None)
                 c0 = (b["days"], prev["speed_h"]) if b else (n[2], speed_h)
                 c1 = (n[2], speed_h) if n else (b["days"], prev["speed_h"])
-                f00, f10, f01, f11 = f(p0, *c0), f(p1, *c0), f(p0, *c1), f(p1, *c1)
+                f00, f10, f01, f11 = f(p0, s0, *c0), f(p1, s1, *c0), f(p0, s0, *c1), f(p1, s1, *c1)
                 price = (f10 - f00 + (f11 - f01)) / 2
                 clk = (f01 - f00 + (f11 - f10)) / 2
                 key = n[0]["leg_key"] if n else b["leg_key"]
@@ -752,12 +900,15 @@ def check_volatility(folder, month, rep, state, inception):
                     cl = [by_id[cid] for cid in config["legs"] if by_id[cid]["observed_ms"] is not None]
                     cp = devig_multiplicative([float(l["mid"]) for l in cl]) or [0.0] * len(cl)
                     cd = [None if l["settle_ms"] is None else (l["settle_ms"] - t_ms) / MS_DAY for l in cl]
-                    cV = budget_of(cp)
+                    cpv, cshapes = prepare(cp, order, v2)
+                    cV = budget_of(cpv)
+                    # the calendar clock: at the prior speed of the partition's kind from vol-2.0 on
+                    calendar = PRIOR[order][0] if v2 else 1
                     for tau in config["tenorsDays"]:
-                        v = tenor_variance(cp, cd, tau, 1)
+                        v = part_variance(cpv, cshapes, cd, tau, calendar)
                         close(H_FILE, f"counterfactual {tau}d pts", cf["tenors"][str(tau)]["pts"], 100 * math.sqrt(v))
                         close(H_FILE, f"counterfactual {tau}d share", cf["tenors"][str(tau)]["share"], v / cV if cV > 0 else 0.0)
-                    close(H_FILE, "counterfactual headlinePts", cf["headlinePts"], 100 * math.sqrt(tenor_variance(cp, cd, config["headlineTenorDays"], 1)))
+                    close(H_FILE, "counterfactual headlinePts", cf["headlinePts"], 100 * math.sqrt(part_variance(cpv, cshapes, cd, config["headlineTenorDays"], calendar)))
                     close(H_FILE, "counterfactual rPts", cf["rPts"], 100 * math.sqrt(cV))
                     for field in ("anchorAt", "clockVersion"):
                         if cf[field] != config[field]:
@@ -791,7 +942,10 @@ def check_volatility(folder, month, rep, state, inception):
             "t_ms": t_ms,
             "headline": headline,
             "speed_h": speed_h,
-            "legs": [{"condition_id": l["condition_id"], "leg_key": l["leg_key"], "p": pj, "days": dj, "observed_ms": l["observed_ms"]} for l, pj, dj in zip(live, p, days)],
+            "legs": [
+                {"condition_id": l["condition_id"], "leg_key": l["leg_key"], "p": pj, "pv": pvj, "shape": sh, "days": dj, "observed_ms": l["observed_ms"]}
+                for l, pj, pvj, sh, dj in zip(live, p, pv, shapes, days)
+            ],
         }
 
 

@@ -6,6 +6,12 @@ export interface LegClock {
   speed: number;
 }
 
+/** An ordered partition's leg: Phi^-1 of the cumulative probability below it and up to it. */
+export interface LegShape {
+  lo: number;
+  hi: number;
+}
+
 export interface AttributionLegInput {
   legKey: string;
   label: string;
@@ -15,6 +21,9 @@ export interface AttributionLegInput {
   p1: number;
   clock0: LegClock;
   clock1: LegClock;
+  /** ordered partitions: the leg's thresholds before and after (they move with its price) */
+  shape0?: LegShape;
+  shape1?: LegShape;
 }
 
 export interface LegSplit {
@@ -33,13 +42,13 @@ export function shapleyTwoFactor(f00: number, f10: number, f01: number, f11: num
 /** Splits each leg's change in headline variance (points^2) into price and clock parts. */
 export function attributeLegs(
   legs: readonly AttributionLegInput[],
-  f: (p: number, clock: LegClock) => number,
+  f: (p: number, clock: LegClock, shape?: LegShape) => number,
 ): LegSplit[] {
   return legs.map((leg) => {
-    const f00 = f(leg.p0, leg.clock0);
-    const f10 = f(leg.p1, leg.clock0);
-    const f01 = f(leg.p0, leg.clock1);
-    const f11 = f(leg.p1, leg.clock1);
+    const f00 = f(leg.p0, leg.clock0, leg.shape0);
+    const f10 = f(leg.p1, leg.clock0, leg.shape1);
+    const f01 = f(leg.p0, leg.clock1, leg.shape0);
+    const f11 = f(leg.p1, leg.clock1, leg.shape1);
     const { price, clock } = shapleyTwoFactor(f00, f10, f01, f11);
     return {
       legKey: leg.legKey,

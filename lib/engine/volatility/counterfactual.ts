@@ -3,6 +3,8 @@ import { devigMultiplicative } from "../devig";
 import { sha256Hex } from "../sha256";
 import { formatMicros } from "../time-format";
 import type { LegQuote } from "./legs";
+import type { PartitionOrder } from "./ordered";
+import { CALENDAR_PRIOR } from "./prior";
 import { PTS2, partitionTenorVariance, preparePartition } from "./tenor-variance";
 import type { Counterfactual, InceptionConfig, VolSeriesDefinition } from "./types";
 import { round6 } from "./round";
@@ -37,6 +39,7 @@ export function computeCounterfactual(
   config: InceptionConfig,
   fingerprint: string,
   quotes: readonly LegQuote[],
+  order: PartitionOrder = "unordered",
 ): Counterfactual {
   const byId = new Map(quotes.map((q) => [q.conditionId, q]));
   const legs = config.legs
@@ -46,10 +49,12 @@ export function computeCounterfactual(
   const part = preparePartition(
     p,
     legs.map((q) => q.days),
+    order,
   );
   const budget = part.budget;
   const tenor = (tau: number) => {
-    const v = partitionTenorVariance(part, tau, 1, "diffusion");
+    // the calendar clock at the prior speed of the partition's kind
+    const v = partitionTenorVariance(part, tau, CALENDAR_PRIOR[order].speed, "diffusion");
     return { pts: round6(100 * Math.sqrt(v)), share: round6(budget > 0 ? v / budget : 0) };
   };
   const tenors = Object.fromEntries(config.tenorsDays.map((tau) => [String(tau), tenor(tau)]));

@@ -1,7 +1,8 @@
 import type { Snapshot } from "../types";
 import { devigMultiplicative } from "../devig";
 import { formatMicros, isoDate } from "../time-format";
-import { attributeLegs, type AttributionLegInput, type LegClock } from "./attribution";
+import { attributeLegs, type AttributionLegInput, type LegClock, type LegShape } from "./attribution";
+import type { PartitionOrder } from "./ordered";
 import { addClockIncrement, estimateClock, publishedClock } from "./clock";
 import { fsum } from "../fsum";
 import {
@@ -12,18 +13,22 @@ import {
   fingerprintOf,
   inceptionConfigOf,
 } from "./counterfactual";
-import { diffusionVariance, horizonFraction, varianceToResolution } from "./diffusion-share";
+import { horizonFraction, varianceToResolution } from "./diffusion-share";
 import { decimalSum, evaluateGates, identityHolds, type AttributionIdentity, type GateLeg } from "./gates";
 import { collectLegQuotes, type LegQuote } from "./legs";
+import { withCalendarPrior } from "./prior";
 import { round6 } from "./round";
 import {
   PTS2,
   devigScenarios,
+  legShape,
   legTenorVariance,
+  legVarianceAt,
   partitionTenorVariance,
   preparePartition,
   tenorEnvelope,
   type Envelope,
+  type PreparedPartition,
 } from "./tenor-variance";
 import type {
   Attribution,
@@ -66,8 +71,17 @@ function retire(state: VolState, t: Date, reason: string): VolStepResult {
 
 /** Headline-tenor variance of one leg in points^2: the function the attribution splits. */
 function headlineLegPts2(tenorDays: number) {
-  return (p: number, clock: LegClock) =>
-    PTS2 * diffusionVariance(p, clock.days === null ? 1 : horizonFraction(tenorDays, clock.days, clock.speed));
+  return (p: number, clock: LegClock, shape?: LegShape) =>
+    PTS2 * legVarianceAt(p, shape, clock.days === null ? 1 : horizonFraction(tenorDays, clock.days, clock.speed));
+}
+
+/** The previous computation's legs as the variances saw them (floor applied, thresholds in leg order). */
+function preparedPrev(prev: { legs: readonly PrevLeg[] }, order: PartitionOrder): PreparedPartition {
+  return preparePartition(
+    prev.legs.map((l) => l.p),
+    prev.legs.map((l) => l.daysToSettlement),
+    order,
+  );
 }
 
 function disclosure(
@@ -146,6 +160,7 @@ export function stepVolatility(
   const days = live.map((q) => q.days);
   const n = live.length;
   const H = def.headlineTenorDays;
+  const order: PartitionOrder = def.partitionOrder ?? "unordered";
 
   // composition: the quoted legs; a change starts a new version
   const legKeys = live.map((q) => q.legKey);
@@ -156,18 +171,18 @@ export function stepVolatility(
   const compositionVersion = `v${composition.number}`;
 
   // budget
-  const part = preparePartition(p, days);
+  const part = preparePartition(p, days, order);
   const budget = part.budget;
-  const budgetShares = p.map((pj) => (budget > 0 ? varianceToResolution(pj) / budget : 0));
+  const budgetShares = part.p.map((pj) => (budget > 0 ? varianceToResolution(pj) / budget : 0));
   const sumP2 = p.reduce((s, pj) => s + pj * pj, 0);
 
   // clock per tenor from the history before t
   const tenorList = [...new Set([...def.tenorsDays, H])];
-  // as published (six decimals), and used so: a verifier recomputes every tenor from the published digits
-  const clocks = new Map(tenorList.map((tau) => [tau, publishedClock(estimateClock(current.clock, t, tau))]));
+  // the calendar tier at its prior, as published (six decimals), and used so: a verifier recomputes every tenor from the published digits
+  const clocks = new Map(tenorList.map((tau) => [tau, publishedClock(withCalendarPrior(estimateClock(current.clock, t, tau), order))]));
   const clockOf = (tau: number) => clocks.get(tau) as ClockEstimate;
   const rawScenarios = devigScenarios({ mid: mids, bid: live.map((q) => q.bid), ask: live.map((q) => q.ask) });
-  const scenarios = rawScenarios.map((s) => preparePartition(s.p, days));
+  const scenarios = rawScenarios.map((s) => preparePartition(s.p, days, order));
 
   const legVar = (tau: number) => p.map((_, j) => legTenorVariance(part, j, tau, clockOf(tau).speed, "diffusion"));
   // a tenor's share is a mixture when live legs sit at different fractions of their own horizons
@@ -227,7 +242,7 @@ export function stepVolatility(
         return moved === null
           ? 0
           : Math.abs(
-              100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days), H, speedH, "diffusion")) -
+              100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days, order), H, speedH, "diffusion")) -
                 headlinePts,
             );
       }),
@@ -262,7 +277,8 @@ export function stepVolatility(
       unitsPts: "points",
     };
   } else {
-    const prevById = new Map(prev.legs.map((l) => [l.conditionId, l]));
+    const prevPart = preparedPrev(prev, order);
+    const prevById = new Map(prev.legs.map((l, i) => [l.conditionId, { ...l, p: prevPart.p[i] as number, shape: legShape(prevPart, i) }]));
     const nowById = new Map(live.map((q, j) => [q.conditionId, j]));
     const ids = [...new Set([...live.map((q) => q.conditionId), ...prev.legs.map((l) => l.conditionId)])];
     const inputs: AttributionLegInput[] = ids.map((id) => {
@@ -277,9 +293,11 @@ export function stepVolatility(
         label: q?.label ?? before?.label ?? id,
         gridOrder: q?.gridOrder ?? before?.gridOrder ?? -1,
         p0: before?.p ?? 0,
-        p1: j === undefined ? 0 : (p[j] as number),
+        p1: j === undefined ? 0 : (part.p[j] as number),
         clock0: prevClock ?? (nowClock as LegClock),
         clock1: nowClock ?? (prevClock as LegClock),
+        shape0: before?.shape,
+        shape1: j === undefined ? undefined : legShape(part, j),
       };
     });
     const splits = attributeLegs(inputs, headlineLegPts2(H)).sort((a, b) => a.gridOrder - b.gridOrder);
@@ -328,7 +346,8 @@ export function stepVolatility(
         condition_id: q.conditionId,
         books_used: q.observedAt === null || q.resolved ? 0 : 1,
         days_to_settlement: q.days === null ? null : round6(q.days),
-        fbv_r_pts: round6(100 * Math.sqrt(varianceToResolution(pj))),
+        // the leg's remaining uncertainty as the budget counts it (0 below the one-tick floor)
+        fbv_r_pts: round6(100 * Math.sqrt(j === undefined ? 0 : varianceToResolution(part.p[j] as number))),
         gate_flags: [] as string[],
         observed_at: q.observedAt === null ? null : formatMicros(q.observedAt, false),
         p: round6(pj),
@@ -407,7 +426,7 @@ export function stepVolatility(
     revision: 0,
     gateFlags: gates.flags,
     components,
-    counterfactual: computeCounterfactual(current.inception.config, current.inception.fingerprint, inceptionQuotes),
+    counterfactual: computeCounterfactual(current.inception.config, current.inception.fingerprint, inceptionQuotes, order),
     labels: {
       clockHomogeneityDisclosure: disclosure(live, tiers, new Map(def.tenorsDays.map((tau) => [tau, clockOf(tau)]))),
       clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), clockOf(tau).speed])),
@@ -472,19 +491,15 @@ export function stepVolatility(
             (before.observedAt !== null && (q.observedAt as Date).getTime() > new Date(before.observedAt).getTime())),
       );
     if (usable) {
-      // correctly rounded sums over the legs (fsum), squares as x * x
+      // the squared moves' sum correctly rounded (fsum), squares as x * x
       const realized = fsum(
         pairs.map(({ pj, before }) => {
           const d = pj - (before as PrevLeg).p;
           return d * d;
         }),
       );
-      const predicted = fsum(
-        pairs.map(({ before }) => {
-          const b = before as PrevLeg;
-          return diffusionVariance(b.p, b.daysToSettlement === null ? 1 : horizonFraction(dtDays, b.daysToSettlement));
-        }),
-      );
+      // the diffusion's prediction over dt from the previous legs: rho_j = min(dt / tau_j, 1)
+      const predicted = partitionTenorVariance(preparedPrev(prev, order), dtDays, 1, "diffusion");
       clock = addClockIncrement(clock, t, realized, predicted);
       tick.inputs.clockIncrement = { realized, predicted };
     }

@@ -1,27 +1,48 @@
 import { devig, type DevigMethod } from "../devig";
 import type { ClockEstimate } from "./types";
-import { diffusionVarianceAt, horizonFraction, linearVariance, varianceToResolution } from "./diffusion-share";
+import type { LegShape } from "./attribution";
+import { diffusionVariance, diffusionVarianceAt, horizonFraction, linearVariance, varianceToResolution } from "./diffusion-share";
 import { normInv } from "./normal";
+import { floorPartition, orderedLegVariance, orderedThresholds, type PartitionOrder } from "./ordered";
 
 export type ShareKind = "diffusion" | "linear";
 
 /** 10,000: probability^2 to points^2. */
 export const PTS2 = 10_000;
 
-/** A probability vector ready for tenor variances: each leg's a = Phi^-1(p) computed once. */
+/**
+ * A probability vector ready for tenor variances: the one-tick floor applied (`p` is what the
+ * variances use), each leg's a = Phi^-1(p) computed once and, for an ordered partition, the
+ * thresholds of the cumulative probabilities in leg order.
+ */
 export interface PreparedPartition {
   p: readonly number[];
   a: readonly number[];
   days: readonly (number | null)[];
   budget: number;
+  order: PartitionOrder;
+  /** ordered: Phi^-1 of the cumulative probability below leg j and up to it */
+  lo: readonly number[];
+  hi: readonly number[];
 }
 
-export function preparePartition(p: readonly number[], days: readonly (number | null)[]): PreparedPartition {
+export function preparePartition(
+  raw: readonly number[],
+  days: readonly (number | null)[],
+  order: PartitionOrder = "unordered",
+  /** the one-tick floor (vol-2.0 on); false recomputes values of earlier methodology versions */
+  floor = true,
+): PreparedPartition {
+  const p = floor ? floorPartition(raw) : [...raw];
+  const { lo, hi } = order === "ordered" ? orderedThresholds(p) : { lo: [], hi: [] };
   return {
     p,
     a: p.map((pj) => (pj > 0 && pj < 1 ? normInv(pj) : 0)),
     days,
     budget: partitionBudget(p),
+    order,
+    lo,
+    hi,
   };
 }
 
@@ -36,7 +57,19 @@ export function legTenorVariance(
   const p = part.p[j] as number;
   const days = part.days[j] ?? null;
   const rho = days === null ? 1 : horizonFraction(tenorDays, days, speed);
-  return kind === "diffusion" ? diffusionVarianceAt(p, part.a[j] as number, rho) : linearVariance(p, rho);
+  if (kind === "linear") return linearVariance(p, rho);
+  if (part.order === "ordered") return orderedLegVariance(part.lo[j] as number, part.hi[j] as number, p, rho);
+  return diffusionVarianceAt(p, part.a[j] as number, rho);
+}
+
+/** Leg j's thresholds in an ordered partition (undefined for an unordered one): the attribution's price factor. */
+export function legShape(part: PreparedPartition, j: number): LegShape | undefined {
+  return part.order === "ordered" ? { lo: part.lo[j] as number, hi: part.hi[j] as number } : undefined;
+}
+
+/** One leg's diffusion variance at the horizon fraction rho: the cumulative form when it has a shape, else as a binary. */
+export function legVarianceAt(p: number, shape: LegShape | undefined, rho: number): number {
+  return shape === undefined ? diffusionVariance(p, rho) : orderedLegVariance(shape.lo, shape.hi, p, rho);
 }
 
 /** The partition's variance within a tenor: legs add in total variance, each on its own horizon. */
@@ -94,7 +127,8 @@ export function tenorEnvelope(
   tenorDays: number,
   clock: ClockEstimate,
 ): Envelope {
-  const speeds = clock.tier === "historical-clock" ? [clock.speed, clock.speedLo, clock.speedHi] : [1];
+  // the calendar tier runs at the prior speed, with the prior's interval
+  const speeds = [clock.speed, clock.speedLo, clock.speedHi];
   let ptsLo = Number.POSITIVE_INFINITY;
   let ptsHi = Number.NEGATIVE_INFINITY;
   let shareLo = Number.POSITIVE_INFINITY;

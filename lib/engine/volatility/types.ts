@@ -1,3 +1,5 @@
+import type { PartitionOrder } from "./ordered";
+
 /** Publication tolerances of a composite-of-partition series (field set as in the spec). */
 export interface VolGates {
   /** minimum depth (USD) on every leg before a quoted arbitrage counts as executable */
@@ -57,6 +59,8 @@ export interface VolSeriesDefinition {
    * empty: `legs` at every hour.
    */
   legWindows?: LegWindow[];
+  /** `ordered`: the legs are consecutive intervals of one quantity, in grid order (absent: `unordered`) */
+  partitionOrder?: PartitionOrder;
   methodologyVersion: string;
 }
 

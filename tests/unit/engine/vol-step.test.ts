@@ -145,6 +145,7 @@ describe("stepVolatility", () => {
   test("the series object drops engine-only fields", () => {
     expect(Object.keys(toSeriesDefinition(volDef()))).not.toContain("legs");
     expect(Object.keys(toSeriesDefinition(volDef()))).not.toContain("methodologyVersion");
+    expect(Object.keys(toSeriesDefinition({ ...volDef(), partitionOrder: "ordered" }))).not.toContain("partitionOrder");
   });
 
   test("fbvRPts = 100 * sqrt(1 - sum p^2) of the multiplicatively de-vigged legs", () => {
