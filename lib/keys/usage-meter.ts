@@ -139,6 +139,8 @@ export interface Meter {
   record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void;
   /** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
   flush(): Promise<void>;
+  /** Requests counted and not yet in the database (the usage-flush backlog of /metrics). */
+  backlog(): number;
   /**
    * At start: opens this process's usage journal, and queues the journals left by dead processes
    * (a SIGKILL, a crash) for the database; returns how many requests they held.
@@ -146,7 +148,7 @@ export interface Meter {
   startJournal(): Promise<number>;
 }
 
-export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown }): Meter {
+export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown; onFlushFailed?: () => void }): Meter {
   const pending: Pending = { current: emptyBatch(null), closed: [], journal: null, timer: null, flushing: null, prunedAt: 0 };
 
   function ensureTimer(): void {
@@ -206,6 +208,7 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
           await (await options.db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
         }
       } catch (error) {
+        options.onFlushFailed?.();
         const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
         console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
       } finally {
@@ -248,7 +251,12 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
     return requests;
   }
 
-  return { record, flush, startJournal };
+  const backlog = () => {
+    let n = 0;
+    for (const batch of [pending.current, ...pending.closed]) for (const c of batch.counts.values()) n += c;
+    return n;
+  };
+  return { record, flush, startJournal, backlog };
 }
 
 /**

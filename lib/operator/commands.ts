@@ -10,7 +10,7 @@ import { CatalogError } from "@/lib/catalog/validate";
 import { closeIncident, IncidentError, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
-import { REVOCATION_WATCH_MS } from "@/lib/keys/instances";
+import { awaitRevocationReach, CONFIRM_MS, liveInstances, type LiveInstance } from "@/lib/keys/instances";
 import { ensureUser, findUserId, keyIdFor, KeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
@@ -20,9 +20,29 @@ function describeRestatement(r: RestateResult, changed: number): string {
   return `recomputed ${r.hours} hours from ${r.fromHour.toISOString()}: ${r.levelsRestated} index levels and ${r.ticksRestated} volatility values restated, ${r.added} added, ${r.linksRewritten} chain links rewritten`;
 }
 
-/** A revocation done, whose news Redis could not carry now: what happens next. */
-function deferredNotice(done: string): string {
-  return `note: ${done}, but Redis is not reachable now, so running servers were not told at once: each drops its cached keys when it reconnects to Redis, and by itself within ${REVOCATION_WATCH_MS / 1000} s from the database.\n`;
+/** Exit status of a revocation recorded in the database that some running instance has not confirmed. */
+export const NOT_CONFIRMED_EXIT = 3;
+
+const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;
+
+/**
+ * A revocation whose news Redis could not carry now (it is unreachable): the command reports
+ * success only once every running instance has confirmed it (each reads the newest revocation
+ * from the database every second and records that it applied it); otherwise it says which did
+ * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
+ * next request, and nothing is awaited.
+ */
+async function confirmReach(sharedCache: "told" | "deferred", done: string, revokedAt: Date | null, stdout: string): Promise<CommandResult> {
+  if (sharedCache === "told" || revokedAt === null) return { stdout, stderr: "", exitCode: 0 };
+  const missing = await awaitRevocationReach(root(), revokedAt);
+  if (missing.length === 0) {
+    return { stdout, stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`, exitCode: 0 };
+  }
+  return {
+    stdout,
+    stderr: `error: ${done}, but NOT yet in effect everywhere: Redis is not reachable, and ${missing.length} running server(s) did not confirm it within ${CONFIRM_MS / 1000} s: ${missing.map(describeInstance).join(", ")}. They will refuse the key once they read the database again; check them (npm run instances -- list).\n`,
+    exitCode: NOT_CONFIRMED_EXIT,
+  };
 }
 
 /** What an operator command prints and how it exits; the same whether run in-process or via the server. */
@@ -43,6 +63,7 @@ export const commandSchemas = {
   "keys.rotate": z.object({ key: z.string() }),
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
+  "instances.list": z.object({}),
   "snapshots.build": z.object({}),
   "licenses.list": z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
@@ -82,13 +103,19 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const { key, sharedCache } = await rotateKey(await root().db(), root().keys, id, null);
-        return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
+        const old = await (await root().db()).apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
+        return confirmReach(sharedCache, "the old key was retired in the database", old?.revokedAt ?? null, `${key}\n`);
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const row = await revokeKey(await root().db(), root().keys, id, null);
-        return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
+        return confirmReach(row.sharedCache, "the key is revoked in the database", row.revokedAt, `revoked ${row.prefix}…${row.lastFour}\n`);
+      }
+      case "instances.list": {
+        const rows = await liveInstances(root());
+        const lines = rows.map((i) => [i.id, i.host ?? "?", String(i.pid ?? "?"), i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`, `started=${i.startedAt.toISOString()}`, `seen=${i.seenAt.toISOString()}`].join("\t"));
+        return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
       }
       case "keys.list": {
         const userId = await findUserId(await root().db(), args.email as string);
