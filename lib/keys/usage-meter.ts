@@ -359,6 +359,24 @@ async function apply(prisma: Db, batch: Batch): Promise<void> {
   if (batch.file) fs.rmSync(batch.file, { force: true });
 }
 
+/**
+ * Writes to the database the usage journals in `dataDir`/journal of processes that are no longer
+ * running (an instance that never came back, its data directory brought here), then removes them.
+ * Each file's transactions are marked with its name, so a file replayed twice counts once.
+ */
+export async function replayUsage(db: () => Promise<Db>, dataDir: string): Promise<{ files: number; requests: number }> {
+  let files = 0;
+  let requests = 0;
+  for (const file of await orphanFiles(dataDir, "usage")) {
+    const batch = readUsageFile(file);
+    for (const n of batch.counts.values()) requests += n;
+    if (batch.counts.size === 0) fs.rmSync(file, { force: true });
+    else await apply(await db(), batch);
+    files += 1;
+  }
+  return { files, requests };
+}
+
 /** Reads a usage journal file into a batch. */
 export function readUsageFile(file: string): Batch {
   const batch = emptyBatch(file);

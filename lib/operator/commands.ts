@@ -64,6 +64,7 @@ export const commandSchemas = {
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
   "instances.list": z.object({}),
+  "usage.replay": z.object({ dir: z.string().min(1) }),
   "snapshots.build": z.object({}),
   "licenses.list": z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
@@ -111,6 +112,11 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         if (!id) return fail("no such key");
         const row = await revokeKey(await root().db(), root().keys, id, null);
         return confirmReach(row.sharedCache, "the key is revoked in the database", row.revokedAt, `revoked ${row.prefix}…${row.lastFour}\n`);
+      }
+      case "usage.replay": {
+        const { replayUsage } = await import("@/lib/keys/usage-meter");
+        const r = await replayUsage(() => root().db(), args.dir as string);
+        return ok(`replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`);
       }
       case "instances.list": {
         const rows = await liveInstances(root());

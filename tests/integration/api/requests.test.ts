@@ -82,7 +82,8 @@ function expectJsonError(res: Wire, status: number, code: string): void {
   expect(body.error.requestId).toBe(res.headers["x-request-id"]);
 }
 
-const stackTraces = () => server.output().split("\n").filter((l) => /^\s+at\s/.test(l));
+// A JSON log line holds a stack with its newlines escaped.
+const stackTraces = () => server.output().split(/\n|\\n/).filter((l) => /^\s+at\s/.test(l));
 
 describe("methods no route takes", () => {
   const paths = ["/v1", "/v1/indices", "/v1/indices/X/latest", "/v1/volatility/X/history", "/v1/downloads", "/mcp", "/downloads", "/healthz", "/portal"];

@@ -23,7 +23,8 @@ beforeAll(async () => {
     DATABASE_URL: inject("databaseUrl"),
     REDIS_URL: inject("redisUrl"),
     REDIS_PREFIX: `${uniqueName("it_drain")}:`,
-    DEMO_MARKET: "0",
+    // The shared database holds the demo market, computed: a server of it runs the demo (and finds it done).
+    DEMO_MARKET: "1",
     ENGINE_SCHEDULER: "0",
     IP_LIMIT_MINUTE: "1000000",
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
