@@ -90,16 +90,7 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
     }
   };
 
-  const bounds: QueryBounds = {
-    override: () => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null),
-    answered: noteAnswered,
-    failed: (error) => {
-      const unavailable = unavailableDependency(error) === "database";
-      observer?.failed(unavailable);
-      if (unavailable) noteUnavailable(error);
-    },
-    timed: observer?.timed,
-  };
+  const bounds = queryBounds(() => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null), noteAnswered, noteUnavailable, observer);
 
   async function connect(): Promise<PrismaClient> {
     if (c.DATABASE_URL) {
@@ -171,6 +162,20 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       }
     },
     describe,
+  };
+}
+
+/** What the pool reports of each query: the bound of a job's, the outcome (outages), the round trip (metrics). */
+function queryBounds(override: () => number | null, answered: () => void, unavailable: (error: unknown) => void, observer?: DatabaseObserver): QueryBounds {
+  return {
+    override,
+    answered,
+    failed: (error) => {
+      const down = unavailableDependency(error) === "database";
+      observer?.failed(down);
+      if (down) unavailable(error);
+    },
+    timed: observer?.timed,
   };
 }
 

@@ -32,8 +32,10 @@ const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? 
  * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
  * next request, and nothing is awaited.
  */
-async function confirmReach(sharedCache: "told" | "deferred", done: string, revokedAt: Date | null, stdout: string): Promise<CommandResult> {
-  if (sharedCache === "told" || revokedAt === null) return { stdout, stderr: "", exitCode: 0 };
+async function confirmReach(sharedCache: "told" | "deferred", done: string, keyId: string, stdout: string): Promise<CommandResult> {
+  if (sharedCache === "told") return { stdout, stderr: "", exitCode: 0 };
+  const revokedAt = (await (await root().db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } }))?.revokedAt;
+  if (!revokedAt) return { stdout, stderr: "", exitCode: 0 };
   const missing = await awaitRevocationReach(root(), revokedAt);
   if (missing.length === 0) {
     return { stdout, stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`, exitCode: 0 };
@@ -84,11 +86,24 @@ async function keyId(key: string): Promise<string | null> {
   return looksLikeKey(key) ? keyIdFor(await root().db(), hashKey(key)) : null;
 }
 
+/** The commands about the running instances: which are live, and the usage journals of one that is gone. */
+async function instancesCommand(name: "instances.list" | "usage.replay", args: Record<string, unknown>): Promise<CommandResult> {
+  if (name === "usage.replay") {
+    const { replayUsage } = await import("@/lib/keys/usage-meter");
+    const r = await replayUsage(() => root().db(), args.dir as string);
+    return ok(`replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`);
+  }
+  const rows = await liveInstances(root());
+  const lines = rows.map((i) => [i.id, i.host ?? "?", String(i.pid ?? "?"), i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`, `started=${i.startedAt.toISOString()}`, `seen=${i.seenAt.toISOString()}`].join("\t"));
+  return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
+}
+
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
   if (!(name in commandSchemas)) return fail(`unknown command ${name}`, 2);
   const parsed = commandSchemas[name as CommandName].safeParse(rawArgs);
   if (!parsed.success) return fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
   const args = parsed.data as Record<string, unknown>;
+  if (name === "instances.list" || name === "usage.replay") return instancesCommand(name, args);
   try {
     switch (name as CommandName) {
       case "keys.mint": {
@@ -104,24 +119,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const { key, sharedCache } = await rotateKey(await root().db(), root().keys, id, null);
-        const old = await (await root().db()).apiKey.findUnique({ where: { id }, select: { revokedAt: true } });
-        return confirmReach(sharedCache, "the old key was retired in the database", old?.revokedAt ?? null, `${key}\n`);
+        return confirmReach(sharedCache, "the old key was retired in the database", id, `${key}\n`);
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const row = await revokeKey(await root().db(), root().keys, id, null);
-        return confirmReach(row.sharedCache, "the key is revoked in the database", row.revokedAt, `revoked ${row.prefix}…${row.lastFour}\n`);
-      }
-      case "usage.replay": {
-        const { replayUsage } = await import("@/lib/keys/usage-meter");
-        const r = await replayUsage(() => root().db(), args.dir as string);
-        return ok(`replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`);
-      }
-      case "instances.list": {
-        const rows = await liveInstances(root());
-        const lines = rows.map((i) => [i.id, i.host ?? "?", String(i.pid ?? "?"), i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`, `started=${i.startedAt.toISOString()}`, `seen=${i.seenAt.toISOString()}`].join("\t"));
-        return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
+        return confirmReach(row.sharedCache, "the key is revoked in the database", id, `revoked ${row.prefix}…${row.lastFour}\n`);
       }
       case "keys.list": {
         const userId = await findUserId(await root().db(), args.email as string);

@@ -29,6 +29,11 @@ beforeAll(async () => {
     IP_LIMIT_MINUTE: "1000000",
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
   });
+  // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
+  await waitFor("the start-up work done", async () => {
+    const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as { status: string; backfill: { state: string; pending: boolean } };
+    return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
+  }, { timeoutMs: 180_000 });
   key = (await newKey({ limitMinute: 1_000_000, limitDay: 10_000_000 })).key;
 }, 200_000);
 

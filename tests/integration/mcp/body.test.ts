@@ -24,6 +24,11 @@ beforeAll(async () => {
     ENGINE_SCHEDULER: "0",
     IP_LIMIT_MINUTE: "1000000",
   });
+  // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
+  await waitFor("the start-up work done", async () => {
+    const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as { status: string; backfill: { state: string; pending: boolean } };
+    return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
+  }, { timeoutMs: 180_000 });
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
 }, 200_000);
 
