@@ -8,6 +8,7 @@ import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
+import { clusterMetricsOf, serveClusterMetrics } from "@/lib/server/cluster-metrics";
 import { trackConnections } from "@/lib/server/drain";
 import { createLogger, routeConsole } from "@/lib/server/logging";
 import { answerOps } from "@/lib/server/ops-routes";
@@ -68,6 +69,7 @@ function runPrimary(c: Config, workerScript: string): void {
   // accepted and was still handing over (Node's round-robin default).
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: workerScript, args: [] });
+  serveClusterMetrics();
   let stopping = false;
   let ready = 0;
   const fork = (replacing?: number) => {
@@ -121,7 +123,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   observeAnswers((res, id) => id && requestIds.set(res, id));
   const observe = observeRequests(requestIds, c.ACCESS_LOG ? logger : null);
   let drain: ReturnType<typeof trackConnections> | null = null;
-  const state = { stopping: () => drain?.stopping ?? false };
+  const state = { stopping: () => drain?.stopping ?? false, metrics: cluster.isWorker ? clusterMetricsOf(root().metrics.registry) : undefined };
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const peer = req.socket.remoteAddress ?? "";
     const path = observe(req, res);

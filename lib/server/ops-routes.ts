@@ -18,6 +18,8 @@ export const OPS_PATHS = new Set(["/livez", "/readyz", "/metrics"]);
 export interface OpsState {
   /** True once a stop began: readiness answers 503 so balancers move traffic away. */
   stopping(): boolean;
+  /** The metrics text, when not this process's registry alone (a cluster's workers: every worker's). */
+  metrics?: () => Promise<string>;
 }
 
 function noStore(requestId: string): Record<string, string> {
@@ -100,7 +102,7 @@ export function answerOps(req: IncomingMessage, res: ServerResponse, path: strin
     return true;
   }
   const { registry } = root().metrics;
-  void registry.metrics().then(
+  void (state.metrics ?? (() => registry.metrics()))().then(
     (text) => writeResult(req, res, { status: 200, headers: { ...noStore(requestId), "Content-Type": registry.contentType }, body: text }),
     (error: unknown) => writeResult(req, res, errorResult(new ApiError("internal_error", { message: `metrics could not be collected: ${(error as Error).message}` }), requestId)),
   );
