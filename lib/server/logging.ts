@@ -40,8 +40,19 @@ export function scrub(text: string): string {
   return out;
 }
 
-/** The process's logger: JSON lines with time, level, instance and pid. */
-export function createLogger(instance: string, destination: pino.DestinationStream = pino.destination({ fd: 1, sync: true })): Logger {
+/** Lines of level warn and above go to stderr, the rest (the access log among them) to stdout. */
+function stdStreams(): pino.MultiStreamRes {
+  return pino.multistream(
+    [
+      { level: "debug", stream: pino.destination({ fd: 1, sync: true }) },
+      { level: "warn", stream: pino.destination({ fd: 2, sync: true }) },
+    ],
+    { dedupe: true },
+  );
+}
+
+/** The process's logger: JSON lines with time, level, instance and pid (warn and error on stderr). */
+export function createLogger(instance: string, destination: pino.DestinationStream | pino.MultiStreamRes = stdStreams()): Logger {
   return pino(
     {
       base: { instance, pid: process.pid },

@@ -108,7 +108,7 @@ describe("a body over 4 MB", () => {
 });
 
 describe("a client dropping its request mid-body is not a database outage", () => {
-  it("33 drops: no [db] unavailable in the log, pages and /healthz keep answering 200", async () => {
+  it("33 drops: no [db] unavailable in the log, a page that needs the database keeps answering 200, /healthz says the database is ok", async () => {
     const logStart = server.output().length;
     const drop = () =>
       new Promise<void>((resolve) => {
@@ -125,9 +125,11 @@ describe("a client dropping its request mid-body is not a database outage", () =
       });
     for (let round = 0; round < 3; round++) {
       await Promise.all(Array.from({ length: 11 }, drop));
-      const [page, health] = await Promise.all([fetch(`${server.baseUrl}/docs`), fetch(`${server.baseUrl}/healthz`)]);
+      // A page that needs the database (it answered 503 while a drop was taken for an outage), and
+      // the database's own health (Redis's, on a loaded machine, is not this rule's).
+      const [page, health] = await Promise.all([fetch(`${server.baseUrl}/portal/signin`), fetch(`${server.baseUrl}/healthz`)]);
       expect(page.status).toBe(200);
-      expect(health.status).toBe(200);
+      expect(((await health.json()) as { database: { status: string } }).database.status).toBe("ok");
     }
     // The drops were seen by the server (its access log counts them), and none was taken for the database.
     await waitFor("the drops in the access log", () => (server.output().slice(logStart).match(/"route":"\/mcp"/g)?.length ?? 0) >= 33, { timeoutMs: 10_000 });
