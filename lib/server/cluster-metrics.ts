@@ -31,6 +31,9 @@ export function serveClusterMetrics(): void {
 
 /** In a worker: the registry the primary gathers, and the function /metrics calls for the cluster's text. */
 export function clusterMetricsOf(registry: Registry): () => Promise<string> {
+  // Constructing one installs prom-client's answer to the primary's requests (its listeners are
+  // added by the constructor, in workers too); the registry answered is this root's.
+  void new AggregatorRegistry();
   AggregatorRegistry.setRegistries([registry]);
   let next = 0;
   const waiting = new Map<number, (answer: Asked) => void>();
