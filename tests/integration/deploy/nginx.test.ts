@@ -76,6 +76,9 @@ beforeAll(async () => {
     ENGINE_SCHEDULER: "0",
     TRUST_PROXY: "1",
     IP_LIMIT_MINUTE: "1000000",
+    // A Redis command may wait on a loaded test machine: this test is about the deployment, not
+    // Redis's latency (a command over the bound answers 503, which is not the window's verdict).
+    REDIS_COMMAND_TIMEOUT_MS: "3000",
     // Usage stays in the journals until the stop: what a killed instance leaves is all there.
     METERING_FLUSH_MS: "600000",
   };
@@ -109,8 +112,8 @@ describe("two instances behind nginx", () => {
     const key = mintKey(env, { minute: 20, day: 1000 });
     const before = instances.map(accessLines);
     const statuses = await Promise.all(Array.from({ length: 60 }, () => get(`${front}/v1/indices`, key).then((r) => r.status)));
-    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(40);
+    const count = (status: number) => statuses.filter((s) => s === status).length;
+    expect({ admitted: count(200), refused: count(429) }, `statuses: ${statuses.join(" ")}`).toEqual({ admitted: 20, refused: 40 });
     await waitFor("access lines on both instances", () => instances.every((s, i) => accessLines(s) > before[i]!));
   });
 
