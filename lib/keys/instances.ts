@@ -8,11 +8,11 @@ import type { Shutdown } from "@/lib/plumbing/shutdown";
 
 const HEARTBEAT_MS = 15_000;
 /** How often each server reads the newest revocation from the database (see watchRevocations). */
-export const REVOCATION_WATCH_MS = 1_000;
+export const REVOCATION_WATCH_MS = 5_000;
 /** An instance not seen for this long is taken to be gone; its row is then pruned. */
 export const ALIVE_MS = 3 * HEARTBEAT_MS;
 /** How long a revocation whose news Redis could not carry waits for every live instance to confirm it. */
-export const CONFIRM_MS = 5 * REVOCATION_WATCH_MS + 2_000;
+export const CONFIRM_MS = 2 * REVOCATION_WATCH_MS + 2_000;
 
 /**
  * Each server records in the database how it learns of revocations: through Redis under a prefix
@@ -20,7 +20,22 @@ export const CONFIRM_MS = 5 * REVOCATION_WATCH_MS + 2_000;
  * revokes directly in the database reads this to know whether every running instance will honour
  * the revocation on its next request (revocationReach).
  */
-export function registerInstance({ config: c, db, keys, shutdown, instanceId }: { config: Config; db: () => Promise<Db>; keys: KeyCache; shutdown: Shutdown; instanceId?: string }): void {
+export function registerInstance({
+  config: c,
+  db,
+  keys,
+  shutdown,
+  instanceId,
+  database,
+}: {
+  config: Config;
+  db: () => Promise<Db>;
+  keys: KeyCache;
+  shutdown: Shutdown;
+  instanceId?: string;
+  /** Its outage record: while the database is known down, the watch asks nothing (the outage probe does). */
+  database?: { outage: { since: number | null } };
+}): void {
   const id = instanceId ?? randomUUID();
   const where = { host: os.hostname(), pid: process.pid };
   const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
@@ -37,7 +52,7 @@ export function registerInstance({ config: c, db, keys, shutdown, instanceId }: 
   void beat();
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
-  const watch = watchRevocations(db, keys, id);
+  const watch = watchRevocations(db, keys, id, () => (database?.outage.since ?? null) !== null);
   shutdown.on(async () => {
     clearInterval(timer);
     clearInterval(watch);
@@ -52,10 +67,11 @@ export function registerInstance({ config: c, db, keys, shutdown, instanceId }: 
  * server's connection is fine) thus holds here within seconds, not at the end of the cache entry's
  * five minutes. One small query per interval; a failure (the database down) waits for the next.
  */
-function watchRevocations(db: () => Promise<Db>, keys: KeyCache, id: string): NodeJS.Timeout {
+function watchRevocations(db: () => Promise<Db>, keys: KeyCache, id: string, down: () => boolean): NodeJS.Timeout {
   let seen: number | null = null;
   let confirmed: number | null = null;
   const look = async () => {
+    if (down()) return;
     try {
       const prisma = await db();
       const newest = (await prisma.apiKey.aggregate({ _max: { revokedAt: true } }))._max.revokedAt?.getTime() ?? 0;

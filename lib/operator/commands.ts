@@ -28,7 +28,7 @@ const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? 
 /**
  * A revocation whose news Redis could not carry now (it is unreachable): the command reports
  * success only once every running instance has confirmed it (each reads the newest revocation
- * from the database every second and records that it applied it); otherwise it says which did
+ * from the database every REVOCATION_WATCH_MS and records that it applied it); otherwise it says which did
  * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
  * next request, and nothing is awaited.
  */

@@ -6,7 +6,7 @@ import { keysCli, mintKey, ownDatabase, sql, startRedis, stopProcess, tempDataDi
 
 // `keys revoke` run where Redis cannot be reached (here: the tool's REDIS_URL names a closed port)
 // while the running server's own Redis connection is fine: the key is revoked in the database,
-// which carries the news instead (each server reads the newest revocation every second and
+// which carries the news instead (each server reads the newest revocation every 5 s and
 // records that it applied it); the command reports success only once every running server has
 // confirmed, so the key is refused on the very next request. A running instance that does not
 // confirm (played by a row of service_instances that stays alive and never confirms) makes the
