@@ -11,6 +11,13 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   // Identical servers in a node:cluster sharing PORT (lib/server/http-server.ts).
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  // SIGTERM/SIGINT: the server stops accepting, answers what is under way, closes idle
+  // connections, flushes usage and exits within this many ms (lib/server/drain.ts).
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
+  // /metrics answers loopback, or a request with `Authorization: Bearer <METRICS_TOKEN>`.
+  METRICS_TOKEN: z.string().min(16).optional().or(z.literal("").transform(() => undefined)),
+  // One JSON line per answered request (the access log); 0 turns it off.
+  ACCESS_LOG: bool.default(true),
   DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
   DATA_DIR: z.string().default(".data").transform((v) => v || ".data"),
   // PostgreSQL: a query not answered, or a pooled connection not obtained, within this many ms

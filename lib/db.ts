@@ -44,7 +44,14 @@ const STILL_DOWN_LINE_MS = 60_000;
 /** While the database is down, how often a probe checks whether it is back (so recovery needs no request). */
 const PROBE_MS = 500;
 
-export function createDatabase(c: Config): Database {
+/** What the database reports to the metrics (lib/plumbing/metrics.ts): query round trips, failures, outages begun. */
+export interface DatabaseObserver {
+  timed(seconds: number, ok: boolean): void;
+  failed(unavailable: boolean): void;
+  outage(): void;
+}
+
+export function createDatabase(c: Config, observer?: DatabaseObserver): Database {
   let prisma: Promise<PrismaClient> | null = null;
   let closeClient: (() => Promise<void>) | null = null;
   const jobs = new AsyncLocalStorage<true>();
@@ -69,6 +76,7 @@ export function createDatabase(c: Config): Database {
       outage.since = now;
       outage.lastLine = now;
       outage.failures = 1;
+      observer?.outage();
       console.error(`[db] unavailable: ${describe(error)}; requests that need it get 503 until it answers again`);
       probe ??= setInterval(() => {
         void client()
@@ -82,13 +90,7 @@ export function createDatabase(c: Config): Database {
     }
   };
 
-  const bounds: QueryBounds = {
-    override: () => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null),
-    answered: noteAnswered,
-    failed: (error) => {
-      if (unavailableDependency(error) === "database") noteUnavailable(error);
-    },
-  };
+  const bounds = queryBounds(() => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null), noteAnswered, noteUnavailable, observer);
 
   async function connect(): Promise<PrismaClient> {
     if (c.DATABASE_URL) {
@@ -160,6 +162,20 @@ export function createDatabase(c: Config): Database {
       }
     },
     describe,
+  };
+}
+
+/** What the pool reports of each query: the bound of a job's, the outcome (outages), the round trip (metrics). */
+function queryBounds(override: () => number | null, answered: () => void, unavailable: (error: unknown) => void, observer?: DatabaseObserver): QueryBounds {
+  return {
+    override,
+    answered,
+    failed: (error) => {
+      const down = unavailableDependency(error) === "database";
+      observer?.failed(down);
+      if (down) unavailable(error);
+    },
+    timed: observer?.timed,
   };
 }
 

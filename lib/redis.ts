@@ -28,6 +28,7 @@ class FailFastRedis extends Redis {
   constructor(
     url: string,
     private readonly commandTimeoutMs: number,
+    private readonly observer?: RedisObserver,
   ) {
     super(url, {
       maxRetriesPerRequest: 0,
@@ -46,9 +47,12 @@ class FailFastRedis extends Redis {
     command.promise.then(
       () => {
         this.lastAnswerAt = performance.now();
+        this.observer?.timed((this.lastAnswerAt - sentAt) / 1000, true);
       },
       (error: Error) => {
         const now = performance.now();
+        this.observer?.timed((now - sentAt) / 1000, false);
+        this.observer?.failed(error?.message === "Command timed out" ? "timeout" : error?.name === "ReplyError" ? "reply" : "unavailable");
         if (error?.message !== "Command timed out") {
           if (error?.name === "ReplyError") this.lastAnswerAt = now;
           return;
@@ -62,6 +66,13 @@ class FailFastRedis extends Redis {
     );
     return sent;
   }
+}
+
+/** What Redis reports to the metrics (lib/plumbing/metrics.ts): command round trips, failures, outages begun. */
+export interface RedisObserver {
+  timed(seconds: number, ok: boolean): void;
+  failed(kind: "timeout" | "reply" | "unavailable"): void;
+  outage(): void;
 }
 
 /** Redis of one root (lib/root.ts): the connection, made on first use, or none without REDIS_URL. */
@@ -90,7 +101,7 @@ export interface RedisConnection {
   key(name: string): string;
 }
 
-export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | "REDIS_COMMAND_TIMEOUT_MS">, shutdown: Shutdown): RedisConnection {
+export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | "REDIS_COMMAND_TIMEOUT_MS">, shutdown: Shutdown, observer?: RedisObserver): RedisConnection {
   let current: Redis | null = null;
   /** Whether this connection has been ready at least once (a later `ready` is a reconnection). */
   let wasReady = false;
@@ -102,11 +113,14 @@ export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | 
       const url = config.REDIS_URL;
       if (!url) return null;
       if (!current) {
-        const client = new FailFastRedis(url, config.REDIS_COMMAND_TIMEOUT_MS);
+        const client = new FailFastRedis(url, config.REDIS_COMMAND_TIMEOUT_MS, observer);
         let lastError = "";
         client.on("error", (error) => {
           // One line per distinct failure, not one per reconnection attempt.
-          if (error.message !== lastError) console.error(`[redis] ${error.message}`);
+          if (error.message !== lastError) {
+            if (lastError === "") observer?.outage();
+            console.error(`[redis] ${error.message}`);
+          }
           lastError = error.message;
         });
         client.on("ready", () => {

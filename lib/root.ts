@@ -1,4 +1,5 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { config as readConfig, type Config } from "@/lib/config";
 import { createDatabase, type Database, type Db } from "@/lib/db";
 import { dataDir } from "@/lib/db/embedded";
@@ -9,6 +10,7 @@ import { createMailer, type Mailer } from "@/lib/mail/send-mail";
 import { createBackfillProgress, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
 import { systemClock, type Clock } from "@/lib/plumbing/clock";
 import { createJournals, type Journals } from "@/lib/plumbing/journal";
+import { createMetrics, type Metrics } from "@/lib/plumbing/metrics";
 import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
 import { createLimiter, type Limiter } from "@/lib/ratelimit/limiter";
 import { createRedis, type RedisConnection } from "@/lib/redis";
@@ -22,6 +24,10 @@ import { createVenues, venueEndpoints, type Venues } from "@/lib/venues/connect"
 
 export interface Root {
   config: Config;
+  /** This process's id among the instances sharing the database (service_instances, the logs, the metrics). */
+  instanceId: string;
+  /** The Prometheus metrics of this process (/metrics). */
+  metrics: Metrics;
   /** The time the request pipeline, the rate-limit windows, the metering and the caches read. */
   clock: Clock;
   /** DATA_DIR resolved: the embedded database, the journals, the operator endpoint's files. */
@@ -59,16 +65,33 @@ export interface Root {
 /** `clock`: the real one unless a test gives its own. */
 export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root {
   const clock = parts.clock ?? systemClock;
+  const instanceId = randomUUID();
+  const metrics = createMetrics({ service_instance_id: instanceId });
   const cache = createReadCache(clock);
   const progress = createBackfillProgress();
   const shutdown = createShutdown();
   const journals = createJournals();
-  const redis = createRedis(config, shutdown);
-  const database = createDatabase(config);
+  const redis = createRedis(config, shutdown, {
+    timed: (s, ok) => metrics.redisDuration.observe({ outcome: ok ? "ok" : "error" }, s),
+    failed: (kind) => metrics.redisErrors.inc({ kind }),
+    outage: () => metrics.outages.inc({ dependency: "redis" }),
+  });
+  const database = createDatabase(config, {
+    timed: (s, ok) => metrics.dbDuration.observe({ outcome: ok ? "ok" : "error" }, s),
+    failed: (unavailable) => metrics.dbErrors.inc({ kind: unavailable ? "unavailable" : "other" }),
+    outage: () => metrics.outages.inc({ dependency: "database" }),
+  });
   const db = database.client;
   const dir = dataDir(config);
+  const meter = createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown, onFlushFailed: () => metrics.usageFlushFailures.inc() });
+  metrics.gauge("pmb_usage_flush_backlog_requests", "Metered requests counted (and journaled) but not yet written to the database.", () => meter.backlog());
+  metrics.gauge("pmb_backfill_hours_done", "Hours the engine's start-up catch-up (back-calculation) has computed.", () => progress.hoursDone);
+  metrics.gauge("pmb_backfill_hours_total", "Hours the engine's start-up catch-up has to compute (unknown: absent).", () => progress.hoursTotal);
+  metrics.gauge("pmb_backfill_running", "1 while the engine's start-up catch-up runs.", () => (progress.state === "running" ? 1 : 0));
   return {
     config,
+    instanceId,
+    metrics,
     clock,
     dataDir: dir,
     database,
@@ -77,15 +100,33 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     progress,
     read: { db, cache, progress },
     redis,
-    keys: createKeyCache({ redis: redis.client, ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect, clock }),
+    keys: createKeyCache({
+      redis: redis.client,
+      ready: redis.ready,
+      epochKey: redis.key("keys:epoch"),
+      onReconnect: redis.onReconnect,
+      clock,
+      onLookup: (hit) => metrics.keyCache.inc({ result: hit ? "hit" : "miss" }),
+    }),
     limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
-    meter: createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown }),
+    meter,
     journals,
     mailer: createMailer(),
-    venues: createVenues(venueEndpoints(config)),
+    venues: createVenues(venueEndpoints(config), (venue, url, status) =>
+      metrics.venueRequests.inc({ venue, endpoint: venueEndpoint(url), outcome: status >= 200 && status < 300 ? "ok" : "error" }),
+    ),
     shutdown,
     booting: null,
   };
+}
+
+/** A venue URL's path as a bounded label: its lower-case words kept, identifiers and tickers as {id}. */
+export function venueEndpoint(url: string): string {
+  try {
+    return new URL(url).pathname.split("/").map((s) => (s === "" || /^[a-z][a-z_-]*$/.test(s) ? s : "{id}")).join("/") || "/";
+  } catch {
+    return "?";
+  }
 }
 
 /** This process's root, built on first use from the configuration (held in lib/root-slot.ts). */

@@ -105,10 +105,21 @@ export function pathSegments(path: string): string[] | null {
   return out;
 }
 
-/** Whether a raw header list (name, value, ...) has a Host field; read without building `req.headers`. */
-function hasHost(raw: readonly string[]): boolean {
-  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") return true;
-  return false;
+/** How many Host fields a raw header list (name, value, ...) has; read without building `req.headers`. */
+function hostCount(raw: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") n++;
+  return n;
+}
+
+/**
+ * The 400 for a request target that is not a path (RFC 9112 section 3.2): the absolute form
+ * (`GET http://host/v1`, meant for a proxy), the asterisk form (`OPTIONS *`) or anything else.
+ */
+function targetRefusal(url: string): ApiResult {
+  if (url === "*") return badRequest("This server answers no server-wide OPTIONS * request: send OPTIONS to a path, such as /v1/indices.");
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return badRequest("This server is not a proxy: send the path (GET /v1/...) with the host in the Host header, not an absolute URL.");
+  return badRequest("The request target must be a path starting with '/'.");
 }
 
 /** The Allow header for a method no route takes, by the path's surface. */
@@ -212,12 +223,21 @@ export function headList(result: ApiResult, encoded: Encoded): string[] {
   return flat;
 }
 
+/** Told of each answer the front writes, with its request id (the server's access log and metrics). */
+let answerObserver: ((res: ServerResponse, requestId: string | undefined) => void) | null = null;
+
+/** Sets the observer of the front's answers (lib/server/http-server.ts). */
+export function observeAnswers(observer: (res: ServerResponse, requestId: string | undefined) => void): void {
+  answerObserver = observer;
+}
+
 /** The result on the wire: security headers, the result's headers, the body encoded for the client. */
 function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
   let contentType: string | undefined;
   for (const key in result.headers) if (key.length === 12 && key.toLowerCase() === "content-type") contentType = result.headers[key];
   const encoded = encodeBody(result.body, contentType, head ? undefined : (acceptEncoding ?? undefined));
+  answerObserver?.(res, result.headers["X-Request-Id"]);
   res.writeHead(result.status, headList(result, encoded));
   const body = encoded.body;
   if (head || result.status === 204 || result.status === 304) res.end();
@@ -288,8 +308,12 @@ export function createFront() {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
+    if (!path.startsWith("/")) {
+      writeResult(req, res, targetRefusal(url));
+      return true;
+    }
     const segments = pathSegments(path);
-    if (!segments || !path.startsWith("/")) {
+    if (!segments) {
       writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
       return true;
     }
@@ -299,10 +323,17 @@ export function createFront() {
       return true;
     }
     const method = req.method ?? "GET";
-    if (req.httpVersion === "1.1" && !hasHost(req.rawHeaders)) {
+    const hosts = hostCount(req.rawHeaders);
+    if (req.httpVersion === "1.1" && hosts === 0) {
       // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own check is off so that this
       // answer carries a request id and the error shape.
       writeResult(req, res, badRequest("An HTTP/1.1 request must carry a Host header."));
+      return true;
+    }
+    if (hosts > 1) {
+      // RFC 9112 section 3.2: a request with more than one Host field is answered 400.
+      res.shouldKeepAlive = false;
+      writeResult(req, res, badRequest("A request must carry one Host header, not several."));
       return true;
     }
     const v1 = segments[0] === "v1" && underV1(path);
@@ -371,7 +402,11 @@ export function clientError(error: Error & { code?: string; rawPacket?: Buffer }
   }
   let result: ApiResult;
   let reason = "Bad Request";
-  if (error.code === "HPE_HEADER_OVERFLOW") {
+  const packet = error.rawPacket;
+  if (packet && packet.length >= 3 && packet[0] === 0x16 && packet[1] === 0x03) {
+    // A TLS ClientHello (record type 22, version 3.x): a client speaking https to this plain port.
+    result = errorResult(new ApiError("error", { status: 400, message: "This port speaks plain HTTP, not TLS: use http://, or reach the service through its TLS front." }), newRequestId());
+  } else if (error.code === "HPE_HEADER_OVERFLOW") {
     reason = "Request Header Fields Too Large";
     result = errorResult(new ApiError("error", { status: 431, message: "The request headers are too large." }), newRequestId());
   } else if (error.code === "HPE_INVALID_METHOD") {

@@ -131,13 +131,13 @@ const bool = (name: string, description: string) =>
     })
     .meta({ type: "boolean", default: false, description } satisfies ParamMeta);
 
-/** One of `values`, or the default when absent or empty; anything else is refused with the error code `invalid`. */
+/** One of `values`, or the default when absent; anything else (the empty value too) is refused with the error code `invalid`. */
 const oneOf = <V extends string>(name: string, values: readonly V[], fallback: V, description: string, invalid: ParamMeta["invalid"]) =>
   z
     .string()
     .optional()
     .transform((raw, ctx) => {
-      if (raw === undefined || raw === "") return fallback;
+      if (raw === undefined) return fallback;
       if ((values as readonly string[]).includes(raw)) return raw as V;
       ctx.addIssue({ code: "custom", message: `${name}: must be ${values.join(" or ")}` });
       return z.NEVER;
@@ -178,7 +178,11 @@ export function rangeOf(schema: QuerySchema, name: string): string {
   return `${name} ${p.minimum} to ${p.maximum}, default ${String(p.default)}`;
 }
 
-/** Parses the query with a schema; unknown parameters are ignored, repeated ones take the first value. */
+/**
+ * Parses the query with a schema; unknown parameters are ignored, and a repeated parameter is read
+ * at its first value, whatever the later ones are (DESIGN.md section 2; every parameter of every
+ * endpoint, and MCP's arguments, pass here).
+ */
 export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams | Record<string, unknown>): z.output<S> {
   const input: Record<string, string> = {};
   if (query instanceof URLSearchParams) {

@@ -181,6 +181,7 @@ export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
 
 /** The decision when it admitted; a refusal becomes a KeyedRefusal (rate_limited or daily_limit_reached). */
 function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
+  root().metrics.rateLimit.inc(decision.allowed ? { window: "key", decision: "allowed" } : { window: decision.limited === "day" ? "day" : "minute", decision: "refused" });
   if (!decision.allowed) {
     const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
     const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
@@ -204,6 +205,7 @@ export async function admitAddressOnly(headers: RequestHeaders): Promise<void> {
 }
 
 function addressRefusal(address: ThrottleDecision): ApiError {
+  root().metrics.rateLimit.inc({ window: "address", decision: "refused" });
   return new ApiError("ip_rate_limited", {
     message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }),
     headers: { "Retry-After": String(address.retryAfter ?? 1) },

@@ -25,6 +25,8 @@ export interface QueryBounds {
   answered(): void;
   /** A query or an acquisition failed. */
   failed(error: unknown): void;
+  /** Each query's round trip in seconds and whether it answered (the /metrics histogram). */
+  timed?(seconds: number, ok: boolean): void;
 }
 
 type Callback = (error: Error | undefined, ...rest: unknown[]) => void;
@@ -73,7 +75,9 @@ function patchQuery(target: Queryable, bounds: QueryBounds | null, client: pg.Cl
       if (typeof first === "string") args[0] = { text: first, query_timeout: timeout };
       else if (first && typeof first === "object" && typeof (first as { submit?: unknown }).submit !== "function") args[0] = { ...first, query_timeout: timeout };
     }
+    const started = performance.now();
     return observe(args, (a) => original(...a), (error, value) => {
+      bounds?.timed?.((performance.now() - started) / 1000, !error);
       if (!error) {
         bounds?.answered();
         return value === undefined ? undefined : nameAsText(value);

@@ -42,12 +42,25 @@ interface Walked {
   meta?: { driverAdapterError?: unknown };
 }
 
+/**
+ * A client that went away mid-request: Node's IncomingMessage fails its body stream with
+ * `Error: aborted` (code ECONNRESET), and a web body stream read from it fails the same way. The
+ * socket is the client's, not a dependency's: a dropped request is no outage.
+ */
+export function isClientAbort(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown; name?: unknown } | null;
+  if (!e || typeof e !== "object") return false;
+  if (e.name === "AbortError" || e.code === "ABORT_ERR" || e.code === "ERR_STREAM_PREMATURE_CLOSE") return true;
+  return e.code === "ECONNRESET" && e.message === "aborted";
+}
+
 /** Which dependency `error` says cannot serve now, or null for any other failure. */
 export function unavailableDependency(error: unknown): Unavailable | null {
+  if (isClientAbort(error)) return null;
   const queue: unknown[] = [error];
   for (let seen = 0; queue.length > 0 && seen < 12; seen++) {
     const e = queue.shift() as Walked | null | undefined;
-    if (!e || typeof e !== "object") continue;
+    if (!e || typeof e !== "object" || isClientAbort(e)) continue;
     const code = typeof e.code === "string" ? e.code : typeof e.originalCode === "string" ? e.originalCode : "";
     if (code === "REDIS_UNAVAILABLE") return "redis";
     const message = typeof e.message === "string" ? e.message : "";

@@ -6,7 +6,7 @@ import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
 import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
 import type { Db } from "@/lib/db";
-import { buildFinalBundles } from "@/lib/ingest/final-bundles";
+import { buildBundlesOnce } from "@/lib/ingest/bundles-once";
 import { root } from "@/lib/root";
 import type { Venues } from "@/lib/venues/connect";
 
@@ -43,7 +43,7 @@ export function startScheduler(): void {
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
       const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS);
       if (incidents.opened.length || incidents.closed) console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
-      const months = await buildFinalBundles(prisma);
+      const months = await buildBundlesOnce(prisma, c.embedded);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {
       console.error(`[engine] tick failed: ${database.describe(error)}`);

@@ -1,15 +1,18 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import os from "node:os";
 import type { Db } from "@/lib/db";
 import type { KeyCache } from "@/lib/keys/key-cache";
 import type { Config } from "@/lib/config";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 
-const HEARTBEAT_MS = 60_000;
+const HEARTBEAT_MS = 15_000;
 /** How often each server reads the newest revocation from the database (see watchRevocations). */
 export const REVOCATION_WATCH_MS = 5_000;
-/** An instance not seen for this long is taken to be gone. */
-const ALIVE_MS = 3 * HEARTBEAT_MS;
+/** An instance not seen for this long is taken to be gone; its row is then pruned. */
+export const ALIVE_MS = 3 * HEARTBEAT_MS;
+/** How long a revocation whose news Redis could not carry waits for every live instance to confirm it. */
+export const CONFIRM_MS = 2 * REVOCATION_WATCH_MS + 2_000;
 
 /**
  * Each server records in the database how it learns of revocations: through Redis under a prefix
@@ -17,14 +20,31 @@ const ALIVE_MS = 3 * HEARTBEAT_MS;
  * revokes directly in the database reads this to know whether every running instance will honour
  * the revocation on its next request (revocationReach).
  */
-export function registerInstance({ config: c, db, keys, shutdown }: { config: Config; db: () => Promise<Db>; keys: KeyCache; shutdown: Shutdown }): void {
-  const id = randomUUID();
+export function registerInstance({
+  config: c,
+  db,
+  keys,
+  shutdown,
+  instanceId,
+  database,
+}: {
+  config: Config;
+  db: () => Promise<Db>;
+  keys: KeyCache;
+  shutdown: Shutdown;
+  instanceId?: string;
+  /** Its outage record: while the database is known down, the watch asks nothing (the outage probe does). */
+  database?: { outage: { since: number | null } };
+}): void {
+  const id = instanceId ?? randomUUID();
+  const where = { host: os.hostname(), pid: process.pid };
   const redisPrefix = c.REDIS_URL ? c.REDIS_PREFIX : null;
   const beat = async () => {
     try {
       const prisma = await db();
-      await prisma.serviceInstance.upsert({ where: { id }, create: { id, redisPrefix }, update: { seenAt: new Date() } });
-      await prisma.serviceInstance.deleteMany({ where: { seenAt: { lt: new Date(Date.now() - 10 * ALIVE_MS) } } });
+      await prisma.serviceInstance.upsert({ where: { id }, create: { id, redisPrefix, ...where }, update: { seenAt: new Date() } });
+      // Instances not seen for ALIVE_MS are gone (killed, their host lost): their rows go.
+      await prisma.serviceInstance.deleteMany({ where: { seenAt: { lt: new Date(Date.now() - ALIVE_MS) } } });
     } catch {
       // the database is down: the next beat records this instance again
     }
@@ -32,7 +52,7 @@ export function registerInstance({ config: c, db, keys, shutdown }: { config: Co
   void beat();
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref();
-  const watch = watchRevocations(db, keys);
+  const watch = watchRevocations(db, keys, id, () => (database?.outage.since ?? null) !== null);
   shutdown.on(async () => {
     clearInterval(timer);
     clearInterval(watch);
@@ -47,13 +67,21 @@ export function registerInstance({ config: c, db, keys, shutdown }: { config: Co
  * server's connection is fine) thus holds here within seconds, not at the end of the cache entry's
  * five minutes. One small query per interval; a failure (the database down) waits for the next.
  */
-function watchRevocations(db: () => Promise<Db>, keys: KeyCache): NodeJS.Timeout {
+function watchRevocations(db: () => Promise<Db>, keys: KeyCache, id: string, down: () => boolean): NodeJS.Timeout {
   let seen: number | null = null;
+  let confirmed: number | null = null;
   const look = async () => {
+    if (down()) return;
     try {
-      const newest = (await (await db()).apiKey.aggregate({ _max: { revokedAt: true } }))._max.revokedAt?.getTime() ?? 0;
+      const prisma = await db();
+      const newest = (await prisma.apiKey.aggregate({ _max: { revokedAt: true } }))._max.revokedAt?.getTime() ?? 0;
       if (seen !== null && newest > seen) keys.forget();
       seen = newest;
+      // Confirmed once applied: a revoking tool waits for this (awaitRevocationReach).
+      if (newest > 0 && newest !== confirmed) {
+        await prisma.serviceInstance.updateMany({ where: { id }, data: { revocationsSeenAt: new Date(newest) } });
+        confirmed = newest;
+      }
     } catch {
       // the database is down: the next look
     }
@@ -85,4 +113,41 @@ export async function revocationReach({ config: c, db }: { config: Config; db: (
     return `running server instances use the Redis prefix ${other.join(", ")}, this tool ${c.REDIS_PREFIX}: set REDIS_PREFIX as the servers have it, so the revocation reaches them.`;
   }
   return null;
+}
+
+/** A running instance as `npm run instances -- list` shows it. */
+export interface LiveInstance {
+  id: string;
+  host: string | null;
+  pid: number | null;
+  redisPrefix: string | null;
+  startedAt: Date;
+  seenAt: Date;
+}
+
+/** The instances seen within ALIVE_MS, oldest first. */
+export async function liveInstances({ db }: { db: () => Promise<Db> }): Promise<LiveInstance[]> {
+  return (await db()).serviceInstance.findMany({
+    where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) } },
+    select: { id: true, host: true, pid: true, redisPrefix: true, startedAt: true, seenAt: true },
+    orderBy: { startedAt: "asc" },
+  });
+}
+
+/**
+ * Waits until every live instance has applied revocations up to `revokedAt` (each confirms within
+ * REVOCATION_WATCH_MS, from the database, whether or not Redis carried the news), or `timeoutMs`
+ * passed. Returns the instances that have not confirmed (none: the revocation holds everywhere).
+ */
+export async function awaitRevocationReach({ db }: { db: () => Promise<Db> }, revokedAt: Date, timeoutMs = CONFIRM_MS): Promise<LiveInstance[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const prisma = await db();
+    const missing = await prisma.serviceInstance.findMany({
+      where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) }, OR: [{ revocationsSeenAt: null }, { revocationsSeenAt: { lt: revokedAt } }] },
+      select: { id: true, host: true, pid: true, redisPrefix: true, startedAt: true, seenAt: true },
+    });
+    if (missing.length === 0 || Date.now() >= deadline) return missing;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }

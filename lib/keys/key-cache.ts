@@ -68,7 +68,7 @@ export interface EpochStore {
 }
 
 /** `clock`: whose time the entries' lifetimes are counted in (the root's). */
-export function createKeyCache(shared: EpochStore & { clock?: Clock }): KeyCache {
+export function createKeyCache(shared: EpochStore & { clock?: Clock; onLookup?: (hit: boolean) => void }): KeyCache {
   const clock = shared.clock ?? systemClock;
   const entries = new Map<string, Entry>();
   let epoch: string | null = null;
@@ -95,11 +95,12 @@ export function createKeyCache(shared: EpochStore & { clock?: Clock }): KeyCache
     async cached(hash, synced) {
       await (synced ?? cache.syncEpoch());
       const entry = entries.get(hash);
-      if (!entry) return undefined;
-      if (entry.expires < clock.now()) {
-        entries.delete(hash);
+      if (!entry || entry.expires < clock.now()) {
+        if (entry) entries.delete(hash);
+        shared.onLookup?.(false);
         return undefined;
       }
+      shared.onLookup?.(true);
       return entry;
     },
     peek(hash) {

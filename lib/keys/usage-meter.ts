@@ -139,6 +139,8 @@ export interface Meter {
   record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void;
   /** Writes what is pending; on failure the batches (and their journal files) stay for the next attempt. */
   flush(): Promise<void>;
+  /** Requests counted and not yet in the database (the usage-flush backlog of /metrics). */
+  backlog(): number;
   /**
    * At start: opens this process's usage journal, and queues the journals left by dead processes
    * (a SIGKILL, a crash) for the database; returns how many requests they held.
@@ -146,7 +148,7 @@ export interface Meter {
   startJournal(): Promise<number>;
 }
 
-export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown }): Meter {
+export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown; onFlushFailed?: () => void }): Meter {
   const pending: Pending = { current: emptyBatch(null), closed: [], journal: null, timer: null, flushing: null, prunedAt: 0 };
 
   function ensureTimer(): void {
@@ -206,6 +208,7 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
           await (await options.db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
         }
       } catch (error) {
+        options.onFlushFailed?.();
         const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
         console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
       } finally {
@@ -248,7 +251,12 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
     return requests;
   }
 
-  return { record, flush, startJournal };
+  const backlog = () => {
+    let n = 0;
+    for (const batch of [pending.current, ...pending.closed]) for (const c of batch.counts.values()) n += c;
+    return n;
+  };
+  return { record, flush, startJournal, backlog };
 }
 
 /**
@@ -349,6 +357,24 @@ async function apply(prisma: Db, batch: Batch): Promise<void> {
     batch.applied = i + 1;
   }
   if (batch.file) fs.rmSync(batch.file, { force: true });
+}
+
+/**
+ * Writes to the database the usage journals in `dataDir`/journal of processes that are no longer
+ * running (an instance that never came back, its data directory brought here), then removes them.
+ * Each file's transactions are marked with its name, so a file replayed twice counts once.
+ */
+export async function replayUsage(db: () => Promise<Db>, dataDir: string): Promise<{ files: number; requests: number }> {
+  let files = 0;
+  let requests = 0;
+  for (const file of await orphanFiles(dataDir, "usage")) {
+    const batch = readUsageFile(file);
+    for (const n of batch.counts.values()) requests += n;
+    if (batch.counts.size === 0) fs.rmSync(file, { force: true });
+    else await apply(await db(), batch);
+    files += 1;
+  }
+  return { files, requests };
 }
 
 /** Reads a usage journal file into a batch. */

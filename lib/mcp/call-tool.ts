@@ -14,6 +14,8 @@ export interface McpRequestContext {
   requestId: string;
   key: ResolvedKey;
   decision: LimitDecision | null;
+  /** Set when a tool call met a dependency outage: the route answers 503 with Retry-After (mcp-route.ts). */
+  unavailable?: boolean;
 }
 
 /** The usage-view label of a tool: `mcp:<tool_name>`, beside the /v1 route templates. */
@@ -59,6 +61,7 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     const apiError = toApiError(error, ctx.requestId, meterLabel(tool));
     status = apiError.status;
     errorCode = apiError.code;
+    if (apiError.code === "unavailable") ctx.unavailable = true;
     const { error: e } = errorBody(apiError.code, apiError.message, ctx.requestId, config().baseUrl);
     return {
       isError: true,

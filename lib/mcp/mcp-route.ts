@@ -1,10 +1,12 @@
 import "server-only";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { preflightFor } from "@/lib/api/cors";
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, ERRORS, errorBody } from "@/lib/api/errors";
 import { admitAddressOnly, authenticate, rateLimitHeaders } from "@/lib/api/pipeline";
 import { fromWebRequest, toResponse, type ApiResult } from "@/lib/api/result";
 import { shell, type Surface } from "@/lib/api/shell";
+import { config } from "@/lib/config";
+import { isClientAbort } from "@/lib/db/unavailable";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
 import type { McpRequestContext } from "@/lib/mcp/call-tool";
 import { createMcpServer } from "@/lib/mcp/create-server";
@@ -48,23 +50,97 @@ function jsonRpcError(status: number, code: number, message: string, base: Recor
   };
 }
 
+const TOO_LARGE = `Payload Too Large: the body exceeds ${MAX_BODY} bytes`;
+
 /**
- * The body as JSON, or a JSON-RPC error: unparseable (-32700), too large, or an empty batch,
- * which JSON-RPC 2.0 answers with one Invalid Request (-32600).
+ * The body's bytes, counted as they arrive: past MAX_BODY the read stops (the rest is never
+ * buffered) and the answer is 413, chunked or not. Null when the client went away mid-body.
+ */
+async function readBody(request: Request): Promise<Uint8Array | "too_large" | null> {
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_BODY) {
+        void reader.cancel().catch(() => undefined);
+        return "too_large";
+      }
+      parts.push(value);
+    }
+  } catch (error) {
+    if (isClientAbort(error) || isClientAbort((error as { cause?: unknown })?.cause)) return null;
+    throw error;
+  }
+  return Buffer.concat(parts, total);
+}
+
+/**
+ * The body as JSON, or a JSON-RPC error: unparseable (-32700), too large (413, the connection
+ * closed: the rest of the body is not read), or an empty batch, which JSON-RPC 2.0 answers with
+ * one Invalid Request (-32600).
  */
 async function readMessage(request: Request, base: Record<string, string>): Promise<{ parsed: unknown } | ApiResult> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds ${MAX_BODY} bytes`, base);
-  const text = await request.text();
-  if (text.length > MAX_BODY) return jsonRpcError(413, -32000, `Payload Too Large: the body exceeds ${MAX_BODY} bytes`, base);
+  if (declared > MAX_BODY) return jsonRpcError(413, -32000, TOO_LARGE, { ...base, Connection: "close" });
+  const body = await readBody(request);
+  if (body === "too_large") return jsonRpcError(413, -32000, TOO_LARGE, { ...base, Connection: "close" });
+  // The client went away before its body ended: nobody reads this answer, and nothing failed here.
+  if (body === null) return jsonRpcError(400, -32700, "Parse error: the body ended before it was complete", { ...base, Connection: "close" });
   let parsed: unknown;
   try {
-    parsed = JSON.parse(text);
+    parsed = JSON.parse(new TextDecoder().decode(body));
   } catch {
     return jsonRpcError(400, -32700, "Parse error: Invalid JSON", base);
   }
   if (Array.isArray(parsed) && parsed.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch", base);
+  const invalid = invalidToolArguments(parsed);
+  if (invalid) return { status: 200, headers: { ...base, "Content-Type": "application/json" }, body: JSON.stringify(invalid) };
   return { parsed };
+}
+
+/** The JSON type of a value, in words, for messages. */
+function jsonType(value: unknown): string {
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/**
+ * A `tools/call` whose `arguments` is present but not an object (an array, null, a number...):
+ * the request does not satisfy CallToolRequest, so it is a protocol error, -32602 Invalid params
+ * with a readable message (MCP specification, server/tools "Error Handling": malformed requests
+ * are JSON-RPC errors, https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling).
+ */
+export function invalidToolArguments(message: unknown): { jsonrpc: "2.0"; id: unknown; error: { code: number; message: string } } | null {
+  if (!message || typeof message !== "object" || Array.isArray(message)) return null;
+  const m = message as { method?: unknown; params?: unknown; id?: unknown };
+  if (m.method !== "tools/call" || !m.params || typeof m.params !== "object" || !("arguments" in m.params)) return null;
+  const args = (m.params as { arguments?: unknown }).arguments;
+  if (args === undefined || (typeof args === "object" && args !== null && !Array.isArray(args))) return null;
+  return {
+    jsonrpc: "2.0",
+    id: m.id ?? null,
+    error: { code: -32602, message: `Invalid params: tools/call 'arguments' must be an object of named arguments (for example {"ticker": "PMX-ELEC"}), not ${jsonType(args)}.` },
+  };
+}
+
+/**
+ * A tool call that met a dependency outage answers as /v1 does: HTTP 503 with Retry-After, and
+ * a JSON-RPC error (same id) whose message and data give the retry time. The MCP SDK client
+ * rejects the call with the status and this body, so the caller sees a retryable failure rather
+ * than a tool result the model would read as an answer.
+ */
+function unavailableAnswer(id: unknown, requestId: string, base: Record<string, string>): ApiResult {
+  const retryAfter = ERRORS.unavailable.retryAfter;
+  const { error } = errorBody("unavailable", `${ERRORS.unavailable.message} Retry after ${retryAfter} s.`, requestId, config().baseUrl);
+  return {
+    status: 503,
+    headers: { ...base, "Content-Type": "application/json", "Retry-After": String(retryAfter) },
+    body: JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32000, message: `${error.code}: ${error.message}`, data: { ...error, retryAfter } } }),
+  };
 }
 
 /**
@@ -83,7 +159,7 @@ export async function answerMcp(request: Request): Promise<ApiResult> {
           "API keys are not accepted in the URL. Send the key as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'; a key that was put in a URL may have been logged, so rotate it.",
       });
     }
-    const ctx: McpRequestContext = { requestId, key: await authenticate(request.headers), decision: null };
+    const ctx: McpRequestContext = { requestId, key: await authenticate(request.headers), decision: null, unavailable: false };
     const message = await readMessage(request, base);
     if (!("parsed" in message)) return message;
     const server = createMcpServer(ctx);
@@ -91,6 +167,7 @@ export async function answerMcp(request: Request): Promise<ApiResult> {
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, { parsedBody: message.parsed });
+      if (ctx.unavailable && !Array.isArray(message.parsed)) return unavailableAnswer((message.parsed as { id?: unknown }).id, requestId, base);
       const headers: Record<string, string> = {};
       for (const [name, value] of response.headers) headers[name] = value;
       Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision, root().clock.now()) : {});

@@ -8,7 +8,7 @@ import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import { closeIncident, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
-import { REVOCATION_WATCH_MS } from "@/lib/keys/instances";
+import { awaitRevocationReach, CONFIRM_MS, liveInstances, type LiveInstance } from "@/lib/keys/instances";
 import { ensureUser, findUserId, keyIdFor, isKeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
@@ -18,9 +18,31 @@ function describeRestatement(r: RestateResult, changed: number): string {
   return `recomputed ${r.hours} hours from ${r.fromHour.toISOString()}: ${r.levelsRestated} index levels and ${r.ticksRestated} volatility values restated, ${r.added} added, ${r.linksRewritten} chain links rewritten`;
 }
 
-/** A revocation done, whose news Redis could not carry now: what happens next. */
-function deferredNotice(done: string): string {
-  return `note: ${done}, but Redis is not reachable now, so running servers were not told at once: each drops its cached keys when it reconnects to Redis, and by itself within ${REVOCATION_WATCH_MS / 1000} s from the database.\n`;
+/** Exit status of a revocation recorded in the database that some running instance has not confirmed. */
+export const NOT_CONFIRMED_EXIT = 3;
+
+const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;
+
+/**
+ * A revocation whose news Redis could not carry now (it is unreachable): the command reports
+ * success only once every running instance has confirmed it (each reads the newest revocation
+ * from the database every REVOCATION_WATCH_MS and records that it applied it); otherwise it says which did
+ * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
+ * next request, and nothing is awaited.
+ */
+async function confirmReach(sharedCache: "told" | "deferred", done: string, keyId: string, stdout: string): Promise<CommandResult> {
+  if (sharedCache === "told") return { stdout, stderr: "", exitCode: 0 };
+  const revokedAt = (await (await root().db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } }))?.revokedAt;
+  if (!revokedAt) return { stdout, stderr: "", exitCode: 0 };
+  const missing = await awaitRevocationReach(root(), revokedAt);
+  if (missing.length === 0) {
+    return { stdout, stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`, exitCode: 0 };
+  }
+  return {
+    stdout,
+    stderr: `error: ${done}, but NOT yet in effect everywhere: Redis is not reachable, and ${missing.length} running server(s) did not confirm it within ${CONFIRM_MS / 1000} s: ${missing.map(describeInstance).join(", ")}. They will refuse the key once they read the database again; check them (npm run instances -- list).\n`,
+    exitCode: NOT_CONFIRMED_EXIT,
+  };
 }
 
 /** What an operator command prints and how it exits; the same whether run in-process or via the server. */
@@ -41,6 +63,8 @@ export const commandSchemas = {
   "keys.rotate": z.object({ key: z.string() }),
   "keys.revoke": z.object({ key: z.string() }),
   "keys.list": z.object({ email }),
+  "instances.list": z.object({}),
+  "usage.replay": z.object({ dir: z.string().min(1) }),
   "snapshots.build": z.object({}),
   "licenses.list": z.object({ limit: z.coerce.number().int().min(1).max(1000).optional() }),
   ingest: z.object({ file: z.string().min(1), text: z.string() }),
@@ -60,11 +84,24 @@ async function keyId(key: string): Promise<string | null> {
   return looksLikeKey(key) ? keyIdFor(await root().db(), hashKey(key)) : null;
 }
 
+/** The commands about the running instances: which are live, and the usage journals of one that is gone. */
+async function instancesCommand(name: "instances.list" | "usage.replay", args: Record<string, unknown>): Promise<CommandResult> {
+  if (name === "usage.replay") {
+    const { replayUsage } = await import("@/lib/keys/usage-meter");
+    const r = await replayUsage(() => root().db(), args.dir as string);
+    return ok(`replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`);
+  }
+  const rows = await liveInstances(root());
+  const lines = rows.map((i) => [i.id, i.host ?? "?", String(i.pid ?? "?"), i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`, `started=${i.startedAt.toISOString()}`, `seen=${i.seenAt.toISOString()}`].join("\t"));
+  return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
+}
+
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
   if (!(name in commandSchemas)) return fail(`unknown command ${name}`, 2);
   const parsed = commandSchemas[name as CommandName].safeParse(rawArgs);
   if (!parsed.success) return fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"), 2);
   const args = parsed.data as Record<string, unknown>;
+  if (name === "instances.list" || name === "usage.replay") return instancesCommand(name, args);
   try {
     switch (name as CommandName) {
       case "keys.mint": {
@@ -80,13 +117,13 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const { key, sharedCache } = await rotateKey(await root().db(), root().keys, id, null);
-        return { stdout: `${key}\n`, stderr: sharedCache === "deferred" ? deferredNotice("the old key was retired in the database") : "", exitCode: 0 };
+        return confirmReach(sharedCache, "the old key was retired in the database", id, `${key}\n`);
       }
       case "keys.revoke": {
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const row = await revokeKey(await root().db(), root().keys, id, null);
-        return { stdout: `revoked ${row.prefix}…${row.lastFour}\n`, stderr: row.sharedCache === "deferred" ? deferredNotice("the key is revoked in the database") : "", exitCode: 0 };
+        return confirmReach(row.sharedCache, "the key is revoked in the database", id, `revoked ${row.prefix}…${row.lastFour}\n`);
       }
       case "keys.list": {
         const userId = await findUserId(await root().db(), args.email as string);
@@ -189,9 +226,9 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
       case "snapshots.build": {
-        const { buildFinalBundles } = await import("@/lib/ingest/final-bundles");
+        const { buildBundlesOnce } = await import("@/lib/ingest/bundles-once");
         const waits: Array<{ month: string; notFinalFrom: Date }> = [];
-        const months = await buildFinalBundles(await root().db(), new Date(), waits);
+        const months = await buildBundlesOnce(await root().db(), config().embedded, new Date(), waits);
         const waiting = waits.map((w) => `${w.month} waits: its values from ${w.notFinalFrom.toISOString()} are not final yet\n`).join("");
         return ok(months.length ? `built ${months.join(", ")}\n${waiting}` : waiting || "every closed month already has its bundle\n");
       }

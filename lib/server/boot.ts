@@ -4,7 +4,7 @@ import { runBackfill } from "@/lib/server/backfill";
 import { startDurability } from "@/lib/server/durability";
 import { root, type Root } from "@/lib/root";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
-import { buildFinalBundles } from "@/lib/ingest/final-bundles";
+import { buildBundlesOnce } from "@/lib/ingest/bundles-once";
 import { backCalculateNew, fillGaps, startScheduler } from "@/lib/ingest/scheduler";
 import { publishOperatorEndpoint } from "@/lib/operator/endpoint";
 
@@ -58,7 +58,7 @@ async function start(r: Root): Promise<void> {
           await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
         }
         await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
-        const months = await buildFinalBundles(await db());
+        const months = await buildBundlesOnce(await db(), c.embedded);
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
         console.error(`[engine] catch-up failed: ${database.describe(error)}`);

@@ -2,11 +2,17 @@ import cluster from "node:cluster";
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
-import { clientError, connectRequest, createFront, dispatch, expectationFailed } from "@/lib/api/node-adapter";
+import type { Logger } from "pino";
+import { clientError, connectRequest, createFront, dispatch, expectationFailed, observeAnswers } from "@/lib/api/node-adapter";
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
+import { clusterMetricsOf, serveClusterMetrics } from "@/lib/server/cluster-metrics";
+import { trackConnections } from "@/lib/server/drain";
+import { createLogger, routeConsole } from "@/lib/server/logging";
+import { answerOps } from "@/lib/server/ops-routes";
+import { routeLabel } from "@/lib/server/route-label";
 import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
 // The production server, one kind of process: a node:http server whose front
@@ -24,8 +30,8 @@ import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 // the two copies share the process's collaborators (database, limiter, caches) through the one
 // composition root (lib/root.ts).
 
-/** How long a stopping server waits for its requests and its shutdown work before it exits. */
-const STOP_BUDGET_MS = 10_000;
+/** The share of SHUTDOWN_TIMEOUT_MS the drain of connections may take; the rest is the shutdown work's (usage flush). */
+const DRAIN_SHARE = 0.6;
 
 /**
  * Runs the server for the build in `dir`: one server, or with WEB_CONCURRENCY > 1 in a cluster's
@@ -39,8 +45,13 @@ export async function serve(dir: string, workerScript: string): Promise<void> {
     console.error((error as Error).message);
     process.exit(2);
   }
-  if (c.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(c, workerScript);
-  await serveOne(dir, c);
+  if (c.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
+    routeConsole(createLogger("primary"));
+    return runPrimary(c, workerScript);
+  }
+  const logger = createLogger(root().instanceId);
+  routeConsole(logger);
+  await serveOne(dir, c, logger);
 }
 
 function address(c: Config): string {
@@ -58,6 +69,7 @@ function runPrimary(c: Config, workerScript: string): void {
   // accepted and was still handing over (Node's round-robin default).
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ exec: workerScript, args: [] });
+  serveClusterMetrics();
   let stopping = false;
   let ready = 0;
   const fork = (replacing?: number) => {
@@ -81,13 +93,13 @@ function runPrimary(c: Config, workerScript: string): void {
     process.once(signal, () => {
       stopping = true;
       for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
-      setTimeout(() => process.exit(0), STOP_BUDGET_MS + 2000).unref();
+      setTimeout(() => process.exit(0), c.SHUTDOWN_TIMEOUT_MS + 2000).unref();
     });
   }
 }
 
 /** One server: Next, boot (database, journals, background work), then the listener. */
-async function serveOne(dir: string, c: Config): Promise<void> {
+async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   const app = next({ dev: false, dir, hostname: c.HOST, port: c.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -107,30 +119,82 @@ async function serveOne(dir: string, c: Config): Promise<void> {
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).
-  const server = http.createServer({ requireHostHeader: false }, (req, res) => dispatch(front, req, res, req.socket.remoteAddress ?? "", toNext));
+  const requestIds = new WeakMap<http.ServerResponse, string>();
+  observeAnswers((res, id) => id && requestIds.set(res, id));
+  const observe = observeRequests(requestIds, c.ACCESS_LOG ? logger : null);
+  let drain: ReturnType<typeof trackConnections> | null = null;
+  const state = { stopping: () => drain?.stopping ?? false, metrics: cluster.isWorker ? clusterMetricsOf(root().metrics.registry) : undefined };
+  const server = http.createServer({ requireHostHeader: false }, (req, res) => {
+    const peer = req.socket.remoteAddress ?? "";
+    const path = observe(req, res);
+    if (answerOps(req, res, path, peer, state)) return;
+    dispatch(front, req, res, peer, toNext);
+  });
   server.on("clientError", (error: Error, socket: Duplex) => clientError(error, socket));
   server.on("connect", connectRequest);
   server.on("checkExpectation", expectationFailed);
   server.keepAliveTimeout = 65_000;
+  drain = trackConnections(server);
+  watchEngineLag();
   await new Promise<void>((resolve) => server.listen(c.PORT, c.HOST, resolve));
   if (cluster.isWorker) process.send?.("ready");
   else console.log(`ready on ${address(c)}`);
 
-  // Stop accepting; close keep-alive connections as they fall idle; once the requests under way
-  // are answered (or after half the budget), let the app flush usage and close the database; exit.
-  let stopping = false;
+  // Stop accepting; answer the requests under way (and any that still arrive on an open
+  // connection) with Connection: close; close connections as they fall idle (lib/server/drain.ts);
+  // then let the app flush usage and close the database; exit, all within SHUTDOWN_TIMEOUT_MS.
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      setTimeout(() => process.exit(0), STOP_BUDGET_MS).unref();
-      const idle = setInterval(() => server.closeIdleConnections(), 50);
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      void Promise.race([closed, new Promise((resolve) => setTimeout(resolve, STOP_BUDGET_MS / 2))])
-        .then(() => clearInterval(idle))
+      if (!drain || drain.stopping) return;
+      const started = performance.now();
+      setTimeout(() => process.exit(0), c.SHUTDOWN_TIMEOUT_MS).unref();
+      void drain
+        .stop(c.SHUTDOWN_TIMEOUT_MS * DRAIN_SHARE)
+        .then(({ cut }) => {
+          if (cut) console.error(`[server] stopping: ${cut} connection(s) still busy after ${Math.round(performance.now() - started)} ms were cut`);
+        })
         .then(() => root().shutdown.run())
         .finally(() => process.exit(0));
     });
   }
+}
+
+/**
+ * Times every request into http_server_request_duration_seconds (by route template, method and
+ * status) and, with ACCESS_LOG, writes one access-log line when its answer is done: request id,
+ * method, route, status, duration (the path's query is never logged: it may carry a key someone
+ * put there). Returns the request's path.
+ */
+function observeRequests(requestIds: WeakMap<http.ServerResponse, string>, accessLog: Logger | null) {
+  const { metrics } = root();
+  return (req: http.IncomingMessage, res: http.ServerResponse): string => {
+    const started = performance.now();
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const path = q === -1 ? url : url.slice(0, q);
+    res.once("close", () => {
+      const seconds = (performance.now() - started) / 1000;
+      const route = routeLabel(path);
+      const status = res.statusCode;
+      const method = req.method ?? "?";
+      metrics.httpDuration.observe({ http_route: route, http_request_method: method, http_response_status_code: String(status) }, seconds);
+      if (!accessLog) return;
+      const requestId = requestIds.get(res) ?? res.getHeader("x-request-id");
+      accessLog.info({ requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10, ...(res.writableFinished ? {} : { aborted: true }) }, "request");
+    });
+    return path;
+  };
+}
+
+/** pmb_engine_hour_lag_seconds: how far the newest computed hour is behind now, read when scraped (at most every 15 s). */
+function watchEngineLag(): void {
+  const r = root();
+  let cached: { at: number; newest: number | null } | null = null;
+  r.metrics.gauge("pmb_engine_hour_lag_seconds", "Seconds between now and the newest hour the engine computed (absent before the first).", async () => {
+    if (!cached || Date.now() - cached.at > 15_000) {
+      const rows = await (await r.db()).$queryRawUnsafe<Array<{ t: Date | null }>>("SELECT max(t) AS t FROM index_levels");
+      cached = { at: Date.now(), newest: rows[0]?.t ? new Date(rows[0].t).getTime() : null };
+    }
+    return cached.newest === null ? null : Math.max(0, (Date.now() - cached.newest) / 1000);
+  });
 }

@@ -54,11 +54,19 @@ export interface Venues {
   connect(venue: VenueName, options?: { keepRaw?: boolean }): { http: VenueHttp; connector: VenueConnector };
 }
 
-export function createVenues(e: VenueEndpoints): Venues {
+/** `observe`: told of each venue request's outcome (status 0: no answer), for the metrics. */
+export function createVenues(e: VenueEndpoints, observe?: (venue: VenueName, url: string, status: number) => void): Venues {
   const budgets = new Map<VenueName, VenueBudget>();
   const budgetOf = (venue: VenueName) => budgets.get(venue) ?? budgets.set(venue, new VenueBudget(e.concurrency, e.rps?.[venue])).get(venue)!;
   const http = (venue: VenueName, options: { keepRaw?: boolean } = {}) =>
-    new VenueHttp({ venue, budget: budgetOf(venue), timeoutMs: e.timeoutMs, backoffMs: e.backoffMs, keepRaw: options.keepRaw });
+    new VenueHttp({
+      venue,
+      budget: budgetOf(venue),
+      timeoutMs: e.timeoutMs,
+      backoffMs: e.backoffMs,
+      keepRaw: options.keepRaw,
+      observe: observe && ((url, status) => observe(venue, url, status)),
+    });
   return {
     endpoints: e,
     http,

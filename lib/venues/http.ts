@@ -42,6 +42,8 @@ export interface VenueHttpOptions {
   fetch?: typeof fetch;
   /** keep every response in `raw` (default true); a reader that stores none of them (the price history) passes false */
   keepRaw?: boolean;
+  /** told of each request's outcome (status 0: no answer): the /metrics venue counters */
+  observe?: (url: string, status: number) => void;
   /** the backoff's wait (tests skip it); the rps spacing always waits on the real clock */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -248,9 +250,11 @@ export class VenueHttp {
         try {
           const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
           const text = bodyText(Buffer.from(await res.arrayBuffer()));
+          this.options.observe?.(url, res.status);
           if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
           return { status: res.status, body: text, retryAfter: retryAfterMs(res.headers.get("retry-after")), headers: res.headers };
         } catch (error) {
+          this.options.observe?.(url, 0);
           const reason = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError") ? `timed out after ${this.options.timeoutMs} ms` : `unreachable (${(error as Error).message})`;
           if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
           return { status: 0, body: reason, retryAfter: null, headers: null };

@@ -82,7 +82,8 @@ function expectJsonError(res: Wire, status: number, code: string): void {
   expect(body.error.requestId).toBe(res.headers["x-request-id"]);
 }
 
-const stackTraces = () => server.output().split("\n").filter((l) => /^\s+at\s/.test(l));
+// A JSON log line holds a stack with its newlines escaped.
+const stackTraces = () => server.output().split(/\n|\\n/).filter((l) => /^\s+at\s/.test(l));
 
 describe("methods no route takes", () => {
   const paths = ["/v1", "/v1/indices", "/v1/indices/X/latest", "/v1/volatility/X/history", "/v1/downloads", "/mcp", "/downloads", "/healthz", "/portal"];
@@ -117,6 +118,35 @@ describe("requests Node cannot parse", () => {
     const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
     expectJsonError(wire, 400, "error");
     expect(JSON.parse(wire.body).error.message).toMatch(/Host/);
+  });
+
+  it.each(["/v1/indices", "/"])("two Host headers (%s): 400 in the JSON shape (RFC 9112 section 3.2)", async (path) => {
+    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 400, "error");
+    expect(JSON.parse(wire.body).error.message).toMatch(/one Host header/);
+  });
+
+  it.each(["http://x/v1", "http://x/v1/indices", "https://x/"])("absolute-form target GET %s: 400 saying this is no proxy", async (target) => {
+    const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 400, "error");
+    const message = JSON.parse(wire.body).error.message;
+    expect(message).toMatch(/not a proxy/);
+    expect(message).not.toMatch(/percent-encoding/);
+  });
+
+  it("OPTIONS *: 400 in the JSON shape, naming what to send instead", async () => {
+    const wire = await rawRequest("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expectJsonError(wire, 400, "error");
+    expect(JSON.parse(wire.body).error.message).toMatch(/OPTIONS \*/);
+  });
+
+  it("TLS bytes on the plain port: 400 saying the port speaks plain HTTP, not 405", async () => {
+    // The first bytes of a TLS 1.2/1.3 ClientHello: handshake record, version 3.1, length, ClientHello.
+    const hello = Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03, ...Array.from({ length: 32 }, (_, i) => i), 0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00]);
+    const wire = await rawRequest(hello);
+    expectJsonError(wire, 400, "error");
+    expect(JSON.parse(wire.body).error.message).toMatch(/plain HTTP, not TLS/);
+    expect(stackTraces()).toEqual([]);
   });
 
   it("HTTP/1.0 without Host is served (Host is an HTTP/1.1 requirement)", async () => {

@@ -57,6 +57,20 @@ describe("database that goes silent (a partition)", () => {
     // ones never connect; each is bounded.
     const answers = await Promise.all(keys.slice(4, 14).map((k) => keyed(k)));
     for (const a of answers) expectUnavailable(a);
+    // MCP as /v1: a tool call that needs the database answers 503 with Retry-After, and a JSON-RPC
+    // error (the call's id) whose data gives the retry time, not a 200 tool result.
+    const mcp = await timed(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${keys[0]}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "get_index_history", arguments: { ticker: "PMX-NONE" } } }),
+    });
+    expect(mcp.res.status, mcp.text).toBe(503);
+    expect(Number(mcp.res.headers.get("retry-after"))).toBeGreaterThan(0);
+    const rpcError = JSON.parse(mcp.text);
+    expect(rpcError.id).toBe(9);
+    expect(rpcError.error.data.code).toBe("unavailable");
+    expect(rpcError.error.data.retryAfter).toBe(Number(mcp.res.headers.get("retry-after")));
+    expect(rpcError.error.message).toMatch(/Retry after \d+ s/);
     const times = answers.map((a) => Math.round(a.ms));
     expect(Math.max(...times), `answered in ${times.join(", ")} ms`).toBeLessThan(BOUND_MS + SLACK_MS);
     const health = await timed(`${server.baseUrl}/healthz`);
@@ -66,6 +80,7 @@ describe("database that goes silent (a partition)", () => {
     const reported = JSON.parse(health.text).database;
     expect(reported.status).toBe("unavailable");
     expect(reported.error).toContain(`PostgreSQL at 127.0.0.1:${proxy.port}`);
+
 
     // Healed: new connections pass, the ones held through the partition stay silent; the service
     // must drop those by itself and answer within 2 s.
@@ -129,7 +144,7 @@ describe("database that refuses (closed to connections, sessions terminated)", (
     expect(down.length).toBeLessThanOrEqual(2);
     expect(down[0]).toMatch(/55000|57P01|not currently accepting connections|terminat/);
     expect(log).toMatch(/\[db\] answering again after/);
-    expect(log).not.toMatch(/internal_error|\n\s+at .*\(/);
+    expect(log).not.toMatch(/internal_error|(\n|\\n)\s+at .*\(/);
   }, 120_000);
 });
 

@@ -89,6 +89,11 @@ describe("WEB_CONCURRENCY", () => {
         const res = await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
         expect(res.status).toBe(200);
       }
+      // One scrape, whichever worker takes it, holds every worker's series (gathered by the primary).
+      const metrics = await (await fetch(`${server.baseUrl}/metrics`)).text();
+      const ids = new Set([...metrics.matchAll(/service_instance_id="([0-9a-f-]{36})"/g)].map((m) => m[1]));
+      expect(ids.size).toBe(2);
+      expect(metrics).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices"/m);
     } finally {
       expect(await server.stop()).toBe(0);
     }

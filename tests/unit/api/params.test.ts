@@ -71,7 +71,9 @@ describe("query parameters", () => {
     ["volatility defaults", volatilityHistoryQuery, "", { limit: 500, start: undefined, includeGated: false }],
     ["volatility limit 5000, includeGated", volatilityHistoryQuery, "limit=5000&includeGated=true", { limit: 5000, start: undefined, includeGated: true }],
     ["an ancient start parses", volatilityHistoryQuery, "start=0001-01-01T00:00:00Z", { limit: 500, start: new Date("0001-01-01T00:00:00Z"), includeGated: false }],
-    ["index history: empty values are absent, interval its default", indexHistoryQuery, "start=&end=&interval=", { start: undefined, end: undefined, interval: "1d" }],
+    ["index history: empty start and end are absent, interval its default", indexHistoryQuery, "start=&end=", { start: undefined, end: undefined, interval: "1d" }],
+    ["repeated parameters: the first value is used, for every parameter", indexHistoryQuery, "interval=1h&interval=1d&start=2026-01-02&start=x&end=2026-01-03&end=", { start: new Date("2026-01-02T00:00:00Z"), end: new Date("2026-01-03T00:00:00Z"), interval: "1h" }],
+    ["a repeat of a bad value after a good one is not read", volatilityHistoryQuery, "limit=5&limit=x&includeGated=true&includeGated=maybe", { limit: 5, start: undefined, includeGated: true }],
   ])("%s", (_label, schema, query, expected) => {
     expect(parseQuery(schema, new URLSearchParams(query))).toEqual(expected);
   });
@@ -94,7 +96,8 @@ describe("query parameters", () => {
 
   it.each<[string | undefined, string | null]>([
     [undefined, "1d"],
-    ["", "1d"],
+    // The spec: any value but 1h and 1d gives invalid_interval, the empty one too.
+    ["", null],
     ["1h", "1h"],
     ["1d", "1d"],
     ["1H", null],

@@ -24,6 +24,7 @@ describe("unavailableDependency: what cannot serve now, and what is a fault of o
     ["08006 connection failure", pgError("08006", "connection failure"), "database"],
     ["08P01 protocol violation", pgError("08P01", "protocol violation"), "database"],
     ["3D000 database does not exist", pgError("3D000", 'database "gone" does not exist'), "database"],
+    ["the database's socket reset (read ECONNRESET)", Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET", errno: -104, syscall: "read" }), "database"],
     ["ECONNREFUSED", Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" }), "database"],
     ["adapter DatabaseNotReachable", { name: "DriverAdapterError", message: "x", cause: { kind: "DatabaseNotReachable", host: "h", port: 5432 } }, "database"],
     ["query bound ran out (DB_QUERY_TIMEOUT_MS)", new Error("Query read timeout"), "database"],
@@ -50,6 +51,9 @@ describe("unavailableDependency: what cannot serve now, and what is a fault of o
     ["40001 serialization failure", adapterError("40001", "could not serialize access")],
     ["a TypeError of ours", new TypeError("Cannot read properties of undefined (reading 'x')")],
     ["a string", "boom"],
+    ["a client that dropped its request (IncomingMessage 'aborted', ECONNRESET)", Object.assign(new Error("aborted"), { code: "ECONNRESET" })],
+    ["a client abort wrapped by a body reader", new TypeError("terminated", { cause: Object.assign(new Error("aborted"), { code: "ECONNRESET" }) })],
+    ["a web stream aborted by its client", Object.assign(new Error("This operation was aborted"), { name: "AbortError", code: 20 })],
     ["null", null],
   ])("%s: a fault of ours", (_label, error) => {
     expect(unavailableDependency(error)).toBeNull();
