@@ -14,6 +14,7 @@ const SITE_ROUTES: Readonly<Record<string, string>> = {
   "/portal": "app/portal/(account)/page.tsx",
   "/openapi.json": "app/openapi.json/route.ts",
   "/changelog": "app/changelog/page.tsx",
+  "/status": "app/status/page.tsx",
   // files of public/ the build writes (scripts/lib/public-files.mjs), by the source each is built from:
   // the names follow the packages' versions, so a link to a stale version fails here
   [`/clients/${typescriptPackage().tarball}`]: "clients/typescript/package.json",
