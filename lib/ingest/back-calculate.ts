@@ -196,9 +196,6 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   result.firstLaunch = new Date(Math.min(...entries.map((e) => e.launch.getTime())));
   const clients = new Map<VenueName, VenueClient>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]));
   const events = new Map<string, VenueEventLegs>();
-  // venues whose history gave prices, and venues with a market whose history could not be read
-  const priced = new Set<VenueName>();
-  const unread = new Set<VenueName>();
   const wanted = await wantedMarkets(prisma, entries, clients, result.problems, events);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
@@ -225,14 +222,8 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
     reading = i + batchSize < list.length ? readBatch(i + batchSize) : null;
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
-      const venue = wanted.get(r.conditionId)!.venue;
-      if ("problem" in r) {
-        result.problems.push(`${r.conditionId}: ${r.problem}`);
-        unread.add(venue);
-      } else if (r.points.length) {
-        history.set(r.conditionId, r.points);
-        priced.add(venue);
-      }
+      if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
+      else if (r.points.length) history.set(r.conditionId, r.points);
     }
     result.markets += history.size;
     log(`history of ${Math.min(i + batchSize, list.length)}/${list.length} market(s) read`);
@@ -255,9 +246,7 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   await prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-      // A venue that answered no history read (down, or refusing) leaves its entries pending: tried again on the next run.
-      const ready = (await readyEntries(tx, entries, events, result)).filter((e) => priced.has(e.venue) || !unread.has(e.venue));
-      for (const e of entries) if (!priced.has(e.venue) && unread.has(e.venue)) result.problems.push(`${e.ticker}: no history read from ${e.venue}: back-calculated on a later run`);
+      const ready = await readyEntries(tx, entries, events, result);
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
       if (ready.length && engine && engine.lastTickAt >= base) await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
       else if (ready.length && !engine && result.markets > 0) await recomputeEntries(tx, ready, lastHistoryHour, now, result, true, log, held);
