@@ -285,7 +285,7 @@ describe("back-calculation from a base date", () => {
     const month = base.toISOString().slice(0, 7);
     const bundle = await client.query<{ manifest: { schemaVersion: number; launches: Array<{ ticker: string; baseDate: string; launchAt: string }> } }>(`SELECT manifest FROM snapshot_bundles WHERE month = $1`, [month]);
     const manifest = bundle.rows[0]!.manifest;
-    expect(manifest.schemaVersion).toBe(6);
+    expect(manifest.schemaVersion).toBe(7);
     expect(manifest.launches.map((l) => [l.ticker, l.baseDate.slice(0, 19), l.launchAt.slice(0, 19)])).toEqual([
       ["KX-CPI", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],
       ["PMX-BTC", base.toISOString().slice(0, 19), launch.toISOString().slice(0, 19)],

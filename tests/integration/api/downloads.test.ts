@@ -28,7 +28,7 @@ describe("snapshot bundles under /downloads", () => {
     const latest = await call(latestUrl.pathname, { key });
     expect(latest.status).toBe(200);
     expectRateHeaders(latest, true);
-    expect(latest.body.schemaVersion).toBe(6);
+    expect(latest.body.schemaVersion).toBe(7);
     expect(latest.body.months.length).toBeGreaterThanOrEqual(3);
     const months = latest.body.months.map((m: { month: string }) => m.month);
     expect([...months].sort()).toEqual(months);
@@ -42,7 +42,7 @@ describe("snapshot bundles under /downloads", () => {
     const manifest = await call(new URL(month.manifestUrl).pathname, { key });
     expect(manifest.body.month).toBe(month.month);
     // the manifest matches its docs: integer schemaVersion, each file with its download address
-    expect(manifest.body.schemaVersion).toBe(6);
+    expect(manifest.body.schemaVersion).toBe(7);
     const names = manifest.body.files.map((f: { name: string }) => f.name).sort();
     expect(names).toEqual([
       "chain_links.csv",
@@ -54,6 +54,7 @@ describe("snapshot bundles under /downloads", () => {
       "target_weights.csv",
       "volatility_attribution.csv",
       "volatility_counterfactual_legs.csv",
+      "volatility_forecast_record.csv",
       "volatility_history.csv",
       "volatility_inception.csv",
       "volatility_legs.csv",

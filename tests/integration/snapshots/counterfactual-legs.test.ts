@@ -100,7 +100,7 @@ describe("the counterfactual recomputes from the bundle after an inception leg l
     const folder = path.join(dir, MONTH);
     const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as { schemaVersion: number; files: Array<{ name: string; rows: number }> };
     expect(manifest.schemaVersion).toBe(SCHEMA_VERSION);
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const cf = rowsOf(folder, CF_FILE);
     expect(manifest.files.find((f) => f.name === CF_FILE)?.rows).toBe(cf.length);
     const history = rowsOf(folder, "volatility_history.csv").filter((h) => h.ticker === SERIES);
