@@ -350,7 +350,8 @@ describe("back-calculation from a base date", () => {
     const members = await client.query<{ conditionId: string; targetWeight: string }>(
       `SELECT m."conditionId", m."targetWeight"::text AS "targetWeight" FROM composition_members m JOIN compositions c ON c.id = m."compositionId" JOIN indices i ON i.id = c."indexId" WHERE i.ticker = 'PMX-BTC' AND c.version = 'v1'`,
     );
-    const price: Record<string, (x: number) => number> = { "0xbtc-a": (x) => (x === h ? 0.55 : pa(x)), "0xrung-1": pl, "0xrung-2": () => 0.5 };
+    // rung 1 by the 12-hour rule of a resolved market, as in the back-calculation's own test above
+    const price: Record<string, (x: number) => number> = { "0xbtc-a": (x) => (x === h ? 0.55 : pa(x)), "0xrung-1": (x) => pl(Math.max(0, grid12(x))), "0xrung-2": () => 0.5 };
     const basket = (x: number) => members.rows.reduce((sum, m) => sum.plus(new Decimal(m.targetWeight).times(price[m.conditionId]!(x).toFixed(4))), new Decimal(0));
     const expected = new Decimal(100).times(basket(h)).dividedBy(basket(0)).toDecimalPlaces(8, Decimal.ROUND_HALF_EVEN).toFixed(8);
     const after = await levels("PMX-BTC");
