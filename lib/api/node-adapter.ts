@@ -4,12 +4,11 @@ import type { Duplex } from "node:stream";
 import { encodeBody, type Encoded } from "@/lib/api/compression";
 import { endpoints, type Endpoint } from "@/lib/api/endpoints";
 import { ApiError } from "@/lib/api/errors";
-import { answerEndpoint, answerUnknown } from "@/lib/api/pipeline";
+import { answerEndpoint, answerUnknown, type Services } from "@/lib/api/pipeline";
 import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
-import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/shell";
-import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
-import { root } from "@/lib/root";
+import { errorResult, FRONT_REQUEST_ID, methodNotAllowed, newRequestId } from "@/lib/api/responses";
+import type { Journals } from "@/lib/plumbing/journal";
 
 // The node:http adapter: the production server (lib/server/http-server.ts) hands every request to
 // `front` first. It answers what the server itself must answer whatever the route (a path
@@ -172,22 +171,6 @@ function trimHttpWhitespace(value: string): string {
   return start === 0 && end === value.length ? value : value.slice(start, end);
 }
 
-/** The security headers as the head of a flat [name, value, ...] list, with their lowercase names. */
-const SECURITY_FLAT: string[] = SECURITY_HEADERS.flatMap(({ key, value }) => [key, value]);
-const SECURITY_LOWER: string[] = SECURITY_HEADERS.map(({ key }) => key.toLowerCase());
-
-/** Header names in lower case; the service's few names are lowered once, not per response. */
-const LOWER = new Map<string, string>();
-
-function lowerName(key: string): string {
-  let lower = LOWER.get(key);
-  if (lower === undefined) {
-    lower = key.toLowerCase();
-    if (LOWER.size < 256) LOWER.set(key, lower);
-  }
-  return lower;
-}
-
 /**
  * The head of a result as a flat [name, value, ...] list for `writeHead`: the security headers,
  * the result's headers (Content-Length and Set-Cookie dropped; a name given twice keeps its first
@@ -195,32 +178,16 @@ function lowerName(key: string): string {
  * Content-Length unless the status has no body.
  */
 export function headList(result: ApiResult, encoded: Encoded): string[] {
-  const flat = SECURITY_FLAT.slice();
-  const lower = SECURITY_LOWER.slice();
-  const put = (key: string, value: string, name = lowerName(key)) => {
-    const at = lower.indexOf(name);
-    if (at === -1) {
-      lower.push(name);
-      flat.push(key, value);
-    } else {
-      flat[2 * at] = key;
-      flat[2 * at + 1] = value;
-    }
-  };
-  for (const key in result.headers) {
-    const name = lowerName(key);
-    if (name !== "content-length" && name !== "set-cookie") put(key, result.headers[key]!, name);
+  const headers = new Map<string, [string, string]>(SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), [key, value]]));
+  const put = (key: string, value: string) => headers.set(key.toLowerCase(), [key, value]);
+  for (const [key, value] of Object.entries(result.headers)) if (!/^(content-length|set-cookie)$/i.test(key)) put(key, value);
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    const vary = key === "Vary" ? (headers.get("vary")?.[1] ?? "") : null;
+    if (vary === null) put(key, value);
+    else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) put("Vary", vary ? `${vary}, ${value}` : value);
   }
-  for (const key in encoded.headers) {
-    const value = encoded.headers[key]!;
-    if (key === "Vary") {
-      const at = lower.indexOf("vary");
-      const vary = at === -1 ? "" : flat[2 * at + 1]!;
-      if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) put("Vary", vary ? `${vary}, ${value}` : value);
-    } else put(key, value);
-  }
-  if (result.status !== 204 && result.status !== 304) put("Content-Length", String(encoded.length));
-  return flat;
+  if (result.status !== 204 && result.status !== 304) put("Content-Length", String(encoded.body.length));
+  return [...headers.values()].flat();
 }
 
 /** Told of each answer the front writes, with its request id (the server's access log and metrics). */
@@ -231,63 +198,32 @@ export function observeAnswers(observer: (res: ServerResponse, requestId: string
   answerObserver = observer;
 }
 
+/** The journals the front flushes before an answer leaves (set when the server mounts the front). */
+let frontJournals: Journals | null = null;
+
 /** The result on the wire: security headers, the result's headers, the body encoded for the client. */
 function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
-  let contentType: string | undefined;
-  for (const key in result.headers) if (key.length === 12 && key.toLowerCase() === "content-type") contentType = result.headers[key];
-  const encoded = encodeBody(result.body, contentType, head ? undefined : (acceptEncoding ?? undefined));
+  const contentType = Object.entries(result.headers).find(([key]) => key.toLowerCase() === "content-type")?.[1];
+  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding);
   answerObserver?.(res, result.headers["X-Request-Id"]);
   res.writeHead(result.status, headList(result, encoded));
-  const body = encoded.body;
   if (head || result.status === 204 || result.status === 304) res.end();
-  else if (typeof body === "string") res.end(body); // one write: Node sends the head and a text body together
-  else if (body.length === 1) res.end(body[0]);
-  else {
-    res.cork();
-    for (const part of body) res.write(part);
-    res.end();
-    res.uncork();
-  }
-}
-
-interface Outgoing {
-  req: IncomingMessage;
-  res: ServerResponse;
-  result: ApiResult;
-  /** The request's Accept-Encoding; null when it sent none, or when the answer is never compressed. */
-  acceptEncoding: string | null;
-}
-
-/** Answers of this event-loop turn, sent together once the journals are written. */
-let outbox: Outgoing[] = [];
-
-/**
- * Sends every answer queued in this turn: first the journals (one write(2) each, for all of them:
- * what the answers charged is on disk before any of them leaves, lib/plumbing/journal.ts), then
- * the answers.
- */
-function drain(): void {
-  const batch = outbox;
-  outbox = [];
-  root().journals.flush();
-  for (const { req, res, result, acceptEncoding } of batch) {
-    try {
-      writeNow(req, res, result, acceptEncoding);
-    } catch (error) {
-      writeFault(req, res, error);
-    }
-  }
+  else res.end(encoded.body);
 }
 
 /**
- * Queues the answer; it is written in this turn's check phase with the others of the turn, after
- * one write per journal for all of them (group commit). `acceptEncoding` as the caller read it
+ * Writes the answer, after the journals: what the request charged is in the kernel before any
+ * byte of the answer leaves (lib/plumbing/journal.ts). `acceptEncoding` as the caller read it
  * (null: none sent); left out, it is read from `req.headers`.
  */
 export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding?: string | null): void {
-  if (outbox.length === 0) setImmediate(drain);
-  outbox.push({ req, res, result, acceptEncoding: acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding });
+  frontJournals?.flush();
+  try {
+    writeNow(req, res, result, acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding);
+  } catch (error) {
+    writeFault(req, res, error);
+  }
 }
 
 function redirectResult(location: string): ApiResult {
@@ -300,11 +236,12 @@ function badRequest(message: string): ApiResult {
 
 /**
  * What the server calls for every request, with the socket's peer address: true when it
- * answered, false when Next should (the response untouched). The answer is given at once when
- * the pipeline had everything in memory, else as a promise (lib/awaitable.ts).
+ * answered, false when Next should (the response untouched). `services` come from the root at
+ * the server's start.
  */
-export function createFront() {
-  return function front(req: IncomingMessage, res: ServerResponse, peer: string): Awaitable<boolean> {
+export function createFront(services: Services) {
+  frontJournals = services.journals;
+  return async function front(req: IncomingMessage, res: ServerResponse, peer: string): Promise<boolean> {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
@@ -351,33 +288,20 @@ export function createFront() {
     }
     const request: ApiRequest = { method, headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {}, path: url };
     const match = matchRoute(segments);
-    const result = match ? answerEndpoint(match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : answerUnknown(request);
-    // Read from the headers already parsed: `req.headers` would build Node's header object.
-    const acceptEncoding = headers.get("accept-encoding");
-    return andThen(result, (result) => {
-      writeResult(req, res, result, acceptEncoding);
-      return true;
-    });
+    const result = match ? await answerEndpoint(services, match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : await answerUnknown(services, request);
+    writeResult(req, res, result, headers.get("accept-encoding"));
+    return true;
   };
 }
 
 export type Front = ReturnType<typeof createFront>;
 
 /**
- * Gives a request to `front` (its answer is written at once, or when its promise settles) and to
- * `pass` when the front leaves it to Next. A fault in writing the answer (the pipeline maps its
- * own failures) is logged in one line and ends the response.
+ * Gives a request to `front`, and to `pass` when the front leaves it to Next. A fault in writing
+ * the answer (the pipeline maps its own failures) is logged in one line and ends the response.
  */
 export function dispatch(front: Front, req: IncomingMessage, res: ServerResponse, peer: string, pass: (req: IncomingMessage, res: ServerResponse, peer: string) => void): void {
-  let answered: Awaitable<boolean>;
-  try {
-    answered = front(req, res, peer);
-  } catch (error) {
-    return writeFault(req, res, error);
-  }
-  if (answered === true) return;
-  if (answered === false) return pass(req, res, peer);
-  answered.then(
+  front(req, res, peer).then(
     (done) => done || pass(req, res, peer),
     (error: unknown) => writeFault(req, res, error),
   );
