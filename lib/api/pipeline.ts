@@ -2,7 +2,7 @@ import "server-only";
 import { clientAddress } from "@/lib/api/client-address";
 import { originAllowed, preflightHeaders } from "@/lib/api/cors";
 import { ApiError, errorMessage } from "@/lib/api/errors";
-import { baseHeaders, errorResult, FRONT_REQUEST_ID, JSON_TYPE, KeyedRefusal, methodNotAllowed, newRequestId, rateLimitHeaders, toApiError, type Keyed } from "@/lib/api/responses";
+import { baseHeaders, errorResult, FRONT_REQUEST_ID, JSON_TYPE, KeyedRefusal, methodNotAllowed, newRequestId, rateLimitHeaders, toApiError } from "@/lib/api/responses";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { verifyKey } from "@/lib/keys/verify-key";
@@ -113,8 +113,8 @@ export async function admitAddress(services: Services, headers: RequestHeaders):
   const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), { limit: config.IP_LIMIT_MINUTE });
   if (address.allowed) return;
   metrics.rateLimit.inc({ window: "address", decision: "refused" });
-  const retryAfter = String(address.retryAfter ?? 1);
-  throw new ApiError("ip_rate_limited", { message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }), headers: { "Retry-After": retryAfter } });
+  const retryAfter = address.retryAfter ?? 1;
+  throw new ApiError("ip_rate_limited", { message: errorMessage("ip_rate_limited", { retryAfter }), headers: { "Retry-After": String(retryAfter) } });
 }
 
 /** The presented key, resolved (revocation-aware, lib/keys); spends nothing. */
@@ -180,9 +180,7 @@ export async function withKey(services: Services, request: ApiRequest, surface: 
   return result;
 }
 
-function limitHeaders({ decision, services }: Admitted): Record<string, string> {
-  return decision ? rateLimitHeaders(decision, services.clock.now()) : {};
-}
+const limitHeaders = ({ decision, services }: Admitted) => (decision ? rateLimitHeaders(decision, services.clock.now()) : {});
 
 const V1_METHODS = ["GET", "HEAD"] as const;
 
@@ -193,8 +191,7 @@ function v1Surface(label: string, methods: readonly string[] | null, key: Surfac
 /** A /v1 endpoint's answer, whatever the transport: the handler's payload in the envelope, or a raw file. */
 export function answerEndpoint(services: Services, endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
   return withKey(services, request, v1Surface(endpoint, V1_METHODS, "required"), async (admitted) => {
-    const { key, decision } = admitted as Admitted & Keyed;
-    const payload = await handler({ services, requestId: admitted.requestId, key, decision, query: request.query, params: request.params });
+    const payload = await handler({ services, requestId: admitted.requestId, key: admitted.key!, decision: admitted.decision!, query: request.query, params: request.params });
     const headers = { ...admitted.base, ...limitHeaders(admitted) };
     if ("raw" in payload) return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: payload.raw.body };
     return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, body: JSON.stringify(envelope(services, payload)) };
@@ -202,7 +199,7 @@ export function answerEndpoint(services: Services, endpoint: string, handler: Ra
 }
 
 /** The label unknown /v1 paths are metered under when a key was presented. */
-export const UNKNOWN_ENDPOINT = "/v1/*";
+const UNKNOWN_ENDPOINT = "/v1/*";
 
 /**
  * A path under /v1 that is no endpoint: 404 in the spec's shape, for any method, after the

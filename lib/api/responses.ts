@@ -14,12 +14,6 @@ import { isoSeconds } from "@/lib/time-format";
 // rate-limit headers, and the mapping of any failure to the spec's error shape. The admission
 // wrapper (lib/api/pipeline.ts) and the production server's own answers use them.
 
-/** A key resolved for this request and its windows after admission. */
-export interface Keyed {
-  key: ResolvedKey;
-  decision: LimitDecision;
-}
-
 /** A refusal after the key resolved: it carries the rate-limit headers and is metered. */
 export class KeyedRefusal extends Error {
   constructor(
@@ -33,20 +27,17 @@ export class KeyedRefusal extends Error {
 
 /** The six X-RateLimit-* headers, and the IETF draft RateLimit-Policy / RateLimit beside them. */
 export function rateLimitHeaders(d: LimitDecision, nowMs: number): Record<string, string> {
-  return addRateLimitHeaders({}, d, nowMs);
-}
-
-function addRateLimitHeaders(headers: Record<string, string>, d: LimitDecision, nowMs: number): Record<string, string> {
   const now = Math.floor(nowMs / 1000);
-  headers[H.limitMinute] = String(d.limitMinute);
-  headers[H.remainingMinute] = String(d.remainingMinute);
-  headers[H.limitDay] = String(d.limitDay);
-  headers[H.remainingDay] = String(d.remainingDay);
-  headers[H.resetMinute] = String(d.resetMinute);
-  headers[H.resetDay] = String(d.resetDay);
-  headers[RATE_LIMIT_POLICY_HEADER] = `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`;
-  headers[RATE_LIMIT_HEADER] = `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`;
-  return headers;
+  return {
+    [H.limitMinute]: String(d.limitMinute),
+    [H.remainingMinute]: String(d.remainingMinute),
+    [H.limitDay]: String(d.limitDay),
+    [H.remainingDay]: String(d.remainingDay),
+    [H.resetMinute]: String(d.resetMinute),
+    [H.resetDay]: String(d.resetDay),
+    [RATE_LIMIT_POLICY_HEADER]: `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`,
+    [RATE_LIMIT_HEADER]: `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`,
+  };
 }
 
 export const JSON_TYPE = "application/json; charset=utf-8";
