@@ -38,8 +38,8 @@ async function main() {
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
     const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
-    const payload = await endpoints[name].handler({ requestId: "req_example", read: root().read, key: resolved, decision, query: new URLSearchParams(query), params });
-    return envelope(payload as { data: unknown; meta?: Record<string, unknown> });
+    const payload = await endpoints[name].handler({ services: root(), requestId: "req_example", key: resolved, decision, query: new URLSearchParams(query), params });
+    return envelope(root(), payload as { data: unknown; meta?: Record<string, unknown> });
   };
   const write = (file: string, value: unknown) => fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);
 

@@ -2,12 +2,10 @@
 
 import { lazy, Suspense, useEffect, useRef } from "react";
 import { ChartDownloads, toCsv } from "./chart-downloads";
+import type { RecordSeries } from "./forecast-record-series";
 import { useLoadWhenIdle } from "./use-load-when-idle";
 
-export interface RecordSeries {
-  tenorDays: number;
-  points: Array<{ start: string; expectedPts: number; realizedPts: number }>;
-}
+export type { RecordSeries };
 
 /** The chart library's part, fetched after the page is usable. */
 const loadPlot = () => import("./forecast-record-plot");

@@ -1,7 +1,7 @@
 "use client";
 
 import { CartesianGrid, Legend, ReferenceLine, ResponsiveContainer, Scatter, ScatterChart, Tooltip, XAxis, YAxis } from "recharts";
-import type { RecordSeries } from "./forecast-record-chart";
+import type { RecordSeries } from "./forecast-record-series";
 
 const COLORS = ["#2f5bea", "#0f766e", "#b45309", "#7c3aed"];
 

@@ -1,22 +1,21 @@
 import "server-only";
 import { ApiError } from "@/lib/api/errors";
 import type { RawHandler } from "@/lib/api/pipeline";
-import { config } from "@/lib/config";
 import { latestManifestWithArchives, monthArchive } from "@/lib/snapshots/archive";
 import { bundleFile, monthManifest } from "@/lib/snapshots/read-bundles";
-import { root } from "@/lib/root";
 
 const json = (value: unknown) => ({ raw: { body: JSON.stringify(value, null, 2), contentType: "application/json; charset=utf-8" } });
 const ARCHIVE = /^(\d{4}-\d{2})\.zip$/;
 const digest = (sha256: string) => `sha-256=${Buffer.from(sha256, "hex").toString("base64")}`;
 
 /** /downloads/manifest.json, /downloads/{YYYY-MM}.zip (the whole month), /downloads/{YYYY-MM}/manifest.json, /downloads/{YYYY-MM}/{file}.csv */
-export const downloadsHandler: RawHandler = async ({ params }) => {
+export const downloadsHandler: RawHandler = async ({ services, params }) => {
+  const db = await services.db();
   const parts = (params.path ?? "").split("/").filter(Boolean);
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === "manifest.json")) return json(await latestManifestWithArchives(await root().db(), config().baseUrl));
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === "manifest.json")) return json(await latestManifestWithArchives(db, services.config.baseUrl));
   const archiveMonth = parts.length === 1 ? ARCHIVE.exec(parts[0]!)?.[1] : undefined;
   if (archiveMonth) {
-    const archive = await monthArchive(await root().db(), archiveMonth);
+    const archive = await monthArchive(db, archiveMonth);
     if (archive) {
       return {
         raw: {
@@ -30,10 +29,10 @@ export const downloadsHandler: RawHandler = async ({ params }) => {
   if (parts.length === 2) {
     const [month, name] = parts as [string, string];
     if (name === "manifest.json") {
-      const manifest = await monthManifest(await root().db(), month);
+      const manifest = await monthManifest(db, month);
       if (manifest) return json(manifest);
     } else {
-      const file = await bundleFile(await root().db(), month, name);
+      const file = await bundleFile(db, month, name);
       if (file) {
         return {
           raw: {

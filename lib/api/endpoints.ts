@@ -5,12 +5,10 @@ import { iso6 } from "@/lib/time-format";
 import { ENDPOINTS, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { HISTORY_MAX_DAYS, INTERVALS, parseQuery } from "@/lib/api/params";
 import type { Handler, KeyedContext, Payload } from "@/lib/api/pipeline";
-import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
 import { resolveWindow } from "@/lib/data/window";
-import { config } from "@/lib/config";
 import { downloadsPointer } from "@/lib/data/downloads";
-import { indexHistory, indexLatest, indexReconstitutions, listIndices, peekIndexLatest, peekIndices } from "@/lib/data/indices";
-import { listVolatility, peekVolatility, peekVolatilityLatest, volatilityHistory, volatilityLatest } from "@/lib/data/volatility";
+import { indexHistory, indexLatest, indexReconstitutions, listIndices } from "@/lib/data/indices";
+import { listVolatility, volatilityHistory, volatilityLatest } from "@/lib/data/volatility";
 
 export type { EndpointName };
 
@@ -35,7 +33,7 @@ type QueryOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends { query: in
  * The table's entry `name` answered by `run`: the query is parsed with the endpoint's own schema
  * (its errors: invalid_parameter, or the parameter's own code) before `run` sees it.
  */
-function serve<N extends EndpointName>(name: N, run: (ctx: KeyedContext, query: QueryOf<N>) => Awaitable<Payload>): Endpoint {
+function serve<N extends EndpointName>(name: N, run: (ctx: KeyedContext, query: QueryOf<N>) => Promise<Payload>): Endpoint {
   const spec: EndpointSpec = ENDPOINTS[name];
   const schema = spec.query;
   const handler: Handler = schema ? (ctx) => run(ctx, parseQuery(schema, ctx.query) as QueryOf<N>) : (ctx) => run(ctx, NO_QUERY as QueryOf<N>);
@@ -44,8 +42,8 @@ function serve<N extends EndpointName>(name: N, run: (ctx: KeyedContext, query: 
 
 /** Every /v1 endpoint with its handler, in the table's order. */
 export const endpoints = {
-  service: serve("service", ({ key, decision }): Payload => {
-    const c = config();
+  service: serve("service", async ({ services, key, decision }) => {
+    const c = services.config;
     return {
       data: {
         version: "v1",
@@ -67,16 +65,11 @@ export const endpoints = {
       },
     };
   }),
-  indices: serve("indices", ({ read }) => andThen(peekIndices(read) ?? listIndices(read), (data) => ({ data }))),
-  indexLatest: serve("indexLatest", ({ read, params }) => {
-    const t = ticker(params);
-    const found = (data: unknown) => ({ data: data ?? notFound(t) });
-    const now = peekIndexLatest(read, t);
-    return now === undefined ? indexLatest(read, t).then(found) : found(now);
-  }),
-  indexHistory: serve("indexHistory", async ({ read, params }, q) => {
-    const window = resolveWindow(new Date(), q.start, q.end);
-    const history = await indexHistory(read, ticker(params), { start: window.start, end: window.end, interval: q.interval });
+  indices: serve("indices", async ({ services }) => ({ data: await listIndices(services.read) })),
+  indexLatest: serve("indexLatest", async ({ services, params }) => ({ data: (await indexLatest(services.read, ticker(params))) ?? notFound(ticker(params)) })),
+  indexHistory: serve("indexHistory", async ({ services, params }, q) => {
+    const window = resolveWindow(new Date(services.clock.now()), q.start, q.end);
+    const history = await indexHistory(services.read, ticker(params), { start: window.start, end: window.end, interval: q.interval });
     if (!history) notFound(ticker(params));
     const points = window.empty ? [] : history.points;
     return {
@@ -84,25 +77,20 @@ export const endpoints = {
       meta: { effectiveStart: iso6(window.start), effectiveEnd: iso6(window.end), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
     };
   }),
-  indexReconstitutions: serve("indexReconstitutions", async ({ read, params }, { limit }) => {
-    const result = (await indexReconstitutions(read, ticker(params), limit)) ?? notFound(ticker(params));
+  indexReconstitutions: serve("indexReconstitutions", async ({ services, params }, { limit }) => {
+    const result = (await indexReconstitutions(services.read, ticker(params), limit)) ?? notFound(ticker(params));
     return { data: { ticker: result.ticker, count: result.events.length, events: result.events } };
   }),
-  volatility: serve("volatility", ({ read }) => andThen(peekVolatility(read) ?? listVolatility(read), (data) => ({ data }))),
-  volatilityLatest: serve("volatilityLatest", ({ read, params }) => {
-    const t = ticker(params);
-    const found = (data: unknown) => ({ data: data ?? notFound(t) });
-    const now = peekVolatilityLatest(read, t);
-    return now === undefined ? volatilityLatest(read, t).then(found) : found(now);
-  }),
-  volatilityHistory: serve("volatilityHistory", async ({ read, params }, q) => {
-    const window = resolveWindow(new Date(), q.start);
-    const history = await volatilityHistory(read, ticker(params), { start: window.start, end: window.end, limit: q.limit, includeGated: q.includeGated });
+  volatility: serve("volatility", async ({ services }) => ({ data: await listVolatility(services.read) })),
+  volatilityLatest: serve("volatilityLatest", async ({ services, params }) => ({ data: (await volatilityLatest(services.read, ticker(params))) ?? notFound(ticker(params)) })),
+  volatilityHistory: serve("volatilityHistory", async ({ services, params }, q) => {
+    const window = resolveWindow(new Date(services.clock.now()), q.start);
+    const history = await volatilityHistory(services.read, ticker(params), { start: window.start, end: window.end, limit: q.limit, includeGated: q.includeGated });
     if (!history) notFound(ticker(params));
     return {
       data: { count: history.points.length, points: history.points, series: history.series, windowStart: iso6(window.start) },
       meta: { effectiveStart: iso6(window.start), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
     };
   }),
-  downloads: serve("downloads", () => ({ data: downloadsPointer() })),
+  downloads: serve("downloads", async () => ({ data: downloadsPointer() })),
 } satisfies Record<EndpointName, Endpoint>;

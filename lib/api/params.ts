@@ -6,52 +6,9 @@ export { HISTORY_MAX_DAYS, INTERVALS };
 
 const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/i;
 
-/**
- * The forms clients send (a date, or a time with `T` or a space, optional seconds and fraction,
- * `Z`, `±HH:MM` or no zone), with their fields captured: read by arithmetic when every field is
- * in range, the rest by Date.parse (`parseTimestampByDate`, which also refuses what is over 40
- * characters: no COMMON form is).
- */
-const COMMON = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:\d{2})?)?$/;
-
-/** ISO 8601 date or timestamp; no zone means UTC. Returns null when unparseable. */
+/** ISO 8601 date or timestamp (a `T` or a space, optional seconds and fraction, `Z`, `±HH:MM` or no zone: UTC); null when unparseable. */
 export function parseTimestamp(raw: string): Date | null {
   const s = raw.trim();
-  const m = COMMON.exec(s);
-  const ms = m ? commonMs(m) : null;
-  return ms === null ? parseTimestampByDate(s) : new Date(ms);
-}
-
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/**
- * The instant of a COMMON match whose fields are all in range (a year from 100 on, a day the month
- * has, hours to 23, minutes and seconds to 59, an offset to 23:59), else null. The same instant as
- * Date.parse gives, without a Date: the request path runs where Next has wrapped the constructor.
- */
-function commonMs(m: RegExpExecArray): number | null {
-  const year = Number(m[1]);
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  const hour = m[4] === undefined ? 0 : Number(m[4]);
-  const minute = m[5] === undefined ? 0 : Number(m[5]);
-  const second = m[6] === undefined ? 0 : Number(m[6]);
-  const leap = month === 2 && (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 1 : 0;
-  if (year < 100 || month < 1 || month > 12 || day < 1 || day > DAYS_IN_MONTH[month - 1]! + leap || hour > 23 || minute > 59 || second > 59) return null;
-  const millis = m[7] === undefined ? 0 : Number(`${m[7]}00`.slice(0, 3));
-  let offsetMinutes = 0;
-  const zone = m[8];
-  if (zone !== undefined && zone !== "Z") {
-    const hours = Number(zone.slice(1, 3));
-    const minutes = Number(zone.slice(4, 6));
-    if (hours > 23 || minutes > 59) return null;
-    offsetMinutes = (zone[0] === "-" ? -1 : 1) * (hours * 60 + minutes);
-  }
-  return Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000;
-}
-
-/** parseTimestamp by Date.parse, for every form ISO admits (exported for the test that holds the two readings equal). */
-export function parseTimestampByDate(s: string): Date | null {
   if (s.length > 40 || !ISO.test(s)) return null;
   let normalized = s.replace(" ", "T");
   if (/^\d{4}-\d{2}-\d{2}$/.test(normalized)) normalized += "T00:00:00Z";

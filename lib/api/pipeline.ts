@@ -1,27 +1,33 @@
 import "server-only";
-import { ApiError, errorMessage } from "@/lib/api/errors";
 import { clientAddress } from "@/lib/api/client-address";
-import { preflightHeaders } from "@/lib/api/cors";
-import { keyLimits } from "@/lib/ratelimit/limiter";
+import { originAllowed, preflightHeaders } from "@/lib/api/cors";
+import { ApiError, errorMessage } from "@/lib/api/errors";
+import { baseHeaders, errorResult, FRONT_REQUEST_ID, JSON_TYPE, KeyedRefusal, methodNotAllowed, newRequestId, rateLimitHeaders, toApiError } from "@/lib/api/responses";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
-import { envelopeChunks } from "@/lib/api/json-body";
-import { addRateLimitHeaders, JSON_TYPE, KeyedRefusal, rateLimitHeaders, shell, type Keyed, type ShellContext, type Surface } from "@/lib/api/shell";
-import { andThen, type Awaitable } from "@/lib/plumbing/awaitable";
-import { config, type Config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
-import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { verifyKey } from "@/lib/keys/verify-key";
-import { throttle, throttleThenConsume, type LimitDecision, type ThrottleDecision } from "@/lib/ratelimit";
-import { iso6Now } from "@/lib/time-format";
-import type { ReadContext } from "@/lib/data/read-cache";
-import { root } from "@/lib/root";
+import { throttle, type LimitDecision } from "@/lib/ratelimit";
+import { keyLimits } from "@/lib/ratelimit/limiter";
+import type { Root } from "@/lib/root";
+import { iso6 } from "@/lib/time-format";
 
-export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/shell";
+// The one admission wrapper of /v1 and MCP, in this order: request id -> CORS (a foreign Origin
+// refused where the surface says so, the preflight answered) -> method (the address throttle is
+// spent first) -> address throttle -> key -> the key's windows -> the answer (the endpoint parses
+// its parameters and runs its handler) -> envelope and headers -> metering -> errors in the spec's
+// shape. Plain async: every step awaits what it needs.
+
+export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/responses";
+
+/**
+ * The collaborators a request uses, built from the composition root at the edge (the server's
+ * start, a route file) and handed down: handlers and read models take what they need from here.
+ */
+export type Services = Pick<Root, "config" | "clock" | "database" | "db" | "read" | "keys" | "limiter" | "meter" | "journals" | "metrics">;
 
 export interface KeyedContext {
+  services: Services;
   requestId: string;
-  /** The read models' database and cache (lib/root.ts). */
-  read: ReadContext;
   key: ResolvedKey;
   decision: LimitDecision;
   query: URLSearchParams;
@@ -39,44 +45,46 @@ export interface RawPayload {
   raw: { body: Uint8Array | string; contentType: string; headers?: Record<string, string> };
 }
 
-/** A handler answers at once when its read model is loaded (the read models' `peek…`), else with a promise. */
-export type Handler = (ctx: KeyedContext) => Awaitable<Payload>;
-export type RawHandler = (ctx: KeyedContext) => Awaitable<Payload | RawPayload>;
+export type Handler = (ctx: KeyedContext) => Promise<Payload>;
+export type RawHandler = (ctx: KeyedContext) => Promise<Payload | RawPayload>;
 
-const ALLOW = "GET";
+/** What differs between the surfaces the wrapper admits. */
+export interface Surface {
+  /** Log tag, and the usage label for /v1. */
+  label: string;
+  /** Methods the route takes; null for a path that is no route (any method reaches it). */
+  methods: readonly string[] | null;
+  /** The Allow header of a refused method. */
+  allow: string;
+  preflight(origin: string): Record<string, string>;
+  /** A present Origin that is not ours is refused with 403 (MCP, against DNS rebinding). */
+  refuseForeignOrigin?: { message: string };
+  /** "required": no key, no answer; "presented": resolved and charged only when one is sent. */
+  key: "required" | "presented";
+  /** Whether admission spends from the key's windows (MCP spends per tool call instead). */
+  windows: boolean;
+  /** Meter the answer under `label` (MCP meters each tool call itself). */
+  meter: boolean;
+  /** A check between the address throttle and the key (MCP: no key in the URL). */
+  beforeKey?(request: ApiRequest): void;
+}
 
-export function commonMeta(generatedAt = iso6Now()): Record<string, unknown> {
-  const c = config();
-  return { attribution: c.ATTRIBUTION, license: c.licenseUrl, termsUrl: c.termsUrl, generatedAt };
+/** What the answer step gets: the request's id and base headers, and the key once admitted. */
+export interface Admitted {
+  services: Services;
+  requestId: string;
+  base: Record<string, string>;
+  key: ResolvedKey | null;
+  decision: LimitDecision | null;
+}
+
+export function commonMeta(config: Services["config"], generatedAt: string): Record<string, unknown> {
+  return { attribution: config.ATTRIBUTION, license: config.licenseUrl, termsUrl: config.termsUrl, generatedAt };
 }
 
 /** The success body: the handler's `data`, and the common `meta` with the handler's members added. */
-export function envelope(payload: Payload): { data: unknown; meta: Record<string, unknown> } {
-  return { data: payload.data, meta: { ...commonMeta(), ...payload.meta } };
-}
-
-/** The common members' JSON up to generatedAt's value (`{"attribution":…,"generatedAt":`) and their names, per configuration. */
-let metaHead: { config: Config; text: string; names: ReadonlySet<string> } | null = null;
-
-function metaHeadOf(c: Config): { text: string; names: ReadonlySet<string> } {
-  if (metaHead?.config !== c) {
-    const common = commonMeta("");
-    metaHead = { config: c, text: JSON.stringify(common).slice(0, -'""}'.length), names: new Set(Object.keys(common)) };
-  }
-  return metaHead;
-}
-
-/**
- * `JSON.stringify(envelope(payload).meta)` for `extra` = `payload.meta`, byte for byte: the
- * common members' text is built once per configuration instead of serialized for every response.
- * A handler member that would take a common member's place, or an integer-like name (which JSON
- * puts first), takes the plain way.
- */
-export function metaJson(extra: Record<string, unknown> | undefined, generatedAt = iso6Now()): string {
-  const head = metaHeadOf(config());
-  if (extra) for (const k in extra) if (head.names.has(k) || /^\d+$/.test(k)) return JSON.stringify({ ...commonMeta(generatedAt), ...extra });
-  const rest = extra === undefined ? "{}" : JSON.stringify(extra);
-  return `${head.text}${JSON.stringify(generatedAt)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
+export function envelope(services: Services, payload: Payload): { data: unknown; meta: Record<string, unknown> } {
+  return { data: payload.data, meta: { ...commonMeta(services.config, iso6(new Date(services.clock.now()))), ...payload.meta } };
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -99,185 +107,106 @@ export function presentedKey(headers: RequestHeaders): string {
   return key;
 }
 
-/**
- * Admission for a keyed call (used by /v1 and MCP): address throttle, key, both windows.
- *
- * A key this instance has resolved before takes one Redis round trip: the rate-limit script (the
- * address throttle, then the key's windows only when the address is admitted) and the read of the
- * revocation epoch are sent together (ioredis pipelines commands issued in the same tick). The
- * answer still honours the epoch: when it moved the key is resolved again, and a key that no
- * longer resolves is refused (the slot its dead log took is never read again). Any other key is
- * looked up only once the address is admitted, so a flood of unknown keys is throttled before it
- * reaches the database.
- */
-export function admit(headers: RequestHeaders): Awaitable<Keyed> {
-  const { keys, limiter, clock } = root();
-  const hinted = knownKey(headers);
-  if (!hinted) return admitUnknown(headers);
-  const epoch = keys.readEpoch();
-  epoch?.catch(() => undefined); // awaited below; a refusal must not leave it unhandled
-  const both = throttleThenConsume(limiter.store(), clientAddress(headers), hinted.key.id, keyLimits(hinted.key, config()), clock.now(), {
-    limit: config().IP_LIMIT_MINUTE,
-  });
-  return andThen(both, ({ address, key: windows }) => {
-    if (!address.allowed || !windows) throw addressRefusal(address);
-    // One instance without Redis has no shared epoch: a revocation here cleared this cache
-    // directly, so the hint is the answer and the request is decided now, without a promise.
-    if (!epoch) return { key: hinted.key, decision: admitted(hinted.key, windows) };
-    // A key's id and limits never change once minted (rotation mints a new key), so the windows
-    // spent under the hint are the resolved key's.
-    return authenticate(headers, epoch.then(keys.applyEpoch), hinted).then((key) => ({ key, decision: admitted(key, windows) }));
-  });
+/** The pre-authentication throttle per client address; every request counts, keyed or not. */
+export async function admitAddress(services: Services, headers: RequestHeaders): Promise<void> {
+  const { limiter, clock, config, metrics } = services;
+  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), { limit: config.IP_LIMIT_MINUTE });
+  if (address.allowed) return;
+  metrics.rateLimit.inc({ window: "address", decision: "refused" });
+  const retryAfter = address.retryAfter ?? 1;
+  throw new ApiError("ip_rate_limited", { message: errorMessage("ip_rate_limited", { retryAfter }), headers: { "Retry-After": String(retryAfter) } });
 }
 
-/** A key this instance has not resolved (or none): the address is throttled before the database is asked. */
-async function admitUnknown(headers: RequestHeaders): Promise<Keyed> {
-  const synced = root().keys.syncEpoch();
-  synced.catch(() => undefined); // awaited below; a throttle refusal must not leave it unhandled
-  await admitAddressOnly(headers);
-  const key = await authenticate(headers, synced);
-  return { key, decision: await spendWindows(key) };
-}
-
-interface KnownKey {
-  presented: string;
-  hash: string;
-  key: ResolvedKey;
-}
-
-/** The presented key as this instance last resolved it, or null (unknown, absent or malformed). */
-function knownKey(headers: RequestHeaders): KnownKey | null {
-  let presented: string;
-  try {
-    presented = presentedKey(headers);
-  } catch {
-    return null;
-  }
-  if (!looksLikeKey(presented)) return null;
-  const hash = hashKey(presented);
-  const key = root().keys.peek(hash);
-  return key ? { presented, hash, key } : null;
-}
-
-/**
- * The presented key, resolved; spends nothing (MCP checks it on every message, spends per tool
- * call). `synced` is the revocation-epoch read already made for this request; `known` the key
- * as already read from the headers and hashed.
- */
-export async function authenticate(headers: RequestHeaders, synced?: Promise<void>, known?: { presented: string; hash: string }): Promise<ResolvedKey> {
-  const presented = known?.presented ?? presentedKey(headers);
-  const key = await verifyKey(root(), presented, synced, known?.hash);
-  if (!key) {
-    throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
-  }
+/** The presented key, resolved (revocation-aware, lib/keys); spends nothing. */
+export async function authenticate(services: Services, headers: RequestHeaders): Promise<ResolvedKey> {
+  const presented = presentedKey(headers);
+  const key = await verifyKey(services, presented, services.keys.syncEpoch());
+  if (!key) throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
   return key;
 }
 
-/** Spends one request from both of the key's windows; a refusal is a KeyedRefusal. */
-export async function spendWindows(key: ResolvedKey): Promise<LimitDecision> {
-  const { limiter, clock } = root();
-  return admitted(key, await limiter.store().consume(key.id, keyLimits(key, config()), clock.now()));
+/** Spends one request from both of the key's windows; a refusal is a KeyedRefusal (rate_limited or daily_limit_reached). */
+export async function spendWindows(services: Services, key: ResolvedKey): Promise<LimitDecision> {
+  const { limiter, clock, config, metrics } = services;
+  const decision = await limiter.store().consume(key.id, keyLimits(key, config), clock.now());
+  metrics.rateLimit.inc(decision.allowed ? { window: "key", decision: "allowed" } : { window: decision.limited === "day" ? "day" : "minute", decision: "refused" });
+  if (decision.allowed) return decision;
+  const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
+  const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
+  const retryAfter = decision.retryAfter ?? 1;
+  throw new KeyedRefusal(new ApiError(code, { message: errorMessage(code, { limit, retryAfter }), headers: { "Retry-After": String(retryAfter) } }), key, decision);
 }
 
-/** The decision when it admitted; a refusal becomes a KeyedRefusal (rate_limited or daily_limit_reached). */
-function admitted(key: ResolvedKey, decision: LimitDecision): LimitDecision {
-  root().metrics.rateLimit.inc(decision.allowed ? { window: "key", decision: "allowed" } : { window: decision.limited === "day" ? "day" : "minute", decision: "refused" });
-  if (!decision.allowed) {
-    const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
-    const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
-    throw new KeyedRefusal(
-      new ApiError(code, {
-        message: errorMessage(code, { limit, retryAfter: decision.retryAfter ?? 1 }),
-        headers: { "Retry-After": String(decision.retryAfter ?? 1) },
-      }),
-      key,
-      decision,
-    );
+const keyPresented = (headers: RequestHeaders) => headers.has("authorization") || headers.has("x-api-key");
+
+/**
+ * Takes a request through the surface's admission, then `answer`; any failure becomes the spec's
+ * error shape with the same base headers, and the key's rate-limit headers once it resolved.
+ */
+export async function withKey(services: Services, request: ApiRequest, surface: Surface, answer: (admitted: Admitted) => Promise<ApiResult>): Promise<ApiResult> {
+  const requestId = request.headers.get(FRONT_REQUEST_ID) || newRequestId(); // one id when the front handed the request to Next
+  const origin = request.headers.get("origin");
+  const admitted: Admitted = { services, requestId, base: baseHeaders(requestId, origin), key: null, decision: null };
+  let result: ApiResult;
+  let errorCode: string | null = null;
+  try {
+    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin)) throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
+    if (request.method === "OPTIONS" && origin && originAllowed(origin) && request.headers.get("access-control-request-method")) {
+      return { status: 204, headers: { "X-Request-Id": requestId, ...surface.preflight(origin) }, body: null };
+    }
+    await admitAddress(services, request.headers);
+    if (surface.methods && !surface.methods.includes(request.method)) throw methodNotAllowed(request.method, surface.allow);
+    surface.beforeKey?.(request);
+    if (surface.key === "required" || keyPresented(request.headers)) {
+      const key = await authenticate(services, request.headers);
+      if (surface.windows) admitted.decision = await spendWindows(services, key);
+      admitted.key = key; // metered from here on (a refusal of its windows too, below)
+    }
+    result = await answer(admitted);
+  } catch (caught) {
+    let error = caught;
+    if (caught instanceof KeyedRefusal) {
+      admitted.key = caught.key;
+      admitted.decision = caught.decision;
+      error = caught.error;
+    }
+    const apiError = toApiError(error, requestId, surface.label, services.database);
+    errorCode = apiError.code;
+    result = errorResult(apiError, requestId, admitted.base, limitHeaders(admitted));
   }
-  return decision;
-}
-
-/** The pre-authentication throttle per client address; every request counts, keyed or not. */
-export async function admitAddressOnly(headers: RequestHeaders): Promise<void> {
-  const { limiter, clock } = root();
-  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), { limit: config().IP_LIMIT_MINUTE });
-  if (!address.allowed) throw addressRefusal(address);
-}
-
-function addressRefusal(address: ThrottleDecision): ApiError {
-  root().metrics.rateLimit.inc({ window: "address", decision: "refused" });
-  return new ApiError("ip_rate_limited", {
-    message: errorMessage("ip_rate_limited", { retryAfter: address.retryAfter ?? 1 }),
-    headers: { "Retry-After": String(address.retryAfter ?? 1) },
-  });
-}
-
-/** Surfaces by label: built once per endpoint, not per request. */
-const surfaces = new Map<string, Surface>();
-
-/** The /v1 surface: GET (and HEAD), the API's preflight, usage metered under `label`. */
-function v1Surface(label: string, methods: readonly string[] | null): Surface {
-  let surface = surfaces.get(label);
-  if (!surface) {
-    surface = {
-      label,
-      methods,
-      allow: ALLOW,
-      preflight: preflightHeaders,
-      throttle: admitAddressOnly,
-      done: (keyed, status, answer) => {
-        const { meter, clock } = root();
-        meter.record(keyed.key.id, label, status, clock.now(), answer);
-      },
-    };
-    surfaces.set(label, surface);
+  if (surface.meter && admitted.key) {
+    services.meter.record(admitted.key.id, surface.label, result.status, services.clock.now(), { requestId, method: request.method, path: request.path ?? surface.label, errorCode });
   }
-  return surface;
+  return result;
 }
+
+const limitHeaders = ({ decision, services }: Admitted) => (decision ? rateLimitHeaders(decision, services.clock.now()) : {});
 
 const V1_METHODS = ["GET", "HEAD"] as const;
 
-/**
- * A /v1 endpoint's answer, whatever the transport: X-Request-Id -> CORS -> method (address
- * throttle first) -> address throttle, key and key windows -> handler (which validates its
- * parameters) -> envelope, headers and metering.
- */
-export function answerEndpoint(endpoint: string, handler: RawHandler, request: ApiRequest): Awaitable<ApiResult> {
-  return shell(request, v1Surface(endpoint, V1_METHODS), (ctx) =>
-    andThen(admit(request.headers), (keyed) => {
-      ctx.keyed = keyed;
-      const payload = handler({ requestId: ctx.requestId, read: root().read, key: keyed.key, decision: keyed.decision, query: request.query, params: request.params });
-      return andThen(payload, (payload) => {
-        if ("raw" in payload) {
-          const headers = { ...ctx.base, ...rateLimitHeaders(keyed.decision, root().clock.now()) };
-          return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: rawBody(payload.raw.body) };
-        }
-        // The headers in their final order, built once: Content-Type, the base, the key's limits.
-        const headers: Record<string, string> = { "Content-Type": JSON_TYPE };
-        Object.assign(headers, ctx.base);
-        addRateLimitHeaders(headers, keyed.decision, root().clock.now());
-        return { status: 200, headers, body: envelopeChunks(payload.data, metaJson(payload.meta)) };
-      });
-    }),
-  );
+function v1Surface(label: string, methods: readonly string[] | null, key: Surface["key"]): Surface {
+  return { label, methods, allow: "GET", preflight: preflightHeaders, key, windows: true, meter: true };
 }
 
-function rawBody(body: Uint8Array | string): string | Uint8Array[] {
-  return typeof body === "string" ? body : [body];
+/** A /v1 endpoint's answer, whatever the transport: the handler's payload in the envelope, or a raw file. */
+export function answerEndpoint(services: Services, endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
+  return withKey(services, request, v1Surface(endpoint, V1_METHODS, "required"), async (admitted) => {
+    const payload = await handler({ services, requestId: admitted.requestId, key: admitted.key!, decision: admitted.decision!, query: request.query, params: request.params });
+    const headers = { ...admitted.base, ...limitHeaders(admitted) };
+    if ("raw" in payload) return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: payload.raw.body };
+    return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, body: JSON.stringify(envelope(services, payload)) };
+  });
 }
 
 /** The label unknown /v1 paths are metered under when a key was presented. */
-export const UNKNOWN_ENDPOINT = "/v1/*";
+const UNKNOWN_ENDPOINT = "/v1/*";
 
 /**
- * A path under /v1 that is no endpoint: 404 in the spec's shape, for any method. The request
- * counts toward the address throttle like every other; when it presents a key, the key is
- * resolved and charged as for an endpoint, and the answer carries its rate-limit headers.
+ * A path under /v1 that is no endpoint: 404 in the spec's shape, for any method, after the
+ * address throttle; a presented key is resolved and charged as for an endpoint.
  */
-export function answerUnknown(request: ApiRequest): Awaitable<ApiResult> {
-  return shell(request, v1Surface(UNKNOWN_ENDPOINT, null), async (ctx) => {
-    if (request.headers.has("authorization") || request.headers.has("x-api-key")) ctx.keyed = await admit(request.headers);
-    else await admitAddressOnly(request.headers);
+export function answerUnknown(services: Services, request: ApiRequest): Promise<ApiResult> {
+  return withKey(services, request, v1Surface(UNKNOWN_ENDPOINT, null, "presented"), () => {
     throw new ApiError("not_found", { message: "No such endpoint. GET /v1 lists the endpoints." });
   });
 }
@@ -295,16 +224,18 @@ function everyMethod(run: WebHandler): RouteExports {
   return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
 }
 
-/** The web adapter of an endpoint: the exports of its app/v1 route file. */
-export function apiRoute(endpoint: string, handler: RawHandler): RouteExports {
-  return everyMethod(async (request, context) =>
-    toResponse(await answerEndpoint(endpoint, handler, fromWebRequest(request, routeParams(await context.params)))),
-  );
+/** The web adapter of an endpoint: the exports of its app/v1 route file, given the root there. */
+export function apiRoute(services: () => Services, endpoint: string, handler: RawHandler): RouteExports {
+  return everyMethod(async (request, context) => {
+    const s = services();
+    return toResponse(s, await answerEndpoint(s, endpoint, handler, fromWebRequest(request, routeParams(await context.params))));
+  });
 }
 
 /** The web adapter of unknown /v1 paths (app/v1/[...rest]). */
-export function unknownRoute(): RouteExports {
-  return everyMethod(async (request) => toResponse(await answerUnknown(fromWebRequest(request))));
+export function unknownRoute(services: () => Services): RouteExports {
+  return everyMethod(async (request) => {
+    const s = services();
+    return toResponse(s, await answerUnknown(s, fromWebRequest(request)));
+  });
 }
-
-export type { ShellContext };

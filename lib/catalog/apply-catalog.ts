@@ -67,9 +67,23 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
 
   const indexRows = new Map((await tx.index.findMany()).map((r) => [r.ticker, r]));
   const seriesRows = new Map((await tx.volatilitySeries.findMany({ omit: { engineState: true, inceptionConfig: true } })).map((r) => [r.ticker, r]));
-  const problems: CatalogProblem[] = [];
-  const notBefore = ctx.nextHour;
+  const problems = catalogProblems(catalog, indexRows, seriesRows, ctx);
+  if (problems.length) throw new CatalogError(file, problems);
+  await applyIndices(tx, catalog, indexRows, ctx, summary);
+  await applySeries(tx, catalog, seriesRows, ctx, summary);
+  await tx.catalogVersion.create({ data: { sha256, content: json(catalog), summary: json({ file, ...summary }) } });
+  return summary;
+}
 
+type IndexRows = Map<string, Awaited<ReturnType<Tx["index"]["findMany"]>>[number]>;
+type SeriesRows = Map<string, Omit<Awaited<ReturnType<Tx["volatilitySeries"]["findMany"]>>[number], "engineState" | "inceptionConfig">>;
+
+/** The first hour a "start" entry may begin at: the context's start, not before the next hour to compute. */
+const startOfIn = (ctx: ApplyContext) => (value: string) => (value === "start" ? new Date(Math.max(ctx.start.getTime(), ctx.nextHour.getTime())) : new Date(value));
+
+/** What the catalog would change that it may not: fixed fields of existing entries, ceased tickers, taken slugs, new entries' dates. */
+function catalogProblems(catalog: Catalog, indexRows: IndexRows, seriesRows: SeriesRows, ctx: ApplyContext): CatalogProblem[] {
+  const problems: CatalogProblem[] = [];
   catalog.indices.forEach((ix, i) => {
     const row = indexRows.get(ix.ticker);
     const at = (field: string) => `$.indices[${i}].${field}`;
@@ -102,10 +116,13 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     if (row.venue !== s.venue || (row.event !== "" && row.event !== s.event))
       problems.push({ path: at("event"), reason: `the legs of a series are fixed at inception (stored ${row.venue} ${row.event || "(demo)"}); use a new ticker` });
   });
-  if (problems.length) throw new CatalogError(file, problems);
+  return problems;
+}
 
-  const startOf = (value: string) => (value === "start" ? new Date(Math.max(ctx.start.getTime(), notBefore.getTime())) : new Date(value));
-
+/** Creates, updates (a rule change bumps methodologyVersion) and ceases the indices. */
+async function applyIndices(tx: Tx, catalog: Catalog, indexRows: IndexRows, ctx: ApplyContext, summary: ApplySummary): Promise<void> {
+  const notBefore = ctx.nextHour;
+  const startOf = startOfIn(ctx);
   for (const ix of catalog.indices) {
     const row = indexRows.get(ix.ticker);
     const def = compileIndex(ix, ctx, row?.methodologyVersion ?? INDEX_METHODOLOGY_BASE);
@@ -149,7 +166,12 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     await tx.index.update({ where: { ticker: row.ticker }, data: { removedAt: notBefore, ceasedAt: notBefore } });
     summary.ceased.push(row.ticker);
   }
+}
 
+/** Creates, updates (a rule change bumps methodologyVersion) and ceases the volatility series. */
+async function applySeries(tx: Tx, catalog: Catalog, seriesRows: SeriesRows, ctx: ApplyContext, summary: ApplySummary): Promise<void> {
+  const notBefore = ctx.nextHour;
+  const startOf = startOfIn(ctx);
   for (const s of catalog.volatility) {
     const row = seriesRows.get(s.ticker);
     const def = compileSeries(s, ctx, row?.methodologyVersion ?? VOL_METHODOLOGY_BASE);
@@ -215,10 +237,8 @@ export async function applyCatalog(tx: Tx, file: string, catalog: Catalog, ctx: 
     await tx.volatilitySeries.update({ where: { ticker: row.ticker }, data: { ceasedAt: notBefore } });
     summary.ceased.push(row.ticker);
   }
-
-  await tx.catalogVersion.create({ data: { sha256, content: json(catalog), summary: json({ file, ...summary }) } });
-  return summary;
 }
+
 
 /**
  * Series on an earlier volatility methodology than the engine's move to it from the next hour to

@@ -109,28 +109,10 @@ export function listIndices(rc: ReadContext): Promise<IndexCatalog> {
 
 export type IndexLatest = z.infer<typeof latestShape>;
 
-/** The catalog as `listIndices` last loaded it, while fresh; undefined when it must be loaded. */
-export function peekIndices(rc: ReadContext): IndexCatalog | undefined {
-  return rc.cache.peek<IndexCatalog>("indices", TTL)?.value;
-}
-
 /** The latest level object, or null for an unknown ticker or an index with no level yet. */
 export async function indexLatest(rc: ReadContext, ticker: string): Promise<IndexLatest | null> {
   const row = await findIndex(rc, ticker);
   return row ? latestOf(rc, row) : null;
-}
-
-/**
- * `indexLatest` as already loaded and fresh, without a promise (a keyed latest request then
- * answers in the same turn); undefined when it must be loaded.
- */
-export function peekIndexLatest(rc: ReadContext, ticker: string): IndexLatest | null | undefined {
-  const t = normalizeTicker(ticker);
-  if (!t) return null;
-  const row = rc.cache.peek<IndexRow | null>(`index:${t}`, TTL);
-  if (!row) return undefined;
-  if (!row.value) return null;
-  return rc.cache.peek<IndexLatest | null>(`index-latest:${row.value.id}`, TTL)?.value;
 }
 
 function latestOf(rc: ReadContext, row: IndexRow): Promise<IndexLatest | null> {

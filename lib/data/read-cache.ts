@@ -16,13 +16,10 @@ export interface ReadContext {
 export interface ReadCache {
   /** The cached value while it is fresh, else `load()` (one load shared by concurrent callers; a failed load is forgotten). */
   memo<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
-  /** The value `memo` would give, when it is cached, fresh and already loaded; else undefined. Never loads. */
-  peek<T>(key: string, ttlMs: number): { value: T } | undefined;
   /**
    * `memo`, for a large value that rarely changes (a 90-day window): when the TTL ends only
    * `version()` runs, a small query, and the value is loaded again only when the version moved.
-   * The same objects then serve across refreshes, and with them the JSON and compressed bytes
-   * built for them (lib/api/json-body.ts), instead of all of it being rebuilt every TTL.
+   * The same objects then serve across refreshes instead of being rebuilt every TTL.
    */
   versioned<T>(key: string, ttlMs: number, version: () => Promise<string>, load: () => Promise<T>): Promise<T>;
   /** After the data changed (an engine tick, an ingest, an incident): read models are loaded again on their next use. */
@@ -32,8 +29,6 @@ export interface ReadCache {
 interface Entry {
   at: number;
   value: Promise<unknown>;
-  /** Set once `value` fulfilled: what `peek` hands out. */
-  settled?: { value: unknown };
 }
 
 /** `clock`: whose time the TTLs are counted in (the root's). */
@@ -48,20 +43,13 @@ export function createReadCache(clock: Clock = systemClock): ReadCache {
     const value = load();
     const entry: Entry = { at: now, value };
     store.set(key, entry);
-    value.then(
-      (v) => (entry.settled = { value: v }),
-      () => store.get(key) === entry && store.delete(key),
-    );
+    value.catch(() => store.get(key) === entry && store.delete(key));
     if (store.size > 2000) store.delete(store.keys().next().value as string);
     return value;
   }
 
   return {
     memo,
-    peek<T>(key: string, ttlMs: number) {
-      const hit = store.get(key);
-      return hit?.settled && clock.now() - hit.at < ttlMs ? (hit.settled as { value: T }) : undefined;
-    },
     versioned<T>(key: string, ttlMs: number, version: () => Promise<string>, load: () => Promise<T>): Promise<T> {
       return memo(key, ttlMs, async () => {
         const current = await version();
@@ -82,7 +70,7 @@ export function createReadCache(clock: Clock = systemClock): ReadCache {
 
 /**
  * A frozen value kept by key in a small map that lives inside a memoized window: requests for
- * the same selection get the same (frozen) object, so its JSON is built once (lib/api/json-body.ts).
+ * the same selection get the same (frozen) object, not a new slice each.
  * The oldest selection is dropped past `max`.
  */
 export function keptFrozen<T extends object>(kept: Map<string, T>, key: string, make: () => T, max = 16): T {

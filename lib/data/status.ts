@@ -84,8 +84,8 @@ export function incidentHistory(rc: ReadContext, limit = 200): Promise<IncidentV
   });
 }
 
-/** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
-export async function statusFacts(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
+/** The rows the status page reads, in one round of queries. */
+async function statusRows(rc: ReadContext) {
   const prisma = await rc.db();
   const [engine, indexRows, seriesRows, marketRows, legRows, health, drift] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
@@ -129,12 +129,15 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
     prisma.venueHealth.findMany({ orderBy: { venue: "asc" } }),
     prisma.venueDrift.findMany({ where: { clearedAt: null }, orderBy: { key: "asc" }, select: { venue: true, endpoint: true, field: true, detail: true, firstSeenAt: true } }),
   ]);
+  return { engine, indexRows, seriesRows, marketRows, legRows, health, drift };
+}
 
-  const nowMs = now.getTime();
-  const lastTick = engine?.lastTickAt ?? null;
-  const age = (d: Date | null) => (d ? Math.max(0, Math.round((nowMs - d.getTime()) / 1000)) : null);
+type StatusRows = Awaited<ReturnType<typeof statusRows>>;
+/** Seconds from a time to now, or null. */
+type Age = (d: Date | null) => number | null;
 
-  const indices: IndexFreshness[] = indexRows.map((r) => {
+function indexFreshness(indexRows: StatusRows["indexRows"], age: Age, tickSeconds: number): IndexFreshness[] {
+  return indexRows.map((r) => {
     const publicStatus = r.resolvedAt ? "resolved" : r.ceasedAt ? "ceased" : "active";
     const ageSeconds = age(r.t);
     return {
@@ -149,7 +152,10 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
       freshness: publicStatus !== "active" ? "final" : freshnessOf(ageSeconds === null ? null : ageSeconds * 1000, tickSeconds),
     };
   });
-  const series: SeriesFreshness[] = seriesRows.map((r) => {
+}
+
+function seriesFreshness(seriesRows: StatusRows["seriesRows"], age: Age, tickSeconds: number): SeriesFreshness[] {
+  return seriesRows.map((r) => {
     const ageSeconds = age(r.computedAt);
     return {
       ticker: r.ticker,
@@ -163,17 +169,13 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
       freshness: r.retiredAt ? "final" : freshnessOf(ageSeconds === null ? null : ageSeconds * 1000, tickSeconds),
     };
   });
-  // A constituent is stale when its newest quote is older than its index's staleness limit at
-  // the last computed hour (the engine's own rule).
-  const reference = lastTick?.getTime() ?? nowMs;
-  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, ...staleQuote(m) }));
+}
 
-  // Legs the same way, against their series' snapshot age gate.
-  const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, ...staleQuote(l) }));
-
-  // Venues in use: those of active constituents and listed series, and those the collector reads.
+/** Venues in use: those of active constituents and listed series, and those the collector reads. */
+function venueStatuses(rows: StatusRows, staleMarkets: StaleMarket[], staleLegs: StaleLeg[]): VenueStatus[] {
+  const { marketRows, seriesRows, health } = rows;
   const inUse = new Set<string>([...marketRows.map((m) => m.venue), ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue), ...health.map((h) => h.venue)]);
-  const venues: VenueStatus[] = [...inUse].sort().map((venue) => {
+  return [...inUse].sort().map((venue) => {
     const h = health.find((x) => x.venue === venue);
     const newest = marketRows.filter((m) => m.venue === venue && m.lastSeen).reduce<Date | null>((a, m) => (!a || m.lastSeen! > a ? m.lastSeen : a), null);
     return {
@@ -189,16 +191,10 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
     };
   });
 
-  const engineAge = age(lastTick);
-  const facts: Facts = {
-    engineBehind: engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS ? { lastComputedHour: isoOrNull(lastTick), tickMinutes: Math.round(tickSeconds / 60) } : null,
-    venues,
-    indices: indices.filter((i) => i.publicStatus === "active"),
-    series,
-    backfilling: rc.progress.state === "running",
-    drift: drift.map((d) => ({ venue: d.venue, endpoint: d.endpoint, field: d.field, detail: d.detail, since: iso6(d.firstSeenAt) })),
-  };
+}
 
+/** The notices above the tables: withheld or flagged series, indices with stale constituents. */
+function noticesOf(indices: IndexFreshness[], series: SeriesFreshness[]): Notice[] {
   const notices: Notice[] = [];
   for (const s of series) {
     if (s.publicationState === "withheld") {
@@ -217,6 +213,37 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
       notices.push({ subject: i.ticker, title: "Stale constituents", detail: `${i.staleMarkets} of ${i.totalMarkets} constituents had no fresh quote at the last level.`, since: i.lastLevelAt });
     }
   }
+  return notices;
+}
+
+/** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
+export async function statusFacts(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
+  const rows = await statusRows(rc);
+  const { engine, marketRows, legRows, drift } = rows;
+  const nowMs = now.getTime();
+  const lastTick = engine?.lastTickAt ?? null;
+  const age = (d: Date | null) => (d ? Math.max(0, Math.round((nowMs - d.getTime()) / 1000)) : null);
+  const indices = indexFreshness(rows.indexRows, age, tickSeconds);
+  const series = seriesFreshness(rows.seriesRows, age, tickSeconds);
+  // A constituent is stale when its newest quote is older than its index's staleness limit at
+  // the last computed hour (the engine's own rule).
+  const reference = lastTick?.getTime() ?? nowMs;
+  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, ...staleQuote(m) }));
+
+  // Legs the same way, against their series' snapshot age gate.
+  const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, ...staleQuote(l) }));
+
+  const venues = venueStatuses(rows, staleMarkets, staleLegs);
+  const engineAge = age(lastTick);
+  const facts: Facts = {
+    engineBehind: engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS ? { lastComputedHour: isoOrNull(lastTick), tickMinutes: Math.round(tickSeconds / 60) } : null,
+    venues,
+    indices: indices.filter((i) => i.publicStatus === "active"),
+    series,
+    backfilling: rc.progress.state === "running",
+    drift: drift.map((d) => ({ venue: d.venue, endpoint: d.endpoint, field: d.field, detail: d.detail, since: iso6(d.firstSeenAt) })),
+  };
+  const notices = noticesOf(indices, series);
   return {
     view: { generatedAt: iso6(now), lastComputedHour: isoOrNull(lastTick), engineAgeSeconds: engineAge, tickSeconds, indices, series, venues, staleMarkets, staleLegs, notices },
     facts,

@@ -247,21 +247,6 @@ export async function volatilityLatest(rc: ReadContext, ticker: string, lookup: 
   return series ? latestTickOf(rc, series) : null;
 }
 
-/** The catalog as `listVolatility` last loaded it, while fresh; undefined when it must be loaded. */
-export function peekVolatility(rc: ReadContext): VolatilityCatalog | undefined {
-  return rc.cache.peek<VolatilityCatalog>("volatility", TTL)?.value;
-}
-
-/** `volatilityLatest` (by ticker) as already loaded and fresh, without a promise; undefined when it must be loaded. */
-export function peekVolatilityLatest(rc: ReadContext, ticker: string): VolatilityLatest | null | undefined {
-  const t = normalizeTicker(ticker);
-  if (!t) return null;
-  const series = rc.cache.peek<SeriesRow | null>(`series:ticker:${t}`, TTL);
-  if (!series) return undefined;
-  if (!series.value) return null;
-  return rc.cache.peek<VolatilityLatest | null>(`vol-latest:${series.value.id}`, TTL)?.value;
-}
-
 function latestTickOf(rc: ReadContext, series: SeriesRow): Promise<VolatilityLatest | null> {
   return rc.cache.memo(`vol-latest:${series.id}`, TTL, async () => {
     const prisma = await rc.db();

@@ -341,7 +341,45 @@ export function stepIndex(
   const number = state.compositionNumber + 1;
   const version = compositionVersionName(number);
   const factor = linkFactorOf(level, newBasket);
-  const record: ReconstitutionRecord = {
+  const record = reconstitutionRecord({ state, t, level, oldBasket, newBasket, factor, version, priced, entrants, leaving });
+  const fresh = [...kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, limit))];
+  const point = levelPoint(t, level, newBasket, version, fresh, pricedInputs(true));
+  const nextState: IndexState = {
+    ...base,
+    compositionVersion: version,
+    compositionNumber: number,
+    compositionEffectiveAt: isoTime(t),
+    members: newMembers,
+    linkLevel: fullPrecision(level),
+    linkBasket: fullPrecision(newBasket),
+    linkFactor: fullPrecision(factor),
+    lastStale: point.stale,
+    resolvedConstituentCount: resolvedCount,
+    reconstitutionCount: state.reconstitutionCount + 1,
+  };
+  return {
+    state: nextState,
+    level: point,
+    reconstitution: record,
+    composition: compositionRecord(version, t, newMembers, newBasket, level),
+  };
+}
+
+/** The record of a reconstitution at t: the link's level, baskets and factor, who left, who entered, the prices used. */
+function reconstitutionRecord(link: {
+  state: IndexState;
+  t: Date;
+  level: Decimal;
+  oldBasket: Decimal;
+  newBasket: Decimal;
+  factor: Decimal;
+  version: string;
+  priced: ReturnType<typeof priceMember>[];
+  entrants: ReturnType<typeof findEntrants>;
+  leaving: ReturnType<typeof priceMember>[];
+}): ReconstitutionRecord {
+  const { state, t, level, oldBasket, newBasket, factor, version, priced, entrants, leaving } = link;
+  return {
     completedAt: t,
     addedMarketCount: entrants.length,
     removedMarketCount: leaving.length,
@@ -383,27 +421,6 @@ export function stepIndex(
         role: "in",
       })),
     ],
-  };
-  const fresh = [...kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, limit))];
-  const point = levelPoint(t, level, newBasket, version, fresh, pricedInputs(true));
-  const nextState: IndexState = {
-    ...base,
-    compositionVersion: version,
-    compositionNumber: number,
-    compositionEffectiveAt: isoTime(t),
-    members: newMembers,
-    linkLevel: fullPrecision(level),
-    linkBasket: fullPrecision(newBasket),
-    linkFactor: fullPrecision(factor),
-    lastStale: point.stale,
-    resolvedConstituentCount: resolvedCount,
-    reconstitutionCount: state.reconstitutionCount + 1,
-  };
-  return {
-    state: nextState,
-    level: point,
-    reconstitution: record,
-    composition: compositionRecord(version, t, newMembers, newBasket, level),
   };
 }
 

@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import { normCdf, normInv } from "@/lib/engine/volatility/normal";
 import { floorHour, MS_PER_DAY, MS_PER_HOUR } from "@/lib/engine/time-format";
-import type { MarketInfo, Snapshot } from "@/lib/engine/types";
+import type { Snapshot } from "@/lib/engine/types";
 import {
   FACTORS,
   LADDER,
@@ -18,13 +18,12 @@ import { Rng, hashSeed } from "./demo-prng";
 import { quoteSnapshot, resolvedSnapshot } from "./demo-quotes";
 import type { DemoEventState, DemoMarketState, DemoSnapshotJson, DemoState } from "./demo-state";
 
+import type { FeedMarket } from "./feed-market";
+
 export type { DemoState } from "./demo-state";
 
-/** A market as listed, with its resolution once known. */
-export interface DemoMarketInfo extends MarketInfo {
-  resolvedAt: Date | null;
-  outcome: 0 | 1 | null;
-}
+/** A market of the demo, as every feed lists its markets (lib/ingest/feed-market.ts). */
+export type DemoMarketInfo = FeedMarket;
 
 /** Everything the feed produced for one hour. */
 export interface DemoHour {

@@ -4,7 +4,8 @@ import { root } from "@/lib/root";
 import { floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import type { Snapshot } from "@/lib/engine/types";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
-import { createDemoMarket, resumeDemoMarket, type DemoMarketInfo, type DemoState } from "@/lib/ingest/demo-market";
+import { createDemoMarket, resumeDemoMarket, type DemoState } from "@/lib/ingest/demo-market";
+import type { FeedMarket } from "@/lib/ingest/feed-market";
 import { computeHour, loadEngine, saveStates, type CompositionRow } from "@/lib/ingest/engine-hour";
 import { applyCatalogText, DEMO_CATALOG_FILE, readCatalogFile } from "@/lib/ingest/catalog-apply";
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
@@ -26,7 +27,7 @@ type Tx = Prisma.TransactionClient;
 
 
 interface Pending {
-  markets: Map<string, DemoMarketInfo>;
+  markets: Map<string, FeedMarket>;
   snapshots: Prisma.MarketSnapshotCreateManyInput[];
   levels: Prisma.IndexLevelCreateManyInput[];
   ticks: Prisma.VolatilityTickCreateManyInput[];

@@ -102,10 +102,37 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
   const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
   if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
 
-  const stored = isStoredFeedState(engine.demoState);
+  const { market, states, checkpoint, stored } = await startingPoint(tx, engine.demoState, from);
+  const { catalog } = await loadEngine(tx, { deferEmptyInception: stored });
+  const firstHour = checkpoint ? nextHour(checkpoint.t) : market.start;
+  const overlay = await loadOverlay(tx, firstHour, last);
+  const changes = newChanges(await storedValues(tx, from), catalog, options);
+  const result: RestateResult = { ...NOTHING_RESTATED, fromHour: from };
+  for (let t = firstHour; t <= last; t = nextHour(t)) {
+    const hour = market.advance();
+    const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+    if (hour.t < from) continue;
+    result.hours += 1;
+    if (isCheckpointHour(hour.t, last)) changes.checkpoints.push(checkpointOf(hour.t, market.state(), states));
+    compareHour(changes, out);
+  }
+  const { restatedLevels, restatedTicks, newLevels, newTicks } = changes;
+  await writeChanges(tx, changes);
+  result.linksRewritten = await rewriteLinks(tx, from, changes.compositions, changes.links);
+  await writeCheckpoints(tx, changes.checkpoints, last);
+  await saveStates(tx, catalog, states);
+  result.levelsRestated = restatedLevels.length;
+  result.ticksRestated = restatedTicks.length;
+  result.added = newLevels.length + newTicks.length;
+  return result;
+}
+
+/** The feed and the engine's states to recompute from: the last checkpoint before `from`, else the start. */
+async function startingPoint(tx: Tx, demoState: NonNullable<Prisma.JsonValue>, from: Date) {
+  const stored = isStoredFeedState(demoState);
   const checkpoint = await checkpointBefore(tx, from);
   const markets = stored ? await loadStoredMarkets(tx) : [];
-  const feedState = engine.demoState as unknown as DemoState;
+  const feedState = demoState as unknown as DemoState;
   let market: EngineFeed;
   let states: EngineStates;
   if (checkpoint) {
@@ -114,15 +141,16 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
       : resumeDemoMarket(checkpoint.demo);
     states = checkpoint.states;
   } else {
-    market = isStoredFeedState(engine.demoState)
-      ? new StoredFeed(new Date(engine.demoState.start), null, markets)
+    market = isStoredFeedState(demoState)
+      ? new StoredFeed(new Date(demoState.start), null, markets)
       : createDemoMarket({ seed: feedState.seed, start: new Date(feedState.start) });
     states = { indices: new Map(), series: new Map() };
   }
-  const { catalog } = await loadEngine(tx, { deferEmptyInception: stored });
-  const firstHour = checkpoint ? nextHour(checkpoint.t) : market.start;
-  const overlay = await loadOverlay(tx, firstHour, last);
+  return { market, states, checkpoint, stored };
+}
 
+/** The published levels and ticks from `from` on, by owner and hour. */
+async function storedValues(tx: Tx, from: Date) {
   const storedLevels = new Map(
     (
       await tx.indexLevel.findMany({
@@ -140,67 +168,82 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
     ).map((x) => [key(x.seriesId, x.computedAt), x]),
   );
 
-  const result: RestateResult = { ...NOTHING_RESTATED, fromHour: from };
-  const restatedLevels: Prisma.IndexLevelCreateManyInput[] = [];
-  const reflagged: Prisma.IndexLevelCreateManyInput[] = [];
-  const newLevels: Prisma.IndexLevelCreateManyInput[] = [];
-  const restatedTicks: Prisma.VolatilityTickCreateManyInput[] = [];
-  const newTicks: Prisma.VolatilityTickCreateManyInput[] = [];
-  const compositions: CompositionRow[] = [];
-  const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
-  const checkpoints: CheckpointRow[] = [];
-  const computedAt = options.now;
+  return { storedLevels, storedTicks };
+}
+
+type HourOut = ReturnType<typeof computeHour>;
+
+/** What a restatement changes, gathered hour by hour and written at the end. */
+function newChanges(stored: Awaited<ReturnType<typeof storedValues>>, catalog: Awaited<ReturnType<typeof loadEngine>>["catalog"], options: RestateOptions) {
   const records: Prisma.RestatementCreateManyInput[] = [];
+  const computedAt = options.now;
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
   /** Keeps the superseded value beside the corrected one; `detail.revision` is the superseded revision. */
   const reason = options.reason ?? "corrected or late market snapshot";
   const record = (kind: "index_level" | "volatility", ownerId: string, t: Date, previous: string, value: string, detail: Prisma.InputJsonObject & { revision: number }) =>
     records.push({ restatedAt: computedAt, kind, ticker: tickerOf.get(ownerId) ?? ownerId, t, revision: detail.revision + 1, previous, value, detail: { ...detail, reason } });
+  return {
+    ...stored,
+    computedAt,
+    record,
+    records,
+    restatedLevels: [] as Prisma.IndexLevelCreateManyInput[],
+    reflagged: [] as Prisma.IndexLevelCreateManyInput[],
+    newLevels: [] as Prisma.IndexLevelCreateManyInput[],
+    restatedTicks: [] as Prisma.VolatilityTickCreateManyInput[],
+    newTicks: [] as Prisma.VolatilityTickCreateManyInput[],
+    compositions: [] as CompositionRow[],
+    links: [] as Prisma.ReconstitutionEventCreateManyInput[],
+    checkpoints: [] as CheckpointRow[],
+  };
+}
 
-  for (let t = firstHour; t <= last; t = nextHour(t)) {
-    const hour = market.advance();
-    const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
-    if (hour.t < from) continue;
-    result.hours += 1;
-    if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, market.state(), states));
-    for (const level of out.levels) {
-      const stored = storedLevels.get(key(level.indexId, level.t as Date));
-      if (!stored) newLevels.push(level);
-      else if (levelIsMaterial(stored.level, level.level as string)) {
-        restatedLevels.push({ ...level, revision: stored.revision + 1, computedAt });
-        record("index_level", level.indexId, level.t as Date, stored.level.toFixed(8), level.level as string, {
-          revision: stored.revision,
-          stale: stored.stale,
-          compositionVersion: stored.compositionVersion,
-          computedAt: stored.computedAt.toISOString(),
-        });
-      } else if (stored.stale !== level.stale || stored.basis !== (level.basis ?? "live")) {
-        // The value stands; what it rests on changed (a missed hour filled from the venue's history is no longer stale).
-        reflagged.push({ ...level, revision: stored.revision, computedAt: stored.computedAt });
-      }
+type Changes = ReturnType<typeof newChanges>;
+
+/** One recomputed hour against what was published: new, restated (material), reflagged or unchanged. */
+function compareHour(changes: Changes, out: HourOut): void {
+  const { storedLevels, storedTicks, newLevels, restatedLevels, reflagged, newTicks, restatedTicks, record, computedAt } = changes;
+  for (const level of out.levels) {
+    const stored = storedLevels.get(key(level.indexId, level.t as Date));
+    if (!stored) newLevels.push(level);
+    else if (levelIsMaterial(stored.level, level.level as string)) {
+      restatedLevels.push({ ...level, revision: stored.revision + 1, computedAt });
+      record("index_level", level.indexId, level.t as Date, stored.level.toFixed(8), level.level as string, {
+        revision: stored.revision,
+        stale: stored.stale,
+        compositionVersion: stored.compositionVersion,
+        computedAt: stored.computedAt.toISOString(),
+      });
+    } else if (stored.stale !== level.stale || stored.basis !== (level.basis ?? "live")) {
+      // The value stands; what it rests on changed (a missed hour filled from the venue's history is no longer stale).
+      reflagged.push({ ...level, revision: stored.revision, computedAt: stored.computedAt });
     }
-    for (const tick of out.ticks) {
-      const stored = storedTicks.get(key(tick.seriesId, tick.computedAt as Date));
-      if (!stored) newTicks.push(tick);
-      else if (tickIsMaterial(stored, tick)) {
-        restatedTicks.push({ ...tick, revision: stored.revision + 1 });
-        record("volatility", tick.seriesId, tick.computedAt as Date, String(stored.headlinePts), String(tick.headlinePts), {
-          revision: stored.revision,
-          status: stored.status,
-          gates: gateNames(stored.gateFlags),
-          publicationState: stored.publicationState,
-          next: { status: tick.status, gates: gateNames(tick.gateFlags), publicationState: tick.publicationState },
-          bandLoPts: stored.bandLoPts,
-          bandHiPts: stored.bandHiPts,
-          fbvRPts: stored.fbvRPts,
-          tenors: stored.tenors ?? {},
-        });
-      }
-    }
-    compositions.push(...out.compositions);
-    links.push(...out.reconstitutions);
   }
+  for (const tick of out.ticks) {
+    const stored = storedTicks.get(key(tick.seriesId, tick.computedAt as Date));
+    if (!stored) newTicks.push(tick);
+    else if (tickIsMaterial(stored, tick)) {
+      restatedTicks.push({ ...tick, revision: stored.revision + 1 });
+      record("volatility", tick.seriesId, tick.computedAt as Date, String(stored.headlinePts), String(tick.headlinePts), {
+        revision: stored.revision,
+        status: stored.status,
+        gates: gateNames(stored.gateFlags),
+        publicationState: stored.publicationState,
+        next: { status: tick.status, gates: gateNames(tick.gateFlags), publicationState: tick.publicationState },
+        bandLoPts: stored.bandLoPts,
+        bandHiPts: stored.bandHiPts,
+        fbvRPts: stored.fbvRPts,
+        tenors: stored.tenors ?? {},
+      });
+    }
+  }
+  changes.compositions.push(...out.compositions);
+  changes.links.push(...out.reconstitutions);
+}
 
+/** The restated, reflagged and new rows, and the restatement records, in the caller's transaction. */
+async function writeChanges(tx: Tx, changes: Changes): Promise<void> {
+  const { reflagged, restatedLevels, restatedTicks, records, newLevels, newTicks } = changes;
   if (reflagged.length) {
     await tx.$executeRawUnsafe(
       `UPDATE index_levels l SET stale = r.stale, basis = r.basis, "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount"
@@ -230,13 +273,6 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
   if (records.length) await tx.restatement.createMany({ data: records });
   await insertLevels(tx, newLevels);
   await insertTicks(tx, newTicks);
-  result.linksRewritten = await rewriteLinks(tx, from, compositions, links);
-  await writeCheckpoints(tx, checkpoints, last);
-  await saveStates(tx, catalog, states);
-  result.levelsRestated = restatedLevels.length;
-  result.ticksRestated = restatedTicks.length;
-  result.added = newLevels.length + newTicks.length;
-  return result;
 }
 
 /**

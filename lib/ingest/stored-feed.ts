@@ -1,7 +1,8 @@
 import { MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
 import type { MarketInfo, Snapshot } from "@/lib/engine/types";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { DemoMarketInfo, DemoState } from "@/lib/ingest/demo-market";
+import type { DemoState } from "@/lib/ingest/demo-market";
+import type { FeedMarket } from "@/lib/ingest/feed-market";
 
 /** Everything a feed gives the engine for one hour. */
 export interface FeedHour {
@@ -10,8 +11,8 @@ export interface FeedHour {
   observed: Snapshot[];
   /** the feed's own latest snapshot per market (stored snapshots are laid over it by the overlay) */
   latest: Snapshot[];
-  universe: DemoMarketInfo[];
-  resolvedNow: DemoMarketInfo[];
+  universe: FeedMarket[];
+  resolvedNow: FeedMarket[];
 }
 
 /** What the engine reads hour by hour: the demo simulator or the stored snapshots of venues and files. */
@@ -43,12 +44,12 @@ const KEEP_RESOLVED_MS = 24 * MS_PER_HOUR;
 export class StoredFeed implements EngineFeed {
   private hour: Date | null;
   /** the last hour's universe: handed out again while no market enters or leaves (the engine caches per array) */
-  private universe: DemoMarketInfo[] = [];
+  private universe: FeedMarket[] = [];
 
   constructor(
     readonly start: Date,
     hour: Date | null,
-    private readonly markets: readonly DemoMarketInfo[],
+    private readonly markets: readonly FeedMarket[],
   ) {
     this.hour = hour;
   }
@@ -73,14 +74,14 @@ export class StoredFeed implements EngineFeed {
 }
 
 /** Every market row that is not the demo's, as the engine's universe sees it. */
-export async function loadStoredMarkets(tx: Prisma.TransactionClient): Promise<DemoMarketInfo[]> {
+export async function loadStoredMarkets(tx: Prisma.TransactionClient): Promise<FeedMarket[]> {
   const rows = await tx.market.findMany({
     where: { venue: { not: "demo" } },
     select: { conditionId: true, label: true, legKey: true, eventKey: true, theme: true, selectors: true, settlementDate: true, listedAt: true, resolvedAt: true, outcome: true },
     orderBy: { listedAt: "asc" },
   });
   return rows.map(
-    (r): DemoMarketInfo => ({
+    (r): FeedMarket => ({
       conditionId: r.conditionId,
       label: r.label,
       legKey: r.legKey,

@@ -41,12 +41,6 @@ export interface KeyCache {
   applyEpoch(value: string | null): void;
   /** The cached entry for a key hash; `synced` is an epoch read already under way for this request. */
   cached(hash: string, synced?: Promise<void>): Promise<Entry | undefined>;
-  /**
-   * The entry this instance holds for a key hash, without reading the revocation epoch: a hint
-   * that lets a request start spending before the epoch read returns. Never an answer by itself:
-   * the request is decided by `cached` once the epoch is known.
-   */
-  peek(hash: string): ResolvedKey | null;
   remember(hash: string, key: ResolvedKey | null): void;
   /** Drops every cached key of this process (a revocation read from the database, lib/keys/instances.ts). */
   forget(): void;
@@ -102,10 +96,6 @@ export function createKeyCache(shared: EpochStore & { clock?: Clock; onLookup?: 
       }
       shared.onLookup?.(true);
       return entry;
-    },
-    peek(hash) {
-      const entry = entries.get(hash);
-      return entry && entry.expires >= clock.now() ? entry.key : null;
     },
     remember(hash, key) {
       if (entries.size >= MAX_ENTRIES) {

@@ -64,43 +64,11 @@ const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUse
 
 const HOUR_MS = 3_600_000;
 
-/** The last hour's ISO text: one Date per hour, not per request. */
-let hourText = { ms: NaN, iso: "" };
-
-function hourIso(hourMs: number): string {
-  if (hourText.ms !== hourMs) hourText = { ms: hourMs, iso: new Date(hourMs).toISOString() };
-  return hourText.iso;
-}
-
-/** A counter's id in a batch, and the start of its journal line (the JSON array up to the time). */
-interface MeterLine {
-  id: string;
-  journalPrefix: string;
-}
-
-/** Per key, this hour's lines by endpoint and status class: built once an hour, not per request. */
-const meterLines = new Map<string, { hourMs: number; byEndpoint: Map<string, Map<string, MeterLine>> }>();
-
-function meterLine(keyId: string, hourMs: number, endpoint: string, cls: string): MeterLine {
-  let perKey = meterLines.get(keyId);
-  if (!perKey || perKey.hourMs !== hourMs) {
-    if (meterLines.size >= 10_000) meterLines.clear();
-    perKey = { hourMs, byEndpoint: new Map() };
-    meterLines.set(keyId, perKey);
-  }
-  let byClass = perKey.byEndpoint.get(endpoint);
-  if (!byClass) perKey.byEndpoint.set(endpoint, (byClass = new Map()));
-  let line = byClass.get(cls);
-  if (!line) {
-    const fields = JSON.stringify([keyId, hourMs, endpoint, cls]);
-    line = { id: `${keyId}|${hourIso(hourMs)}|${endpoint}|${cls}`, journalPrefix: `${fields.slice(0, -1)},` };
-    byClass.set(cls, line);
-  }
-  return line;
-}
+/** A counter's id in a batch: key, hour, endpoint and status class. */
+const counterId = (keyId: string, hourMs: number, endpoint: string, cls: string) => `${keyId}|${new Date(hourMs).toISOString()}|${endpoint}|${cls}`;
 
 function add(batch: Batch, keyId: string, hourMs: number, endpoint: string, cls: string, atMs: number, n = 1): void {
-  count(batch, meterLine(keyId, hourMs, endpoint, cls).id, keyId, atMs, n);
+  count(batch, counterId(keyId, hourMs, endpoint, cls), keyId, atMs, n);
 }
 
 function count(batch: Batch, id: string, keyId: string, atMs: number, n = 1): void {
@@ -167,18 +135,11 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
   function record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void {
     const hourMs = atMs - (atMs % HOUR_MS);
     const cls = statusClass(status);
-    const line = meterLine(keyId, hourMs, endpoint, cls);
-    // The line is JSON.stringify([keyId, hourMs, endpoint, cls, atMs]), its start built once, then
-    // for the request log status, requestId, method, path, errorCode. Every request runs this: the
-    // entry is built field by field (an object spread here cost tens of microseconds a request).
-    const logged: LoggedRequest | null = detail
-      ? { keyId, atMs, endpoint, status, requestId: detail.requestId, method: detail.method, path: logPath(detail.path), errorCode: detail.errorCode }
-      : null;
-    const tail = logged
-      ? `,${status},${JSON.stringify(logged.requestId)},${JSON.stringify(logged.method)},${JSON.stringify(logged.path)},${logged.errorCode === null ? "null" : JSON.stringify(logged.errorCode)}`
-      : "";
-    pending.journal?.append(`${line.journalPrefix}${atMs}${tail}]\n`);
-    count(pending.current, line.id, keyId, atMs);
+    const logged: LoggedRequest | null = detail ? { keyId, atMs, endpoint, status, ...detail, path: logPath(detail.path) } : null;
+    // One JSON line: [keyId, hourMs, endpoint, class, atMs], then for the request log status, requestId, method, path, errorCode.
+    const fields = logged ? [status, logged.requestId, logged.method, logged.path, logged.errorCode] : [];
+    pending.journal?.append(`${JSON.stringify([keyId, hourMs, endpoint, cls, atMs, ...fields])}\n`);
+    count(pending.current, counterId(keyId, hourMs, endpoint, cls), keyId, atMs);
     if (logged) logRequest(pending.current, logged);
     ensureTimer();
   }

@@ -1,16 +1,15 @@
 import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody } from "@/lib/api/errors";
-import { envelope, KeyedRefusal, spendWindows, toApiError } from "@/lib/api/pipeline";
-import { config } from "@/lib/config";
+import { envelope, KeyedRefusal, spendWindows, toApiError, type Services } from "@/lib/api/pipeline";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { root } from "@/lib/root";
 
 /** One MCP HTTP request: its id, the key that authenticated it, and the windows after its last tool call. */
 export interface McpRequestContext {
+  services: Services;
   requestId: string;
   key: ResolvedKey;
   decision: LimitDecision | null;
@@ -30,17 +29,18 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
   let status = 500;
   let errorCode: string | null = "internal_error";
   try {
-    const decision = await spendWindows(ctx.key);
+    const { services } = ctx;
+    const decision = await spendWindows(services, ctx.key);
     ctx.decision = decision;
     const payload = await tool.endpoint.handler({
+      services,
       requestId: ctx.requestId,
-      read: root().read,
       key: ctx.key,
       decision,
       query: toQuery(args, tool.input.queryNames),
       params: tool.ticker ? { ticker: tickerArgument(args) } : {},
     });
-    const body = envelope(payload);
+    const body = envelope(services, payload);
     const text = tool.render(body as never);
     status = 200;
     errorCode = null;
@@ -58,11 +58,11 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
       ctx.decision = caught.decision;
       error = caught.error;
     }
-    const apiError = toApiError(error, ctx.requestId, meterLabel(tool));
+    const apiError = toApiError(error, ctx.requestId, meterLabel(tool), ctx.services.database);
     status = apiError.status;
     errorCode = apiError.code;
     if (apiError.code === "unavailable") ctx.unavailable = true;
-    const { error: e } = errorBody(apiError.code, apiError.message, ctx.requestId, config().baseUrl);
+    const { error: e } = errorBody(apiError.code, apiError.message, ctx.requestId, ctx.services.config.baseUrl);
     return {
       isError: true,
       content: [{ type: "text", text: `${e.code}: ${e.message} (requestId ${e.requestId}; see ${e.docsUrl})` }],
@@ -71,7 +71,8 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
   } finally {
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
-    root().meter.record(ctx.key.id, meterLabel(tool), status, root().clock.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
-    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
+    const { meter, clock, journals } = ctx.services;
+    meter.record(ctx.key.id, meterLabel(tool), status, clock.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
+    journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

@@ -2,15 +2,12 @@ import "server-only";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { preflightFor } from "@/lib/api/cors";
 import { ApiError, ERRORS, errorBody } from "@/lib/api/errors";
-import { admitAddressOnly, authenticate, rateLimitHeaders } from "@/lib/api/pipeline";
-import { fromWebRequest, toResponse, type ApiResult } from "@/lib/api/result";
-import { shell, type Surface } from "@/lib/api/shell";
-import { config } from "@/lib/config";
+import { rateLimitHeaders, withKey, type Services, type Surface } from "@/lib/api/pipeline";
+import { fromWebRequest, toResponse, type ApiRequest, type ApiResult } from "@/lib/api/result";
 import { isClientAbort } from "@/lib/db/unavailable";
 import { KEY_PREFIX } from "@/lib/keys/key-format";
 import type { McpRequestContext } from "@/lib/mcp/call-tool";
 import { createMcpServer } from "@/lib/mcp/create-server";
-import { root } from "@/lib/root";
 
 /** Stateless Streamable HTTP: JSON-RPC over POST; no SSE stream on GET and no session to DELETE. */
 const ALLOW = "POST";
@@ -38,8 +35,20 @@ const surface: Surface = {
     message:
       "This Origin may not call the MCP endpoint. Connect from an MCP client or a server; browsers are served on the operator's own origins only.",
   },
-  throttle: admitAddressOnly,
+  key: "required",
+  windows: false, // each tools/call spends and is metered (call-tool.ts)
+  meter: false,
+  beforeKey: refuseKeyInUrl,
 };
+
+function refuseKeyInUrl(request: ApiRequest): void {
+  if (keyInUrl(new URL(request.path ?? "/", "http://localhost"))) {
+    throw new ApiError("invalid_api_key", {
+      message:
+        "API keys are not accepted in the URL. Send the key as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'; a key that was put in a URL may have been logged, so rotate it.",
+    });
+  }
+}
 
 /** A JSON-RPC error answered before the transport (the shape the SDK's transport uses). */
 function jsonRpcError(status: number, code: number, message: string, base: Record<string, string>): ApiResult {
@@ -133,9 +142,9 @@ export function invalidToolArguments(message: unknown): { jsonrpc: "2.0"; id: un
  * rejects the call with the status and this body, so the caller sees a retryable failure rather
  * than a tool result the model would read as an answer.
  */
-function unavailableAnswer(id: unknown, requestId: string, base: Record<string, string>): ApiResult {
+function unavailableAnswer(baseUrl: string, id: unknown, requestId: string, base: Record<string, string>): ApiResult {
   const retryAfter = ERRORS.unavailable.retryAfter;
-  const { error } = errorBody("unavailable", `${ERRORS.unavailable.message} Retry after ${retryAfter} s.`, requestId, config().baseUrl);
+  const { error } = errorBody("unavailable", `${ERRORS.unavailable.message} Retry after ${retryAfter} s.`, requestId, baseUrl);
   return {
     status: 503,
     headers: { ...base, "Content-Type": "application/json", "Retry-After": String(retryAfter) },
@@ -144,22 +153,15 @@ function unavailableAnswer(id: unknown, requestId: string, base: Record<string, 
 }
 
 /**
- * The MCP endpoint, in the request shell (lib/api/shell.ts): X-Request-Id -> Origin (a present
+ * The MCP endpoint, through the admission wrapper (lib/api/pipeline.ts): X-Request-Id -> Origin (a present
  * Origin that is not ours is 403, as the MCP transport requires against DNS rebinding) ->
  * preflight -> method -> address throttle -> key (never from the URL) -> a fresh server and
  * transport. Every message needs a valid key; only tools/call spends from the key's windows and
  * is metered, one request per call (see call-tool.ts).
  */
-export async function answerMcp(request: Request): Promise<ApiResult> {
-  return shell(fromWebRequest(request), surface, async ({ requestId, base }) => {
-    await admitAddressOnly(request.headers);
-    if (keyInUrl(new URL(request.url))) {
-      throw new ApiError("invalid_api_key", {
-        message:
-          "API keys are not accepted in the URL. Send the key as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'; a key that was put in a URL may have been logged, so rotate it.",
-      });
-    }
-    const ctx: McpRequestContext = { requestId, key: await authenticate(request.headers), decision: null, unavailable: false };
+export async function answerMcp(services: Services, request: Request): Promise<ApiResult> {
+  return withKey(services, fromWebRequest(request), surface, async ({ requestId, base, key }) => {
+    const ctx: McpRequestContext = { services, requestId, key: key!, decision: null, unavailable: false };
     const message = await readMessage(request, base);
     if (!("parsed" in message)) return message;
     const server = createMcpServer(ctx);
@@ -167,10 +169,10 @@ export async function answerMcp(request: Request): Promise<ApiResult> {
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, { parsedBody: message.parsed });
-      if (ctx.unavailable && !Array.isArray(message.parsed)) return unavailableAnswer((message.parsed as { id?: unknown }).id, requestId, base);
+      if (ctx.unavailable && !Array.isArray(message.parsed)) return unavailableAnswer(services.config.baseUrl, (message.parsed as { id?: unknown }).id, requestId, base);
       const headers: Record<string, string> = {};
       for (const [name, value] of response.headers) headers[name] = value;
-      Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision, root().clock.now()) : {});
+      Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision, services.clock.now()) : {});
       const body = response.body ? await response.text() : null;
       return { status: response.status, headers, body };
     } finally {
@@ -179,7 +181,11 @@ export async function answerMcp(request: Request): Promise<ApiResult> {
   });
 }
 
-export function mcpRoute() {
-  const run = async (request: Request): Promise<Response> => toResponse(await answerMcp(request));
+/** The exports of app/mcp/route.ts, given the root there. */
+export function mcpRoute(services: () => Services) {
+  const run = async (request: Request): Promise<Response> => {
+    const s = services();
+    return toResponse(s, await answerMcp(s, request));
+  };
   return { GET: run, HEAD: run, POST: run, PUT: run, PATCH: run, DELETE: run, OPTIONS: run };
 }

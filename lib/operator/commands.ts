@@ -96,6 +96,77 @@ async function instancesCommand(name: "instances.list" | "usage.replay", args: R
   return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
 }
 
+/** catalog.validate (a dry run: applied, described, rolled back) and catalog.apply. */
+async function catalogCommand(dryRun: boolean, args: Record<string, unknown>): Promise<CommandResult> {
+  // Loaded on use: the keys commands start without the catalog and venue modules.
+  const { describeApply } = await import("@/lib/catalog/apply-catalog");
+  const { validateCatalog } = await import("@/lib/catalog/validate");
+  const { applyCatalogText } = await import("@/lib/ingest/catalog-apply");
+  const { ENGINE_LOCK } = await import("@/lib/ingest/engine-runner");
+  const c = config();
+  const catalog = validateCatalog(args.file as string, args.text as string);
+  const rolledBack = Symbol("dry run");
+  let summary;
+  try {
+    summary = await (await root().db()).$transaction(
+      async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+        const s = await applyCatalogText(tx, args.file as string, args.text as string, { demo: c.demoMarket, seed: c.DEMO_SEED, now: new Date() });
+        if (dryRun) throw Object.assign(new Error("dry run"), { [rolledBack]: s });
+        return s;
+      },
+      { timeout: 120_000, maxWait: 60_000 },
+    );
+  } catch (error) {
+    const s = (error as Record<symbol, unknown>)[rolledBack];
+    if (!dryRun || s === undefined) throw error;
+    return ok(`${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`);
+  }
+  root().cache.clear();
+  return ok(describeApply(summary));
+}
+
+/** One collection run, then the back-calculation, the gap fill, the engine and the incidents. */
+async function collectCommand(args: Record<string, unknown>): Promise<CommandResult> {
+  const { collect, describeCollect } = await import("@/lib/ingest/collector");
+  const { catchUp } = await import("@/lib/ingest/engine-runner");
+  const c = config();
+  const { venues } = root();
+  const prisma = await root().db();
+  const now = args.at ? new Date(args.at as string) : new Date();
+  const r = await collect(prisma, venues, { now });
+  const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
+  const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
+  // back-calculated first: the hours from a launch before `now` are then filled from the history
+  const back = await backCalculatePending(prisma, venues, { now });
+  const gaps = await fillMissedHours(prisma, venues, { now, since: back?.firstLaunch });
+  const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
+  const { recordIncidents } = await import("@/lib/incidents/record-incidents");
+  const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
+  root().cache.clear();
+  return ok(
+    `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
+      (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
+  );
+}
+
+/** The back-calculation of the given tickers (all of the applied catalog's when none), then the engine. */
+async function backfillCommand(args: Record<string, unknown>): Promise<CommandResult> {
+  const { backCalculate, backCalcEntries, describeBackCalc } = await import("@/lib/ingest/back-calculate");
+  const { catchUp } = await import("@/lib/ingest/engine-runner");
+  const c = config();
+  if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
+  const prisma = await root().db();
+  const tickers = args.tickers as string[];
+  const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
+  const unknown = tickers.filter((t) => !known.has(t));
+  if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
+  const r = await backCalculate(prisma, tickers.length ? tickers : null, root().venues);
+  const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
+  root().cache.clear();
+  return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);
+}
+
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
   if (!(name in commandSchemas)) return fail(`unknown command ${name}`, 2);
   const parsed = commandSchemas[name as CommandName].safeParse(rawArgs);
@@ -139,72 +210,12 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
       }
       case "catalog.validate":
-      case "catalog.apply": {
-        // Loaded on use: the keys commands start without the catalog and venue modules.
-        const { describeApply } = await import("@/lib/catalog/apply-catalog");
-        const { validateCatalog } = await import("@/lib/catalog/validate");
-        const { applyCatalogText } = await import("@/lib/ingest/catalog-apply");
-        const { ENGINE_LOCK } = await import("@/lib/ingest/engine-runner");
-        const c = config();
-        const catalog = validateCatalog(args.file as string, args.text as string);
-        const dryRun = name === "catalog.validate";
-        const rolledBack = Symbol("dry run");
-        let summary;
-        try {
-          summary = await (await root().db()).$transaction(
-            async (tx) => {
-              await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-              const s = await applyCatalogText(tx, args.file as string, args.text as string, { demo: c.demoMarket, seed: c.DEMO_SEED, now: new Date() });
-              if (dryRun) throw Object.assign(new Error("dry run"), { [rolledBack]: s });
-              return s;
-            },
-            { timeout: 120_000, maxWait: 60_000 },
-          );
-        } catch (error) {
-          const s = (error as Record<symbol, unknown>)[rolledBack];
-          if (!dryRun || s === undefined) throw error;
-          return ok(`${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`);
-        }
-        root().cache.clear();
-        return ok(describeApply(summary));
-      }
-      case "collect": {
-        const { collect, describeCollect } = await import("@/lib/ingest/collector");
-        const { catchUp } = await import("@/lib/ingest/engine-runner");
-        const c = config();
-        const { venues } = root();
-        const prisma = await root().db();
-        const now = args.at ? new Date(args.at as string) : new Date();
-        const r = await collect(prisma, venues, { now });
-        const { backCalculatePending, describeBackCalc } = await import("@/lib/ingest/back-calculate");
-        const { describeGapFill, fillMissedHours } = await import("@/lib/ingest/fill-gaps");
-        // back-calculated first: the hours from a launch before `now` are then filled from the history
-        const back = await backCalculatePending(prisma, venues, { now });
-        const gaps = await fillMissedHours(prisma, venues, { now, since: back?.firstLaunch });
-        const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
-        const { recordIncidents } = await import("@/lib/incidents/record-incidents");
-        const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
-        root().cache.clear();
-        return ok(
-          `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
-            (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
-        );
-      }
-      case "backfill": {
-        const { backCalculate, backCalcEntries, describeBackCalc } = await import("@/lib/ingest/back-calculate");
-        const { catchUp } = await import("@/lib/ingest/engine-runner");
-        const c = config();
-        if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
-        const prisma = await root().db();
-        const tickers = args.tickers as string[];
-        const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
-        const unknown = tickers.filter((t) => !known.has(t));
-        if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
-        const r = await backCalculate(prisma, tickers.length ? tickers : null, root().venues);
-        const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
-        root().cache.clear();
-        return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);
-      }
+      case "catalog.apply":
+        return await catalogCommand(name === "catalog.validate", args);
+      case "collect":
+        return await collectCommand(args);
+      case "backfill":
+        return await backfillCommand(args);
       case "incidents.open": {
         return ok(`opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`);
       }

@@ -2,8 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { downloadsHandler } from "@/lib/api/downloads";
 import { errorBody } from "@/lib/api/errors";
-import { FRONT_REQUEST_ID } from "@/lib/api/shell";
-import { admitAddressOnly, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
+import { FRONT_REQUEST_ID } from "@/lib/api/responses";
+import { admitAddress, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
 import type { PortalUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
@@ -33,37 +33,38 @@ export async function sessionKey(user: PortalUser, wanted: string | null): Promi
 export async function sessionDownload(request: Request, key: ResolvedKey, path: string): Promise<Response> {
   const requestId = request.headers.get(FRONT_REQUEST_ID) || randomUUID();
   const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
+  const services = root();
   let decision: LimitDecision | null = null;
   let status = 500;
   let errorCode: string | null = "internal_error";
   try {
-    await admitAddressOnly(request.headers);
-    decision = await spendWindows(key);
-    const payload = await downloadsHandler({ requestId, read: root().read, key, decision, query: new URL(request.url).searchParams, params: { path } });
+    await admitAddress(services, request.headers);
+    decision = await spendWindows(services, key);
+    const payload = await downloadsHandler({ services, requestId, key, decision, query: new URL(request.url).searchParams, params: { path } });
     status = 200;
     errorCode = null;
     if ("raw" in payload) {
       const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
-      return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision, root().clock.now()), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
+      return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision, services.clock.now()), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
     }
-    return Response.json(payload.data, { status, headers: { ...base, ...rateLimitHeaders(decision, root().clock.now()) } });
+    return Response.json(payload.data, { status, headers: { ...base, ...rateLimitHeaders(decision, services.clock.now()) } });
   } catch (caught) {
     let error: unknown = caught;
     if (caught instanceof KeyedRefusal) {
       decision = caught.decision;
       error = caught.error;
     }
-    const apiError = toApiError(error, requestId, "portal-downloads");
+    const apiError = toApiError(error, requestId, "portal-downloads", services.database);
     status = apiError.status;
     errorCode = apiError.code;
-    const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, root().clock.now()) : {}), ...apiError.headers };
+    const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, services.clock.now()) : {}), ...apiError.headers };
     return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
   } finally {
     if (decision) {
       const url = new URL(request.url);
-      root().meter.record(key.id, ENDPOINT, status, root().clock.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+      services.meter.record(key.id, ENDPOINT, status, services.clock.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
     }
-    root().journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
+    services.journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }
 

@@ -18,4 +18,4 @@ export {
 } from "./sliding-log";
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from "./memory-store";
 export { createRedisStore, type RedisStoreOptions } from "./redis-store";
-export { throttle, throttleThenConsume, type ThrottleOptions } from "./throttle";
+export { throttle, type ThrottleOptions } from "./throttle";

@@ -146,11 +146,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     async look(key, windows, nowMs) {
       return run(key, windows, nowMs, false);
     },
-    hitThen(first, second, nowMs) {
-      checkWindows(second.windows);
-      const a = run(first.key, first.windows, nowMs, true);
-      return [a, a.allowed ? run(second.key, second.windows, nowMs, true) : null];
-    },
     async close() {
       logs.clear();
     },

@@ -82,7 +82,7 @@ export function toDecision(limits: KeyLimits, outcome: LogOutcome): LimitDecisio
 
 /** Builds the per-key methods of a store from its two primitives. */
 export function withKeyMethods(
-  primitives: Pick<RateLimitStore, "hit" | "look" | "hitThen"> & { close?: () => Promise<void> },
+  primitives: Pick<RateLimitStore, "hit" | "look"> & { close?: () => Promise<void> },
 ): RateLimitStore {
   return {
     ...primitives,

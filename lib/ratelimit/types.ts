@@ -1,5 +1,3 @@
-import type { Awaitable } from "@/lib/plumbing/awaitable";
-
 /** One sliding window of a log: a request counts for `ms` after it was admitted, at most `limit` count. */
 export interface LogWindow {
   ms: number;
@@ -67,16 +65,10 @@ export interface LogRequest {
   windows: readonly LogWindow[];
 }
 
-/** A sliding-log store. `hit`/`look`/`hitThen` are the primitives; `consume`/`peek` are the per-key view. */
+/** A sliding-log store. `hit`/`look` are the primitives; `consume`/`peek` are the per-key view. */
 export interface RateLimitStore {
   /** Atomically: admit and record iff every window has room; a refused request is not recorded. */
   hit(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
-  /**
-   * Atomically: `hit` the first log and, only when it admitted, the second at the same instant
-   * (one round trip in the Redis store). The second outcome is null when the first refused.
-   * The memory store answers at once, not with a promise (the request path then need not wait).
-   */
-  hitThen(first: LogRequest, second: LogRequest, nowMs: number): Awaitable<[LogOutcome, LogOutcome | null]>;
   /** The same counts without recording anything (`allowed` = whether a request now would pass). */
   look(key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome>;
   /** Per-key minute + day windows; namespaced apart from the address throttle. */

@@ -3,8 +3,9 @@ import http from "node:http";
 import type { Duplex } from "node:stream";
 import next from "next";
 import type { Logger } from "pino";
-import { clientError, connectRequest, createFront, dispatch, expectationFailed, observeAnswers } from "@/lib/api/node-adapter";
-import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/shell";
+import { observeAnswers } from "@/lib/api/node-adapter";
+import { clientError, connectRequest, createFront, dispatch, expectationFailed } from "@/lib/server/front";
+import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
@@ -107,7 +108,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   // (the start-up backfill goes on in the background).
   await boot();
 
-  const front = createFront();
+  const front = createFront(root());
   /** Next reads the client address from `x-pmb-peer`, which only this server writes. */
   const toNext = (req: http.IncomingMessage, res: http.ServerResponse, peer: string) => {
     req.headers["x-pmb-peer"] = peer;

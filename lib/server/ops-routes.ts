@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ApiError, ERRORS } from "@/lib/api/errors";
 import { writeResult } from "@/lib/api/node-adapter";
-import { errorResult, jsonResult, newRequestId } from "@/lib/api/shell";
+import { errorResult, jsonResult, newRequestId } from "@/lib/api/responses";
 import { root } from "@/lib/root";
 import { appVersion } from "@/lib/version";
 

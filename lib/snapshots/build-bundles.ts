@@ -91,10 +91,17 @@ function historyFidelity(l: { basis: string; inputs: { constituents: ReadonlyArr
   return most > 0 ? most : null;
 }
 
+type MonthFile = { name: string; content: Buffer; rows: number };
+
 /** The files of one closed month: levels and their price panel, compositions, weights, chain links, volatility and its leg panel, restatements. */
-async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: string; content: Buffer; rows: number }>> {
+async function monthFiles(prisma: Db, month: string): Promise<MonthFile[]> {
   const from = monthStart(month);
   const to = nextMonth(month);
+  return [...(await indexFiles(prisma, from, to)), ...(await volatilityFiles(prisma, from, to)), ...(await restatementFiles(prisma, from, to))];
+}
+
+/** The index files of [from, to): levels, constituent prices, compositions, members, target weights, chain links. */
+async function indexFiles(prisma: Db, from: Date, to: Date): Promise<MonthFile[]> {
   const stored = await prisma.$queryRaw<Array<{ ticker: string; indexId: string; t: Date; level: string; revision: number; stale: boolean; cv: string; inputs: StoredLevelInputs | null; basis: string }>>`
     SELECT i.ticker, l."indexId"::text AS "indexId", l.t, l.level::text AS level, l.revision, l.stale, l."compositionVersion" AS cv, l.inputs, l.basis
     FROM index_levels l JOIN indices i ON i.id = l."indexId"
@@ -119,23 +126,6 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       r."linkFactor"::text AS factor, r.detail
     FROM reconstitution_events r JOIN indices i ON i.id = r."indexId"
     WHERE r."completedAt" >= ${from} AND r."completedAt" < ${to} ORDER BY i.ticker, r."completedAt"`;
-  const series = await prisma.volatilitySeries.findMany({
-    where: { listed: true },
-    orderBy: { ticker: "asc" },
-    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true, inceptionConfig: true, partitionOrder: true },
-  });
-  const ticks = await prisma.$queryRaw<
-    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
-  >`
-    SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
-      v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv,
-      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components, v.basis
-    FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
-    WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
-  const record = await forecastRecordRows(prisma, from, to);
-  // Corrections made during the month, with the value each one superseded (the restatement policy).
-  const restatements = await prisma.restatement.findMany({ where: { restatedAt: { gte: from, lt: to } }, orderBy: [{ restatedAt: "asc" }, { kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
-
   // Each composition in force: its base (unrounded level and basket value at its start), from the
   // levels it priced and from the link that started it.
   const effectiveAt = new Map(compositions.map((c) => [`${c.ticker}|${c.version}`, c.effective]));
@@ -189,6 +179,26 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
         ]),
       ),
     },
+  ];
+}
+
+/** The volatility files of [from, to): series, inception, history, legs, counterfactual legs, attribution, forecast record. */
+async function volatilityFiles(prisma: Db, from: Date, to: Date): Promise<MonthFile[]> {
+  const series = await prisma.volatilitySeries.findMany({
+    where: { listed: true },
+    orderBy: { ticker: "asc" },
+    select: { ticker: true, headlineTenorDays: true, tenorsDays: true, gates: true, inceptionConfig: true, partitionOrder: true },
+  });
+  const ticks = await prisma.$queryRaw<
+    Array<{ ticker: string; t: Date; h: number; tenor: number; lo: number; hi: number; r: number; status: string; pub: string; rev: number; tenors: Record<string, { pts: number; share: number; share_ci: [number, number] | null }>; mv: string; cv: string; clv: string; delta: number; labels: { attrDeltaFrom?: string | null; attrDeltaFromPublished?: boolean | null }; flags: Array<{ gate: string }>; inputs: StoredVolInputs | null; attribution: Attribution; counterfactual: Counterfactual; components: Component[]; basis: string }>
+  >`
+    SELECT s.ticker, v."computedAt" AS t, v."headlinePts" AS h, v."headlineTenorDays" AS tenor, v."bandLoPts" AS lo, v."bandHiPts" AS hi,
+      v."fbvRPts" AS r, v.status, v."publicationState" AS pub, v.revision AS rev, v.tenors, v."methodologyVersion" AS mv, v."compositionVersion" AS cv,
+      v."clockVersion" AS clv, v."attrDeltaHeadlinePts" AS delta, v.labels, v."gateFlags" AS flags, v.inputs, v.attribution, v.counterfactual, v.components, v.basis
+    FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId"
+    WHERE s.listed AND v."computedAt" >= ${from} AND v."computedAt" < ${to} ORDER BY s.ticker, v."computedAt"`;
+  const record = await forecastRecordRows(prisma, from, to);
+  return [
     {
       name: "volatility_series.csv",
       ...csv(["ticker", "headline_tenor_days", "tenors_days_json", "gates_json", "partition_order"], series.map((x) => [x.ticker, x.headlineTenorDays, JSON.stringify(x.tenorsDays), JSON.stringify(x.gates), x.partitionOrder])),
@@ -269,6 +279,14 @@ async function monthFiles(prisma: Db, month: string): Promise<Array<{ name: stri
       name: "volatility_forecast_record.csv",
       ...csv(["ticker", "tenor_days", "window_start", "window_end", "expected_pts", "realized_pts"], record),
     },
+  ];
+}
+
+/** Corrections made during the month, with the value each one superseded (the restatement policy). */
+async function restatementFiles(prisma: Db, from: Date, to: Date): Promise<MonthFile[]> {
+  const restatements = await prisma.restatement.findMany({ where: { restatedAt: { gte: from, lt: to } }, orderBy: [{ restatedAt: "asc" }, { kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
+
+  return [
     {
       name: "restatements.csv",
       ...csv(

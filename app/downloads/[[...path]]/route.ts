@@ -1,5 +1,6 @@
 import { downloadsHandler } from "@/lib/api/downloads";
 import { apiRoute } from "@/lib/api/pipeline";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute("/downloads", downloadsHandler);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(root, "/downloads", downloadsHandler);

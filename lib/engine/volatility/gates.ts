@@ -97,55 +97,62 @@ const under = (v: number | Decimal, limit: number) => dec(v).lessThan(dec(limit)
 
 /** Applies every publication gate; a tick whose failing legs carry too much of the budget is suspended. */
 export function evaluateGates(input: GateInput): GateResult {
-  const { gates, t, legs } = input;
   const flags: GateFlag[] = [];
   const legGates: Record<string, string[]> = {};
   const failLeg = (leg: GateLeg, gate: string, publicDetail: string) => {
     (legGates[leg.legKey] ??= []).push(gate);
     flags.push({ gate, legKey: leg.legKey, publicDetail });
   };
+  for (const leg of input.legs) legFlags(input, leg, failLeg);
+  partitionFlags(input, flags);
+  checkFlags(input, flags);
+  return verdict(input, flags, legGates);
+}
 
-  for (const leg of legs) {
-    if (leg.observedAt === null) {
-      failLeg(leg, "leg_missing", `No quote has been seen for '${leg.label}', so the partition is incomplete.`);
-      continue;
-    }
-    if (leg.resolved) continue;
-    const ageMs = t.getTime() - leg.observedAt.getTime();
-    const age = ageMs / 1000;
-    if (dec(ageMs).greaterThan(dec(gates.snapshotMaxAgeSeconds).times(1000))) {
-      failLeg(
-        leg,
-        "snapshot_age",
-        `The latest quote for '${leg.label}' is ${hours(age)} old, beyond the ${hours(gates.snapshotMaxAgeSeconds)} limit.`,
-      );
-    }
-    if (!leg.fromHistory && under(leg.depthUsd, gates.depthFloorUsd)) {
-      failLeg(
-        leg,
-        "depth_floor",
-        `'${leg.label}' has ${usd(leg.depthUsd)} of book depth, below the ${usd(gates.depthFloorUsd)} floor.`,
-      );
-    }
-    // (ask - bid) / mid > spreadToMidMax, decided as ask - bid > spreadToMidMax * mid (no division)
-    const spread = dec(leg.ask).minus(dec(leg.bid));
-    const spreadToMid = leg.mid > 0 ? spread.div(dec(leg.mid)).toNumber() : Number.POSITIVE_INFINITY;
-    if (leg.mid > 0 ? spread.greaterThan(dec(gates.spreadToMidMax).times(dec(leg.mid))) : true) {
-      failLeg(
-        leg,
-        "spread_to_mid",
-        `The bid-ask spread on '${leg.label}' is ${num(spreadToMid, 2)} times its mid price, above the ${num(gates.spreadToMidMax, 2)} limit.`,
-      );
-    }
-    if (over(leg.impactPts, gates.impactBudgetPts)) {
-      failLeg(
-        leg,
-        "impact",
-        `Moving '${leg.label}' to its bid or ask would shift the headline by ${num(leg.impactPts, 2)} points, more than the ${num(gates.impactBudgetPts, 2)}-point budget.`,
-      );
-    }
+/** The gates of one leg: missing, quote age, depth, spread, impact. */
+function legFlags({ gates, t }: GateInput, leg: GateLeg, failLeg: (leg: GateLeg, gate: string, publicDetail: string) => void): void {
+  if (leg.observedAt === null) {
+    failLeg(leg, "leg_missing", `No quote has been seen for '${leg.label}', so the partition is incomplete.`);
+    return;
   }
+  if (leg.resolved) return;
+  const ageMs = t.getTime() - leg.observedAt.getTime();
+  const age = ageMs / 1000;
+  if (dec(ageMs).greaterThan(dec(gates.snapshotMaxAgeSeconds).times(1000))) {
+    failLeg(
+      leg,
+      "snapshot_age",
+      `The latest quote for '${leg.label}' is ${hours(age)} old, beyond the ${hours(gates.snapshotMaxAgeSeconds)} limit.`,
+    );
+  }
+  if (!leg.fromHistory && under(leg.depthUsd, gates.depthFloorUsd)) {
+    failLeg(
+      leg,
+      "depth_floor",
+      `'${leg.label}' has ${usd(leg.depthUsd)} of book depth, below the ${usd(gates.depthFloorUsd)} floor.`,
+    );
+  }
+  // (ask - bid) / mid > spreadToMidMax, decided as ask - bid > spreadToMidMax * mid (no division)
+  const spread = dec(leg.ask).minus(dec(leg.bid));
+  const spreadToMid = leg.mid > 0 ? spread.div(dec(leg.mid)).toNumber() : Number.POSITIVE_INFINITY;
+  if (leg.mid > 0 ? spread.greaterThan(dec(gates.spreadToMidMax).times(dec(leg.mid))) : true) {
+    failLeg(
+      leg,
+      "spread_to_mid",
+      `The bid-ask spread on '${leg.label}' is ${num(spreadToMid, 2)} times its mid price, above the ${num(gates.spreadToMidMax, 2)} limit.`,
+    );
+  }
+  if (over(leg.impactPts, gates.impactBudgetPts)) {
+    failLeg(
+      leg,
+      "impact",
+      `Moving '${leg.label}' to its bid or ask would shift the headline by ${num(leg.impactPts, 2)} points, more than the ${num(gates.impactBudgetPts, 2)}-point budget.`,
+    );
+  }
+}
 
+/** The gates of the partition as a whole: the legs' sum, their quotes' skew, arbitrage. */
+function partitionFlags({ gates, legs }: GateInput, flags: GateFlag[]): void {
   const sumRaw = decimalSum(legs.filter((l) => l.observedAt !== null).map((l) => l.mid));
   if (over(sumRaw, gates.overroundFlagHi)) {
     flags.push({
@@ -197,7 +204,11 @@ export function evaluateGates(input: GateInput): GateResult {
       });
     }
   }
+}
 
+/** The consistency checks of the computation: de-vig agreement, Pythagorean sums, the move's identity. */
+function checkFlags(input: GateInput, flags: GateFlag[]): void {
+  const { gates } = input;
   if (input.devigGap !== null && over(input.devigGap.gap, gates.devigTolerance)) {
     flags.push({
       gate: "devig",
@@ -224,7 +235,10 @@ export function evaluateGates(input: GateInput): GateResult {
       publicDetail: `The move's price and clock parts fail to add up by ${num(identityResidual(input.identity).abs(), 6)} points squared.`,
     });
   }
+}
 
+/** ok, flagged, or suspended when a leg is missing or failing legs carry too much of the budget. */
+function verdict({ gates, legs }: GateInput, flags: GateFlag[], legGates: Record<string, string[]>): GateResult {
   const failing = legs.filter((l) => (legGates[l.legKey]?.length ?? 0) > 0);
   const anyMissing = legs.some((l) => l.observedAt === null);
   const failingShare = decimalSum(failing.map((l) => l.budgetShare));

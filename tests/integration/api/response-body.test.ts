@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { applyRunEnvironment, baseUrl, newKey, testDb } from "../support/api";
 import { waitFor } from "@/tests/support/wait-for";
 
-// Success bodies reuse the serialized JSON of read-model values (lib/api/json-body.ts); these
-// rules hold whatever is reused: the body is JSON.stringify's text, gzip decodes to the same
+// Success bodies are the read models' values in the envelope; these
+// rules hold: the body is JSON.stringify's text, gzip decodes to the same
 // JSON, and a changed value is served once the read model's short cache has expired.
 
 let key = "";

@@ -35,7 +35,7 @@ describe("the root's clock", () => {
 
     const ask = async () => {
       const request = fromWebRequest(new Request("http://localhost/v1", { headers: { authorization: `Bearer ${key}`, "x-pmb-peer": "10.9.8.7" } }));
-      return answerEndpoint(endpoints.service.path, endpoints.service.handler, request);
+      return answerEndpoint(mine, endpoints.service.path, endpoints.service.handler, request);
     };
     const first = await ask();
     expect(first.status).toBe(200);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { endpoints } from "@/lib/api/endpoints";
-import { canonicalPath, matchRoute, pathSegments, underV1 } from "@/lib/api/node-adapter";
+import { matchRoute, pathSegments, underV1 } from "@/lib/api/node-adapter";
+import { canonicalPath } from "@/lib/server/front";
 
 describe("canonicalPath", () => {
   it.each<[string, string | null]>([

@@ -5,27 +5,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe("peek hands out a loaded value without a promise, and never loads", () => {
-  it("nothing while loading, the value once loaded, nothing again after the TTL", async () => {
+describe("memo serves a loaded value for its TTL, and loads once for concurrent callers", () => {
+  it("one load while fresh, a new one after the TTL", async () => {
     vi.useFakeTimers({ now: Date.UTC(2026, 10, 24), toFake: ["Date"] });
     const cache = createReadCache();
     let loads = 0;
     const load = async () => ({ n: ++loads });
-    expect(cache.peek("k", 2_000)).toBeUndefined();
-    const first = cache.memo("k", 2_000, load);
-    expect(cache.peek("k", 2_000)).toBeUndefined();
-    expect(await first).toEqual({ n: 1 });
-    expect(cache.peek("k", 2_000)?.value).toBe(await first);
+    const [first, same] = await Promise.all([cache.memo("k", 2_000, load), cache.memo("k", 2_000, load)]);
+    expect(same).toBe(first);
+    expect(await cache.memo("k", 2_000, load)).toBe(first);
     vi.setSystemTime(Date.UTC(2026, 10, 24) + 2_000);
-    expect(cache.peek("k", 2_000)).toBeUndefined();
     expect(await cache.memo("k", 2_000, load)).toEqual({ n: 2 });
     expect(loads).toBe(2);
-  });
-
-  it("a loaded null is a value (an unknown ticker), not a miss", async () => {
-    const cache = createReadCache();
-    await cache.memo("none", 60_000, async () => null);
-    expect(cache.peek("none", 60_000)).toEqual({ value: null });
   });
 
   it("a failed load is forgotten (the next call loads again)", async () => {
@@ -36,11 +27,10 @@ describe("peek hands out a loaded value without a promise, and never loads", () 
       throw new Error("database down");
     };
     await expect(cache.memo("f", 60_000, failing)).rejects.toThrow("database down");
-    expect(cache.peek("f", 60_000)).toBeUndefined();
     await expect(cache.memo("f", 60_000, failing)).rejects.toThrow("database down");
     expect(loads).toBe(2);
     expect(await cache.memo("f", 60_000, async () => 7)).toBe(7);
-    expect(cache.peek("f", 60_000)?.value).toBe(7);
+    expect(await cache.memo("f", 60_000, async () => 8)).toBe(7);
   });
 });
 
@@ -51,8 +41,8 @@ describe("each root has a cache of its own", () => {
     await a.memo("k", 60_000, async () => "a");
     await b.memo("k", 60_000, async () => "b");
     a.clear();
-    expect(a.peek("k", 60_000)).toBeUndefined();
-    expect(b.peek("k", 60_000)?.value).toBe("b");
+    expect(await a.memo("k", 60_000, async () => "a2")).toBe("a2");
+    expect(await b.memo("k", 60_000, async () => "b2")).toBe("b");
   });
 });
 

@@ -92,27 +92,3 @@ describe("a long log ages out without shifting it per admission", () => {
   });
 });
 
-describe("the memory store decides at once", () => {
-  test("hitThen returns its outcomes, not a promise, so a keyed request need not wait (lib/api/pipeline.ts)", () => {
-    const store = createMemoryStore();
-    const T0 = 1_700_000_000_000;
-    const first = { key: "addr:1", windows: [{ ms: 60_000, limit: 1 }] };
-    const second = { key: "key:1", windows: [{ ms: 60_000, limit: 5 }] };
-    const admitted = store.hitThen(first, second, T0);
-    expect(admitted).not.toBeInstanceOf(Promise);
-    const [a, k] = admitted as Exclude<typeof admitted, Promise<unknown>>;
-    expect(a.allowed).toBe(true);
-    expect(k?.windows[0]?.count).toBe(1);
-    const refused = store.hitThen(first, second, T0 + 1) as Exclude<typeof admitted, Promise<unknown>>;
-    expect(refused[0].allowed).toBe(false);
-    expect(refused[1]).toBeNull();
-  });
-
-  test("an admission recorded out of order still lands in order", async () => {
-    const store = createMemoryStore();
-    const T0 = 1_700_000_000_000;
-    const w = [{ ms: 60_000, limit: 10 }];
-    for (const t of [T0 + 30, T0 + 10, T0 + 20]) await store.hit("k", w, t);
-    expect(store.entries(T0 + 40).find((e) => e.key === "k")?.times).toEqual([T0 + 10, T0 + 20, T0 + 30]);
-  });
-});

@@ -5,7 +5,6 @@ import {
   DAY_MS,
   MINUTE_MS,
   throttle,
-  throttleThenConsume,
   type LimitDecision,
   type RateLimitStore,
 } from "@/lib/ratelimit";
@@ -266,53 +265,6 @@ export function runStoreSuite(
         retryAfter: Math.ceil((T0 + 10_000) / 1000) - sec(T0 + 5_000),
       });
       expect((await throttle(store, address, T0 + 10_000, opts)).allowed).toBe(true);
-    });
-
-    test("hitThen: the second log is hit only when the first admitted, both at one instant", async () => {
-      const { store, peer } = await open();
-      const first = key();
-      const second = key();
-      const one = [{ ms: 10_000, limit: 2 }];
-      const two = [{ ms: 10_000, limit: 5 }];
-      const [a1, b1] = await store.hitThen({ key: first, windows: one }, { key: second, windows: two }, T0);
-      expect(a1).toMatchObject({ allowed: true, windows: [{ count: 1 }] });
-      expect(b1).toMatchObject({ allowed: true, windows: [{ count: 1 }] });
-      expect(b1!.nowMs).toBe(a1.nowMs);
-      await peer.hitThen({ key: first, windows: one }, { key: second, windows: two }, T0 + 1);
-      const [a3, b3] = await store.hitThen({ key: first, windows: one }, { key: second, windows: two }, T0 + 2);
-      expect(a3.allowed).toBe(false);
-      expect(b3).toBeNull();
-      // The refused chain did not touch the second log.
-      expect((await peer.look(second, two, T0 + 3)).windows[0]!.count).toBe(2);
-    });
-
-    test("hitThen: a refusal by the second log still counts in the first", async () => {
-      const { store } = await open();
-      const first = key();
-      const second = key();
-      const wide = [{ ms: 10_000, limit: 100 }];
-      const narrow = [{ ms: 10_000, limit: 1 }];
-      await store.hitThen({ key: first, windows: wide }, { key: second, windows: narrow }, T0);
-      const [a, b] = await store.hitThen({ key: first, windows: wide }, { key: second, windows: narrow }, T0 + 1);
-      expect(a).toMatchObject({ allowed: true, windows: [{ count: 2 }] });
-      expect(b).toMatchObject({ allowed: false, windows: [{ count: 1 }] });
-    });
-
-    test("throttleThenConsume decides what throttle then consume decide, in one step", async () => {
-      const { store } = await open();
-      const opts = { limit: 3, windowMs: MINUTE_MS };
-      const limits = { minute: 2, day: 10 };
-      const [addrA, addrB, keyA, keyB] = [key(), key(), key(), key()];
-      for (let i = 0; i < 4; i++) {
-        const now = T0 + i * 1_000;
-        const both = await throttleThenConsume(store, addrA, keyA, limits, now, opts);
-        const address = await throttle(store, addrB, now, opts);
-        const consumed = address.allowed ? await store.consume(keyB, limits, now) : null;
-        expect(both.address).toEqual(address);
-        expect(both.key).toEqual(consumed);
-      }
-      // The fourth call was refused by the address: the key's windows were not spent by it.
-      expect((await store.peek(keyA, limits, T0 + 5_000)).remainingDay).toBe(8);
     });
 
     test("rejects malformed windows", async () => {

@@ -1,5 +1,6 @@
 import { endpoints } from "@/lib/api/endpoints";
 import { apiRoute } from "@/lib/api/pipeline";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(endpoints.volatilityLatest.path, endpoints.volatilityLatest.handler);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(root, endpoints.volatilityLatest.path, endpoints.volatilityLatest.handler);
