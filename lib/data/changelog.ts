@@ -77,7 +77,7 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       subject: "Volatility methodology",
       title: `Volatility methodology ${m.version} effective ${m.effective}`,
       detail: m.summary,
-      href: "/docs/methodology/volatility#methodology-versions",
+      href: "/docs/methodology/governance#methodology-versions",
     });
   }
   for (const v of versions) {

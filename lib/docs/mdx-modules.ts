@@ -28,6 +28,7 @@ export const MDX_MODULES: Readonly<Record<string, () => Promise<{ default: MDXCo
   "methodology/volatility.mdx": () => import("@/content/docs/methodology/volatility.mdx"),
   "methodology/band-and-gates.mdx": () => import("@/content/docs/methodology/band-and-gates.mdx"),
   "methodology/forecast-record.mdx": () => import("@/content/docs/methodology/forecast-record.mdx"),
+  "methodology/calibration.mdx": () => import("@/content/docs/methodology/calibration.mdx"),
   "methodology/recomputing.mdx": () => import("@/content/docs/methodology/recomputing.mdx"),
   "methodology/governance.mdx": () => import("@/content/docs/methodology/governance.mdx"),
   "ingestion.mdx": () => import("@/content/docs/ingestion.mdx"),

@@ -205,6 +205,14 @@ export const DOC_PAGES: readonly DocPage[] = [
     file: "methodology/volatility.mdx",
   },
   {
+    slug: "methodology/calibration",
+    title: "Ordered partitions and calibration",
+    nav: "Calibration",
+    description: "Ordered partitions priced by the cumulative form, the one-tick floor, the calendar clock's prior speed, and the check against a known truth.",
+    group: "Data and methodology",
+    file: "methodology/calibration.mdx",
+  },
+  {
     slug: "methodology/band-and-gates",
     title: "Band, attribution and gates",
     description: "The band around each volatility value, its attribution to legs, the counterfactual, and the gates that flag or withhold a value.",
