@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 // `GET /book`), and the Kalshi trade API v2 (events by series with cursor pages filtered on
 // `status` and `min_close_ts`, an event, a market, its order book; the historical tier).
 //
-// Gamma keyset lists: https://docs.polymarket.com/api-reference/events/list-events-keyset-pagination.md
+// Gamma keyset lists: Polymarket docs, page api-reference/events/list-events-keyset-pagination.md
 // (`next_cursor` sent back as `after_cursor`, absent on the last page, `offset` rejected); at most
 // 500 events / 100 markets a page, 100 condition ids a request (nautilus_polymarket gamma docs,
 // https://nautilustrader.io/docs/rust-api-latest/nautilus_polymarket/http/gamma/index.html). The
@@ -74,7 +74,7 @@ export interface FakeVenues {
   /**
    * `cutoff`: the historical tier's `market_settled_ts` (default 90 days ago): a market settled
    * before it is served only by `/historical/markets` and its candlesticks, never by the live
-   * endpoints (https://docs.kalshi.com/getting_started/historical_data)
+   * endpoints (Kalshi API docs, page getting_started/historical_data)
    */
   kalshi: { events: KalshiEvent[]; books: Map<string, unknown>; cutoff: Date };
   /** price history per Polymarket token and per Kalshi market ticker (see answerHistory) */
@@ -138,7 +138,7 @@ function gammaEvent(e: PolyEvent) {
   };
 }
 // Kalshi markets carry only fixed-point fields since 2026-03-12 (`*_dollars`, `*_fp`; the integer
-// cents and counts were removed: https://docs.kalshi.com/getting_started/subpenny_pricing).
+// cents and counts were removed: Kalshi API docs, page getting_started/subpenny_pricing).
 const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({
   ...m,
   event_ticker: e.event_ticker,
@@ -213,7 +213,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         return;
       }
       res.writeHead(fault.status ?? 500, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) });
-      // Kalshi's 429 carries no Retry-After nor rate-limit headers, and this body (https://docs.kalshi.com/getting_started/rate_limits)
+      // Kalshi's 429 carries no Retry-After nor rate-limit headers, and this body (Kalshi API docs, page getting_started/rate_limits)
       res.end(JSON.stringify(fault.status === 429 ? { error: "too many requests" } : { error: "fault" }));
       return;
     }
@@ -345,7 +345,7 @@ export async function startFakeVenues(): Promise<FakeVenues> {
  * Kalshi's historical tier: `GET /historical/cutoff`, `GET /historical/markets` (by `series_ticker`,
  * `event_ticker` or `tickers`; cursor pages of at most 1,000), `GET /historical/markets/{ticker}`
  * and its candlesticks; each serves only markets settled before the cutoff
- * (https://docs.kalshi.com/getting_started/historical_data).
+ * (Kalshi API docs, page getting_started/historical_data).
  */
 function kalshiHistorical(kalshi: { events: KalshiEvent[]; cutoff: Date }, p: string, q: URLSearchParams, history?: VenueHistory): { status: number; body: unknown } | null {
   if (!p.startsWith("/kalshi/historical/")) return null;
@@ -441,9 +441,9 @@ export const emptyHistory = (): VenueHistory => ({ poly: new Map(), kalshi: new 
 
 const dollars = (x: number) => x.toFixed(4);
 // Live candlesticks carry the OHLC of the YES bid and ask as `*_dollars` strings only (the integer
-// cents were removed on 2026-03-12: https://docs.kalshi.com/getting_started/subpenny_pricing); the
+// cents were removed on 2026-03-12: Kalshi API docs, page getting_started/subpenny_pricing); the
 // historical ones name the same dollar strings without the suffix
-// (https://docs.kalshi.com/api-reference/historical/get-historical-market-candlesticks).
+// (Kalshi API docs, page api-reference/historical/get-historical-market-candlesticks).
 const side = (x: number) => ({ open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
 const historicalSide = (x: number) => ({ open: dollars(x), low: dollars(x), high: dollars(x), close: dollars(x) });
 export const historicalCandle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: historicalSide(x.bid), yes_ask: historicalSide(x.ask), price: {}, volume: "0.00", open_interest: "0.00" });
@@ -459,7 +459,7 @@ const TWELVE_HOURS = 43_200;
 export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void, method = "GET", body = ""): boolean {
   // A resolved market's history has nothing finer than 12 hours: empty at a finer fidelity, its
   // 12-hour points at 720 (https://github.com/Polymarket/py-clob-client/issues/216). p is the mid,
-  // to four decimals (a 0.0025 tick: https://docs.polymarket.com/changelog.md, 2026-07-02).
+  // to four decimals (a 0.0025 tick: Polymarket docs, page changelog.md, 2026-07-02).
   const polyPoints = (market: string, start: number, end: number, fidelity: number) => {
     const resolved = history.resolvedToken?.(market) === true;
     if (resolved && fidelity < 720) return [];
