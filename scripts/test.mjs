@@ -97,6 +97,7 @@ if (!only.length || only.includes("integration")) ensurePandas();
 const vitest = ["node_modules/vitest/vitest.mjs", "run"];
 run("typecheck", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit", "-p", "."]);
 run("lint", process.execPath, ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]);
+run("format", process.execPath, ["node_modules/prettier/bin/prettier.cjs", "--check", "."]);
 const unitReport = path.join(reports, "unit.json");
 run("unit", process.execPath, [...vitest, "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`], {}, vitestCount(unitReport));
 
