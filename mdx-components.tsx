@@ -33,7 +33,9 @@ const components = {
   ul: ({ children }: ComponentPropsWithoutRef<"ul">) => <ul className="doc-ul">{children}</ul>,
   ol: ({ children }: ComponentPropsWithoutRef<"ol">) => <ol className="doc-ol">{children}</ol>,
   li: ({ children }: ComponentPropsWithoutRef<"li">) => <li className="doc-li">{children}</li>,
-  blockquote: ({ children }: ComponentPropsWithoutRef<"blockquote">) => <blockquote className="doc-quote">{children}</blockquote>,
+  blockquote: ({ children }: ComponentPropsWithoutRef<"blockquote">) => (
+    <blockquote className="doc-quote">{children}</blockquote>
+  ),
   hr: () => <hr className="doc-hr" />,
   strong: ({ children }: ComponentPropsWithoutRef<"strong">) => <strong className="doc-strong">{children}</strong>,
   code: ({ children }: ComponentPropsWithoutRef<"code">) => (

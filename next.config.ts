@@ -6,7 +6,15 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // PGlite loads its wasm and data files from its own package directory at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "pglite-prisma-adapter", "pg", "ioredis", "nodemailer", "prom-client", "pino"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "pglite-prisma-adapter",
+    "pg",
+    "ioredis",
+    "nodemailer",
+    "prom-client",
+    "pino",
+  ],
   async headers() {
     return [{ source: "/:path*", headers: [...SECURITY_HEADERS] }];
   },

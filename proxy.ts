@@ -14,7 +14,10 @@ const SECURED = /^\/(portal(\/|$)|dev\/|api\/auth\/)/;
  */
 function unavailablePage(): NextResponse {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Temporarily unavailable</title></head><body style="font-family:system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;line-height:1.5"><h1>Temporarily unavailable</h1><p>The service cannot reach its database right now. Nothing is lost: please try again in a few seconds.</p><p><a href="/healthz">Service health</a></p></body></html>`;
-  return new NextResponse(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" } });
+  return new NextResponse(html, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Retry-After": "5", "Cache-Control": "no-store" },
+  });
 }
 
 // Security headers for the portal, its sign-in endpoints and the development outbox only.
@@ -54,5 +57,7 @@ export function proxy(request: NextRequest) {
 export const config = {
   // Every page, and the portal's and sign-in's endpoints; not Next's assets, /v1, MCP, downloads,
   // /healthz or the JSON documents, which answer for themselves.
-  matcher: ["/((?!_next/|v1(?:/|$)|mcp(?:/|$)|downloads(?:/|$)|healthz|status\\.json|openapi\\.json|icon\\.svg|opengraph-image|favicon).*)"],
+  matcher: [
+    "/((?!_next/|v1(?:/|$)|mcp(?:/|$)|downloads(?:/|$)|healthz|status\\.json|openapi\\.json|icon\\.svg|opengraph-image|favicon).*)",
+  ],
 };

@@ -6,7 +6,10 @@ export default function PageError({ reset }: { error: Error & { digest?: string 
   return (
     <section className="space-y-3">
       <h1 className="text-3xl font-semibold">Temporarily unavailable</h1>
-      <p>This page could not be shown right now. The service may be briefly unable to reach its data; nothing is lost. Please try again in a few seconds.</p>
+      <p>
+        This page could not be shown right now. The service may be briefly unable to reach its data; nothing is lost.
+        Please try again in a few seconds.
+      </p>
       <p>
         <button type="button" className="underline" onClick={() => reset()}>
           Try again

@@ -33,8 +33,8 @@ export default async function HomePage() {
           <h3 className="font-semibold">Indices</h3>
           <p className="mt-2 text-sm text-slate-700">
             Each index tracks the prices of a defined set of prediction markets, based at 100 on its inception date. As
-            markets resolve and new ones list, the index reconstitutes and chain-links, so the level stays continuous. Levels
-            are exact decimal strings, computed hourly.
+            markets resolve and new ones list, the index reconstitutes and chain-links, so the level stays continuous.
+            Levels are exact decimal strings, computed hourly.
           </p>
           <p className="mt-3 text-sm">
             <Link href="/indices">All indices</Link> · <Link href="/docs/methodology#indices">Methodology</Link>
@@ -43,12 +43,13 @@ export default async function HomePage() {
         <div className="rounded-lg border border-slate-200 p-5">
           <h3 className="font-semibold">Volatility series</h3>
           <p className="mt-2 text-sm text-slate-700">
-            Each series measures how much the probabilities of a set of outcomes are expected to move over a horizon (a tenor,
-            in days), in probability points. A value is always quoted with its tenor, and only values that clear their
-            publication checks are published.
+            Each series measures how much the probabilities of a set of outcomes are expected to move over a horizon (a
+            tenor, in days), in probability points. A value is always quoted with its tenor, and only values that clear
+            their publication checks are published.
           </p>
           <p className="mt-3 text-sm">
-            <Link href="/volatility">All volatility series</Link> · <Link href="/docs/methodology/volatility">Methodology</Link>
+            <Link href="/volatility">All volatility series</Link> ·{" "}
+            <Link href="/docs/methodology/volatility">Methodology</Link>
           </p>
         </div>
       </section>
@@ -57,17 +58,17 @@ export default async function HomePage() {
         <BackfillNotice what="The index and volatility tables" />
       ) : (
         <>
-      <CatalogSection id="indices-heading" title="Indices" href="/indices" more="Changes and status">
-        <IndexTable rows={indices} compact />
-      </CatalogSection>
+          <CatalogSection id="indices-heading" title="Indices" href="/indices" more="Changes and status">
+            <IndexTable rows={indices} compact />
+          </CatalogSection>
 
-      <CatalogSection id="volatility-heading" title="Volatility" href="/volatility" more="All series">
-        {volatility.length === 0 ? (
-          <p className="text-sm text-slate-600">No volatility series has a published value yet.</p>
-        ) : (
-          <VolatilityTable series={volatility} compact />
-        )}
-      </CatalogSection>
+          <CatalogSection id="volatility-heading" title="Volatility" href="/volatility" more="All series">
+            {volatility.length === 0 ? (
+              <p className="text-sm text-slate-600">No volatility series has a published value yet.</p>
+            ) : (
+              <VolatilityTable series={volatility} compact />
+            )}
+          </CatalogSection>
         </>
       )}
 
@@ -101,7 +102,19 @@ export default async function HomePage() {
 }
 
 /** A compact catalog on the home page, with a link to the full one. */
-function CatalogSection({ id, title, href, more, children }: { id: string; title: string; href: string; more: string; children: React.ReactNode }) {
+function CatalogSection({
+  id,
+  title,
+  href,
+  more,
+  children,
+}: {
+  id: string;
+  title: string;
+  href: string;
+  more: string;
+  children: React.ReactNode;
+}) {
   return (
     <section aria-labelledby={id} className="space-y-3">
       <div className="flex flex-wrap items-baseline justify-between gap-2">

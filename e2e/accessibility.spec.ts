@@ -26,7 +26,15 @@ const PUBLIC: Array<[string, string]> = [
 async function audit(page: Page, name: string): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
   const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  const report = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join("\n  ")}`).join("\n");
+  const report = bad
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes
+          .slice(0, 4)
+          .map((n) => n.target.join(" "))
+          .join("\n  ")}`,
+    )
+    .join("\n");
   expect(bad, `${name}:\n${report}`).toEqual([]);
 }
 

@@ -2,7 +2,9 @@ import { expect, test } from "@playwright/test";
 
 // The `api` project: HTTP only, no browser page. What the production server answers itself.
 
-test("a /v1 request without a key is invalid_api_key with X-Request-Id in the body and the header", async ({ request }) => {
+test("a /v1 request without a key is invalid_api_key with X-Request-Id in the body and the header", async ({
+  request,
+}) => {
   const res = await request.get("/v1/indices");
   expect(res.status()).toBe(401);
   const body = await res.json();

@@ -19,7 +19,7 @@ function readPng(bytes: Buffer): Png {
   const text: Record<string, string> = {};
   let width = 0;
   let height = 0;
-  for (let at = 8; at < bytes.length; ) {
+  for (let at = 8; at < bytes.length;) {
     const length = bytes.readUInt32BE(at);
     const type = bytes.toString("latin1", at + 4, at + 8);
     const data = bytes.subarray(at + 8, at + 8 + length);
@@ -69,25 +69,40 @@ const longestBlank = (rows: boolean[], from: number, to: number) => {
 
 async function downloadPng(page: Page, testId: string): Promise<Png> {
   const box = page.getByTestId(`${testId}-downloads`);
-  const [download] = await Promise.all([page.waitForEvent("download"), box.getByRole("button", { name: /^Download PNG/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    box.getByRole("button", { name: /^Download PNG/ }).click(),
+  ]);
   const bytes = readFileSync(await download.path());
   await test.info().attach(`${testId}.png`, { body: bytes, contentType: "image/png" });
   return readPng(bytes);
 }
 
 const CHARTS = [
-  { path: "/indices/PMX-CRYPTO?range=90d&interval=1h", testId: "level-chart", series: /^PMX-CRYPTO: /, legend: ["Index level, hourly", "R: reconstitution"] },
+  {
+    path: "/indices/PMX-CRYPTO?range=90d&interval=1h",
+    testId: "level-chart",
+    series: /^PMX-CRYPTO: /,
+    legend: ["Index level, hourly", "R: reconstitution"],
+  },
   {
     path: "/volatility/fed-decision?range=90d",
     testId: "volatility-chart",
     series: /^PMV-FED: /,
     legend: ["Line: headline, points over", "Band: published uncertainty band", "Dashed: frozen-inception analytic"],
   },
-  { path: "/volatility/fed-decision", testId: "term-chart", series: /^PMV-FED: /, legend: ["Headline tenor", "Other tenors"] },
+  {
+    path: "/volatility/fed-decision",
+    testId: "term-chart",
+    series: /^PMV-FED: /,
+    legend: ["Headline tenor", "Other tenors"],
+  },
 ];
 
 for (const width of [1280, 390]) {
-  test(`every chart PNG at ${width} px: attribution, series, as-of time and legend, no blank strip above the plot`, async ({ page }) => {
+  test(`every chart PNG at ${width} px: attribution, series, as-of time and legend, no blank strip above the plot`, async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width, height: 900 });
     for (const chart of CHARTS) {
@@ -108,7 +123,10 @@ for (const width of [1280, 390]) {
         const rows = await inkedRows(page, png.bytes);
         // The header (title, series, as-of) and then the plot: no blank strip over 30 CSS px in
         // the top half (the page's HTML legend above the plot used to leave one).
-        expect(longestBlank(rows, 0, Math.round(png.height / 2)), `${chart.testId}: blank rows above the plot`).toBeLessThan(60);
+        expect(
+          longestBlank(rows, 0, Math.round(png.height / 2)),
+          `${chart.testId}: blank rows above the plot`,
+        ).toBeLessThan(60);
         // the attribution line is drawn at the bottom
         expect(rows.slice(-40).some(Boolean), `${chart.testId}: no attribution drawn at the bottom`).toBe(true);
       });
@@ -119,8 +137,13 @@ for (const width of [1280, 390]) {
 test("the term-structure CSV names the series and the as-of time of the computation shown", async ({ page }) => {
   await page.goto("/volatility/fed-decision");
   const computedAt = (await page.locator("[data-computed-at]").first().getAttribute("data-computed-at"))!;
-  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("term-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
-  const lines = readFileSync(await csv.path(), "utf8").trim().split("\r\n");
+  const [csv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("term-chart-downloads").getByRole("button", { name: /CSV/ }).click(),
+  ]);
+  const lines = readFileSync(await csv.path(), "utf8")
+    .trim()
+    .split("\r\n");
   expect(lines[0]).toBe("ticker,computedAt,tenorDays,pts,headline");
   expect(lines.length).toBeGreaterThan(1);
   for (const line of lines.slice(1)) expect(line.startsWith(`PMV-FED,${computedAt},`)).toBe(true);
@@ -130,8 +153,14 @@ test("a count of published values reads as a count, never as a year", async ({ p
   await page.goto("/volatility/fed-decision?range=90d");
   const count = Number(await page.getByTestId("volatility-figure").getAttribute("data-count"));
   test.skip(count < 1000, "fewer than 1,000 values in the window");
-  const label = (await page.locator('svg[data-testid="volatility-chart"], [data-testid="volatility-chart-downloads"] button').first().getAttribute("aria-label")) ?? "";
+  const label =
+    (await page
+      .locator('svg[data-testid="volatility-chart"], [data-testid="volatility-chart-downloads"] button')
+      .first()
+      .getAttribute("aria-label")) ?? "";
   expect(label).toContain(count.toLocaleString("en-US"));
-  await expect(page.getByTestId("volatility-figure").locator("figcaption")).toContainText(`${count.toLocaleString("en-US")} published values`);
+  await expect(page.getByTestId("volatility-figure").locator("figcaption")).toContainText(
+    `${count.toLocaleString("en-US")} published values`,
+  );
   await expect(page.getByTestId("volatility-figure")).not.toContainText(new RegExp(`\\b${count} published values`));
 });

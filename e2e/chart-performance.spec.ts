@@ -17,7 +17,11 @@ const PAGES = [
 
 /** Records, in ms since navigation start, the first drawing and the interactive chart of `chart`. */
 const RECORD = (chart: string) => {
-  const w = window as unknown as { __first?: number; __interactive?: number; __longTasks?: Array<{ start: number; duration: number }> };
+  const w = window as unknown as {
+    __first?: number;
+    __interactive?: number;
+    __longTasks?: Array<{ start: number; duration: number }>;
+  };
   w.__longTasks = [];
   try {
     new PerformanceObserver((list) => {
@@ -28,7 +32,13 @@ const RECORD = (chart: string) => {
   }
   const check = () => {
     const now = performance.now();
-    if (w.__first === undefined && document.querySelector(`[data-testid="${chart}-frame"] .chart-line, svg[data-testid="${chart}"] .recharts-line-curve`)) w.__first = now;
+    if (
+      w.__first === undefined &&
+      document.querySelector(
+        `[data-testid="${chart}-frame"] .chart-line, svg[data-testid="${chart}"] .recharts-line-curve`,
+      )
+    )
+      w.__first = now;
     if (w.__interactive === undefined && document.querySelector(`svg[data-testid="${chart}"] .recharts-line-curve`)) {
       w.__interactive = now;
       observer.disconnect();
@@ -41,7 +51,10 @@ const RECORD = (chart: string) => {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(", ");
 
-test("figures: index and volatility charts, first drawing and interactive chart at 1280 px", async ({ browser, request }, testInfo) => {
+test("figures: index and volatility charts, first drawing and interactive chart at 1280 px", async ({
+  browser,
+  request,
+}, testInfo) => {
   test.setTimeout(600_000);
   const figures: string[] = [];
   for (const { path, chart } of PAGES) {
@@ -62,7 +75,11 @@ test("figures: index and volatility charts, first drawing and interactive chart 
       await page.goto(path);
       await expect(interactive).toBeAttached({ timeout: 60_000 });
       const t = await page.evaluate(() => {
-        const w = window as unknown as { __first?: number; __interactive?: number; __longTasks?: Array<{ start: number; duration: number }> };
+        const w = window as unknown as {
+          __first?: number;
+          __interactive?: number;
+          __longTasks?: Array<{ start: number; duration: number }>;
+        };
         const until = w.__interactive ?? Number.POSITIVE_INFINITY;
         const js = performance
           .getEntriesByType("resource")

@@ -41,7 +41,9 @@ test("a ceased index opens on a window that shows its levels, ending at its last
   expect(Number(await figure.getAttribute("data-count"))).toBeGreaterThan(0);
   const end = (await figure.getAttribute("data-end")) ?? "";
   expect(Date.parse(end) - Date.parse(latest.computedAt)).toBeLessThanOrEqual(1000);
-  await expect(page.locator('svg[data-testid="level-chart"] :is(.chart-point, .chart-latest-point)').last()).toHaveAttribute("data-value", latest.indexLevel);
+  await expect(
+    page.locator('svg[data-testid="level-chart"] :is(.chart-point, .chart-latest-point)').last(),
+  ).toHaveAttribute("data-value", latest.indexLevel);
 });
 
 test("reconstitution markers never overlap, even at 90 days on a phone, and can be hidden", async ({ page }) => {
@@ -57,8 +59,13 @@ test("reconstitution markers never overlap, even at 90 days on a phone, and can 
     await expect.poll(() => labels.count()).toBeGreaterThan(0);
     const shown = (await labels.allTextContents()).reduce((n, t) => n + (t === "R" ? 1 : Number(t.slice(2))), 0);
     expect(shown, "every reconstitution in the window is in one marker").toBe(events);
-    const boxes = (await labels.evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ l: r.left, r: r.right })))).sort((a, b) => a.l - b.l);
-    for (let i = 1; i < boxes.length; i++) expect(boxes[i]!.l, `label ${i} overlaps the one before at ${width} px`).toBeGreaterThanOrEqual(boxes[i - 1]!.r);
+    const boxes = (
+      await labels.evaluateAll((els) =>
+        els.map((e) => e.getBoundingClientRect()).map((r) => ({ l: r.left, r: r.right })),
+      )
+    ).sort((a, b) => a.l - b.l);
+    for (let i = 1; i < boxes.length; i++)
+      expect(boxes[i]!.l, `label ${i} overlaps the one before at ${width} px`).toBeGreaterThanOrEqual(boxes[i - 1]!.r);
     expect(boxes.length).toBeLessThanOrEqual(Number(await box.getAttribute("data-event-groups")));
     await page.getByTestId("toggle-reconstitutions").uncheck();
     await expect(page.locator(".reconstitution-mark")).toHaveCount(0);
@@ -76,7 +83,10 @@ test("the log-scale toggle redraws the index chart on a log axis", async ({ page
   await expect(page.locator('svg[data-testid="level-chart"] .chart-point').first()).toBeAttached();
 });
 
-test("CSV of the plotted series and PNG of the chart, from the index, volatility and term-structure charts", async ({ page, request }) => {
+test("CSV of the plotted series and PNG of the chart, from the index, volatility and term-structure charts", async ({
+  page,
+  request,
+}) => {
   // The chart library's code is held back until the PNG button was clicked: a reader who asks
   // for the PNG before the interactive chart is drawn gets it once it is, not an error.
   let release!: () => void;
@@ -95,12 +105,23 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   const figure = page.getByTestId("level-figure");
   const start = (await figure.getAttribute("data-start")) ?? "";
   const end = (await figure.getAttribute("data-end")) ?? "";
-  const history = await api<{ points: Array<{ t: string; indexLevel: string }> }>(request, `/v1/indices/PMX-MACRO/history?interval=1d&start=${start}&end=${end}`);
+  const history = await api<{ points: Array<{ t: string; indexLevel: string }> }>(
+    request,
+    `/v1/indices/PMX-MACRO/history?interval=1d&start=${start}&end=${end}`,
+  );
   const latest = await api<{ indexLevel: string; computedAt: string }>(request, "/v1/indices/PMX-MACRO/latest");
 
-  const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: /^Download CSV of the plotted series/ }).first().click()]);
+  const [csv] = await Promise.all([
+    page.waitForEvent("download"),
+    page
+      .getByRole("button", { name: /^Download CSV of the plotted series/ })
+      .first()
+      .click(),
+  ]);
   expect(csv.suggestedFilename()).toBe("PMX-MACRO-7d-1d.csv");
-  const lines = readFileSync(await csv.path(), "utf8").trim().split("\r\n");
+  const lines = readFileSync(await csv.path(), "utf8")
+    .trim()
+    .split("\r\n");
   expect(lines[0]).toBe("t,indexLevel,kind");
   const expected = history.points.map((p) => `${p.t},${p.indexLevel},fixing`);
   if (history.points.at(-1)?.t !== latest.computedAt) expected.push(`${latest.computedAt},${latest.indexLevel},latest`);
@@ -108,7 +129,10 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
 
   await expect(page.locator('[data-testid="level-chart-frame"] svg.recharts-surface')).toHaveCount(0);
   const pngDownload = page.waitForEvent("download");
-  await page.getByRole("button", { name: /^Download PNG of the chart/ }).first().click();
+  await page
+    .getByRole("button", { name: /^Download PNG of the chart/ })
+    .first()
+    .click();
   await expect.poll(() => heldChunks).toBeGreaterThan(0);
   release();
   const png = await pngDownload;
@@ -120,18 +144,25 @@ test("CSV of the plotted series and PNG of the chart, from the index, volatility
   await page.goto("/volatility/fed-decision?range=7d");
   const vfig = page.getByTestId("volatility-figure");
   const vstart = (await vfig.getAttribute("data-start")) ?? "";
-  const vh = await api<{ points: Array<{ t: string; headlinePts: number; bandLoPts: number; bandHiPts: number; status: string }> }>(
-    request,
-    `/v1/volatility/PMV-FED/history?start=${vstart}&limit=5000`,
-  );
-  const [vcsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("volatility-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
-  const vlines = readFileSync(await vcsv.path(), "utf8").trim().split("\r\n");
+  const vh = await api<{
+    points: Array<{ t: string; headlinePts: number; bandLoPts: number; bandHiPts: number; status: string }>;
+  }>(request, `/v1/volatility/PMV-FED/history?start=${vstart}&limit=5000`);
+  const [vcsv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("volatility-chart-downloads").getByRole("button", { name: /CSV/ }).click(),
+  ]);
+  const vlines = readFileSync(await vcsv.path(), "utf8")
+    .trim()
+    .split("\r\n");
   expect(vlines[0]).toBe("t,headlinePts,bandLoPts,bandHiPts,cfHeadlinePts,status,basis");
   expect(vlines.slice(1).map((l) => l.split(",").slice(0, 4).join(","))).toEqual(
     [...vh.points].reverse().map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts].join(",")),
   );
   // The term-structure chart has its own downloads.
-  const [tcsv] = await Promise.all([page.waitForEvent("download"), page.getByTestId("term-chart-downloads").getByRole("button", { name: /CSV/ }).click()]);
+  const [tcsv] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByTestId("term-chart-downloads").getByRole("button", { name: /CSV/ }).click(),
+  ]);
   expect(readFileSync(await tcsv.path(), "utf8").split("\r\n")[0]).toBe("ticker,computedAt,tenorDays,pts,headline");
 });
 

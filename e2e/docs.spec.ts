@@ -17,7 +17,9 @@ test("an error docsUrl fragment lands on that code's section: /docs/errors#rate_
   await expect(page.locator('[data-error-code="rate_limited"]')).toContainText("429");
 });
 
-test("the errors page has a section for every error code, and the limits page one for the fallback", async ({ page }) => {
+test("the errors page has a section for every error code, and the limits page one for the fallback", async ({
+  page,
+}) => {
   await page.goto("/docs/errors");
   for (const code of ERROR_CODES) await expect(page.locator(`h2[id="${code}"]`)).toHaveCount(1);
   await page.goto("/docs/limits");

@@ -41,7 +41,9 @@ test("each volatility page shows its forecast record, and the monthly bundles ca
   }
   expect(bundleRows.length).toBeGreaterThan(0);
 
-  const catalog = (await (await request.get("/v1/volatility", auth)).json()) as { data: { series: Array<{ ticker: string; slug: string; tenorsDays: number[] }> } };
+  const catalog = (await (await request.get("/v1/volatility", auth)).json()) as {
+    data: { series: Array<{ ticker: string; slug: string; tenorsDays: number[] }> };
+  };
   for (const series of catalog.data.series) {
     await test.step(series.ticker, async () => {
       expect((await page.goto(`/volatility/${series.slug}`))?.status()).toBe(200);
@@ -69,7 +71,9 @@ test("each volatility page shows its forecast record, and the monthly bundles ca
       await expect(dots).toHaveCount(count);
       const daily = bundleRows.find((r) => r.ticker === series.ticker && r.window_start!.endsWith("T00:00:00.000000Z"));
       if (daily) {
-        const dot = page.locator(`svg[data-testid="forecast-record-chart"] .chart-point[data-tenor-days="${daily.tenor_days}"][data-t="${daily.window_start!.replace(".000000Z", ".000Z")}"]`);
+        const dot = page.locator(
+          `svg[data-testid="forecast-record-chart"] .chart-point[data-tenor-days="${daily.tenor_days}"][data-t="${daily.window_start!.replace(".000000Z", ".000Z")}"]`,
+        );
         await expect(dot).toHaveAttribute("data-expected", String(Number(daily.expected_pts)));
         await expect(dot).toHaveAttribute("data-realized", String(Number(daily.realized_pts)));
       }

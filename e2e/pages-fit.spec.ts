@@ -8,7 +8,10 @@ import { pngFacts } from "./support/png";
 
 const LINE: [number, number, number] = [0x2f, 0x5b, 0xea];
 
-test("the volatility and index charts' PNGs are the plotted chart, titled with the series, the range and the scale", async ({ page, browser }) => {
+test("the volatility and index charts' PNGs are the plotted chart, titled with the series, the range and the scale", async ({
+  page,
+  browser,
+}) => {
   for (const [path, testId] of [
     ["/volatility/fed-decision?range=30d", "volatility-chart"],
     ["/indices/PMX-CRYPTO?range=30d&interval=1d", "level-chart"],
@@ -36,7 +39,9 @@ test("the volatility and index charts' PNGs are the plotted chart, titled with t
   }
 });
 
-test("on a log scale the y axis labels its bounds: the lowest and highest ticks bracket every level", async ({ page }) => {
+test("on a log scale the y axis labels its bounds: the lowest and highest ticks bracket every level", async ({
+  page,
+}) => {
   await page.goto("/indices/PMX-CRYPTO?range=90d&interval=1d");
   await page.getByTestId("level-chart-frame").hover();
   await page.getByTestId("toggle-log-scale").check();
@@ -45,9 +50,11 @@ test("on a log scale the y axis labels its bounds: the lowest and highest ticks 
   await expect(chart.locator(".chart-point").first()).toBeAttached();
   const tickText = chart.locator(".recharts-yAxis-tick-labels text");
   await expect.poll(() => tickText.count()).toBeGreaterThanOrEqual(4);
-  const levels = (await chart.locator(".chart-point, .chart-latest-point").evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-value"))))).filter(
-    Number.isFinite,
-  );
+  const levels = (
+    await chart
+      .locator(".chart-point, .chart-latest-point")
+      .evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-value"))))
+  ).filter(Number.isFinite);
   expect(levels.length).toBeGreaterThan(5);
   const ticks = await tickText.evaluateAll((els) =>
     els.map((e) => ({
@@ -141,7 +148,9 @@ test("docs pages do not carry the search index; it loads when search is opened",
   expect(indexRequests.length).toBe(1);
 });
 
-test("favicon.ico, robots.txt and sitemap.xml are served; the sitemap lists the public pages, each answering 200", async ({ request }) => {
+test("favicon.ico, robots.txt and sitemap.xml are served; the sitemap lists the public pages, each answering 200", async ({
+  request,
+}) => {
   const icon = await request.get("/favicon.ico");
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
@@ -177,14 +186,20 @@ test("favicon.ico, robots.txt and sitemap.xml are served; the sitemap lists the 
   for (const path of locs) expect((await request.get(path)).status(), path).toBe(200);
 });
 
-test("the changelog and incidents are Atom feeds, linked from their pages, with the pages' entries", async ({ page, request }) => {
+test("the changelog and incidents are Atom feeds, linked from their pages, with the pages' entries", async ({
+  page,
+  request,
+}) => {
   for (const [path, feedPath, items] of [
     ["/changelog", "/changelog.atom", '[data-testid="change"]'],
     ["/status/history", "/status/incidents.atom", '[data-testid="history-incident"]'],
     ["/status", "/status/incidents.atom", null],
   ] as const) {
     await page.goto(path);
-    await expect(page.locator(`link[rel="alternate"][type="application/atom+xml"]`)).toHaveAttribute("href", new RegExp(`${feedPath.replace(".", "\\.")}$`));
+    await expect(page.locator(`link[rel="alternate"][type="application/atom+xml"]`)).toHaveAttribute(
+      "href",
+      new RegExp(`${feedPath.replace(".", "\\.")}$`),
+    );
     await expect(page.getByRole("link", { name: /Atom feed/ })).toHaveAttribute("href", feedPath);
     const res = await request.get(feedPath);
     expect(res.status()).toBe(200);
@@ -195,18 +210,25 @@ test("the changelog and incidents are Atom feeds, linked from their pages, with 
       return {
         error: doc.getElementsByTagName("parsererror").length,
         ns: doc.documentElement.namespaceURI,
-        entries: [...doc.getElementsByTagName("entry")].map((e) => ({ id: e.getElementsByTagName("id")[0]?.textContent ?? "", updated: e.getElementsByTagName("updated")[0]?.textContent ?? "" })),
+        entries: [...doc.getElementsByTagName("entry")].map((e) => ({
+          id: e.getElementsByTagName("id")[0]?.textContent ?? "",
+          updated: e.getElementsByTagName("updated")[0]?.textContent ?? "",
+        })),
       };
     }, xml);
     expect(parsed.error, `${feedPath} is well-formed XML`).toBe(0);
     expect(parsed.ns).toBe("http://www.w3.org/2005/Atom");
     for (const e of parsed.entries) expect(e.updated).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(new Set(parsed.entries.map((e) => e.id)).size, "entry ids are unique").toBe(parsed.entries.length);
-    if (items) expect(parsed.entries.length, `${feedPath} has the page's entries`).toBe(await page.locator(items).count());
+    if (items)
+      expect(parsed.entries.length, `${feedPath} has the page's entries`).toBe(await page.locator(items).count());
   }
 });
 
-test("/llms.txt is the plain-text guide for agents: base URL, auth, endpoints, limits, error codes and the MCP address", async ({ request, baseURL }) => {
+test("/llms.txt is the plain-text guide for agents: base URL, auth, endpoints, limits, error codes and the MCP address", async ({
+  request,
+  baseURL,
+}) => {
   const res = await request.get("/llms.txt");
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toContain("text/plain");
@@ -215,7 +237,9 @@ test("/llms.txt is the plain-text guide for agents: base URL, auth, endpoints, l
   expect(text).toContain(`Base URL: ${baseURL}/v1`);
   expect(text).toContain("Authorization: Bearer <API_KEY>");
   expect(text).toContain(`${baseURL}/mcp`);
-  for (const path of ["/v1/indices/{ticker}/history", "/v1/volatility/{ticker}/latest", "/v1/downloads"]) expect(text).toContain(`### GET ${path}`);
-  for (const code of ["invalid_api_key", "rate_limited", "not_found", "invalid_window"]) expect(text).toContain(`\`${code}\``);
+  for (const path of ["/v1/indices/{ticker}/history", "/v1/volatility/{ticker}/latest", "/v1/downloads"])
+    expect(text).toContain(`### GET ${path}`);
+  for (const code of ["invalid_api_key", "rate_limited", "not_found", "invalid_window"])
+    expect(text).toContain(`\`${code}\``);
   expect(text).toMatch(/\d+ requests per minute and \d+ per day/);
 });

@@ -46,11 +46,16 @@ async function api<T>(request: APIRequestContext, path: string): Promise<T> {
 async function chartValues(page: Page, testId: string): Promise<Array<{ t: string; value: string }>> {
   return page
     .locator(`svg[data-testid="${testId}"] .chart-point`)
-    .evaluateAll((els) => els.map((el) => ({ t: el.getAttribute("data-t") ?? "", value: el.getAttribute("data-value") ?? "" })));
+    .evaluateAll((els) =>
+      els.map((el) => ({ t: el.getAttribute("data-t") ?? "", value: el.getAttribute("data-value") ?? "" })),
+    );
 }
 
 for (const ticker of INDICES) {
-  test(`index page ${ticker}: the chart has one point per API history point for every range and interval`, async ({ page, request }, testInfo) => {
+  test(`index page ${ticker}: the chart has one point per API history point for every range and interval`, async ({
+    page,
+    request,
+  }, testInfo) => {
     test.setTimeout(240_000);
     for (const range of RANGES) {
       for (const interval of INTERVALS) {
@@ -87,7 +92,9 @@ for (const ticker of INDICES) {
           } else {
             const points = page.locator('svg[data-testid="level-chart"] .chart-point');
             await expect(points).toHaveCount(history.count);
-            expect(await chartValues(page, "level-chart")).toEqual(history.points.map((p) => ({ t: p.t, value: p.indexLevel })));
+            expect(await chartValues(page, "level-chart")).toEqual(
+              history.points.map((p) => ({ t: p.t, value: p.indexLevel })),
+            );
           }
           await figure.screenshot({ path: testInfo.outputPath(`index-${ticker}-${range}-${interval}.png`) });
         });
@@ -101,7 +108,10 @@ test("the chart tooltip shows the exact decimal level and its time", async ({ pa
   const figure = page.getByTestId("level-figure");
   const start = (await figure.getAttribute("data-start")) ?? "";
   const end = (await figure.getAttribute("data-end")) ?? "";
-  const history = await api<{ points: LevelPoint[] }>(request, `/v1/indices/PMX-ELEC/history?interval=1d&start=${start}&end=${end}`);
+  const history = await api<{ points: LevelPoint[] }>(
+    request,
+    `/v1/indices/PMX-ELEC/history?interval=1d&start=${start}&end=${end}`,
+  );
   const last = history.points.at(-1);
   expect(last).toBeDefined();
   await page.locator('svg[data-testid="level-chart"] .chart-point').last().hover({ force: true });
@@ -111,13 +121,19 @@ test("the chart tooltip shows the exact decimal level and its time", async ({ pa
 });
 
 test("/indices shows every index with the API's latest level, status and stale flag", async ({ page, request }) => {
-  const catalog = await api<{ count: number; indices: Array<{ ticker: string; publicStatus: string; stale: boolean }> }>(request, "/v1/indices");
+  const catalog = await api<{
+    count: number;
+    indices: Array<{ ticker: string; publicStatus: string; stale: boolean }>;
+  }>(request, "/v1/indices");
   expect(catalog.indices.map((i) => i.ticker)).toEqual([...INDICES]);
   await page.goto("/indices");
   await expect(page.getByRole("heading", { level: 1, name: "Indices" })).toBeVisible();
   await expect(page.getByTestId("index-row")).toHaveCount(catalog.count);
   for (const entry of catalog.indices) {
-    const latest = await api<{ indexLevel: string; publicStatus: string }>(request, `/v1/indices/${entry.ticker}/latest`);
+    const latest = await api<{ indexLevel: string; publicStatus: string }>(
+      request,
+      `/v1/indices/${entry.ticker}/latest`,
+    );
     const row = page.locator(`[data-testid="index-row"][data-ticker="${entry.ticker}"]`);
     const level = row.getByTestId("index-level");
     await expect(level).toHaveAttribute("data-value", latest.indexLevel);
@@ -125,27 +141,40 @@ test("/indices shows every index with the API's latest level, status and stale f
     await expect(row.getByTestId("index-status")).toHaveAttribute("data-status", entry.publicStatus);
     await expect(row.getByTestId("stale-badge")).toHaveCount(entry.stale ? 1 : 0);
   }
-  await expect(page.locator('[data-testid="index-row"] [data-testid="index-status"][data-status="ceased"]')).toHaveCount(1);
-  await expect(page.locator('[data-testid="index-row"] [data-testid="index-status"][data-status="resolved"]')).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid="index-row"] [data-testid="index-status"][data-status="ceased"]'),
+  ).toHaveCount(1);
+  await expect(
+    page.locator('[data-testid="index-row"] [data-testid="index-status"][data-status="resolved"]'),
+  ).toHaveCount(1);
 });
 
 test("an index page's latest level box equals the API's latest", async ({ page, request }) => {
-  const latest = await api<{ indexLevel: string; computedAt: string; compositionVersion: string }>(request, "/v1/indices/PMX-MACRO/latest");
+  const latest = await api<{ indexLevel: string; computedAt: string; compositionVersion: string }>(
+    request,
+    "/v1/indices/PMX-MACRO/latest",
+  );
   await page.goto("/indices/PMX-MACRO");
   await expect(page.getByTestId("latest-level")).toHaveAttribute("data-value", latest.indexLevel);
   await expect(page.getByTestId("latest-computed-at")).toHaveAttribute("datetime", latest.computedAt);
   await expect(page.getByTestId("composition-version")).toHaveText(latest.compositionVersion);
 });
 
-test("a volatility page shows the API's headline with its tenor, the definition line and the counterfactual", async ({ page, request }) => {
+test("a volatility page shows the API's headline with its tenor, the definition line and the counterfactual", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
-  const catalog = await api<{ series: Array<{ ticker: string; slug: string; headlinePts: number; headlineTenorDays: number }> }>(request, "/v1/volatility");
+  const catalog = await api<{
+    series: Array<{ ticker: string; slug: string; headlinePts: number; headlineTenorDays: number }>;
+  }>(request, "/v1/volatility");
   expect(catalog.series.length).toBeGreaterThanOrEqual(4);
   for (const entry of catalog.series) {
     await test.step(entry.ticker, async () => {
       const latest = await api<VolLatest>(request, `/v1/volatility/${entry.ticker}/latest`);
       // The surface shows the newest tick when published, else the newest published value.
-      const shown = latest.publicationState === "published" || latest.published === null ? latest.tick : latest.published;
+      const shown =
+        latest.publicationState === "published" || latest.published === null ? latest.tick : latest.published;
       expect(shown.headlinePts).toBe(entry.headlinePts);
 
       const res = await page.goto(`/volatility/${entry.slug}`);
@@ -158,7 +187,10 @@ test("a volatility page shows the API's headline with its tenor, the definition 
       await expect(headline).toContainText(`${shown.headlinePts.toFixed(2)} pts over ${shown.headlineTenorDays} days`);
       await expect(page.getByTestId("definition-line")).toHaveText(latest.series.definitionLine);
       await expect(page.getByTestId("volatility-status")).toHaveAttribute("data-status", shown.status);
-      await expect(page.getByTestId("volatility-counterfactual")).toHaveAttribute("data-value", String(shown.counterfactual.headlinePts));
+      await expect(page.getByTestId("volatility-counterfactual")).toHaveAttribute(
+        "data-value",
+        String(shown.counterfactual.headlinePts),
+      );
 
       const figure = page.getByTestId("volatility-figure");
       const start = (await figure.getAttribute("data-start")) ?? "";
@@ -175,12 +207,20 @@ test("a volatility page shows the API's headline with its tenor, the definition 
   await page.getByTestId("volatility-figure").screenshot({ path: test.info().outputPath("volatility-history.png") });
 });
 
-test("/volatility and the home page quote every headline with its tenor, as the API does", async ({ page, request }) => {
-  const catalog = await api<{ series: Array<{ ticker: string; headlinePts: number; headlineTenorDays: number }> }>(request, "/v1/volatility");
+test("/volatility and the home page quote every headline with its tenor, as the API does", async ({
+  page,
+  request,
+}) => {
+  const catalog = await api<{ series: Array<{ ticker: string; headlinePts: number; headlineTenorDays: number }> }>(
+    request,
+    "/v1/volatility",
+  );
   for (const path of ["/volatility", "/"]) {
     await page.goto(path);
     for (const entry of catalog.series) {
-      const cell = page.locator(`[data-testid="volatility-row"][data-ticker="${entry.ticker}"] [data-testid="volatility-headline"]`);
+      const cell = page.locator(
+        `[data-testid="volatility-row"][data-ticker="${entry.ticker}"] [data-testid="volatility-headline"]`,
+      );
       await expect(cell).toHaveAttribute("data-value", String(entry.headlinePts));
       await expect(cell).toHaveText(`${entry.headlinePts.toFixed(2)} pts over ${entry.headlineTenorDays} days`);
     }
@@ -210,12 +250,16 @@ test("on a phone (390x844) /indices has no horizontal page overflow", async ({ p
   for (const path of ["/indices", "/", "/indices/PMX-ELEC", "/volatility/fed-decision"]) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-    if (path !== "/" && path !== "/indices") await expect(page.locator("svg[data-testid$='-chart']").first()).toBeVisible();
+    if (path !== "/" && path !== "/indices")
+      await expect(page.locator("svg[data-testid$='-chart']").first()).toBeVisible();
     const [overflow, offenders] = await page.evaluate(() => {
       const wide = [...document.querySelectorAll("body *")]
         .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
         .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 40)}`);
-      return [document.documentElement.scrollWidth - document.documentElement.clientWidth, wide.slice(0, 5).join(", ")] as const;
+      return [
+        document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        wide.slice(0, 5).join(", "),
+      ] as const;
     });
     expect(overflow, `${path}: ${offenders}`).toBeLessThanOrEqual(0);
   }

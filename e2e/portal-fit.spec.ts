@@ -8,7 +8,9 @@ import { mintInPortal, sidewaysOverflow, signInThroughOutbox, uniquePortalEmail 
 // Each test registers its own account, so it starts signed out (not in the setup project's state).
 test.use({ storageState: { cookies: [], origins: [] } });
 
-test("the keys page fits 390 and 1280 px: no sideways scroll, Revoke inside its card, Create key disabled at 3 of 3", async ({ page }) => {
+test("the keys page fits 390 and 1280 px: no sideways scroll, Revoke inside its card, Create key disabled at 3 of 3", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await signInThroughOutbox(page, uniquePortalEmail("e2e-fit"));
@@ -72,7 +74,10 @@ test("the first request is copied with one click", async ({ page, context }) => 
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(snippet);
 });
 
-test("a signed-in user downloads a bundle file with the session; it is the keyed file and counts on the key", async ({ page, request }) => {
+test("a signed-in user downloads a bundle file with the session; it is the keyed file and counts on the key", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await signInThroughOutbox(page, uniquePortalEmail("e2e-bundles"));
   await expect(page.getByTestId("bundles-need-key")).toBeVisible();
@@ -127,7 +132,10 @@ test("a signed-in user downloads a bundle file with the session; it is the keyed
   expect(zip.headers()["content-type"]).toBe("application/zip");
   expect([...(await zip.body()).subarray(0, 2)]).toEqual([0x50, 0x4b]);
   const verifier = page.getByTestId("bundle-verifier");
-  await expect(verifier.getByRole("link", { name: "recompute_bundles.py" })).toHaveAttribute("href", "/tools/recompute_bundles.py");
+  await expect(verifier.getByRole("link", { name: "recompute_bundles.py" })).toHaveAttribute(
+    "href",
+    "/tools/recompute_bundles.py",
+  );
   await expect(verifier).toContainText("python3 recompute_bundles.py bundles");
   await expect(page.getByTestId("client-packages").locator('a[href^="/clients/"]')).toHaveCount(2);
 });
@@ -152,15 +160,21 @@ test("a commercial licence request is stored, acknowledged by mail and listed fo
   expect(reference).toMatch(/^LR-[0-9A-F]{8}$/);
 
   await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
-  await expect(page.locator(`[data-testid="outbox-mail"][data-to="${email}"]`).filter({ hasText: reference }).first()).toBeVisible();
+  await expect(
+    page.locator(`[data-testid="outbox-mail"][data-to="${email}"]`).filter({ hasText: reference }).first(),
+  ).toBeVisible();
 
   const root = path.resolve(__dirname, "..");
-  const out = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), ["--conditions=react-server", "scripts/licenses.ts", "list"], {
-    cwd: root,
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "", REDIS_URL: "" },
-    encoding: "utf8",
-    timeout: 90_000,
-  });
+  const out = execFileSync(
+    path.join(root, "node_modules", ".bin", "tsx"),
+    ["--conditions=react-server", "scripts/licenses.ts", "list"],
+    {
+      cwd: root,
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, DATABASE_URL: "", REDIS_URL: "" },
+      encoding: "utf8",
+      timeout: 90_000,
+    },
+  );
   const line = out.split("\n").find((l) => l.includes(reference)) ?? "";
   expect(line).toContain(email);
   expect(line).toContain(organization);

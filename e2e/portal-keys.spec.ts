@@ -10,7 +10,10 @@ test.use({ storageState: { cookies: [], origins: [] } });
 
 const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
-test("the copied state belongs to one secret: a rotate or a second create shows the new key as not copied", async ({ page, context }) => {
+test("the copied state belongs to one secret: a rotate or a second create shows the new key as not copied", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInThroughOutbox(page, uniquePortalEmail("e2e-copied"));
@@ -44,7 +47,9 @@ test("the copied state belongs to one secret: a rotate or a second create shows 
   expect(await clipboard(page)).toBe(rotated);
 });
 
-test("at 390 px each key is a card with Usage, Rotate and Revoke in reach, and the Copy button covers no request text", async ({ page }) => {
+test("at 390 px each key is a card with Usage, Rotate and Revoke in reach, and the Copy button covers no request text", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signInThroughOutbox(page, uniquePortalEmail("e2e-cards"));
   await mintInPortal(page, "a key with a rather long descriptive name");
@@ -95,11 +100,15 @@ test("at 390 px each key is a card with Usage, Rotate and Revoke in reach, and t
   });
   expect(lines.length).toBeGreaterThan(0);
   for (const r of lines) {
-    const overlaps = r.left < copy.x + copy.width && r.right > copy.x && r.top < copy.y + copy.height && r.bottom > copy.y;
+    const overlaps =
+      r.left < copy.x + copy.width && r.right > copy.x && r.top < copy.y + copy.height && r.bottom > copy.y;
     expect(overlaps, `text at ${JSON.stringify(r)} under the Copy button ${JSON.stringify(copy)}`).toBe(false);
   }
   const pre = (await request.boundingBox())!;
-  expect(await request.evaluate((el) => el.scrollWidth <= el.clientWidth), "the request wraps instead of scrolling under the button").toBe(true);
+  expect(
+    await request.evaluate((el) => el.scrollWidth <= el.clientWidth),
+    "the request wraps instead of scrolling under the button",
+  ).toBe(true);
   expect(pre.x + pre.width).toBeLessThanOrEqual(390);
   await page.screenshot({
     path: test.info().outputPath("portal-cards-390.png"),
@@ -133,9 +142,17 @@ test("the usage charts' PNG is the plotted chart with its title, not a legend sw
     .toBeGreaterThanOrEqual(4);
   const figure = page.getByTestId("usage-hourly");
   await expect(figure.locator(".recharts-bar-rectangle").first()).toBeAttached();
-  const [download] = await Promise.all([page.waitForEvent("download"), figure.getByRole("button", { name: /^Download PNG of the chart/ }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    figure.getByRole("button", { name: /^Download PNG of the chart/ }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("usage-hourly.png");
-  const facts = await pngFacts(page.context().browser()!, readFileSync(await download.path()), [0x10, 0xb9, 0x81], 2 * 28);
+  const facts = await pngFacts(
+    page.context().browser()!,
+    readFileSync(await download.path()),
+    [0x10, 0xb9, 0x81],
+    2 * 28,
+  );
   const plotted = (await figure.locator(".recharts-wrapper > svg.recharts-surface").boundingBox())!;
   // Twice the plotted chart's pixels plus the title strip, with the success bars' green in it.
   expect(facts.width).toBe(2 * Math.round(plotted.width));

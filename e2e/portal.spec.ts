@@ -46,7 +46,9 @@ async function signIn(page: Page, email: string): Promise<void> {
 
 /** Mints a key through the form and returns the secret the page shows once. */
 async function mint(page: Page, name: string): Promise<string> {
-  const before = (await page.getByTestId("new-secret").count()) ? await page.getByTestId("new-secret").inputValue() : null;
+  const before = (await page.getByTestId("new-secret").count())
+    ? await page.getByTestId("new-secret").inputValue()
+    : null;
   await page.getByLabel(/Key name/).fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
   const field = page.getByTestId("new-secret");
@@ -72,7 +74,11 @@ test("a free-mail address is refused with a clear message", async ({ page }) => 
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toHaveCount(0);
 });
 
-test("a developer registers by magic link, then mints, uses, rotates and revokes keys", async ({ page, context, request }) => {
+test("a developer registers by magic link, then mints, uses, rotates and revokes keys", async ({
+  page,
+  context,
+  request,
+}) => {
   test.setTimeout(180_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const email = uniqueEmail();
@@ -103,7 +109,9 @@ test("a developer registers by magic link, then mints, uses, rotates and revokes
     const hourly = page.getByTestId("usage-hourly");
     const before = Number(await hourly.getAttribute("data-total"));
     for (let i = 0; i < 3; i++) expect(await status(request, first)).toBe(200);
-    const missing = await request.get("/v1/indices/NO-SUCH-INDEX/latest", { headers: { Authorization: `Bearer ${first}` } });
+    const missing = await request.get("/v1/indices/NO-SUCH-INDEX/latest", {
+      headers: { Authorization: `Bearer ${first}` },
+    });
     expect(missing.status()).toBe(404);
     await expect
       .poll(
@@ -119,7 +127,10 @@ test("a developer registers by magic link, then mints, uses, rotates and revokes
     await expect(page.getByTestId("usage-daily")).toHaveAttribute("data-total", String(before + 4));
     await page.getByText("Show the numbers as a table").first().click();
     await expect(page.getByTestId("usage-hourly-table")).toBeVisible();
-    await expect(page.getByTestId("endpoints-table").locator('[data-endpoint="/v1"]')).toHaveAttribute("data-total", "3");
+    await expect(page.getByTestId("endpoints-table").locator('[data-endpoint="/v1"]')).toHaveAttribute(
+      "data-total",
+      "3",
+    );
     const remaining = Number(await page.getByTestId("quota-minute").getAttribute("data-remaining"));
     expect(remaining).toBeLessThanOrEqual(60 - 4);
     await page.getByRole("link", { name: "API keys" }).first().click();
@@ -142,7 +153,10 @@ test("a developer registers by magic link, then mints, uses, rotates and revokes
     await expect(page.getByTestId("secret-reveal")).toContainText("no longer works");
     expect(await status(request, first)).toBe(401);
     expect(await status(request, second)).toBe(200);
-    await expect(page.getByTestId("key-row").filter({ hasText: masked(first) })).toHaveAttribute("data-status", "rotated");
+    await expect(page.getByTestId("key-row").filter({ hasText: masked(first) })).toHaveAttribute(
+      "data-status",
+      "rotated",
+    );
   });
 
   await test.step("revoke after confirming: the key is refused from then on", async () => {
@@ -156,7 +170,10 @@ test("a developer registers by magic link, then mints, uses, rotates and revokes
     await page.getByRole("button", { name: `Revoke e2e first (${masked(second)})` }).click();
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(dialog).toBeHidden({ timeout: 15_000 });
-    await expect(page.getByTestId("key-row").filter({ hasText: masked(second) })).toHaveAttribute("data-status", "revoked");
+    await expect(page.getByTestId("key-row").filter({ hasText: masked(second) })).toHaveAttribute(
+      "data-status",
+      "revoked",
+    );
     expect(await status(request, second)).toBe(401);
   });
 

@@ -19,7 +19,10 @@ async function get(request: APIRequestContext, path: string) {
   return res;
 }
 
-test("every reconstitution in a 90-day hourly window is marked, beyond the API's 50, and the table says how many rows it holds", async ({ page, request }) => {
+test("every reconstitution in a 90-day hourly window is marked, beyond the API's 50, and the table says how many rows it holds", async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   await page.goto("/indices/PMX-CRYPTO?range=90d&interval=1h");
   const figure = page.getByTestId("level-figure");
@@ -27,7 +30,9 @@ test("every reconstitution in a 90-day hourly window is marked, beyond the API's
   const end = (await figure.getAttribute("data-end"))!;
   // The truth, from published files and the API: closed months from their bundles' chain_links.csv,
   // the current month from /v1 (which holds fewer than its limit of 50 there).
-  const latest = (await (await get(request, "/downloads/manifest.json")).json()) as { months: Array<{ month: string; files: Array<{ name: string; url: string }> }> };
+  const latest = (await (await get(request, "/downloads/manifest.json")).json()) as {
+    months: Array<{ month: string; files: Array<{ name: string; url: string }> }>;
+  };
   const inWindow = (t: string) => t.slice(0, 19) >= start.slice(0, 19) && t.slice(0, 19) <= end.slice(0, 19);
   let expected = 0;
   const closed = new Set<string>();
@@ -35,10 +40,17 @@ test("every reconstitution in a 90-day hourly window is marked, beyond the API's
     closed.add(m.month);
     if (`${m.month}-31T23:59:59` < start.slice(0, 19)) continue;
     const file = m.files.find((f) => f.name === "chain_links.csv")!;
-    const rows = parse(await (await get(request, new URL(file.url).pathname)).text(), { columns: true }) as Array<{ ticker: string; completed_at: string }>;
+    const rows = parse(await (await get(request, new URL(file.url).pathname)).text(), { columns: true }) as Array<{
+      ticker: string;
+      completed_at: string;
+    }>;
     expected += rows.filter((r) => r.ticker === "PMX-CRYPTO" && inWindow(r.completed_at)).length;
   }
-  const recent = ((await (await get(request, "/v1/indices/PMX-CRYPTO/reconstitutions?limit=50")).json()) as { data: { events: Array<{ completedAt: string }> } }).data.events;
+  const recent = (
+    (await (await get(request, "/v1/indices/PMX-CRYPTO/reconstitutions?limit=50")).json()) as {
+      data: { events: Array<{ completedAt: string }> };
+    }
+  ).data.events;
   const open = recent.filter((e) => !closed.has(e.completedAt.slice(0, 7)));
   expect(open.length, "the open month alone reaches the API's limit: this test cannot count it").toBeLessThan(50);
   expected += open.filter((e) => inWindow(e.completedAt)).length;
@@ -72,7 +84,9 @@ test("Try it edits the ticker and every parameter of the endpoint, and sends wha
       await panel.getByRole("button", { name: "Use this key" }).click();
     }
     const fields = panel.getByTestId("try-it-fields");
-    const names = await fields.locator("[data-param]").evaluateAll((els) => els.map((e) => e.getAttribute("data-param")));
+    const names = await fields
+      .locator("[data-param]")
+      .evaluateAll((els) => els.map((e) => e.getAttribute("data-param")));
     // the endpoint table's parameters: the path's ticker and the query's start, end and interval
     expect(names).toEqual(["ticker", "start", "end", "interval"]);
     await fields.locator('[data-param="ticker"]').fill("pmx-elec");
@@ -84,21 +98,32 @@ test("Try it edits the ticker and every parameter of the endpoint, and sends wha
     await panel.getByRole("button", { name: "Send request" }).click();
     const response = panel.getByTestId("try-it-response");
     await expect(response).toHaveAttribute("data-status", "200");
-    const body = JSON.parse((await panel.getByTestId("try-it-body").textContent())!) as { data: { ticker: string; interval: string } };
+    const body = JSON.parse((await panel.getByTestId("try-it-body").textContent())!) as {
+      data: { ticker: string; interval: string };
+    };
     expect(body.data).toMatchObject({ ticker: "PMX-ELEC", interval: "1h" });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `sideways scroll at ${width}`).toBeLessThanOrEqual(0);
   }
 });
 
-test("the changelog names only public series, and every series or index it links answers", async ({ page, request }) => {
+test("the changelog names only public series, and every series or index it links answers", async ({
+  page,
+  request,
+}) => {
   await page.goto("/changelog");
-  const catalog = ((await (await get(request, "/v1/volatility")).json()) as { data: { series: Array<{ ticker: string }> } }).data.series.map((s) => s.ticker);
+  const catalog = (
+    (await (await get(request, "/v1/volatility")).json()) as { data: { series: Array<{ ticker: string }> } }
+  ).data.series.map((s) => s.ticker);
   for (const text of await page.getByText(/^Computed with it:/).allTextContents()) {
     const named = /public series \(([^)]*)\)/.exec(text)?.[1]?.split(", ") ?? [];
     for (const ticker of named) expect(catalog, `${text}`).toContain(ticker);
   }
-  const hrefs = await page.locator('a[href^="/volatility/"], a[href^="/indices/"]').evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute("href")!))]);
+  const hrefs = await page
+    .locator('a[href^="/volatility/"], a[href^="/indices/"]')
+    .evaluateAll((as) => [...new Set(as.map((a) => a.getAttribute("href")!))]);
   expect(hrefs.length).toBeGreaterThan(0);
   for (const href of hrefs) expect((await request.get(href)).status(), href).toBe(200);
 });
@@ -108,18 +133,29 @@ test("the home page's status column is whole at 390 and 1280 px", async ({ page 
     await page.setViewportSize({ width, height: 900 });
     await page.goto("/");
     for (const row of await page.getByTestId("index-row").all()) {
-      const badge = row.locator('[data-testid="index-status"]:visible, [data-testid="index-status-folded"]:visible').first();
+      const badge = row
+        .locator('[data-testid="index-status"]:visible, [data-testid="index-status-folded"]:visible')
+        .first();
       await expect(badge).toBeVisible();
       const box = (await badge.boundingBox())!;
-      expect(box.x + box.width, `status of ${await row.getAttribute("data-ticker")} at ${width} px`).toBeLessThanOrEqual(width);
+      expect(
+        box.x + box.width,
+        `status of ${await row.getAttribute("data-ticker")} at ${width} px`,
+      ).toBeLessThanOrEqual(width);
     }
     for (const frame of await page.locator('[role="region"]:has(table)').all()) {
-      expect(await frame.evaluate((el) => el.scrollWidth - el.clientWidth), `a table scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+      expect(
+        await frame.evaluate((el) => el.scrollWidth - el.clientWidth),
+        `a table scrolls sideways at ${width} px`,
+      ).toBeLessThanOrEqual(0);
     }
   }
 });
 
-test("the downloads docs give the verifier in one download, with its command, and the month archives", async ({ page, request }) => {
+test("the downloads docs give the verifier in one download, with its command, and the month archives", async ({
+  page,
+  request,
+}) => {
   await page.goto("/docs/downloads");
   const link = page.getByRole("link", { name: "recompute_bundles.py" }).first();
   const href = (await link.getAttribute("href"))!;

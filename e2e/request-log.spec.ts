@@ -50,7 +50,10 @@ test("a user finds the request their logs mention by its request id, at 1280 and
       const box = (await row.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(width);
       // The request log section (the usage charts above it are another part of the page).
-      const results = await new AxeBuilder({ page }).include("#requests").withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+      const results = await new AxeBuilder({ page })
+        .include("#requests")
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+        .analyze();
       const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
       await page.screenshot({ path: test.info().outputPath(`request-log-${width}.png`), fullPage: true });

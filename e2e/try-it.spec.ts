@@ -52,7 +52,11 @@ test("a key pasted once runs every endpoint page's example, only against /v1, at
         const headers = panel.getByTestId("try-it-headers");
         await expect(headers).toContainText("x-request-id");
         await expect(headers).toContainText("x-ratelimit-remaining");
-        const body = JSON.parse((await panel.getByTestId("try-it-body").textContent())!) as { data?: unknown; meta?: unknown; error?: { requestId: string } };
+        const body = JSON.parse((await panel.getByTestId("try-it-body").textContent())!) as {
+          data?: unknown;
+          meta?: unknown;
+          error?: { requestId: string };
+        };
         if (direct.status() === 200) {
           expect(body.data).toBeTruthy();
           expect(body.meta).toBeTruthy();
@@ -64,7 +68,9 @@ test("a key pasted once runs every endpoint page's example, only against /v1, at
         if (slug === "index-latest" || slug === "downloads") {
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `sideways scroll at ${width}`).toBeLessThanOrEqual(0);
-          const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+          const results = await new AxeBuilder({ page })
+            .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+            .analyze();
           const bad = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
           expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
           await page.screenshot({ path: test.info().outputPath(`try-it-${slug}-${width}.png`), fullPage: true });

@@ -18,10 +18,18 @@ const RECORD_FIRST_DRAW = () => {
   const w = window as unknown as { __firstChart?: number; __interactive?: number };
   const check = () => {
     const now = performance.now();
-    if (w.__firstChart === undefined && document.querySelector('[data-testid="volatility-chart-frame"] .chart-line, svg[data-testid="volatility-chart"] .recharts-line-curve')) {
+    if (
+      w.__firstChart === undefined &&
+      document.querySelector(
+        '[data-testid="volatility-chart-frame"] .chart-line, svg[data-testid="volatility-chart"] .recharts-line-curve',
+      )
+    ) {
       w.__firstChart = now;
     }
-    if (w.__interactive === undefined && document.querySelector('svg[data-testid="volatility-chart"] .recharts-line-curve')) {
+    if (
+      w.__interactive === undefined &&
+      document.querySelector('svg[data-testid="volatility-chart"] .recharts-line-curve')
+    ) {
       w.__interactive = now;
       observer.disconnect();
     }
@@ -32,15 +40,20 @@ const RECORD_FIRST_DRAW = () => {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-test("volatility pages: HTML under 300 KB, the first chart drawn from the HTML before the interactive one, figures at 1280 px", async ({ page, request }, testInfo) => {
+test("volatility pages: HTML under 300 KB, the first chart drawn from the HTML before the interactive one, figures at 1280 px", async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(420_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.addInitScript(RECORD_FIRST_DRAW);
   const catalog = await page.goto("/volatility");
   expect(catalog?.status()).toBe(200);
-  const slugs = await page.locator('[data-testid="volatility-row"] a[href^="/volatility/"]').evaluateAll((as) => [
-    ...new Set(as.map((a) => (a.getAttribute("href") ?? "").split("?")[0]!.replace("/volatility/", ""))),
-  ]);
+  const slugs = await page
+    .locator('[data-testid="volatility-row"] a[href^="/volatility/"]')
+    .evaluateAll((as) => [
+      ...new Set(as.map((a) => (a.getAttribute("href") ?? "").split("?")[0]!.replace("/volatility/", ""))),
+    ]);
   expect(slugs.length).toBeGreaterThanOrEqual(4);
 
   const figures: string[] = [];
@@ -56,12 +69,16 @@ test("volatility pages: HTML under 300 KB, the first chart drawn from the HTML b
       expect(html).toMatch(/data-testid="volatility-chart-frame"[\s\S]*class="chart-line/);
 
       await page.goto(path); // warm-up: compiled code and data caches, as for any visitor after the first
-      await expect(page.locator('svg[data-testid="volatility-chart"] .recharts-line-curve').first()).toBeAttached({ timeout: 30_000 });
+      await expect(page.locator('svg[data-testid="volatility-chart"] .recharts-line-curve').first()).toBeAttached({
+        timeout: 30_000,
+      });
       const draws: number[] = [];
       const interactive: number[] = [];
       for (let i = 0; i < LOADS; i++) {
         await page.goto(path);
-        await expect(page.locator('svg[data-testid="volatility-chart"] .recharts-line-curve').first()).toBeAttached({ timeout: 30_000 });
+        await expect(page.locator('svg[data-testid="volatility-chart"] .recharts-line-curve').first()).toBeAttached({
+          timeout: 30_000,
+        });
         const t = await page.evaluate(() => {
           const w = window as unknown as { __firstChart?: number; __interactive?: number };
           return { first: w.__firstChart ?? Number.NaN, interactive: w.__interactive ?? Number.NaN };
@@ -75,7 +92,9 @@ test("volatility pages: HTML under 300 KB, the first chart drawn from the HTML b
       );
       for (let i = 0; i < LOADS; i++) {
         expect(draws[i], `${path}: the first drawing was never seen`).not.toBeNaN();
-        expect(draws[i]!, `${path}: drawn at ${draws[i]} ms, interactive at ${interactive[i]} ms`).toBeLessThanOrEqual(interactive[i]!);
+        expect(draws[i]!, `${path}: drawn at ${draws[i]} ms, interactive at ${interactive[i]} ms`).toBeLessThanOrEqual(
+          interactive[i]!,
+        );
       }
     }
   }

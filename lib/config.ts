@@ -15,17 +15,32 @@ const schema = z.object({
   // connections, flushes usage and exits within this many ms (lib/server/drain.ts).
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(500).max(600_000).default(10_000),
   // /metrics answers loopback, or a request with `Authorization: Bearer <METRICS_TOKEN>`.
-  METRICS_TOKEN: z.string().min(16).optional().or(z.literal("").transform(() => undefined)),
+  METRICS_TOKEN: z
+    .string()
+    .min(16)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   // One JSON line per answered request (the access log); 0 turns it off.
   ACCESS_LOG: bool.default(true),
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
-  DATA_DIR: z.string().default(".data").transform((v) => v || ".data"),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  DATA_DIR: z
+    .string()
+    .default(".data")
+    .transform((v) => v || ".data"),
   // PostgreSQL: a query not answered, or a pooled connection not obtained, within this many ms
   // fails (the request then gets 503 unavailable); a background job's query (the engine, the
   // collector, bundle builds, operator tools) within DB_JOB_TIMEOUT_MS.
   DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(2000),
   DB_JOB_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
-  REDIS_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  REDIS_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   REDIS_PREFIX: z.string().default("pmb:"),
   // A Redis command not answered within this many ms fails (the request then gets 503 unavailable).
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(20).max(10_000).default(200),
@@ -38,7 +53,10 @@ const schema = z.object({
   DEMO_MARKET: bool.optional(),
   DEMO_SEED: z.coerce.number().int().default(20261121),
   // The catalog of indices and volatility series (JSON, /docs/catalog); default with the demo: catalog/demo.json.
-  CATALOG_FILE: z.string().optional().or(z.literal("").transform(() => undefined)),
+  CATALOG_FILE: z
+    .string()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   POLYMARKET_GAMMA_URL: z.string().url().default("https://gamma-api.polymarket.com"),
   POLYMARKET_CLOB_URL: z.string().url().default("https://clob.polymarket.com"),
   // the canonical host since 2026 (the shared api.elections.kalshi.com still answers): https://docs.kalshi.com/getting_started/api_environments
@@ -55,9 +73,7 @@ const schema = z.object({
   KALSHI_RPS: z.coerce.number().positive().max(1000).default(15),
   ENGINE_TICK_SECONDS: z.coerce.number().int().min(1).default(3600),
   ENGINE_SCHEDULER: bool.default(true),
-  ATTRIBUTION: z
-    .string()
-    .default("Data: PM Benchmarks (pmbench). Benchmark values are provided for information only."),
+  ATTRIBUTION: z.string().default("Data: PM Benchmarks (pmbench). Benchmark values are provided for information only."),
   LICENSE_URL: z.string().url().optional(),
   TERMS_URL: z.string().url().optional(),
   FREE_LIMIT_MINUTE: z.coerce.number().int().min(1).default(60),

@@ -64,7 +64,9 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
     if (probe) clearInterval(probe);
     probe = null;
     if (outage.since === null) return;
-    console.error(`[db] answering again after ${((Date.now() - outage.since) / 1000).toFixed(1)} s (${outage.failures} failed operations)`);
+    console.error(
+      `[db] answering again after ${((Date.now() - outage.since) / 1000).toFixed(1)} s (${outage.failures} failed operations)`,
+    );
     outage.since = null;
     outage.failures = 0;
   };
@@ -86,11 +88,18 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       probe.unref();
     } else if (now - outage.lastLine >= STILL_DOWN_LINE_MS) {
       outage.lastLine = now;
-      console.error(`[db] still unavailable after ${Math.round((now - outage.since) / 1000)} s (${outage.failures} failed operations): ${describe(error)}`);
+      console.error(
+        `[db] still unavailable after ${Math.round((now - outage.since) / 1000)} s (${outage.failures} failed operations): ${describe(error)}`,
+      );
     }
   };
 
-  const bounds = queryBounds(() => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null), noteAnswered, noteUnavailable, observer);
+  const bounds = queryBounds(
+    () => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null),
+    noteAnswered,
+    noteUnavailable,
+    observer,
+  );
 
   async function connect(): Promise<PrismaClient> {
     if (c.DATABASE_URL) {
@@ -98,7 +107,12 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
       // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
       const pool = new NameAsTextPool(
-        { connectionString: c.DATABASE_URL, max: 10, connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS, query_timeout: c.DB_QUERY_TIMEOUT_MS },
+        {
+          connectionString: c.DATABASE_URL,
+          max: 10,
+          connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS,
+          query_timeout: c.DB_QUERY_TIMEOUT_MS,
+        },
         bounds,
       );
       pool.on("error", () => {
@@ -153,7 +167,9 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       const started = performance.now();
       try {
         const p = await client();
-        const rows = await p.$queryRawUnsafe<Array<{ version: string }>>("SELECT current_setting('server_version') AS version");
+        const rows = await p.$queryRawUnsafe<Array<{ version: string }>>(
+          "SELECT current_setting('server_version') AS version",
+        );
         noteAnswered();
         return { ok: true, version: rows[0]?.version ?? "unknown", latencyMs: Math.round(performance.now() - started) };
       } catch (error) {
@@ -166,7 +182,12 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
 }
 
 /** What the pool reports of each query: the bound of a job's, the outcome (outages), the round trip (metrics). */
-function queryBounds(override: () => number | null, answered: () => void, unavailable: (error: unknown) => void, observer?: DatabaseObserver): QueryBounds {
+function queryBounds(
+  override: () => number | null,
+  answered: () => void,
+  unavailable: (error: unknown) => void,
+  observer?: DatabaseObserver,
+): QueryBounds {
   return {
     override,
     answered,
@@ -193,17 +214,28 @@ function dbErrorReason(c: Config, error: unknown): string {
   // the innermost code and message are the driver's own.
   const queue: unknown[] = [error];
   for (let seen = 0; queue.length > 0 && seen < 12; seen++) {
-    const e = queue.shift() as { code?: unknown; originalCode?: unknown; message?: unknown; originalMessage?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } } | null;
+    const e = queue.shift() as {
+      code?: unknown;
+      originalCode?: unknown;
+      message?: unknown;
+      originalMessage?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    } | null;
     if (!e || typeof e !== "object") continue;
     const own = typeof e.originalCode === "string" ? e.originalCode : typeof e.code === "string" ? e.code : "";
     if (own && !/^P\d{4}$/.test(own)) code = own;
-    const text = typeof e.originalMessage === "string" ? e.originalMessage : typeof e.message === "string" ? e.message : "";
+    const text =
+      typeof e.originalMessage === "string" ? e.originalMessage : typeof e.message === "string" ? e.message : "";
     if (text.trim() && !/^\s*Invalid `/.test(text)) message = text.trim();
     queue.push(e.cause, e.meta?.driverAdapterError);
   }
-  message = (message || String((error as { message?: unknown })?.message ?? error).trim()).split("\n")[0]!.slice(0, 200);
+  message = (message || String((error as { message?: unknown })?.message ?? error).trim())
+    .split("\n")[0]!
+    .slice(0, 200);
   if (/Query read timeout/.test(message)) return `no answer within ${c.DB_QUERY_TIMEOUT_MS} ms (DB_QUERY_TIMEOUT_MS)`;
-  if (/timeout exceeded when trying to connect|due to connection timeout/.test(message)) return `no connection within ${c.DB_QUERY_TIMEOUT_MS} ms (DB_QUERY_TIMEOUT_MS)`;
+  if (/timeout exceeded when trying to connect|due to connection timeout/.test(message))
+    return `no connection within ${c.DB_QUERY_TIMEOUT_MS} ms (DB_QUERY_TIMEOUT_MS)`;
   return code && !message.includes(code) ? `${code} ${message}` : message;
 }
 

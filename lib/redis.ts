@@ -52,7 +52,9 @@ class FailFastRedis extends Redis {
       (error: Error) => {
         const now = performance.now();
         this.observer?.timed((now - sentAt) / 1000, false);
-        this.observer?.failed(error?.message === "Command timed out" ? "timeout" : error?.name === "ReplyError" ? "reply" : "unavailable");
+        this.observer?.failed(
+          error?.message === "Command timed out" ? "timeout" : error?.name === "ReplyError" ? "reply" : "unavailable",
+        );
         if (error?.message !== "Command timed out") {
           if (error?.name === "ReplyError") this.lastAnswerAt = now;
           return;
@@ -96,12 +98,20 @@ export interface RedisConnection {
   /** Runs `listener` each time the connection comes back after it was lost (Redis may have restarted empty). */
   onReconnect(listener: () => void): void;
   /** For /healthz: not configured, or reachable with its round-trip time, or the reason it is not. */
-  health(): Promise<{ configured: false } | { configured: true; ok: true; latencyMs: number } | { configured: true; ok: false; error: string }>;
+  health(): Promise<
+    | { configured: false }
+    | { configured: true; ok: true; latencyMs: number }
+    | { configured: true; ok: false; error: string }
+  >;
   /** A key under REDIS_PREFIX. */
   key(name: string): string;
 }
 
-export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | "REDIS_COMMAND_TIMEOUT_MS">, shutdown: Shutdown, observer?: RedisObserver): RedisConnection {
+export function createRedis(
+  config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | "REDIS_COMMAND_TIMEOUT_MS">,
+  shutdown: Shutdown,
+  observer?: RedisObserver,
+): RedisConnection {
   let current: Redis | null = null;
   /** Whether this connection has been ready at least once (a later `ready` is a reconnection). */
   let wasReady = false;
@@ -170,7 +180,13 @@ export function createRedis(config: Pick<Config, "REDIS_URL" | "REDIS_PREFIX" | 
         return { configured: true, ok: true, latencyMs: Math.round(performance.now() - started) };
       } catch (error) {
         const e = error as { message?: string };
-        return { configured: true, ok: false, error: hasErrorKind(error, "RedisUnavailableError") ? "not connected" : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200) };
+        return {
+          configured: true,
+          ok: false,
+          error: hasErrorKind(error, "RedisUnavailableError")
+            ? "not connected"
+            : (e.message ?? "unreachable").split("\n")[0]!.slice(0, 200),
+        };
       }
     },
     key: (name) => `${config.REDIS_PREFIX}${name}`,

@@ -83,11 +83,32 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
   });
   const db = database.client;
   const dir = dataDir(config);
-  const meter = createMeter({ db, dataDir: dir, flushMs: config.METERING_FLUSH_MS, journals, shutdown, onFlushFailed: () => metrics.usageFlushFailures.inc() });
-  metrics.gauge("pmb_usage_flush_backlog_requests", "Metered requests counted (and journaled) but not yet written to the database.", () => meter.backlog());
-  metrics.gauge("pmb_backfill_hours_done", "Hours the engine's start-up catch-up (back-calculation) has computed.", () => progress.hoursDone);
-  metrics.gauge("pmb_backfill_hours_total", "Hours the engine's start-up catch-up has to compute (unknown: absent).", () => progress.hoursTotal);
-  metrics.gauge("pmb_backfill_running", "1 while the engine's start-up catch-up runs.", () => (progress.state === "running" ? 1 : 0));
+  const meter = createMeter({
+    db,
+    dataDir: dir,
+    flushMs: config.METERING_FLUSH_MS,
+    journals,
+    shutdown,
+    onFlushFailed: () => metrics.usageFlushFailures.inc(),
+  });
+  metrics.gauge(
+    "pmb_usage_flush_backlog_requests",
+    "Metered requests counted (and journaled) but not yet written to the database.",
+    () => meter.backlog(),
+  );
+  metrics.gauge(
+    "pmb_backfill_hours_done",
+    "Hours the engine's start-up catch-up (back-calculation) has computed.",
+    () => progress.hoursDone,
+  );
+  metrics.gauge(
+    "pmb_backfill_hours_total",
+    "Hours the engine's start-up catch-up has to compute (unknown: absent).",
+    () => progress.hoursTotal,
+  );
+  metrics.gauge("pmb_backfill_running", "1 while the engine's start-up catch-up runs.", () =>
+    progress.state === "running" ? 1 : 0,
+  );
   return {
     config,
     instanceId,
@@ -113,7 +134,11 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     journals,
     mailer: createMailer(),
     venues: createVenues(venueEndpoints(config), (venue, url, status) =>
-      metrics.venueRequests.inc({ venue, endpoint: venueEndpoint(url), outcome: status >= 200 && status < 300 ? "ok" : "error" }),
+      metrics.venueRequests.inc({
+        venue,
+        endpoint: venueEndpoint(url),
+        outcome: status >= 200 && status < 300 ? "ok" : "error",
+      }),
     ),
     shutdown,
     booting: null,
@@ -123,7 +148,12 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
 /** A venue URL's path as a bounded label: its lower-case words kept, identifiers and tickers as {id}. */
 export function venueEndpoint(url: string): string {
   try {
-    return new URL(url).pathname.split("/").map((s) => (s === "" || /^[a-z][a-z_-]*$/.test(s) ? s : "{id}")).join("/") || "/";
+    return (
+      new URL(url).pathname
+        .split("/")
+        .map((s) => (s === "" || /^[a-z][a-z_-]*$/.test(s) ? s : "{id}"))
+        .join("/") || "/"
+    );
   } catch {
     return "?";
   }

@@ -6,7 +6,9 @@ import { runOperator } from "./lib/operator-cli";
 async function main(): Promise<number> {
   const tickers = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   if (process.argv.includes("--help")) {
-    console.error("usage: npm run backfill -- [TICKER ...]\n(new entries with a base date are back-calculated by the server by themselves)");
+    console.error(
+      "usage: npm run backfill -- [TICKER ...]\n(new entries with a base date are back-calculated by the server by themselves)",
+    );
     return 2;
   }
   return runOperator("backfill", { tickers });

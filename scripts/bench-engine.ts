@@ -38,8 +38,12 @@ async function main() {
   console.log(`  of which writes: ${(flushTiming.ms / 1000).toFixed(1)} s`);
   console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB)`);
   console.log(`  rows           : ${JSON.stringify(counts)}`);
-  console.log(`collector tick: ${collector.indices} indices over ${collector.markets} markets against the local fake venues`);
-  console.log(`  first run (discovery, ${collector.markets} new market rows, books): ${(collector.firstMs / 1000).toFixed(1)} s`);
+  console.log(
+    `collector tick: ${collector.indices} indices over ${collector.markets} markets against the local fake venues`,
+  );
+  console.log(
+    `  first run (discovery, ${collector.markets} new market rows, books): ${(collector.firstMs / 1000).toFixed(1)} s`,
+  );
   console.log(`  next run (same universe, moved prices)      : ${(collector.secondMs / 1000).toFixed(1)} s`);
   console.log(`  requests per run: ${collector.requests}`);
   console.log(`  peak RSS during the runs: ${(collector.peak / 2 ** 20).toFixed(0)} MiB`);
@@ -57,8 +61,17 @@ async function benchCollector(prisma: import("@/lib/db").Db) {
   seedVenues(fake, end, { poly: polyBook(0.4, 0.43), kalshi: kalshiBookFp(0.5, 0.53) });
   const indices = benchIndices({ inceptionAt: "start" });
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
-  await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }), { timeout: 120_000 });
-  const venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 10_000 });
+  await prisma.$transaction(
+    (tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(), events: new Map(), nextHour: new Date(0) }),
+    { timeout: 120_000 },
+  );
+  const venues = createVenues({
+    polymarketGammaUrl: fake.gammaUrl,
+    polymarketClobUrl: fake.clobUrl,
+    kalshiApiUrl: fake.kalshiUrl,
+    concurrency: 4,
+    timeoutMs: 10_000,
+  });
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
@@ -97,7 +110,9 @@ async function benchBackCalculation() {
   const dbName = pg ? pg.uniqueName("pmb_bench_backcalc") : "";
   if (pg) {
     const made = await pg.migratedDatabase(dbName).catch((error: Error) => {
-      throw new Error(`bench:engine: no PostgreSQL to back-calculate on (${error.message}); start it (see README) or set BENCH_DATABASE=embedded`);
+      throw new Error(
+        `bench:engine: no PostgreSQL to back-calculate on (${error.message}); start it (see README) or set BENCH_DATABASE=embedded`,
+      );
     });
     await made.prisma.$disconnect();
     await made.pool.end();
@@ -117,14 +132,33 @@ async function benchBackCalculation() {
   const indices = benchIndices({ inceptionAt: at, launchAt });
   const prisma = await root().db();
   const catalog = validateCatalog("bench.json", JSON.stringify({ version: 1, indices }));
-  await prisma.$transaction((tx) => applyCatalog(tx, "bench.json", catalog, { start: new Date(launch), events: new Map(), nextHour: new Date(0), launchHour: new Date(launch) }), { timeout: 120_000 });
-  const clients = createVenues({ polymarketGammaUrl: served.urls.gammaUrl, polymarketClobUrl: served.urls.clobUrl, kalshiApiUrl: served.urls.kalshiUrl, concurrency: 8, timeoutMs: 30_000 });
+  await prisma.$transaction(
+    (tx) =>
+      applyCatalog(tx, "bench.json", catalog, {
+        start: new Date(launch),
+        events: new Map(),
+        nextHour: new Date(0),
+        launchHour: new Date(launch),
+      }),
+    { timeout: 120_000 },
+  );
+  const clients = createVenues({
+    polymarketGammaUrl: served.urls.gammaUrl,
+    polymarketClobUrl: served.urls.clobUrl,
+    kalshiApiUrl: served.urls.kalshiUrl,
+    concurrency: 8,
+    timeoutMs: 30_000,
+  });
   let peak = process.memoryUsage.rss();
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const pgCpu0 = pg ? postgresCpuSeconds() : 0;
-  const r = await backCalculate(prisma, null, clients, { log: (line) => benchSettings.debug && console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}  (${memory()})`) });
+  const r = await backCalculate(prisma, null, clients, {
+    log: (line) =>
+      benchSettings.debug &&
+      console.error(`  [${((performance.now() - t0) / 1000).toFixed(1)} s] ${line}  (${memory()})`),
+  });
   const t1 = performance.now();
   const cpu = ((c) => c.user + c.system)(process.cpuUsage(cpu0));
   const pgCpu = pg ? postgresCpuSeconds() - pgCpu0 : null;
@@ -135,13 +169,23 @@ async function benchBackCalculation() {
   if (pg) await pg.dropDatabase(dbName);
   fs.rmSync(dir, { recursive: true, force: true });
   const where = pg ? "PostgreSQL (its server's CPU not counted below)" : "embedded PGlite";
-  console.log(`back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, ${where}, local fake venues in a process of their own`);
+  console.log(
+    `back-calculation: ${DAYS} days, ${indices.length} indices over ${r.markets} markets, ${where}, local fake venues in a process of their own`,
+  );
   console.log(`  total          : ${((t1 - t0) / 1000).toFixed(1)} s   (target: under 60 s)`);
-  console.log(`  requests       : ${r.requests}; hourly prices stored: ${r.prices}; hours computed: ${r.hours}; levels: ${levels}`);
-  console.log(`  CPU            : ${(cpu / 1e6).toFixed(1)} s of this process${pg ? `, the PostgreSQL server's ${pgCpu!.toFixed(1)} s` : " (the embedded database included)"}; the venues' process ${venueCpu === null ? "?" : `${venueCpu.toFixed(1)} s`}`);
+  console.log(
+    `  requests       : ${r.requests}; hourly prices stored: ${r.prices}; hours computed: ${r.hours}; levels: ${levels}`,
+  );
+  console.log(
+    `  CPU            : ${(cpu / 1e6).toFixed(1)} s of this process${pg ? `, the PostgreSQL server's ${pgCpu!.toFixed(1)} s` : " (the embedded database included)"}; the venues' process ${venueCpu === null ? "?" : `${venueCpu.toFixed(1)} s`}`,
+  );
   const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-  console.log(`  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`);
-  console.log(`  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; sampled every 50 ms, so /usr/bin/time -v may see a higher peak)`);
+  console.log(
+    `  phases         : read ${s(r.timing.read)}, store ${s(r.timing.store)}, read back ${s(r.timing.load)}, compute ${s(r.timing.compute)}, write values ${s(r.timing.write)}`,
+  );
+  console.log(
+    `  peak RSS       : ${(peak / 2 ** 20).toFixed(0)} MiB   (target: under 1024 MiB; sampled every 50 ms, so /usr/bin/time -v may see a higher peak)`,
+  );
   if (r.problems.length) console.log(`  problems: ${r.problems.slice(0, 3).join("; ")}`);
 }
 
@@ -160,8 +204,12 @@ interface VenueSpan {
  * memory are not the service's. Resolves with their addresses; `stop` ends the process and gives
  * its CPU seconds (null where /proc cannot tell).
  */
-async function startBenchVenues(span: VenueSpan): Promise<{ urls: { gammaUrl: string; clobUrl: string; kalshiUrl: string }; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--venues", JSON.stringify(span)], { stdio: ["pipe", "pipe", "inherit"] });
+async function startBenchVenues(
+  span: VenueSpan,
+): Promise<{ urls: { gammaUrl: string; clobUrl: string; kalshiUrl: string }; stop: () => Promise<number | null> }> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, "--venues", JSON.stringify(span)], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const urls = await new Promise<{ gammaUrl: string; clobUrl: string; kalshiUrl: string }>((resolve, reject) => {
     let out = "";
@@ -198,7 +246,8 @@ function postgresCpuSeconds(): number {
   let total = 0;
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += processCpuSeconds(Number(pid)) ?? 0;
+      if (fs.readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres")
+        total += processCpuSeconds(Number(pid)) ?? 0;
     } catch {
       // gone meanwhile
     }
@@ -213,14 +262,24 @@ async function serveBenchVenues(span: VenueSpan) {
   fake.history.generate = (venue, key, start, stop) => {
     const phase = [...key].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % 997, 7);
     const out = [];
-    for (let t = Math.ceil(Math.max(start, span.base / 1000) / 3600) * 3600; t <= Math.min(stop, (span.launch - HOUR) / 1000); t += 3600) {
+    for (
+      let t = Math.ceil(Math.max(start, span.base / 1000) / 3600) * 3600;
+      t <= Math.min(stop, (span.launch - HOUR) / 1000);
+      t += 3600
+    ) {
       const p = 0.3 + 0.2 * Math.sin(t / 3600 / 24 + phase);
-      out.push(venue === "poly" ? { t, bid: +p.toFixed(4), ask: +p.toFixed(4) } : { t, bid: +(p - 0.01).toFixed(4), ask: +(p + 0.01).toFixed(4) });
+      out.push(
+        venue === "poly"
+          ? { t, bid: +p.toFixed(4), ask: +p.toFixed(4) }
+          : { t, bid: +(p - 0.01).toFixed(4), ask: +(p + 0.01).toFixed(4) },
+      );
     }
     return out;
   };
   seedVenues(fake, span.end);
-  process.stdout.write(`${JSON.stringify({ gammaUrl: fake.gammaUrl, clobUrl: fake.clobUrl, kalshiUrl: fake.kalshiUrl })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ gammaUrl: fake.gammaUrl, clobUrl: fake.clobUrl, kalshiUrl: fake.kalshiUrl })}\n`,
+  );
   process.stdin.resume();
   await new Promise((resolve) => process.stdin.once("end", resolve));
   await fake.close();
@@ -255,7 +314,9 @@ if (process.argv.includes("--venues")) {
   main()
     .then(() => {
       // its own process: a new database and memory figures of its own
-      const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, "--back-calculation"], { stdio: "inherit" });
+      const child = spawnSync(process.execPath, [...process.execArgv, process.argv[1]!, "--back-calculation"], {
+        stdio: "inherit",
+      });
       process.exit(child.status ?? 1);
     })
     .catch((error: Error) => {
@@ -274,17 +335,34 @@ const PER = 40;
  * The benches' universe on the fake venues: 30 Polymarket tags and 20 Kalshi series of 40 markets
  * each (2,000 markets), with books when given.
  */
-function seedVenues(fake: FakeVenues, end: string, books?: { poly: ReturnType<FakeVenueModule["polyBook"]>; kalshi: ReturnType<FakeVenueModule["kalshiBookFp"]> }) {
+function seedVenues(
+  fake: FakeVenues,
+  end: string,
+  books?: { poly: ReturnType<FakeVenueModule["polyBook"]>; kalshi: ReturnType<FakeVenueModule["kalshiBookFp"]> },
+) {
   for (let t = 0; t < POLY_TAGS; t++)
     for (let i = 0; i < PER; i++) {
       const id = `${t}-${i}`;
-      fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: [`tag-${t}`], endDate: end, markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+      fake.poly.events.push({
+        slug: `ev-${id}`,
+        title: `Event ${id}`,
+        negRisk: false,
+        tags: [`tag-${t}`],
+        endDate: end,
+        markets: [{ conditionId: `0xb${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }],
+      });
       if (books) fake.poly.books.set(`tok-${id}`, books.poly);
     }
   for (let s = 0; s < KALSHI_SERIES; s++)
     for (let i = 0; i < PER; i++) {
       const ticker = `KXS${s}-E${i}-T1`;
-      fake.kalshi.events.push({ event_ticker: `KXS${s}-E${i}`, series_ticker: `KXS${s}`, title: `Event ${s} ${i}`, mutually_exclusive: false, markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }] });
+      fake.kalshi.events.push({
+        event_ticker: `KXS${s}-E${i}`,
+        series_ticker: `KXS${s}`,
+        title: `Event ${s} ${i}`,
+        mutually_exclusive: false,
+        markets: [{ ticker, title: `${ticker}?`, status: "active", close_time: end }],
+      });
       if (books) fake.kalshi.books.set(ticker, books.kalshi);
     }
 }
@@ -292,7 +370,21 @@ function seedVenues(fake: FakeVenues, end: string, books?: { poly: ReturnType<Fa
 /** The benches' catalog: one index per tag and per series of the universe. */
 function benchIndices(dates: Record<string, string>) {
   return [
-    ...Array.from({ length: POLY_TAGS }, (_, t) => ({ ticker: `PB-T${t}`, name: `Tag ${t}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] } })),
-    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({ ticker: `KB-S${s}`, name: `Series ${s}`, description: "Bench.", ...dates, maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] } })),
+    ...Array.from({ length: POLY_TAGS }, (_, t) => ({
+      ticker: `PB-T${t}`,
+      name: `Tag ${t}`,
+      description: "Bench.",
+      ...dates,
+      maturityType: "PERPETUAL",
+      universe: { venue: "polymarket", tagSlugs: [`tag-${t}`] },
+    })),
+    ...Array.from({ length: KALSHI_SERIES }, (_, s) => ({
+      ticker: `KB-S${s}`,
+      name: `Series ${s}`,
+      description: "Bench.",
+      ...dates,
+      maturityType: "PERPETUAL",
+      universe: { venue: "kalshi", seriesTickers: [`KXS${s}`] },
+    })),
   ];
 }

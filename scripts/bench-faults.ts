@@ -1,7 +1,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import { admin } from "../tests/integration/support/pg";
-import { insertKeys, mintKey, ownDatabase, startProxy, startRedis, stopProcess, tempDataDir } from "../tests/integration/faults/support";
+import {
+  insertKeys,
+  mintKey,
+  ownDatabase,
+  startProxy,
+  startRedis,
+  stopProcess,
+  tempDataDir,
+} from "../tests/integration/faults/support";
 import { freePort, startServer } from "../tests/integration/support/server";
 import { benchSettings } from "./lib/bench-settings";
 
@@ -64,7 +72,10 @@ function row(label: string, connections: number, samples: Sample[], target = TAR
   const times = samples.map((s) => s.ms);
   const by = new Map<number, number>();
   for (const s of samples) by.set(s.status, (by.get(s.status) ?? 0) + 1);
-  const statuses = [...by].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s || "error"}x${n}`).join(" ");
+  const statuses = [...by]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s || "error"}x${n}`)
+    .join(" ");
   const withRetry = samples.filter((s) => s.status === 503 && s.retryAfter).length;
   const over = samples.filter((s) => s.ms > target).length;
   console.log(
@@ -111,18 +122,34 @@ async function main() {
     const keys = Array.from({ length: 8 }, () => mintKey(env, { minute: 1_000_000, day: 10_000_000 }));
     const url = `${server.baseUrl}/v1/indices`;
     for (const k of keys) await request(url, k); // every key resolved and cached once
-    console.log(`\nkeyed GET /v1/indices, one server on PostgreSQL, Redis behind a proxy; ${SECONDS} s per row; ${os.cpus().length} CPUs, load average ${os.loadavg().map((v) => v.toFixed(2)).join(" ")}`);
+    console.log(
+      `\nkeyed GET /v1/indices, one server on PostgreSQL, Redis behind a proxy; ${SECONDS} s per row; ${os.cpus().length} CPUs, load average ${os
+        .loadavg()
+        .map((v) => v.toFixed(2))
+        .join(" ")}`,
+    );
     console.log(`target: 503 with Retry-After within ${TARGET_MS} ms of the request while Redis is down`);
-    console.log("state".padEnd(34), "conns".padStart(5), "answers".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "max ms".padStart(7), `>${TARGET_MS} ms`.padStart(8), "statuses");
+    console.log(
+      "state".padEnd(34),
+      "conns".padStart(5),
+      "answers".padStart(7),
+      "p50 ms".padStart(7),
+      "p99 ms".padStart(7),
+      "max ms".padStart(7),
+      `>${TARGET_MS} ms`.padStart(8),
+      "statuses",
+    );
     for (const connections of [1, 32]) row("Redis up", connections, await load(url, keys, connections, SECONDS));
 
     await proxy.close();
-    for (const connections of [1, 32]) row("Redis refusing connections", connections, await load(url, keys, connections, SECONDS));
+    for (const connections of [1, 32])
+      row("Redis refusing connections", connections, await load(url, keys, connections, SECONDS));
     await proxy.open();
     console.log(`  back to 200 ${f1(await recovery(url, keys[0]!))} ms after Redis accepted connections again`);
 
     await proxy.silence();
-    for (const connections of [1, 32]) row("Redis silent (accepts, never answers)", connections, await load(url, keys, connections, SECONDS));
+    for (const connections of [1, 32])
+      row("Redis silent (accepts, never answers)", connections, await load(url, keys, connections, SECONDS));
     await proxy.open();
     console.log(`  back to 200 ${f1(await recovery(url, keys[0]!))} ms after Redis answered again`);
 
@@ -159,7 +186,14 @@ async function databaseRows(): Promise<void> {
   const proxy = await startProxy(Number(new URL(database.url).port || 5432), await freePort());
   const viaProxy = new URL(database.url);
   viaProxy.port = String(proxy.port);
-  const env = { DATABASE_URL: viaProxy.toString(), REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "100000000", DATA_DIR: tempDataDir("bench-faults-db") };
+  const env = {
+    DATABASE_URL: viaProxy.toString(),
+    REDIS_URL: "",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    IP_LIMIT_MINUTE: "100000000",
+    DATA_DIR: tempDataDir("bench-faults-db"),
+  };
   const server = await startServer(env);
   try {
     // Plenty of keys: each request spends one, so each needs the database (a refusing database
@@ -175,32 +209,69 @@ async function databaseRows(): Promise<void> {
       }
       return performance.now() - started;
     };
-    console.log(`\nkeyed GET /v1/indices with keys not resolved yet, one server, PostgreSQL behind a proxy (DB_QUERY_TIMEOUT_MS ${DB_BOUND_MS}); ${SECONDS} s per row`);
-    console.log(`target: 503 with Retry-After within ${DB_BOUND_MS + TARGET_MS} ms while the database is down; 200 within 2000 ms of its return`);
-    console.log("state".padEnd(34), "conns".padStart(5), "answers".padStart(7), "p50 ms".padStart(7), "p99 ms".padStart(7), "max ms".padStart(7), "over".padStart(8), "statuses");
-    for (const connections of [1, 32]) row("database up", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    console.log(
+      `\nkeyed GET /v1/indices with keys not resolved yet, one server, PostgreSQL behind a proxy (DB_QUERY_TIMEOUT_MS ${DB_BOUND_MS}); ${SECONDS} s per row`,
+    );
+    console.log(
+      `target: 503 with Retry-After within ${DB_BOUND_MS + TARGET_MS} ms while the database is down; 200 within 2000 ms of its return`,
+    );
+    console.log(
+      "state".padEnd(34),
+      "conns".padStart(5),
+      "answers".padStart(7),
+      "p50 ms".padStart(7),
+      "p99 ms".padStart(7),
+      "max ms".padStart(7),
+      "over".padStart(8),
+      "statuses",
+    );
+    for (const connections of [1, 32])
+      row("database up", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
 
     await proxy.close();
-    for (const connections of [1, 32]) row("database refusing (port closed)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    for (const connections of [1, 32])
+      row(
+        "database refusing (port closed)",
+        connections,
+        await loadFresh(url, keys, connections, SECONDS),
+        DB_BOUND_MS + TARGET_MS,
+      );
     await proxy.open();
     console.log(`  back to 200 ${f1(await back())} ms after the database accepted connections again`);
 
     await admin(async (c) => {
       await c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
-      await c.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+      await c.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+        [name],
+      );
     });
-    for (const connections of [1, 32]) row("database closed (55000, 57P01)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    for (const connections of [1, 32])
+      row(
+        "database closed (55000, 57P01)",
+        connections,
+        await loadFresh(url, keys, connections, SECONDS),
+        DB_BOUND_MS + TARGET_MS,
+      );
     await admin((c) => c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`));
     console.log(`  back to 200 ${f1(await back())} ms after the database allowed connections again`);
 
     await proxy.silence();
-    for (const connections of [1, 32]) row("database silent (partition)", connections, await loadFresh(url, keys, connections, SECONDS), DB_BOUND_MS + TARGET_MS);
+    for (const connections of [1, 32])
+      row(
+        "database silent (partition)",
+        connections,
+        await loadFresh(url, keys, connections, SECONDS),
+        DB_BOUND_MS + TARGET_MS,
+      );
     const started = performance.now();
     const health = await fetch(`${server.baseUrl}/healthz`, { signal: AbortSignal.timeout(30_000) });
     console.log(`  /healthz ${health.status} in ${f1(performance.now() - started)} ms while silent`);
     // Healed: new connections pass, those held through the partition stay silent.
     await proxy.heal();
-    console.log(`  back to 200 ${f1(await back())} ms after the partition healed (connections held through it still silent)`);
+    console.log(
+      `  back to 200 ${f1(await back())} ms after the partition healed (connections held through it still silent)`,
+    );
   } finally {
     await admin((c) => c.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`)).catch(() => undefined);
     await server.stop();
@@ -210,7 +281,10 @@ async function databaseRows(): Promise<void> {
   }
 }
 
-main().then(() => databaseRows()).then(() => process.exit(0)).catch((error: Error) => {
-  console.error(`bench:faults: ${error.stack ?? error.message}`);
-  process.exit(1);
-});
+main()
+  .then(() => databaseRows())
+  .then(() => process.exit(0))
+  .catch((error: Error) => {
+    console.error(`bench:faults: ${error.stack ?? error.message}`);
+    process.exit(1);
+  });

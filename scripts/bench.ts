@@ -106,7 +106,12 @@ end
   return file;
 }
 
-async function runWrk(url: string, script: string, connections: number, seconds: number): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
+async function runWrk(
+  url: string,
+  script: string,
+  connections: number,
+  seconds: number,
+): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   const threads = pin || connections < 2 ? 1 : 2;
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "-s", script, url];
   const [cmd, argv] = pin ? [TASKSET, ["-c", "1", WRK, ...args]] : [WRK, args];
@@ -119,23 +124,62 @@ async function runWrk(url: string, script: string, connections: number, seconds:
   });
   const line = out.split("\n").find((l) => l.startsWith("BENCH "));
   if (!line) throw new Error(`wrk printed no summary:\n${out}`);
-  const r = JSON.parse(line.slice(6)) as { total: number; us: number; p50: number; p99: number; status: number; socket: number };
-  return { rps: r.total / (r.us / 1e6), p50: r.p50 / 1000, p99: r.p99 / 1000, non2xx: r.status + r.socket, total: r.total };
+  const r = JSON.parse(line.slice(6)) as {
+    total: number;
+    us: number;
+    p50: number;
+    p99: number;
+    status: number;
+    socket: number;
+  };
+  return {
+    rps: r.total / (r.us / 1e6),
+    p50: r.p50 / 1000,
+    p99: r.p99 / 1000,
+    non2xx: r.status + r.socket,
+    total: r.total,
+  };
 }
 
-async function runAutocannon(url: string, keys: string[], connections: number, seconds: number, gzip: boolean): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
+async function runAutocannon(
+  url: string,
+  keys: string[],
+  connections: number,
+  seconds: number,
+  gzip: boolean,
+): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   let i = 0;
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${keys[i++ % keys.length]}`, ...(gzip ? { "accept-encoding": "gzip" } : {}) } }) }],
+    requests: [
+      {
+        setupRequest: (req) => ({
+          ...req,
+          headers: {
+            ...req.headers,
+            authorization: `Bearer ${keys[i++ % keys.length]}`,
+            ...(gzip ? { "accept-encoding": "gzip" } : {}),
+          },
+        }),
+      },
+    ],
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx, total: result.requests.total };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    total: result.requests.total,
+  };
 }
 
 async function fcp(url: string, runs = 5): Promise<number[]> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+  });
   const out: number[] = [];
   try {
     for (let r = 0; r < runs; r++) {
@@ -146,7 +190,10 @@ async function fcp(url: string, runs = 5): Promise<number[]> {
           new Promise<number>((resolve) => {
             const hit = performance.getEntriesByName("first-contentful-paint")[0];
             if (hit) return resolve(hit.startTime);
-            new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({ type: "paint", buffered: true });
+            new PerformanceObserver((list) => resolve(list.getEntries()[0]!.startTime)).observe({
+              type: "paint",
+              buffered: true,
+            });
           }),
       );
       out.push(v);
@@ -193,7 +240,9 @@ const body = require("node:fs").readFileSync(${JSON.stringify(file)});
 const head = ${JSON.stringify(headers)};
 const answer = (req, res) => { res.writeHead(200, head); res.end(body); };
 ${listen}`;
-  const env: NodeJS.ProcessEnv = besideNext ? { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...besideNext } : process.env;
+  const env: NodeJS.ProcessEnv = besideNext
+    ? { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...besideNext }
+    : process.env;
   const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
@@ -210,7 +259,10 @@ ${listen}`;
 }
 
 /** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ headers: Array<[string, string]>; body: Buffer }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Array<[string, string]>; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(url, { headers }, (res) => {
@@ -241,7 +293,11 @@ async function untilIdle(pid: number | undefined): Promise<void> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0));
 const isoSeconds = (d: Date) => `${d.toISOString().slice(0, 19)}Z`;
-const loadAverage = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((v) => v.toFixed(2))
+    .join(" ");
 
 type SetupName = "embedded" | "postgres" | "redis";
 
@@ -270,16 +326,22 @@ async function mintThroughOperator(dataDir: string, email: string): Promise<stri
   const res = await fetch(`http://127.0.0.1:${port}/operator`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-Operator-Token": token },
-    body: JSON.stringify({ command: "keys.mint", args: { email, limitMinute: 10_000_000, limitDay: 10_000_000, name: "bench" } }),
+    body: JSON.stringify({
+      command: "keys.mint",
+      args: { email, limitMinute: 10_000_000, limitDay: 10_000_000, name: "bench" },
+    }),
   });
   const out = (await res.json()) as { stdout: string; stderr: string };
   const key = out.stdout.trim();
-  if (!res.ok || !/^svc_live_\S+$/.test(key)) throw new Error(`minting a key through the operator endpoint failed (${res.status}): ${out.stderr}`);
+  if (!res.ok || !/^svc_live_\S+$/.test(key))
+    throw new Error(`minting a key through the operator endpoint failed (${res.status}): ${out.stderr}`);
   return key;
 }
 
 async function main() {
-  const build = spawnSync(process.execPath, ["-e", "import('./scripts/lib/build.mjs').then(m => m.ensureBuild())"], { stdio: "inherit" });
+  const build = spawnSync(process.execPath, ["-e", "import('./scripts/lib/build.mjs').then(m => m.ensureBuild())"], {
+    stdio: "inherit",
+  });
   if (build.status !== 0) throw new Error("build failed");
   const chosen = SETUPS.filter((s) => settings.setups.includes(s.name));
   if (chosen.length === 0) throw new Error(`BENCH_SETUPS names none of ${SETUPS.map((s) => s.name).join(", ")}`);
@@ -299,7 +361,10 @@ async function main() {
   const summary: Array<{ setup: Setup; ratios: Ratios }> = [];
   try {
     if (needsPostgres) {
-      const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+      const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], {
+        env: { ...process.env, DATABASE_URL: url },
+        encoding: "utf8",
+      });
       if (migrate.status !== 0) throw new Error(migrate.stderr);
       // The PostgreSQL setups share the database and its keys: the second server continues
       // where the first left (no second backfill).
@@ -321,7 +386,8 @@ async function main() {
       const mint = async (): Promise<string[]> => {
         const keys: string[] = [];
         if (setup.name === "embedded") {
-          for (let i = 0; i < 40; i++) keys.push(await mintThroughOperator(dir, `bench-${i}-${randomUUID()}@example.com`));
+          for (let i = 0; i < 40; i++)
+            keys.push(await mintThroughOperator(dir, `bench-${i}-${randomUUID()}@example.com`));
           return keys;
         }
         if (postgresKeys) return postgresKeys;
@@ -342,7 +408,9 @@ async function main() {
     // The run's rate-limit logs and cache keys: gone with its database, not left to expire.
     await deleteRedisPrefix("redis://127.0.0.1:6379", prefix);
   }
-  console.log(`\nratios to a bare node:http server sending the same body and headers, in the same run (load average now ${loadAverage()}):`);
+  console.log(
+    `\nratios to a bare node:http server sending the same body and headers, in the same run (load average now ${loadAverage()}):`,
+  );
   for (const { setup, ratios } of summary) {
     for (const r of ratios) {
       const verdict = r.target === null ? "" : ` (target >= ${r.target})${r.ratio >= r.target ? "" : " BELOW TARGET"}`;
@@ -356,7 +424,12 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
   // Chrome DevTools or speedscope); boot and backfill are in it too, so run long rows.
   const profile = settings.profile;
   console.log(`\n== ${setup.label} ==`);
-  const server = await startServer(env, 600_000, 200, profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : []);
+  const server = await startServer(
+    env,
+    600_000,
+    200,
+    profile ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(profile)}`] : [],
+  );
   let script: string | null = null;
   let gzipScript: string | null = null;
   const bareProcesses: ChildProcess[] = [];
@@ -367,14 +440,23 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     const scripts = useWrk ? { plain: wrkScript(keys, false), gzip: wrkScript(keys, true) } : null;
     script = scripts?.plain ?? null;
     gzipScript = scripts?.gzip ?? null;
-    const load = async (target: string, connections: number, seconds = SECONDS, gzip = false, pid = server.process.pid): Promise<Figures> => {
+    const load = async (
+      target: string,
+      connections: number,
+      seconds = SECONDS,
+      gzip = false,
+      pid = server.process.pid,
+    ): Promise<Figures> => {
       const wrkScriptFile = scripts ? (gzip ? scripts.gzip : scripts.plain) : null;
       const before = cpuTimeMs(pid);
       const redisBefore = redisCpuMs();
-      const r = wrkScriptFile ? await runWrk(target, wrkScriptFile, connections, seconds) : await runAutocannon(target, keys, connections, seconds, gzip);
+      const r = wrkScriptFile
+        ? await runWrk(target, wrkScriptFile, connections, seconds)
+        : await runAutocannon(target, keys, connections, seconds, gzip);
       const after = cpuTimeMs(pid);
       const redisAfter = redisCpuMs();
-      const perRequest = (a: number | null, b: number | null) => (a !== null && b !== null && r.total > 0 ? (b - a) / r.total : null);
+      const perRequest = (a: number | null, b: number | null) =>
+        a !== null && b !== null && r.total > 0 ? (b - a) / r.total : null;
       return { ...r, cpuMs: perRequest(before, after), redisMs: perRequest(redisBefore, redisAfter) };
     };
     // With WEB_CONCURRENCY > 1 one worker backfills while another already answers: wait for data.
@@ -382,7 +464,8 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     const readCatalog = async () => {
       const res = await fetch(`${server.baseUrl}/v1/indices`, { headers: { authorization: `Bearer ${keys[0]}` } });
       const body = await res.json();
-      if (res.status !== 200 && res.status !== 503) throw new Error(`GET /v1/indices answered ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 200 && res.status !== 503)
+        throw new Error(`GET /v1/indices answered ${res.status} ${JSON.stringify(body)}`);
       return body as { data?: { indices: Array<{ ticker: string; publicStatus: string }> } };
     };
     let catalog = await readCatalog();
@@ -394,11 +477,23 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     // Boot goes on after the data is there (monthly bundles are built next): measure once the
     // server has been idle, under 5% of a core, for two seconds in a row.
     await untilIdle(server.process.pid);
-    const vol = await (await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })).json();
+    const vol = await (
+      await fetch(`${server.baseUrl}/v1/volatility`, { headers: { authorization: `Bearer ${keys[0]}` } })
+    ).json();
     const index = catalog.data.indices.find((i) => i.publicStatus === "active")!.ticker;
     const series = vol.data.series[0].ticker as string;
-    const bodyBytes = async (p: string) => (await (await fetch(`${server.baseUrl}${p}`, { headers: { authorization: `Bearer ${keys[0]}`, "accept-encoding": "identity" } })).arrayBuffer()).byteLength;
-    const latestBytes = { index: await bodyBytes(`/v1/indices/${index}/latest`), volatility: await bodyBytes(`/v1/volatility/${series}/latest`) };
+    const bodyBytes = async (p: string) =>
+      (
+        await (
+          await fetch(`${server.baseUrl}${p}`, {
+            headers: { authorization: `Bearer ${keys[0]}`, "accept-encoding": "identity" },
+          })
+        ).arrayBuffer()
+      ).byteLength;
+    const latestBytes = {
+      index: await bodyBytes(`/v1/indices/${index}/latest`),
+      volatility: await bodyBytes(`/v1/volatility/${series}/latest`),
+    };
     // 90 days of hourly levels: start and end spanning the trailing window (start 10 minutes
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
@@ -427,20 +522,36 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     ];
     const only = settings.only;
     if (setup.rows === "latest") {
-      const keep = targets.filter((t) => t.label === FLOOR || t.label === BESIDE_NEXT || t.label === "index latest" || t.label === "volatility latest");
+      const keep = targets.filter(
+        (t) =>
+          t.label === FLOOR || t.label === BESIDE_NEXT || t.label === "index latest" || t.label === "volatility latest",
+      );
       targets.splice(0, targets.length, ...keep);
     } else if (only.length > 0) {
       // The rows asked for, the latest floors, and the history floors when a history row runs.
       const history = targets.some((t) => t.label.includes("90d") && only.some((w) => t.label.includes(w)));
-      const keep = targets.filter((t) => t.label === FLOOR || t.label === BODY_ONLY || t.label === BESIDE_NEXT || (history && t.bare?.startsWith("history")) || only.some((w) => t.label.includes(w)));
+      const keep = targets.filter(
+        (t) =>
+          t.label === FLOOR ||
+          t.label === BODY_ONLY ||
+          t.label === BESIDE_NEXT ||
+          (history && t.bare?.startsWith("history")) ||
+          only.some((w) => t.label.includes(w)),
+      );
       targets.splice(0, targets.length, ...keep);
     }
     const workers = settings.workers;
-    const generator = useWrk ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})` : "autocannon (in the bench's own process)";
+    const generator = useWrk
+      ? `wrk (${WRK}, separate process${pin ? "; server pinned to CPU 0, wrk to CPU 1" : ", unpinned"})`
+      : "autocannon (in the bench's own process)";
     const mode = workers > 1 ? `${workers} workers (WEB_CONCURRENCY)` : "one process";
     console.log(`\ngenerator: ${generator}; server: ${mode}`);
-    console.log(`load: ${SECONDS} s per run, ${keys.length} keys, ${setup.label}, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`);
-    console.log(`bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`);
+    console.log(
+      `load: ${SECONDS} s per run, ${keys.length} keys, ${setup.label}, production build, ${os.cpus().length} CPUs, load average ${loadAverage()}`,
+    );
+    console.log(
+      `bodies: index latest ${latestBytes.index} bytes, volatility latest ${latestBytes.volatility} bytes (the floor sends index latest's)`,
+    );
     console.log(
       "endpoint".padEnd(32),
       "conns".padStart(5),
@@ -509,7 +620,8 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       }
     }
     /** A row's share of its own round's floor, in %, one per round. */
-    const shares = (label: string, of = FLOOR) => perRound.map((r) => (r[label] && r[of] ? (r[label].rps / r[of].rps) * 100 : NaN)).filter(Number.isFinite);
+    const shares = (label: string, of = FLOOR) =>
+      perRound.map((r) => (r[label] && r[of] ? (r[label].rps / r[of].rps) * 100 : NaN)).filter(Number.isFinite);
     // Each row's figures from the round where its share of the floor is the median one.
     for (const t of targets) {
       const s = shares(t.label);
@@ -517,11 +629,19 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       const r = perRound[at]?.[t.label];
       if (r) figures[t.label] = r;
     }
-    console.log(`\ntargets (load average now ${loadAverage()}; ${setup.label}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`);
+    console.log(
+      `\ntargets (load average now ${loadAverage()}; ${setup.label}${rounds > 1 ? `; median of ${rounds} rounds, each against its own round's floor` : ""}):`,
+    );
     const ceiling = shares(BESIDE_NEXT);
     if (ceiling.length) {
-      ratios.push({ what: "the floor's handler beside Next (no target: the ceiling of one process with Next)", ratio: median(ceiling) / 100, target: null });
-      console.log(`  ceiling of one process with Next: the floor's handler beside Next answers ${median(ceiling).toFixed(0)}% of the floor's throughput, server CPU ${figures[BESIDE_NEXT]?.cpuMs?.toFixed(3) ?? "-"} ms/request`);
+      ratios.push({
+        what: "the floor's handler beside Next (no target: the ceiling of one process with Next)",
+        ratio: median(ceiling) / 100,
+        target: null,
+      });
+      console.log(
+        `  ceiling of one process with Next: the floor's handler beside Next answers ${median(ceiling).toFixed(0)}% of the floor's throughput, server CPU ${figures[BESIDE_NEXT]?.cpuMs?.toFixed(3) ?? "-"} ms/request`,
+      );
     }
     for (const l of ["index latest", "volatility latest"]) {
       const f = figures[l];
@@ -531,14 +651,20 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       const bodyOnly = shares(l, BODY_ONLY);
       const against = bodyOnly.length ? ` (${median(bodyOnly).toFixed(0)}% of the body-only row)` : "";
       ratios.push({ what: l, ratio: median(s) / 100, target: setup.target });
-      console.log(`  ${l}: ${median(s).toFixed(0)}% of the bare node:http row's throughput${spread}${against} (target >= ${setup.target * 100}%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`);
+      console.log(
+        `  ${l}: ${median(s).toFixed(0)}% of the bare node:http row's throughput${spread}${against} (target >= ${setup.target * 100}%), p99 ${ms(f.p99)} ms at ${CONNECTIONS} connections (target < 50), server CPU ${f.cpuMs?.toFixed(3) ?? "-"} ms/request`,
+      );
     }
     const h = "index history 90d 1h";
     const hist = figures[h];
     const histSingle = single[h];
     if (hist && histSingle) {
-      console.log(`  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`);
-      console.log(`  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`);
+      console.log(
+        `  ${h}: p50 ${ms(hist.p50)} ms at ${CONNECTIONS} connections, p99 ${ms(hist.p99)} ms (target p50 < 30)`,
+      );
+      console.log(
+        `  ${h}, latency of a single request (1 connection): p50 ${ms(histSingle.p50)} ms, p99 ${ms(histSingle.p99)} ms (target p50 < 30)`,
+      );
     }
     for (const [l, floor, ceiling] of [
       [h, HISTORY_BARE, HISTORY_BESIDE_NEXT],
@@ -548,21 +674,30 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       const c = shares(ceiling, floor);
       if (c.length) ratios.push({ what: `${ceiling} (no target: the ceiling)`, ratio: median(c) / 100, target: null });
       if (s.length) ratios.push({ what: l, ratio: median(s) / 100, target: 0.5 });
-      if (s.length) console.log(`  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)${c.length ? `; the floor's handler beside Next: ${median(c).toFixed(0)}%` : ""}`);
+      if (s.length)
+        console.log(
+          `  ${l}: ${median(s).toFixed(0)}% of a bare node:http server sending the same body and headers (target >= 50%)${c.length ? `; the floor's handler beside Next: ${median(c).toFixed(0)}%` : ""}`,
+        );
     }
     const v = "volatility history 5000";
     const volSingle = single[v];
     if (volSingle) console.log(`  ${v}, latency of a single request (1 connection): p50 ${ms(volSingle.p50)} ms`);
     const bareRow = figures["bare node:http, 5000's bytes"];
     if (figures[v] && bareRow) {
-      console.log(`  ${v} (${(bares["5000"]!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`);
+      console.log(
+        `  ${v} (${(bares["5000"]!.bytes / 1e6).toFixed(1)} MB uncompressed): p99 ${ms(figures[v].p99)} ms, ${figures[v].rps.toFixed(0)} req/s; node:http alone sending as many bytes: p99 ${ms(bareRow.p99)} ms, ${bareRow.rps.toFixed(0)} req/s`,
+      );
     }
     const floors = new Set(targets.filter((t) => t.bare).map((t) => t.label));
     const over = Object.entries(figures).filter(([l, f]) => !floors.has(l) && f.p99 >= 50);
-    console.log(`  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`);
+    console.log(
+      `  p99 < 50 ms at ${CONNECTIONS} connections: ${over.length === 0 ? "every /v1 row run" : `not for ${over.map(([l, f]) => `${l} (${ms(f.p99)} ms)`).join(", ")}`}`,
+    );
     if (setup.rows === "all" && only.length === 0) {
       const paints = await fcp(`${server.baseUrl}/indices/${index}`);
-      console.log(`  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`);
+      console.log(
+        `  first contentful paint of /indices/${index}: median ${median(paints).toFixed(0)} ms over ${paints.length} loads (target < 1500)`,
+      );
     }
   } finally {
     if (script) fs.rmSync(script, { force: true });
@@ -573,7 +708,9 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
   return ratios;
 }
 
-main().then(() => process.exit(0)).catch((error: Error) => {
-  console.error(`bench: ${error.stack ?? error.message}`);
-  process.exit(1);
-});
+main()
+  .then(() => process.exit(0))
+  .catch((error: Error) => {
+    console.error(`bench: ${error.stack ?? error.message}`);
+    process.exit(1);
+  });

@@ -8,7 +8,9 @@ async function main(): Promise<number> {
   const atFlag = argv.findIndex((a) => a === "--at" || a.startsWith("--at="));
   const at = atFlag < 0 ? undefined : argv[atFlag]!.includes("=") ? argv[atFlag]!.slice(5) : argv[atFlag + 1];
   if (!argv.includes("--once")) {
-    console.error("usage: npm run collect -- --once [--at 2026-11-24T10:00:00Z]\n(the server's scheduler collects every hour by itself)");
+    console.error(
+      "usage: npm run collect -- --once [--at 2026-11-24T10:00:00Z]\n(the server's scheduler collects every hour by itself)",
+    );
     return 2;
   }
   return runOperator("collect", at ? { at } : {});

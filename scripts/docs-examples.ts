@@ -13,7 +13,12 @@ const OUT = path.resolve("content/docs/examples");
 
 async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-docs-examples-"));
-  Object.assign(process.env, { DATA_DIR: dir, DATABASE_URL: "", REDIS_URL: "", PUBLIC_BASE_URL: process.env.DOCS_BASE_URL || "https://api.example.com" });
+  Object.assign(process.env, {
+    DATA_DIR: dir,
+    DATABASE_URL: "",
+    REDIS_URL: "",
+    PUBLIC_BASE_URL: process.env.DOCS_BASE_URL || "https://api.example.com",
+  });
   const { config } = await import("@/lib/config");
   const { runBackfill } = await import("@/lib/server/backfill");
   const { buildMissingBundles } = await import("@/lib/snapshots/build-bundles");
@@ -38,10 +43,18 @@ async function main() {
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
     const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
-    const payload = await endpoints[name].handler({ services: root(), requestId: "req_example", key: resolved, decision, query: new URLSearchParams(query), params });
+    const payload = await endpoints[name].handler({
+      services: root(),
+      requestId: "req_example",
+      key: resolved,
+      decision,
+      query: new URLSearchParams(query),
+      params,
+    });
     return envelope(root(), payload as { data: unknown; meta?: Record<string, unknown> });
   };
-  const write = (file: string, value: unknown) => fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);
+  const write = (file: string, value: unknown) =>
+    fs.writeFileSync(path.join(OUT, file), `${JSON.stringify(value, null, 2)}\n`);
 
   const catalog = (await run("indices")) as { data: { indices: Array<{ ticker: string; publicStatus: string }> } };
   const ticker = catalog.data.indices.find((i) => i.ticker === "PMX-ELEC")?.ticker ?? catalog.data.indices[0]!.ticker;
@@ -51,15 +64,25 @@ async function main() {
   write("indices.json", catalog);
   write("index-latest.json", await run("indexLatest", { ticker }));
   write("index-history.json", await run("indexHistory", { ticker }, `start=${weekAgo}&interval=1d`));
-  write("index-history-clamped.json", await run("indexHistory", { ticker }, "start=2020-01-01T00:00:00Z&end=2020-02-01T00:00:00Z"));
+  write(
+    "index-history-clamped.json",
+    await run("indexHistory", { ticker }, "start=2020-01-01T00:00:00Z&end=2020-02-01T00:00:00Z"),
+  );
   write("reconstitutions.json", await run("indexReconstitutions", { ticker }, "limit=3"));
   write("volatility-catalog.json", await run("volatility"));
-  const latest = (await run("volatilityLatest", { ticker: series })) as { data: { tick: { gateFlags: unknown[] } }; meta: unknown };
+  const latest = (await run("volatilityLatest", { ticker: series })) as {
+    data: { tick: { gateFlags: unknown[] } };
+    meta: unknown;
+  };
   write("volatility-latest.json", latest);
   write("volatility-history.json", await run("volatilityHistory", { ticker: series }, "limit=3"));
   write("downloads.json", await run("downloads"));
   write("meta.json", latest.meta);
-  const flagged = await prisma.volatilityTick.findFirst({ where: { status: "flagged" }, orderBy: { computedAt: "desc" }, select: { gateFlags: true } });
+  const flagged = await prisma.volatilityTick.findFirst({
+    where: { status: "flagged" },
+    orderBy: { computedAt: "desc" },
+    select: { gateFlags: true },
+  });
   write("gate-flags.json", flagged?.gateFlags ?? []);
   const { latestManifestWithArchives } = await import("@/lib/snapshots/archive");
   const manifest = await latestManifestWithArchives(prisma, config().baseUrl);
@@ -85,7 +108,10 @@ async function main() {
   }
   const verified = verifyBundles(bundleDir);
   // and the outside script (Python's standard library) on the same folders
-  const outside = spawnSync("python3", ["scripts/outside/recompute_bundles.py", bundleDir], { encoding: "utf8", maxBuffer: 1 << 28 });
+  const outside = spawnSync("python3", ["scripts/outside/recompute_bundles.py", bundleDir], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   const outsideLines = (outside.stdout ?? "").split("\n");
   write("bundles-verify.json", {
     generatedAt: formatMicros(generatedAt),
@@ -105,13 +131,18 @@ async function main() {
     counterfactualsChecked: verified.volatility.counterfactualsChecked,
     forecastRecordWindowsChecked: verified.volatility.recordWindowsChecked,
     manifestFilesChecked: verified.integrity.filesChecked,
-    failureCount: verified.integrity.failures.length + verified.index.failures.length + verified.volatility.failures.length,
-    failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures].slice(0, 20).map(formatFailure),
+    failureCount:
+      verified.integrity.failures.length + verified.index.failures.length + verified.volatility.failures.length,
+    failures: [...verified.integrity.failures, ...verified.index.failures, ...verified.volatility.failures]
+      .slice(0, 20)
+      .map(formatFailure),
     outside: {
       command: "python3 scripts/outside/recompute_bundles.py DIR",
       exitStatus: outside.status,
       differences: outsideLines.filter((l) => l.startsWith("DIFF")).length,
-      summary: outsideLines.filter((l) => /^(months|forecast record windows|clock estimates|volatility computations|largest|OK|FAILED)\b/.test(l)),
+      summary: outsideLines.filter((l) =>
+        /^(months|forecast record windows|clock estimates|volatility computations|largest|OK|FAILED)\b/.test(l),
+      ),
     },
   });
   await closeRoot();

@@ -15,5 +15,7 @@ if (url) {
   const r = spawnSync(process.execPath, ["scripts/prisma.mjs", "migrate", "deploy"], { stdio: "inherit" });
   process.exit(r.status ?? 1);
 }
-const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/migrate-embedded.ts"], { stdio: "inherit" });
+const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "scripts/migrate-embedded.ts"], {
+  stdio: "inherit",
+});
 process.exit(r.status ?? 1);

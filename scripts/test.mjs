@@ -58,10 +58,11 @@ function ensureChromium() {
   console.log("installing Debian's chromium for the browser tests...");
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
   /** @param {string[]} args */
-  const apt = (args) => spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...args], {
-    stdio: "inherit",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
+  const apt = (args) =>
+    spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), ...args], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   let r = apt(["install", "-y", "--no-install-recommends", "chromium"]);
   if (r.status !== 0) {
     apt(["update"]);
@@ -79,10 +80,21 @@ function ensurePandas() {
   if (has("python3") || has("/usr/bin/python3")) return;
   console.log("installing Debian's python3-pandas for the Python client's tests...");
   const sudo = process.getuid?.() === 0 ? [] : ["sudo"];
-  spawnSync(sudo[0] ?? "apt-get", [...sudo.slice(1), ...(sudo.length ? ["apt-get"] : []), "install", "-y", "--no-install-recommends", "python3-pandas"], {
-    stdio: "inherit",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-  });
+  spawnSync(
+    sudo[0] ?? "apt-get",
+    [
+      ...sudo.slice(1),
+      ...(sudo.length ? ["apt-get"] : []),
+      "install",
+      "-y",
+      "--no-install-recommends",
+      "python3-pandas",
+    ],
+    {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    },
+  );
 }
 
 const pgUrl = process.env.TEST_PG_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -99,7 +111,13 @@ run("typecheck", process.execPath, ["node_modules/typescript/bin/tsc", "--noEmit
 run("lint", process.execPath, ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]);
 run("format", process.execPath, ["node_modules/prettier/bin/prettier.cjs", "--check", "."]);
 const unitReport = path.join(reports, "unit.json");
-run("unit", process.execPath, [...vitest, "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`], {}, vitestCount(unitReport));
+run(
+  "unit",
+  process.execPath,
+  [...vitest, "--project", "unit", "--reporter=default", "--reporter=json", `--outputFile.json=${unitReport}`],
+  {},
+  vitestCount(unitReport),
+);
 
 if (!only.length || only.some((n) => n === "integration" || n === "faults" || n === "e2e")) {
   const started = Date.now();
@@ -107,17 +125,57 @@ if (!only.length || only.some((n) => n === "integration" || n === "faults" || n 
     ensureBuild();
     results.push({ name: "build", ok: true, seconds: (Date.now() - started) / 1000, detail: "" });
   } catch (error) {
-    results.push({ name: "build", ok: false, seconds: (Date.now() - started) / 1000, detail: /** @type {Error} */ (error).message });
+    results.push({
+      name: "build",
+      ok: false,
+      seconds: (Date.now() - started) / 1000,
+      detail: /** @type {Error} */ (error).message,
+    });
   }
 }
 const built = results.find((r) => r.name === "build")?.ok !== false;
 if (built) {
   const intReport = path.join(reports, "integration.json");
-  run("integration", process.execPath, [...vitest, "--project", "integration", "--exclude", "tests/integration/faults/**", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}`], { TEST_PG_URL: pgUrl }, vitestCount(intReport));
+  run(
+    "integration",
+    process.execPath,
+    [
+      ...vitest,
+      "--project",
+      "integration",
+      "--exclude",
+      "tests/integration/faults/**",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${intReport}`,
+    ],
+    { TEST_PG_URL: pgUrl },
+    vitestCount(intReport),
+  );
   // Fault injection with real processes: SIGKILLed servers, a Redis and a database that go away.
-  run("faults", process.execPath, [...vitest, "--project", "integration", "tests/integration/faults", "--reporter=default", "--reporter=json", `--outputFile.json=${intReport}.faults`], { TEST_PG_URL: pgUrl }, vitestCount(`${intReport}.faults`));
+  run(
+    "faults",
+    process.execPath,
+    [
+      ...vitest,
+      "--project",
+      "integration",
+      "tests/integration/faults",
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${intReport}.faults`,
+    ],
+    { TEST_PG_URL: pgUrl },
+    vitestCount(`${intReport}.faults`),
+  );
   const e2eReport = path.join(reports, "e2e.json");
-  run("e2e", process.execPath, ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, CI: "1" }, playwrightCount(e2eReport));
+  run(
+    "e2e",
+    process.execPath,
+    ["node_modules/@playwright/test/cli.js", "test", "--reporter=list,json"],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: e2eReport, CI: "1" },
+    playwrightCount(e2eReport),
+  );
 }
 
 console.log("\n=== summary");
@@ -125,5 +183,7 @@ for (const r of results) {
   console.log(`${r.ok ? "PASS" : "FAIL"}  ${r.name.padEnd(12)} ${r.seconds.toFixed(1).padStart(6)} s  ${r.detail}`);
 }
 const failed = results.filter((r) => !r.ok);
-console.log(failed.length ? `\n${failed.length} layer(s) failed: ${failed.map((r) => r.name).join(", ")}` : "\nall layers passed");
+console.log(
+  failed.length ? `\n${failed.length} layer(s) failed: ${failed.map((r) => r.name).join(", ")}` : "\nall layers passed",
+);
 process.exit(failed.length ? 1 : 0);

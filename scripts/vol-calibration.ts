@@ -19,7 +19,9 @@ function main() {
   const every = Number(arg("every", "3"));
   const binary = process.argv.includes("--binary");
   const { samples, pooled } = calibrate({ days, seed, start, every, binary });
-  console.log(`demo seed ${seed}, start ${start.toISOString()}, ${days} days, every ${every} h${binary ? ", every partition as unordered" : ""}`);
+  console.log(
+    `demo seed ${seed}, start ${start.toISOString()}, ${days} days, every ${every} h${binary ? ", every partition as unordered" : ""}`,
+  );
   console.log("series        tenor  tier              hours  median  q2.5   q97.5  in 0.90-1.10");
   const groups = new Map<string, number[]>();
   for (const s of samples) {
@@ -47,7 +49,9 @@ function main() {
       );
   }
   for (const s of pooled)
-    console.log(`pooled clock speed, ${s.kind}: ${s.speed.toFixed(4)} (95% ${s.lo.toFixed(4)} to ${s.hi.toFixed(4)}, ${s.days} days)`);
+    console.log(
+      `pooled clock speed, ${s.kind}: ${s.speed.toFixed(4)} (95% ${s.lo.toFixed(4)} to ${s.hi.toFixed(4)}, ${s.days} days)`,
+    );
 }
 
 main();

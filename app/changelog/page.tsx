@@ -24,9 +24,10 @@ export default async function ChangelogPage() {
       <header className="space-y-2">
         <h1 className="text-3xl font-semibold tracking-tight">Changelog</h1>
         <p className="max-w-3xl text-slate-700">
-          Every methodology version in force, every index and series launched, ceased, resolved or retired, and every restated value, newest first,
-          read from the database. {view.counts.restatement} restatements in all; each month&apos;s are also in its{" "}
-          <Link href="/docs/downloads">snapshot bundle</Link> (<code className="font-mono text-sm">restatements.csv</code>). Current data freshness:{" "}
+          Every methodology version in force, every index and series launched, ceased, resolved or retired, and every
+          restated value, newest first, read from the database. {view.counts.restatement} restatements in all; each
+          month&apos;s are also in its <Link href="/docs/downloads">snapshot bundle</Link> (
+          <code className="font-mono text-sm">restatements.csv</code>). Current data freshness:{" "}
           <Link href="/status">status</Link>. Subscribe: <a href="/changelog.atom">Atom feed</a>.
         </p>
       </header>
@@ -35,12 +36,23 @@ export default async function ChangelogPage() {
       ) : (
         <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200" data-testid="changelog">
           {view.entries.map((e, i) => (
-            <li key={i} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:gap-4" data-testid="change" data-kind={e.kind} data-subject={e.subject} data-at={e.at}>
+            <li
+              key={i}
+              className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:gap-4"
+              data-testid="change"
+              data-kind={e.kind}
+              data-subject={e.subject}
+              data-at={e.at}
+            >
               <span className="w-44 shrink-0 text-sm text-slate-700">
                 <UtcTime value={e.at} />
               </span>
               <span className="min-w-0">
-                <span className={`mr-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND[e.kind].tone}`}>{KIND[e.kind].label}</span>
+                <span
+                  className={`mr-2 inline-flex rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${KIND[e.kind].tone}`}
+                >
+                  {KIND[e.kind].label}
+                </span>
                 {e.href ? (
                   <Link href={e.href} className="font-medium">
                     {e.title}

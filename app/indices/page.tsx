@@ -19,16 +19,17 @@ export default async function IndicesPage() {
       <header className="space-y-2">
         <h1 className="text-3xl font-semibold tracking-tight">Indices</h1>
         <p className="max-w-3xl text-slate-700">
-          Each index measures how prediction markets price a defined set of events. Levels are exact decimal strings, based
-          at 100 on the index&apos;s inception date and chain-linked across every reconstitution. Changes are measured from
-          the last level at or before one and thirty days before the latest one.
+          Each index measures how prediction markets price a defined set of events. Levels are exact decimal strings,
+          based at 100 on the index&apos;s inception date and chain-linked across every reconstitution. Changes are
+          measured from the last level at or before one and thirty days before the latest one.
         </p>
       </header>
       {backfilling() ? <BackfillNotice what="The indices and their latest levels" /> : <IndexTable rows={rows} />}
       <p className="text-sm text-slate-600">
         The same values are on the API at <code className="font-mono">GET /v1/indices</code> and{" "}
-        <code className="font-mono">GET /v1/indices/&#123;ticker&#125;/latest</code> (<Link href="/docs/api/indices">reference</Link>).
-        How levels are computed: <Link href="/docs/methodology">methodology</Link>.
+        <code className="font-mono">GET /v1/indices/&#123;ticker&#125;/latest</code> (
+        <Link href="/docs/api/indices">reference</Link>). How levels are computed:{" "}
+        <Link href="/docs/methodology">methodology</Link>.
       </p>
     </section>
   );

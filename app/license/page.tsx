@@ -18,7 +18,10 @@ export default function LicensePage() {
         </Link>{" "}
         (sign in with your work e-mail); we confirm by mail and reply with terms.
       </p>
-      <p>The snapshot bundles are point-in-time: a published month is never rewritten; restatements appear in later months.</p>
+      <p>
+        The snapshot bundles are point-in-time: a published month is never rewritten; restatements appear in later
+        months.
+      </p>
     </article>
   );
 }

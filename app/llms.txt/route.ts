@@ -5,5 +5,7 @@ import { llmsTxt } from "@/lib/docs/llms-txt";
 export const dynamic = "force-dynamic";
 
 export function GET() {
-  return new Response(llmsTxt(), { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" } });
+  return new Response(llmsTxt(), {
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=300" },
+  });
 }

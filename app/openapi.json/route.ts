@@ -4,5 +4,8 @@ import { config } from "@/lib/config";
 export const dynamic = "force-dynamic";
 
 export function GET() {
-  return Response.json(openApiDocument(config().baseUrl, { licenseUrl: config().licenseUrl, termsUrl: config().termsUrl }), { headers: { "Cache-Control": "public, max-age=300" } });
+  return Response.json(
+    openApiDocument(config().baseUrl, { licenseUrl: config().licenseUrl, termsUrl: config().termsUrl }),
+    { headers: { "Cache-Control": "public, max-age=300" } },
+  );
 }

@@ -9,7 +9,15 @@ export async function GET() {
   const backfill = root().progress;
   const view = await statusView(root().read, config().ENGINE_TICK_SECONDS);
   return Response.json(
-    { ...view, backfill: { state: backfill.state, hoursDone: backfill.hoursDone, hoursTotal: backfill.hoursTotal, through: backfill.through } },
+    {
+      ...view,
+      backfill: {
+        state: backfill.state,
+        hoursDone: backfill.hoursDone,
+        hoursTotal: backfill.hoursTotal,
+        through: backfill.through,
+      },
+    },
     { headers: { "Cache-Control": "no-store" } },
   );
 }

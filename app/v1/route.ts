@@ -3,4 +3,8 @@ import { apiRoute } from "@/lib/api/pipeline";
 import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(root, endpoints.service.path, endpoints.service.handler);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(
+  root,
+  endpoints.service.path,
+  endpoints.service.handler,
+);

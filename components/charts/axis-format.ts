@@ -43,7 +43,10 @@ export interface TimeWindow {
 }
 
 /** The time axis over rows in time order (`x` in epoch milliseconds). */
-export function timeWindow(rows: ReadonlyArray<{ x: number }>, { hourly = false }: { hourly?: boolean } = {}): TimeWindow {
+export function timeWindow(
+  rows: ReadonlyArray<{ x: number }>,
+  { hourly = false }: { hourly?: boolean } = {},
+): TimeWindow {
   const first = rows[0]?.x ?? 0;
   const last = rows[rows.length - 1]?.x ?? 0;
   const ticks = timeTicks(first, last);
@@ -57,7 +60,9 @@ export function timeWindow(rows: ReadonlyArray<{ x: number }>, { hourly = false 
  * highest rounded up (at the axis' two decimals), with five ticks spaced evenly on the log scale,
  * the first and last of them the bounds.
  */
-export function logAxis(rows: ReadonlyArray<{ y: number }>): { domain: [number, number]; ticks: number[] } | Record<string, never> {
+export function logAxis(
+  rows: ReadonlyArray<{ y: number }>,
+): { domain: [number, number]; ticks: number[] } | Record<string, never> {
   const ys = rows.map((r) => r.y).filter((y) => y > 0 && Number.isFinite(y));
   if (ys.length === 0) return {};
   let lo = Math.floor(Math.min(...ys) * 100) / 100;

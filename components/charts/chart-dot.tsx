@@ -9,7 +9,13 @@ import { useXAxisScale, useYAxisScale } from "recharts";
  * `chart-latest-point` instead, always visible. Drawn in one layer from the axes' scales: the
  * chart library's per-dot rendering cost several times as much at 2,160 points.
  */
-export function PointMarks({ rows, color }: { rows: ReadonlyArray<{ t: string; x: number; y: number; value: string; extra?: boolean }>; color: string }) {
+export function PointMarks({
+  rows,
+  color,
+}: {
+  rows: ReadonlyArray<{ t: string; x: number; y: number; value: string; extra?: boolean }>;
+  color: string;
+}) {
   const sx = useXAxisScale();
   const sy = useYAxisScale();
   if (!sx || !sy) return null;
@@ -21,9 +27,29 @@ export function PointMarks({ rows, color }: { rows: ReadonlyArray<{ t: string; x
         const cy = sy(r.y);
         const drawn = typeof cx === "number" && typeof cy === "number" && Number.isFinite(cx) && Number.isFinite(cy);
         return r.extra ? (
-          <circle key={i} className="chart-latest-point" data-t={r.t} data-value={r.value} cx={drawn ? cx : 0} cy={drawn ? cy : 0} r={drawn ? Math.max(radius, 3) : 0} fill="#ffffff" stroke={color} strokeWidth={1.5} />
+          <circle
+            key={i}
+            className="chart-latest-point"
+            data-t={r.t}
+            data-value={r.value}
+            cx={drawn ? cx : 0}
+            cy={drawn ? cy : 0}
+            r={drawn ? Math.max(radius, 3) : 0}
+            fill="#ffffff"
+            stroke={color}
+            strokeWidth={1.5}
+          />
         ) : (
-          <circle key={i} className="chart-point" data-t={r.t} data-value={r.value} cx={drawn ? cx : 0} cy={drawn ? cy : 0} r={drawn ? radius : 0} fill={color} />
+          <circle
+            key={i}
+            className="chart-point"
+            data-t={r.t}
+            data-value={r.value}
+            cx={drawn ? cx : 0}
+            cy={drawn ? cy : 0}
+            r={drawn ? radius : 0}
+            fill={color}
+          />
         );
       })}
     </g>

@@ -10,7 +10,10 @@ function csvField(v: string | number | null | undefined): string {
 }
 
 /** RFC 4180 text of a header row and data rows, CRLF line ends. */
-export function toCsv(header: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>): string {
+export function toCsv(
+  header: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number | null | undefined>>,
+): string {
   return [header, ...rows].map((r) => r.map(csvField).join(",")).join("\r\n") + "\r\n";
 }
 
@@ -52,7 +55,10 @@ async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string, pu
   const legendAbove = svg.parentElement?.querySelector<HTMLElement>(".recharts-legend-wrapper");
   const legendBox = legendAbove?.getBoundingClientRect();
   // a legend in the upper third of the chart sits above the plot (recharts places it under the top margin)
-  const cropTop = legendBox && legendBox.height > 0 && legendBox.top - box.top < height / 3 ? Math.max(0, Math.min(height / 2, Math.round(legendBox.bottom - box.top))) : 0;
+  const cropTop =
+    legendBox && legendBox.height > 0 && legendBox.top - box.top < height / 3
+      ? Math.max(0, Math.min(height / 2, Math.round(legendBox.bottom - box.top)))
+      : 0;
   const clone = svg.cloneNode(true) as SVGSVGElement;
   clone.setAttribute("xmlns", "http://www.w3.org/2000/svg");
   clone.setAttribute("width", String(width));
@@ -67,20 +73,30 @@ async function svgToPng(svg: SVGSVGElement, title: string, subtitle?: string, pu
       img.src = src;
     });
     if (!publish) return await plainPng(img, width, height, title, subtitle);
-    return await composePng(img, { width, height, cropTop }, {
-      title,
-      lines: [...(publish ? [publish.series] : []), ...(subtitle ? [subtitle] : [])],
-      asOf: publish ? asOfLabel(publish.asOf) : null,
-      legend: publish?.legend ?? [],
-      attribution: publish?.attribution,
-    });
+    return await composePng(
+      img,
+      { width, height, cropTop },
+      {
+        title,
+        lines: [...(publish ? [publish.series] : []), ...(subtitle ? [subtitle] : [])],
+        asOf: publish ? asOfLabel(publish.asOf) : null,
+        legend: publish?.legend ?? [],
+        attribution: publish?.attribution,
+      },
+    );
   } finally {
     URL.revokeObjectURL(src);
   }
 }
 
 /** A chart that is not published data (the portal's usage): its title (and subtitle) over the drawing. */
-async function plainPng(img: HTMLImageElement, width: number, height: number, title: string, subtitle?: string): Promise<Blob> {
+async function plainPng(
+  img: HTMLImageElement,
+  width: number,
+  height: number,
+  title: string,
+  subtitle?: string,
+): Promise<Blob> {
   const scale = 2;
   const head = subtitle ? 44 : 28;
   const canvas = document.createElement("canvas");
@@ -100,7 +116,9 @@ async function plainPng(img: HTMLImageElement, width: number, height: number, ti
     ctx.fillText(subtitle, 8, 35, width - 16);
   }
   ctx.drawImage(img, 0, head, width, height);
-  return await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
+  return await new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"),
+  );
 }
 
 /**
@@ -165,7 +183,12 @@ export function ChartDownloads({
     "rounded border border-slate-300 bg-white px-2 py-1 text-xs font-medium text-slate-700 hover:bg-slate-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-brand";
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid={`${testId}-downloads`}>
-      <button type="button" className={button} aria-label={`Download CSV of the plotted series: ${title}`} onClick={() => save(new Blob([csv()], { type: "text/csv;charset=utf-8" }), `${filename}.csv`)}>
+      <button
+        type="button"
+        className={button}
+        aria-label={`Download CSV of the plotted series: ${title}`}
+        onClick={() => save(new Blob([csv()], { type: "text/csv;charset=utf-8" }), `${filename}.csv`)}
+      >
         CSV
       </button>
       <button

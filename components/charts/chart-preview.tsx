@@ -76,11 +76,28 @@ export function ChartPreview({
     : null;
   const yTicks = [0.1, 0.5, 0.9].map((q) => lo + (hi - lo) * q);
   return (
-    <div className="absolute inset-0 bg-white pt-8 pr-3 pb-7 pl-14" data-testid={`${testId}-preview`} aria-hidden="true">
+    <div
+      className="absolute inset-0 bg-white pt-8 pr-3 pb-7 pl-14"
+      data-testid={`${testId}-preview`}
+      aria-hidden="true"
+    >
       <div className="relative h-full w-full border-b border-slate-400">
-        <svg viewBox={`0 0 ${W} ${H}`} preserveAspectRatio="none" className="absolute inset-0 h-full w-full overflow-visible">
+        <svg
+          viewBox={`0 0 ${W} ${H}`}
+          preserveAspectRatio="none"
+          className="absolute inset-0 h-full w-full overflow-visible"
+        >
           {yTicks.map((v) => (
-            <line key={v} x1={0} x2={W} y1={sy(v)} y2={sy(v)} stroke="#e2e8f0" strokeDasharray="3 3" vectorEffect="non-scaling-stroke" />
+            <line
+              key={v}
+              x1={0}
+              x2={W}
+              y1={sy(v)}
+              y2={sy(v)}
+              stroke="#e2e8f0"
+              strokeDasharray="3 3"
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
           {bandPath && <path d={bandPath} fill={band!.color} fillOpacity={0.45} stroke="none" />}
           {lines.map((l, i) => (
@@ -97,12 +114,20 @@ export function ChartPreview({
           ))}
         </svg>
         {yTicks.map((v) => (
-          <span key={v} className="absolute -left-14 w-12 -translate-y-1/2 text-right text-xs text-slate-600" style={{ top: `${(sy(v) / H) * 100}%` }}>
+          <span
+            key={v}
+            className="absolute -left-14 w-12 -translate-y-1/2 text-right text-xs text-slate-600"
+            style={{ top: `${(sy(v) / H) * 100}%` }}
+          >
             {yFormat(v)}
           </span>
         ))}
         {span.ticks.map((t) => (
-          <span key={t} className="absolute top-full mt-1 -translate-x-1/2 text-xs whitespace-nowrap text-slate-600" style={{ left: `${(sx(t) / W) * 100}%` }}>
+          <span
+            key={t}
+            className="absolute top-full mt-1 -translate-x-1/2 text-xs whitespace-nowrap text-slate-600"
+            style={{ left: `${(sx(t) / W) * 100}%` }}
+          >
             {tickLabel(t, span.withHour)}
           </span>
         ))}

@@ -18,7 +18,13 @@ export interface EventGroup {
  * `plotWidthPx` wide showing [first, last]. Each group starts at its earliest event and takes
  * every later event within the gap.
  */
-export function groupEvents(events: readonly ChartEvent[], first: number, last: number, plotWidthPx: number, minGapPx = 28): EventGroup[] {
+export function groupEvents(
+  events: readonly ChartEvent[],
+  first: number,
+  last: number,
+  plotWidthPx: number,
+  minGapPx = 28,
+): EventGroup[] {
   const sorted = [...events].filter((e) => e.x >= first && e.x <= last).sort((a, b) => a.x - b.x);
   const span = last - first;
   const gap = span > 0 && plotWidthPx > 0 ? (span * minGapPx) / plotWidthPx : 0;

@@ -67,9 +67,22 @@ export function HistoryChartFrame({
     <div onPointerEnter={want} onTouchStart={want} onFocus={want}>
       <div className="mb-2 flex flex-wrap items-center justify-end gap-x-4 gap-y-2 text-xs text-slate-700">
         {controls}
-        <ChartDownloads filename={download.filename} title={download.title} subtitle={download.subtitle} csv={download.csv} frame={frame} testId={testId} publish={download.publish} />
+        <ChartDownloads
+          filename={download.filename}
+          title={download.title}
+          subtitle={download.subtitle}
+          csv={download.csv}
+          frame={frame}
+          testId={testId}
+          publish={download.publish}
+        />
       </div>
-      <div ref={frame} className="relative h-72 w-full min-w-0 overflow-hidden sm:h-80" data-testid={`${testId}-frame`} data-count={count}>
+      <div
+        ref={frame}
+        className="relative h-72 w-full min-w-0 overflow-hidden sm:h-80"
+        data-testid={`${testId}-frame`}
+        data-count={count}
+      >
         {wanted ? <Suspense fallback={preview}>{plot()}</Suspense> : preview}
       </div>
     </div>

@@ -71,22 +71,38 @@ export function LevelChart({
 
   // `y` is plotted only; tooltips, tables and the CSV use the exact `value`.
   const rows: HistoryRow[] = useMemo(() => {
-    const out: HistoryRow[] = unpackLevels(series).map((p) => ({ t: p.t, value: p.indexLevel, x: p.x, y: Number(p.indexLevel) }));
+    const out: HistoryRow[] = unpackLevels(series).map((p) => ({
+      t: p.t,
+      value: p.indexLevel,
+      x: p.x,
+      y: Number(p.indexLevel),
+    }));
     const end = out[out.length - 1];
-    if (latest && (!end || toMs(latest.t) > end.x)) out.push({ t: latest.t, value: latest.indexLevel, x: toMs(latest.t), y: Number(latest.indexLevel), extra: true });
+    if (latest && (!end || toMs(latest.t) > end.x))
+      out.push({ t: latest.t, value: latest.indexLevel, x: toMs(latest.t), y: Number(latest.indexLevel), extra: true });
     return out;
   }, [series, latest]);
   const span = timeWindow(rows, { hourly: interval === "1h" });
   const groups = useMemo(
-    () => groupEvents(events.map((e) => ({ ...e, x: toMs(e.t) })), span.first, span.last, Math.max(40, width - AXIS_AND_MARGINS)),
+    () =>
+      groupEvents(
+        events.map((e) => ({ ...e, x: toMs(e.t) })),
+        span.first,
+        span.last,
+        Math.max(40, width - AXIS_AND_MARGINS),
+      ),
     [events, span.first, span.last, width],
   );
   const eventCount = groups.reduce((n, g) => n + g.events.length, 0);
   const kind = interval === "1h" ? "hourly" : "fixing";
   const legend: PngLegendItem[] = [
     { label: interval === "1h" ? "Index level, hourly" : "Index level, daily fixing", color: LINE, kind: "line" },
-    ...(showEvents && eventCount > 0 ? [{ label: "R: reconstitution", color: "#d97706", kind: "marker" as const }] : []),
-    ...(launch !== null && launch > span.first ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }] : []),
+    ...(showEvents && eventCount > 0
+      ? [{ label: "R: reconstitution", color: "#d97706", kind: "marker" as const }]
+      : []),
+    ...(launch !== null && launch > span.first
+      ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }]
+      : []),
   ];
 
   return (
@@ -94,26 +110,62 @@ export function LevelChart({
       <HistoryChartFrame
         count={rows.length}
         testId={testId}
-        preview={<ChartPreview xs={rows.map((r) => r.x)} span={span} testId={testId} yFormat={(v) => v.toFixed(2)} lines={[{ values: rows.map((r) => r.y), color: LINE }]} />}
+        preview={
+          <ChartPreview
+            xs={rows.map((r) => r.x)}
+            span={span}
+            testId={testId}
+            yFormat={(v) => v.toFixed(2)}
+            lines={[{ values: rows.map((r) => r.y), color: LINE }]}
+          />
+        }
         preload={loadLevelPlot}
-        plot={() => <LevelPlot rows={rows} span={span} testId={testId} label={label} log={log} groups={showEvents ? groups : null} backCalculatedUntil={launch} />}
+        plot={() => (
+          <LevelPlot
+            rows={rows}
+            span={span}
+            testId={testId}
+            label={label}
+            log={log}
+            groups={showEvents ? groups : null}
+            backCalculatedUntil={launch}
+          />
+        )}
         download={{
           filename,
           title: log ? `${label}, log scale` : label,
           subtitle: rangeSubtitle(span),
           publish: seriesName ? { series: seriesName, asOf: rows.at(-1)?.t ?? "", legend, attribution } : undefined,
-          csv: () => toCsv(["t", "indexLevel", "kind"], rows.map((r) => [r.t, r.value, r.extra ? "latest" : launch !== null && r.x < launch ? `${kind}, back-calculated` : kind])),
+          csv: () =>
+            toCsv(
+              ["t", "indexLevel", "kind"],
+              rows.map((r) => [
+                r.t,
+                r.value,
+                r.extra ? "latest" : launch !== null && r.x < launch ? `${kind}, back-calculated` : kind,
+              ]),
+            ),
         }}
         controls={
           <>
             {eventCount > 0 && (
               <label className="inline-flex cursor-pointer items-center gap-1.5">
-                <input type="checkbox" checked={showEvents} onChange={(e) => setShowEvents(e.target.checked)} data-testid="toggle-reconstitutions" />
+                <input
+                  type="checkbox"
+                  checked={showEvents}
+                  onChange={(e) => setShowEvents(e.target.checked)}
+                  data-testid="toggle-reconstitutions"
+                />
                 Reconstitutions ({eventCount})
               </label>
             )}
             <label className="inline-flex cursor-pointer items-center gap-1.5">
-              <input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} data-testid="toggle-log-scale" />
+              <input
+                type="checkbox"
+                checked={log}
+                onChange={(e) => setLog(e.target.checked)}
+                data-testid="toggle-log-scale"
+              />
               Log scale
             </label>
           </>

@@ -7,7 +7,23 @@ import { type HistoryRow, TooltipTime } from "./history-chart-frame";
 import { HistoryPlot } from "./history-plot";
 
 /** The index chart's interactive drawing (loaded after the page is usable; see HistoryChartFrame). */
-export default function LevelPlot({ rows, span, testId, label, log, groups, backCalculatedUntil }: { rows: HistoryRow[]; span: TimeWindow; testId: string; label: string; log: boolean; groups: EventGroup[] | null; backCalculatedUntil?: number | null }) {
+export default function LevelPlot({
+  rows,
+  span,
+  testId,
+  label,
+  log,
+  groups,
+  backCalculatedUntil,
+}: {
+  rows: HistoryRow[];
+  span: TimeWindow;
+  testId: string;
+  label: string;
+  log: boolean;
+  groups: EventGroup[] | null;
+  backCalculatedUntil?: number | null;
+}) {
   return (
     <HistoryPlot
       backCalculatedUntil={backCalculatedUntil}
@@ -27,7 +43,12 @@ export default function LevelPlot({ rows, span, testId, label, log, groups, back
                 stroke="#d97706"
                 strokeDasharray="4 3"
                 className="reconstitution-mark"
-                label={{ value: g.events.length === 1 ? "R" : `R×${g.events.length}`, position: "top", fill: "#92400e", fontSize: 11 }}
+                label={{
+                  value: g.events.length === 1 ? "R" : `R×${g.events.length}`,
+                  position: "top",
+                  fill: "#92400e",
+                  fontSize: 11,
+                }}
               />
             ))
           : null

@@ -18,7 +18,12 @@ export function LevelValuesTable({ series, testId }: { series: PackedLevels; tes
       {open && (
         <DataTable
           caption="Index levels shown in the chart"
-          columns={[{ label: "Time (UTC)" }, { label: "Level", numeric: true }, { label: "Stale" }, { label: "Revision", numeric: true }]}
+          columns={[
+            { label: "Time (UTC)" },
+            { label: "Level", numeric: true },
+            { label: "Stale" },
+            { label: "Revision", numeric: true },
+          ]}
           testId={testId}
           frameClassName="relative mt-2 max-h-96 overflow-auto rounded border border-slate-200"
           headClassName={STICKY_HEAD}

@@ -105,7 +105,11 @@ function drawSwatch(ctx: CanvasRenderingContext2D, item: PngLegendItem, x: numbe
  * Draws the header, `image` (the chart's SVG drawn at `width` x `height`, less `cropTop` pixels
  * at its top, where the page's own HTML legend sat), the legend and the attribution.
  */
-export async function composePng(image: HTMLImageElement, size: { width: number; height: number; cropTop: number }, texts: PngTexts): Promise<Blob> {
+export async function composePng(
+  image: HTMLImageElement,
+  size: { width: number; height: number; cropTop: number },
+  texts: PngTexts,
+): Promise<Blob> {
   const { width, height, cropTop } = size;
   const scale = 2;
   const canvas = document.createElement("canvas");
@@ -119,7 +123,9 @@ export async function composePng(image: HTMLImageElement, size: { width: number;
   const head: Block[] = [
     { font: TITLE_FONT, color: "#0f172a", lineHeight: 18, lines: wrap(TITLE_FONT, texts.title) },
     ...texts.lines.map((l) => ({ font: TEXT_FONT, color: "#334155", lineHeight: 16, lines: wrap(TEXT_FONT, l) })),
-    ...(texts.asOf ? [{ font: TEXT_FONT, color: "#334155", lineHeight: 16, lines: wrap(TEXT_FONT, `As of ${texts.asOf}`) }] : []),
+    ...(texts.asOf
+      ? [{ font: TEXT_FONT, color: "#334155", lineHeight: 16, lines: wrap(TEXT_FONT, `As of ${texts.asOf}`) }]
+      : []),
   ];
   const legend = legendRows(ctx, texts.legend, inner);
   const attribution = texts.attribution ? wrap(SMALL_FONT, texts.attribution) : [];
@@ -167,7 +173,9 @@ export async function composePng(image: HTMLImageElement, size: { width: number;
     y += 14;
     ctx.fillText(line, PAD, y - 3);
   }
-  const blob = await new Promise<Blob>((resolve, reject) => canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"));
+  const blob = await new Promise<Blob>((resolve, reject) =>
+    canvas.toBlob((b) => (b ? resolve(b) : reject(new Error("PNG encoding failed"))), "image/png"),
+  );
   return withTextChunks(new Uint8Array(await blob.arrayBuffer()), {
     Title: [texts.title, ...texts.lines].join(" | "),
     Description: `Legend: ${texts.legend.map((l) => l.label).join("; ")}`,
@@ -208,5 +216,12 @@ export function withTextChunks(png: Uint8Array, texts: Record<string, string>): 
     chunks.push(chunk);
   }
   const iend = png.length - 12; // IEND is the last chunk, 12 bytes
-  return new Blob([png.subarray(0, iend) as Uint8Array<ArrayBuffer>, ...(chunks as Array<Uint8Array<ArrayBuffer>>), png.subarray(iend) as Uint8Array<ArrayBuffer>], { type: "image/png" });
+  return new Blob(
+    [
+      png.subarray(0, iend) as Uint8Array<ArrayBuffer>,
+      ...(chunks as Array<Uint8Array<ArrayBuffer>>),
+      png.subarray(iend) as Uint8Array<ArrayBuffer>,
+    ],
+    { type: "image/png" },
+  );
 }

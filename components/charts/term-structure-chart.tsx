@@ -13,11 +13,18 @@ const TermStructurePlot = lazy(loadTermStructurePlot);
 function TermPreview({ tenors, testId }: { tenors: TermPoint[]; testId: string }) {
   const max = Math.max(...tenors.map((t) => t.pts), 0) || 1;
   return (
-    <div className="flex h-full items-end gap-3 border-b border-slate-400 px-12 pt-8 pb-0" data-testid={`${testId}-preview`} aria-hidden="true">
+    <div
+      className="flex h-full items-end gap-3 border-b border-slate-400 px-12 pt-8 pb-0"
+      data-testid={`${testId}-preview`}
+      aria-hidden="true"
+    >
       {tenors.map((t) => (
         <div key={t.tenorDays} className="flex h-full flex-1 flex-col justify-end text-center text-xs text-slate-700">
           <span>{t.pts.toFixed(2)}</span>
-          <div className="rounded-t" style={{ height: `${(t.pts / max) * 80}%`, background: t.headline ? "#2f5bea" : "#93c5fd" }} />
+          <div
+            className="rounded-t"
+            style={{ height: `${(t.pts / max) * 80}%`, background: t.headline ? "#2f5bea" : "#93c5fd" }}
+          />
         </div>
       ))}
     </div>
@@ -69,10 +76,20 @@ export function TermStructureChart({
               { label: "Other tenors", color: "#93c5fd", kind: "bar" },
             ],
           }}
-          csv={() => toCsv(["ticker", "computedAt", "tenorDays", "pts", "headline"], tenors.map((t) => [ticker, computedAt, t.tenorDays, t.pts, t.headline ? "true" : "false"]))}
+          csv={() =>
+            toCsv(
+              ["ticker", "computedAt", "tenorDays", "pts", "headline"],
+              tenors.map((t) => [ticker, computedAt, t.tenorDays, t.pts, t.headline ? "true" : "false"]),
+            )
+          }
         />
       </div>
-      <div ref={frame} className="h-56 w-full min-w-0 overflow-hidden" data-testid={`${testId}-frame`} data-count={tenors.length}>
+      <div
+        ref={frame}
+        className="h-56 w-full min-w-0 overflow-hidden"
+        data-testid={`${testId}-frame`}
+        data-count={tenors.length}
+      >
         {wanted ? (
           <Suspense fallback={preview}>
             <TermStructurePlot tenors={tenors} label={label} testId={testId} />

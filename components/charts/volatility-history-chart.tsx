@@ -74,7 +74,16 @@ export function VolatilityHistoryChart({
         />
       }
       preload={loadVolatilityPlot}
-      plot={() => <VolatilityPlot rows={rows} span={span} testId={testId} label={label} tenorDays={tenorDays} backCalculatedUntil={launch} />}
+      plot={() => (
+        <VolatilityPlot
+          rows={rows}
+          span={span}
+          testId={testId}
+          label={label}
+          tenorDays={tenorDays}
+          backCalculatedUntil={launch}
+        />
+      )}
       download={{
         filename,
         title: label,
@@ -88,14 +97,24 @@ export function VolatilityHistoryChart({
                 { label: `Line: headline, points over ${tenorDays} days`, color: LINE, kind: "line" },
                 { label: "Band: published uncertainty band", color: BAND, kind: "band" },
                 { label: "Dashed: frozen-inception analytic", color: CF, kind: "dashed" },
-                ...(launch !== null && launch > span.first ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }] : []),
+                ...(launch !== null && launch > span.first
+                  ? [{ label: "Shaded: back-calculated", color: "#cbd5e1", kind: "shade" as const }]
+                  : []),
               ],
             }
           : undefined,
         csv: () =>
           toCsv(
             ["t", "headlinePts", "bandLoPts", "bandHiPts", "cfHeadlinePts", "status", "basis"],
-            points.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status, launch !== null && p.x < launch ? "back-calculated" : "live"]),
+            points.map((p) => [
+              p.t,
+              p.headlinePts,
+              p.bandLoPts,
+              p.bandHiPts,
+              p.cfHeadlinePts,
+              p.status,
+              launch !== null && p.x < launch ? "back-calculated" : "live",
+            ]),
           ),
       }}
     />

@@ -17,7 +17,21 @@ const BAND = "#93c5fd";
 const CF = "#475569";
 
 /** The volatility chart's interactive drawing (loaded after the page is usable; see HistoryChartFrame). */
-export default function VolatilityPlot({ rows, span, testId, label, tenorDays, backCalculatedUntil }: { rows: VolatilityRow[]; span: TimeWindow; testId: string; label: string; tenorDays: number; backCalculatedUntil?: number | null }) {
+export default function VolatilityPlot({
+  rows,
+  span,
+  testId,
+  label,
+  tenorDays,
+  backCalculatedUntil,
+}: {
+  rows: VolatilityRow[];
+  span: TimeWindow;
+  testId: string;
+  label: string;
+  tenorDays: number;
+  backCalculatedUntil?: number | null;
+}) {
   return (
     <HistoryPlot
       backCalculatedUntil={backCalculatedUntil}
@@ -37,7 +51,8 @@ export default function VolatilityPlot({ rows, span, testId, label, tenorDays, b
             <span className="font-mono">{pts6(row.y)}</span> pts over {tenorDays} {tenorDays === 1 ? "day" : "days"}
           </p>
           <p className="text-slate-600">
-            Band <span className="font-mono">{pts6(row.band[0])}</span> to <span className="font-mono">{pts6(row.band[1])}</span>
+            Band <span className="font-mono">{pts6(row.band[0])}</span> to{" "}
+            <span className="font-mono">{pts6(row.band[1])}</span>
           </p>
           {row.cf !== null && (
             <p className="text-slate-600">
@@ -51,9 +66,34 @@ export default function VolatilityPlot({ rows, span, testId, label, tenorDays, b
       )}
       lineName={`Headline (${tenorDays} days)`}
     >
-      <Legend verticalAlign="top" iconSize={10} wrapperStyle={{ fontSize: 12, color: "#334155" }} formatter={(value: string) => <span style={{ color: "#334155" }}>{value}</span>} />
-      <Area type="linear" dataKey="band" name="Uncertainty band" stroke="none" fill={BAND} fillOpacity={0.45} isAnimationActive={false} activeDot={false} />
-      <Line type="linear" dataKey="cf" name="Frozen-inception analytic" stroke={CF} strokeDasharray="5 4" strokeWidth={1.25} dot={false} activeDot={false} connectNulls isAnimationActive={false} />
+      <Legend
+        verticalAlign="top"
+        iconSize={10}
+        wrapperStyle={{ fontSize: 12, color: "#334155" }}
+        formatter={(value: string) => <span style={{ color: "#334155" }}>{value}</span>}
+      />
+      <Area
+        type="linear"
+        dataKey="band"
+        name="Uncertainty band"
+        stroke="none"
+        fill={BAND}
+        fillOpacity={0.45}
+        isAnimationActive={false}
+        activeDot={false}
+      />
+      <Line
+        type="linear"
+        dataKey="cf"
+        name="Frozen-inception analytic"
+        stroke={CF}
+        strokeDasharray="5 4"
+        strokeWidth={1.25}
+        dot={false}
+        activeDot={false}
+        connectNulls
+        isAnimationActive={false}
+      />
     </HistoryPlot>
   );
 }

@@ -9,7 +9,15 @@ import { type PackedVolatilitySeries, unpackVolatility } from "@/lib/site/volati
  * The chart's values as a table, folded under it and built in the browser when opened (from
  * the same packed series as the chart), so the page's HTML does not carry a row per hour.
  */
-export function VolatilityValuesTable({ series, caption, testId }: { series: PackedVolatilitySeries; caption: string; testId: string }) {
+export function VolatilityValuesTable({
+  series,
+  caption,
+  testId,
+}: {
+  series: PackedVolatilitySeries;
+  caption: string;
+  testId: string;
+}) {
   const [open, setOpen] = useState(false);
   const points = useMemo(() => (open ? unpackVolatility(series) : []), [open, series]);
   return (
@@ -18,7 +26,13 @@ export function VolatilityValuesTable({ series, caption, testId }: { series: Pac
       {open && (
         <DataTable
           caption={caption}
-          columns={[{ label: "Time (UTC)" }, { label: "Points", numeric: true }, { label: "Band", numeric: true }, { label: "Frozen-inception", numeric: true }, { label: "Status" }]}
+          columns={[
+            { label: "Time (UTC)" },
+            { label: "Points", numeric: true },
+            { label: "Band", numeric: true },
+            { label: "Frozen-inception", numeric: true },
+            { label: "Status" },
+          ]}
           testId={testId}
           frameClassName="relative mt-2 max-h-96 overflow-auto rounded border border-slate-200"
           headClassName={STICKY_HEAD}

@@ -85,7 +85,15 @@ export function CodeTabsClient({ panes }: { panes: CodePane[] }) {
         ))}
       </div>
       {panes.map((pane, i) => (
-        <div key={pane.key} id={`${id}-panel-${i}`} role="tabpanel" aria-labelledby={`${id}-tab-${i}`} hidden={pane.key !== active} data-example-lang={pane.key} className="code-panel">
+        <div
+          key={pane.key}
+          id={`${id}-panel-${i}`}
+          role="tabpanel"
+          aria-labelledby={`${id}-tab-${i}`}
+          hidden={pane.key !== active}
+          data-example-lang={pane.key}
+          className="code-panel"
+        >
           <CodeView text={pane.text} lang={pane.lang} label={pane.label} plain={pane.key !== active} />
         </div>
       ))}

@@ -1,6 +1,13 @@
 import { ENDPOINTS } from "@/lib/api/endpoint-table";
 import { endpointParameters } from "@/lib/api/openapi";
-import { API_EXAMPLES, exampleCode, examplePath, type ApiExample, type ExampleId, type ScriptId } from "@/lib/docs/examples";
+import {
+  API_EXAMPLES,
+  exampleCode,
+  examplePath,
+  type ApiExample,
+  type ExampleId,
+  type ScriptId,
+} from "@/lib/docs/examples";
 import { languageLabel, shownCode } from "./code-block";
 import { CodeTabsClient, type CodePane } from "./code-tabs-client";
 import { TryIt, type TryItField } from "./try-it";
@@ -17,7 +24,8 @@ const TABS = [
  */
 export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; title?: string }) {
   const code = exampleCode(example);
-  const live: ApiExample | null = example in API_EXAMPLES ? (API_EXAMPLES as Record<string, ApiExample>)[example]! : null;
+  const live: ApiExample | null =
+    example in API_EXAMPLES ? (API_EXAMPLES as Record<string, ApiExample>)[example]! : null;
   const panes: CodePane[] = TABS.map((t) => ({
     key: t.key,
     tab: t.label,
@@ -28,7 +36,9 @@ export function CodeTabs({ example, title }: { example: ExampleId | ScriptId; ti
   return (
     <div data-example={example}>
       <CodeTabsClient panes={panes} />
-      {live ? <TryIt path={examplePath(live)} template={ENDPOINTS[live.endpoint].path} fields={tryItFields(live)} /> : null}
+      {live ? (
+        <TryIt path={examplePath(live)} template={ENDPOINTS[live.endpoint].path} fields={tryItFields(live)} />
+      ) : null}
     </div>
   );
 }
@@ -39,7 +49,19 @@ function tryItFields(example: ApiExample): TryItField[] {
   return endpointParameters(example.endpoint).map((p) => {
     const given = p.in === "path" ? example.ticker : query[p.name];
     const options = p.schema.type === "boolean" ? ["true", "false"] : p.schema.enum?.map(String);
-    const hint = p.schema.format === "date-time" ? "ISO 8601" : p.schema.minimum !== undefined ? `${p.schema.minimum} to ${p.schema.maximum}` : undefined;
-    return { name: p.name, in: p.in, value: given === undefined ? "" : String(given), options, hint, placeholder: p.schema.default === undefined ? "" : String(p.schema.default) };
+    const hint =
+      p.schema.format === "date-time"
+        ? "ISO 8601"
+        : p.schema.minimum !== undefined
+          ? `${p.schema.minimum} to ${p.schema.maximum}`
+          : undefined;
+    return {
+      name: p.name,
+      in: p.in,
+      value: given === undefined ? "" : String(given),
+      options,
+      hint,
+      placeholder: p.schema.default === undefined ? "" : String(p.schema.default),
+    };
   });
 }

@@ -58,16 +58,9 @@ export function CodeView({
         <CopyButton text={text} />
       </div>
       <pre tabIndex={0} className="code-hl">
-        <code
-          className={
-            TOKEN_CLASS[base]
-              ? `language-${lang} ${TOKEN_CLASS[base]}`
-              : `language-${lang}`
-          }
-        >
+        <code className={TOKEN_CLASS[base] ? `language-${lang} ${TOKEN_CLASS[base]}` : `language-${lang}`}>
           {highlight(text, lang).map((token, i) => {
-            const className =
-              token.type === base ? undefined : TOKEN_CLASS[token.type];
+            const className = token.type === base ? undefined : TOKEN_CLASS[token.type];
             return className ? (
               <span key={i} className={className}>
                 {token.text}

@@ -23,7 +23,13 @@ export function ErrorReference() {
 export function ErrorExample({ code, title }: { code: string; title?: string }) {
   const section = errorSections().find((e) => e.code === code);
   if (!section) throw new Error(`ErrorExample: unknown error code '${code}'`);
-  return <CodeBlock code={formatJson(section.example)} lang="json" title={title ?? `Example body (${section.statusLabel})`} />;
+  return (
+    <CodeBlock
+      code={formatJson(section.example)}
+      lang="json"
+      title={title ?? `Example body (${section.statusLabel})`}
+    />
+  );
 }
 
 /** The codes by status with whether to retry, generated from the error table. */

@@ -9,7 +9,15 @@ import { LazyCodeView } from "./lazy-code-view";
  * part of the page; large ones are named by `file` (lib/docs/example-files.ts) and fetched by the
  * browser after the page, keeping the page's HTML light.
  */
-export function Example({ data, file, title = "Example response" }: { data?: unknown; file?: ExampleFile; title?: string }) {
+export function Example({
+  data,
+  file,
+  title = "Example response",
+}: {
+  data?: unknown;
+  file?: ExampleFile;
+  title?: string;
+}) {
   if (file) return <LazyCodeView src={exampleFileHref(file)} lang="json" label={title} />;
   return <CodeBlock code={formatJson(data)} lang="json" title={title} />;
 }

@@ -3,7 +3,10 @@ import { docHref, navLabel, type DocPage } from "@/lib/docs/pages";
 
 export function PrevNext({ prev, next }: { prev: DocPage | null; next: DocPage | null }) {
   return (
-    <nav aria-label="Previous and next pages" className="no-underline mt-16 grid gap-3 border-t border-slate-200 pt-6 sm:grid-cols-2">
+    <nav
+      aria-label="Previous and next pages"
+      className="no-underline mt-16 grid gap-3 border-t border-slate-200 pt-6 sm:grid-cols-2"
+    >
       {prev ? (
         <Link
           href={docHref(prev)}

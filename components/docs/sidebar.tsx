@@ -38,7 +38,11 @@ export function DocsSidebar({ groups }: { groups: SidebarGroup[] }) {
         <span aria-hidden="true">{open ? "✕" : "☰"}</span>
         <span className="sr-only">{open ? "Close docs menu" : "Open docs menu"}</span>
       </button>
-      <nav id="docs-nav" aria-label="Docs" className={`${open ? "block" : "hidden"} md:block md:max-h-[calc(100vh-6rem)] md:overflow-y-auto md:pb-8`}>
+      <nav
+        id="docs-nav"
+        aria-label="Docs"
+        className={`${open ? "block" : "hidden"} md:block md:max-h-[calc(100vh-6rem)] md:overflow-y-auto md:pb-8`}
+      >
         {groups.map((g) => (
           <div key={g.group} className="mb-5">
             <p className="mb-1.5 px-2 text-xs font-semibold tracking-wide text-slate-600 uppercase">{g.group}</p>

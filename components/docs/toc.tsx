@@ -21,7 +21,8 @@ function useCurrentHeading(ids: string[]): string | null {
         if (el && el.getBoundingClientRect().top <= line) found = id;
       }
       // At the bottom of the page the last sections may never reach the line: take the last.
-      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) found = ids[ids.length - 1] ?? found;
+      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2)
+        found = ids[ids.length - 1] ?? found;
       setCurrent(found);
     };
     const schedule = () => {

@@ -80,7 +80,15 @@ export function tryItPath(template: string, fields: TryItField[], values: Record
   return q ? `${path}?${q}` : path;
 }
 
-export function TryIt({ path: examplePathValue, template, fields = [] }: { path: string; template?: string; fields?: TryItField[] }) {
+export function TryIt({
+  path: examplePathValue,
+  template,
+  fields = [],
+}: {
+  path: string;
+  template?: string;
+  fields?: TryItField[];
+}) {
   const id = useId();
   const key = useSyncExternalStore(subscribe, storedKey, () => "");
   const hydrated = useSyncExternalStore(
@@ -92,7 +100,9 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
   const [busy, setBusy] = useState(false);
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(fields.map((f) => [f.name, f.value])));
+  const [values, setValues] = useState<Record<string, string>>(() =>
+    Object.fromEntries(fields.map((f) => [f.name, f.value])),
+  );
   const path = template ? tryItPath(template, fields, values) : examplePathValue;
 
   async function run(): Promise<void> {
@@ -101,7 +111,11 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
     const started = performance.now();
     try {
       // A path on this site: the request goes to the API and nowhere else.
-      const res = await fetch(path, { headers: { Authorization: `Bearer ${key}` }, cache: "no-store", credentials: "omit" });
+      const res = await fetch(path, {
+        headers: { Authorization: `Bearer ${key}` },
+        cache: "no-store",
+        credentials: "omit",
+      });
       const body = await res.text();
       setAnswer({
         status: res.status,
@@ -119,7 +133,13 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
   }
 
   return (
-    <section aria-labelledby={`${id}-title`} className="try-it not-prose" data-testid="try-it" data-path={path} data-ready={hydrated}>
+    <section
+      aria-labelledby={`${id}-title`}
+      className="try-it not-prose"
+      data-testid="try-it"
+      data-path={path}
+      data-ready={hydrated}
+    >
       <h3 id={`${id}-title`} className="try-it-title">
         Try it
       </h3>
@@ -129,7 +149,11 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
           {fields.map((f) => (
             <div key={f.name} className="try-it-field">
               <label htmlFor={`${id}-${f.name}`} className="try-it-label">
-                <span className="font-mono">{f.name}</span> <span className="text-slate-500">({f.in}{f.hint ? `, ${f.hint}` : ""})</span>
+                <span className="font-mono">{f.name}</span>{" "}
+                <span className="text-slate-500">
+                  ({f.in}
+                  {f.hint ? `, ${f.hint}` : ""})
+                </span>
               </label>
               {f.options ? (
                 <select
@@ -163,21 +187,22 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
           ))}
         </fieldset>
       )}
-      <p className="try-it-path" data-testid="try-it-request">GET {path}</p>
+      <p className="try-it-path" data-testid="try-it-request">
+        GET {path}
+      </p>
       {key ? (
         <div className="mt-3 flex flex-wrap items-center gap-2">
-          <button
-            type="button"
-            onClick={() => void run()}
-            disabled={busy}
-            className="try-it-button"
-          >
+          <button type="button" onClick={() => void run()} disabled={busy} className="try-it-button">
             {busy ? "Sending…" : "Send request"}
           </button>
           <span className="text-sm text-slate-600">
             with your key <span className="font-mono">{`${key.slice(0, 13)}…`}</span>
           </span>
-          <button type="button" onClick={() => setStoredKey(null)} className="text-sm text-brand underline hover:text-brand-dark">
+          <button
+            type="button"
+            onClick={() => setStoredKey(null)}
+            className="text-sm text-brand underline hover:text-brand-dark"
+          >
             Forget key
           </button>
         </div>
@@ -206,16 +231,12 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
               className="try-it-input"
             />
           </div>
-          <button
-            type="submit"
-            disabled={!hydrated}
-            className="try-it-button"
-          >
+          <button type="submit" disabled={!hydrated} className="try-it-button">
             Use this key
           </button>
           <p id={`${id}-note`} className="try-it-note">
-            Kept in this browser tab only (session storage) and sent only to this API. Every endpoint page uses it until you close the tab. Get a
-            key in the <a href="/portal">portal</a>.
+            Kept in this browser tab only (session storage) and sent only to this API. Every endpoint page uses it until
+            you close the tab. Get a key in the <a href="/portal">portal</a>.
           </p>
         </form>
       )}
@@ -227,14 +248,19 @@ export function TryIt({ path: examplePathValue, template, fields = [] }: { path:
       {answer ? (
         <div className="mt-4 space-y-2" data-testid="try-it-response" data-status={answer.status} aria-live="polite">
           <p className="text-sm text-slate-900">
-            <span className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${answer.status < 400 ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}>
+            <span
+              className={`rounded px-1.5 py-0.5 font-mono text-xs font-semibold ${answer.status < 400 ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"}`}
+            >
               {answer.status} {answer.statusText}
             </span>{" "}
             <span className="text-slate-600">in {answer.ms} ms</span>
           </p>
           <details className="text-sm">
             <summary className="cursor-pointer text-slate-700">Response headers ({answer.headers.length})</summary>
-            <dl className="mt-2 grid grid-cols-1 gap-x-4 font-mono text-xs sm:grid-cols-[max-content_1fr]" data-testid="try-it-headers">
+            <dl
+              className="mt-2 grid grid-cols-1 gap-x-4 font-mono text-xs sm:grid-cols-[max-content_1fr]"
+              data-testid="try-it-headers"
+            >
               {answer.headers.map(([name, value]) => (
                 <div key={name} className="contents">
                   <dt className="text-slate-600">{name}</dt>

@@ -42,9 +42,13 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
       });
       const json = (await res.json().catch(() => ({}))) as ActionResult;
       if (res.status === 401) router.refresh();
-      return res.ok ? json : { error: json.error ?? { code: "error", message: "Something went wrong. Reload the page and try again." } };
+      return res.ok
+        ? json
+        : { error: json.error ?? { code: "error", message: "Something went wrong. Reload the page and try again." } };
     } catch {
-      return { error: { code: "network", message: "Could not reach the server. Check your connection and try again." } };
+      return {
+        error: { code: "network", message: "Could not reach the server. Check your connection and try again." },
+      };
     }
   }
 
@@ -54,7 +58,8 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
     setError(null);
     const result = await call("/portal/api/keys", { name });
     setBusy(null);
-    if (result.error || !result.key || !result.summary) return setError(result.error?.message ?? "The key could not be created.");
+    if (result.error || !result.key || !result.summary)
+      return setError(result.error?.message ?? "The key could not be created.");
     setName("");
     setRevealed({
       secret: result.key,
@@ -123,8 +128,8 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
         </form>
         {full ? (
           <p id="create-key-full" className="mt-3 text-sm text-slate-700" data-testid="create-key-full">
-            You have {active.length} of {maxActive} active keys, the most an account may hold. Revoke a key you no longer use to create another,
-            or rotate one to replace its secret.
+            You have {active.length} of {maxActive} active keys, the most an account may hold. Revoke a key you no
+            longer use to create another, or rotate one to replace its secret.
           </p>
         ) : null}
         {error ? (
@@ -135,12 +140,22 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
       </section>
 
       {keys.length === 0 ? (
-        <section aria-label="Your API keys" className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
+        <section
+          aria-label="Your API keys"
+          className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center"
+        >
           <p className="font-medium text-slate-900">No keys yet</p>
-          <p className="mt-1 text-sm text-slate-600">Create your first key above, then call the API with it. Its usage appears here.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Create your first key above, then call the API with it. Its usage appears here.
+          </p>
         </section>
       ) : (
-        <KeysTable title="Your API keys" keys={[...active, ...inactive]} onAction={(kind, key) => setPending({ kind, key })} busy={!hydrated || busy !== null} />
+        <KeysTable
+          title="Your API keys"
+          keys={[...active, ...inactive]}
+          onAction={(kind, key) => setPending({ kind, key })}
+          busy={!hydrated || busy !== null}
+        />
       )}
 
       <ConfirmDialog
@@ -153,8 +168,8 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
         onCancel={() => setPending(null)}
       >
         <p>
-          A new secret replaces <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code>. The current secret stops working immediately,
-          for every request that uses it.
+          A new secret replaces <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code>. The current
+          secret stops working immediately, for every request that uses it.
         </p>
         <p>The new key is shown once. Its limits and your usage history stay with the account.</p>
       </ConfirmDialog>
@@ -168,8 +183,8 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
         onCancel={() => setPending(null)}
       >
         <p>
-          Every request with <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code> will be refused with{" "}
-          <code className="font-mono">invalid_api_key</code> from now on. This cannot be undone.
+          Every request with <code className="font-mono">{pending ? maskedKey(pending.key) : ""}</code> will be refused
+          with <code className="font-mono">invalid_api_key</code> from now on. This cannot be undone.
         </p>
       </ConfirmDialog>
     </div>
@@ -188,14 +203,23 @@ function KeysTable({
   busy: boolean;
 }) {
   return (
-    <section aria-labelledby="keys-heading" className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <section
+      aria-labelledby="keys-heading"
+      className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       <h2 id="keys-heading" className="border-b border-slate-200 px-5 py-3 font-semibold text-slate-900">
         {title}
       </h2>
       {/* Phones: one card per key, its actions on a row of their own. From md up: the table. */}
       <ul className="divide-y divide-slate-100 md:hidden" data-testid="key-cards">
         {keys.map((key) => (
-          <li key={key.id} data-testid="key-card" data-key-id={key.id} data-status={key.status} className={`space-y-2 px-4 py-4 text-sm ${key.status === "active" ? "" : "text-slate-500"}`}>
+          <li
+            key={key.id}
+            data-testid="key-card"
+            data-key-id={key.id}
+            data-status={key.status}
+            className={`space-y-2 px-4 py-4 text-sm ${key.status === "active" ? "" : "text-slate-500"}`}
+          >
             <div className="flex items-start justify-between gap-3">
               <h3 className="min-w-0 font-medium break-words text-slate-900">{key.name}</h3>
               <StatusBadge status={key.status} />
@@ -218,12 +242,24 @@ function KeysTable({
         <table className="min-w-full divide-y divide-slate-200 text-sm">
           <thead className="bg-slate-50 text-left text-xs font-medium tracking-wide text-slate-500 uppercase">
             <tr>
-              <th scope="col" className="px-3 py-2 first:pl-5">Name</th>
-              <th scope="col" className="px-3 py-2">Key</th>
-              <th scope="col" className="px-3 py-2">Status</th>
-              <th scope="col" className="px-3 py-2">Created</th>
-              <th scope="col" className="px-3 py-2">Last used</th>
-              <th scope="col" className="px-3 py-2">Limits</th>
+              <th scope="col" className="px-3 py-2 first:pl-5">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Key
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Created
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Last used
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Limits
+              </th>
               <th scope="col" className="px-3 py-2 pr-5">
                 <span className="sr-only">Actions</span>
               </th>
@@ -231,7 +267,13 @@ function KeysTable({
           </thead>
           <tbody className="divide-y divide-slate-100">
             {keys.map((key) => (
-              <tr key={key.id} data-testid="key-row" data-key-id={key.id} data-status={key.status} className={key.status === "active" ? "" : "text-slate-500"}>
+              <tr
+                key={key.id}
+                data-testid="key-row"
+                data-key-id={key.id}
+                data-status={key.status}
+                className={key.status === "active" ? "" : "text-slate-500"}
+              >
                 <th scope="row" className="py-3 pr-3 pl-5 text-left font-medium break-words text-slate-900">
                   {key.name}
                 </th>
@@ -252,7 +294,12 @@ function KeysTable({
                   <span className="whitespace-nowrap">{formatCount(key.limitDay)}/day</span>
                 </td>
                 <td className="py-3 pr-5 pl-3">
-                  <KeyActions keyItem={key} onAction={onAction} busy={busy} className="flex flex-wrap justify-end gap-2" />
+                  <KeyActions
+                    keyItem={key}
+                    onAction={onAction}
+                    busy={busy}
+                    className="flex flex-wrap justify-end gap-2"
+                  />
                 </td>
               </tr>
             ))}
@@ -317,7 +364,8 @@ function WrappingTime({ value }: { value: string | null }) {
   if (cut < 0) return <span className="whitespace-nowrap">{text}</span>;
   return (
     <>
-      <span className="whitespace-nowrap">{text.slice(0, cut)}</span> <span className="whitespace-nowrap">{text.slice(cut + 1)}</span>
+      <span className="whitespace-nowrap">{text.slice(0, cut)}</span>{" "}
+      <span className="whitespace-nowrap">{text.slice(cut + 1)}</span>
     </>
   );
 }

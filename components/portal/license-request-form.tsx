@@ -11,7 +11,8 @@ const USES = [
   ["other", "Something else"],
 ] as const;
 
-const FIELD = "mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none";
+const FIELD =
+  "mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none";
 
 /** The commercial licence request: posted with the session's CSRF token, answered with a reference. */
 export function LicenseRequestForm({ csrf, email }: { csrf: string; email: string }) {
@@ -31,7 +32,11 @@ export function LicenseRequestForm({ csrf, email }: { csrf: string; email: strin
         headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRF-Token": csrf },
         body: JSON.stringify(Object.fromEntries(form.entries())),
       });
-      const json = (await res.json().catch(() => ({}))) as { reference?: string; acknowledged?: boolean; error?: { message: string } };
+      const json = (await res.json().catch(() => ({}))) as {
+        reference?: string;
+        acknowledged?: boolean;
+        error?: { message: string };
+      };
       if (res.ok && json.reference) setDone({ reference: json.reference, acknowledged: json.acknowledged === true });
       else setError(json.error?.message ?? "The request could not be sent. Reload the page and try again.");
     } catch {
@@ -43,10 +48,17 @@ export function LicenseRequestForm({ csrf, email }: { csrf: string; email: strin
 
   if (done) {
     return (
-      <div role="status" className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-slate-800" data-testid="license-request-done" data-reference={done.reference}>
+      <div
+        role="status"
+        className="rounded-lg border border-emerald-200 bg-emerald-50 p-5 text-sm text-slate-800"
+        data-testid="license-request-done"
+        data-reference={done.reference}
+      >
         <p className="font-semibold text-emerald-900">Request {done.reference} received.</p>
         <p className="mt-1">
-          {done.acknowledged ? `A confirmation is on its way to ${email}. ` : "We stored your request; the confirmation mail could not be sent, but we will reply. "}
+          {done.acknowledged
+            ? `A confirmation is on its way to ${email}. `
+            : "We stored your request; the confirmation mail could not be sent, but we will reply. "}
           We answer within two business days.
         </p>
       </div>
@@ -54,7 +66,12 @@ export function LicenseRequestForm({ csrf, email }: { csrf: string; email: strin
   }
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-4" data-testid="license-request-form" data-ready={hydrated ? "true" : undefined}>
+    <form
+      onSubmit={(e) => void submit(e)}
+      className="space-y-4"
+      data-testid="license-request-form"
+      data-ready={hydrated ? "true" : undefined}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <div>
           <label htmlFor="lr-name" className="block text-sm font-medium text-slate-900">
@@ -66,7 +83,14 @@ export function LicenseRequestForm({ csrf, email }: { csrf: string; email: strin
           <label htmlFor="lr-org" className="block text-sm font-medium text-slate-900">
             Organisation
           </label>
-          <input id="lr-org" name="organization" required maxLength={160} autoComplete="organization" className={FIELD} />
+          <input
+            id="lr-org"
+            name="organization"
+            required
+            maxLength={160}
+            autoComplete="organization"
+            className={FIELD}
+          />
         </div>
       </div>
       <div>
@@ -88,7 +112,14 @@ export function LicenseRequestForm({ csrf, email }: { csrf: string; email: strin
         <label htmlFor="lr-dist" className="block text-sm font-medium text-slate-900">
           Who will see the data or what you build with it?
         </label>
-        <input id="lr-dist" name="distribution" required maxLength={500} placeholder="e.g. our trading desk; subscribers of our newsletter" className={FIELD} />
+        <input
+          id="lr-dist"
+          name="distribution"
+          required
+          maxLength={500}
+          placeholder="e.g. our trading desk; subscribers of our newsletter"
+          className={FIELD}
+        />
       </div>
       <div>
         <label htmlFor="lr-msg" className="block text-sm font-medium text-slate-900">

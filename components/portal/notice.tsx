@@ -3,12 +3,17 @@ import Link from "next/link";
 /** A full-width explanation when the portal cannot work on this server (configuration). */
 export function ConfigProblem({ message }: { message: string }) {
   return (
-    <section aria-labelledby="config-problem" className="mx-auto max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-6">
+    <section
+      aria-labelledby="config-problem"
+      className="mx-auto max-w-xl rounded-lg border border-amber-300 bg-amber-50 p-6"
+    >
       <h1 id="config-problem" className="text-xl font-semibold text-amber-950">
         The developer portal is not configured
       </h1>
       <p className="mt-3 text-sm text-amber-950">{message}</p>
-      <p className="mt-3 text-sm text-amber-900">The API keeps serving existing keys. Operators: see the configuration section of the README.</p>
+      <p className="mt-3 text-sm text-amber-900">
+        The API keeps serving existing keys. Operators: see the configuration section of the README.
+      </p>
     </section>
   );
 }
@@ -27,7 +32,8 @@ export function LinkProblem({ state, minutes }: { state: "expired" | "used"; min
       </p>
       {state === "used" ? (
         <p className="text-sm text-slate-600">
-          If you just used it yourself, you are probably signed in already: <Link href="/portal">go to your API keys</Link>.
+          If you just used it yourself, you are probably signed in already:{" "}
+          <Link href="/portal">go to your API keys</Link>.
         </p>
       ) : null}
     </div>

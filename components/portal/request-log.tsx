@@ -3,7 +3,13 @@ import { formatUtcSeconds } from "@/lib/portal/format";
 import type { RequestLog } from "@/lib/portal/request-log";
 
 const STATUS_STYLE = (status: number) =>
-  status >= 500 ? "bg-rose-50 text-rose-800" : status === 429 ? "bg-amber-50 text-amber-900" : status >= 400 ? "bg-orange-50 text-orange-900" : "bg-emerald-50 text-emerald-800";
+  status >= 500
+    ? "bg-rose-50 text-rose-800"
+    : status === 429
+      ? "bg-amber-50 text-amber-900"
+      : status >= 400
+        ? "bg-orange-50 text-orange-900"
+        : "bg-emerald-50 text-emerald-800";
 
 /**
  * A key's last requests, newest first, searchable by request id (a plain GET form: it works
@@ -12,16 +18,26 @@ const STATUS_STYLE = (status: number) =>
 export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestLog }) {
   const { rows, query, size } = log;
   return (
-    <section id="requests" aria-labelledby="requests-heading" className="rounded-lg border border-slate-200 bg-white shadow-sm">
+    <section
+      id="requests"
+      aria-labelledby="requests-heading"
+      className="rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       <div className="space-y-3 border-b border-slate-200 px-5 py-3">
         <h2 id="requests-heading" className="font-semibold text-slate-900">
           Recent requests
         </h2>
         <p className="text-sm text-slate-600">
-          The last {size} requests made with this key, newest first. Every API answer carries its id in the <code>X-Request-Id</code> header and in
-          an error&apos;s <code>requestId</code>: paste it here to find the request.
+          The last {size} requests made with this key, newest first. Every API answer carries its id in the{" "}
+          <code>X-Request-Id</code> header and in an error&apos;s <code>requestId</code>: paste it here to find the
+          request.
         </p>
-        <form method="get" action={`/portal/keys/${keyId}#requests`} role="search" className="flex flex-wrap items-end gap-2">
+        <form
+          method="get"
+          action={`/portal/keys/${keyId}#requests`}
+          role="search"
+          className="flex flex-wrap items-end gap-2"
+        >
           <div className="min-w-0 flex-1">
             <label htmlFor="request-search" className="block text-sm font-medium text-slate-900">
               Request id
@@ -38,7 +54,10 @@ export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestL
               className="mt-1 block w-full rounded-md border border-slate-400 px-3 py-2 font-mono text-sm shadow-sm focus:border-brand focus:ring-2 focus:ring-brand/30 focus:outline-none"
             />
           </div>
-          <button type="submit" className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark">
+          <button
+            type="submit"
+            className="rounded-md bg-brand px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-dark"
+          >
             Search
           </button>
           {query ? (
@@ -52,7 +71,8 @@ export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestL
         <p className="px-5 py-8 text-center text-sm text-slate-600" data-testid="request-log-empty">
           {query ? (
             <>
-              No request with an id containing <code className="font-mono">{query}</code> among this key&apos;s last {size}.
+              No request with an id containing <code className="font-mono">{query}</code> among this key&apos;s last{" "}
+              {size}.
             </>
           ) : (
             "No requests yet. New requests show up within a few seconds."
@@ -60,18 +80,33 @@ export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestL
         </p>
       ) : (
         <table className="block w-full text-sm sm:table" data-testid="request-log">
-          <caption className="sr-only">{query ? `Requests whose id contains ${query}` : `The last ${size} requests`}</caption>
+          <caption className="sr-only">
+            {query ? `Requests whose id contains ${query}` : `The last ${size} requests`}
+          </caption>
           <thead className="sr-only bg-slate-50 text-xs font-medium tracking-wide text-slate-500 uppercase sm:not-sr-only sm:table-header-group">
             <tr>
-              <th scope="col" className="px-5 py-2 text-left">Time (UTC)</th>
-              <th scope="col" className="px-3 py-2 text-left">Request</th>
-              <th scope="col" className="px-3 py-2 text-left">Status</th>
-              <th scope="col" className="px-5 py-2 text-left">Request id</th>
+              <th scope="col" className="px-5 py-2 text-left">
+                Time (UTC)
+              </th>
+              <th scope="col" className="px-3 py-2 text-left">
+                Request
+              </th>
+              <th scope="col" className="px-3 py-2 text-left">
+                Status
+              </th>
+              <th scope="col" className="px-5 py-2 text-left">
+                Request id
+              </th>
             </tr>
           </thead>
           <tbody className="block divide-y divide-slate-100 sm:table-row-group">
             {rows.map((r) => (
-              <tr key={`${r.requestId}-${r.at}`} className="block px-5 py-3 sm:table-row sm:p-0" data-request-id={r.requestId} data-status={r.status}>
+              <tr
+                key={`${r.requestId}-${r.at}`}
+                className="block px-5 py-3 sm:table-row sm:p-0"
+                data-request-id={r.requestId}
+                data-status={r.status}
+              >
                 <td className="block text-xs text-slate-600 sm:table-cell sm:px-5 sm:py-2 sm:text-sm sm:whitespace-nowrap">
                   <time dateTime={r.at}>{formatUtcSeconds(r.at)}</time>
                 </td>
@@ -82,7 +117,11 @@ export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestL
                   {r.path !== r.endpoint ? <span className="block text-xs text-slate-500">{r.endpoint}</span> : null}
                 </td>
                 <td className="inline-block py-1 pr-2 sm:table-cell sm:px-3 sm:py-2">
-                  <span className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-medium ${STATUS_STYLE(r.status)}`}>{r.status}</span>
+                  <span
+                    className={`inline-block rounded px-1.5 py-0.5 font-mono text-xs font-medium ${STATUS_STYLE(r.status)}`}
+                  >
+                    {r.status}
+                  </span>
                   {r.errorCode ? <span className="ml-2 font-mono text-xs text-slate-700">{r.errorCode}</span> : null}
                 </td>
                 <td className="block font-mono text-xs break-all text-slate-700 sm:table-cell sm:px-5 sm:py-2">

@@ -3,7 +3,17 @@
 import { useEffect, useRef, useState } from "react";
 
 /** A freshly minted or rotated key: shown once, with a copy button and the warning that says so. */
-export function SecretReveal({ secret, title, detail, onDone }: { secret: string; title: string; detail: string; onDone: () => void }) {
+export function SecretReveal({
+  secret,
+  title,
+  detail,
+  onDone,
+}: {
+  secret: string;
+  title: string;
+  detail: string;
+  onDone: () => void;
+}) {
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
   const fieldRef = useRef<HTMLInputElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -24,8 +34,17 @@ export function SecretReveal({ secret, title, detail, onDone }: { secret: string
   }
 
   return (
-    <section aria-labelledby="secret-heading" className="rounded-lg border border-emerald-300 bg-emerald-50 p-5 shadow-sm" data-testid="secret-reveal">
-      <h2 id="secret-heading" ref={headingRef} tabIndex={-1} className="text-lg font-semibold text-emerald-950 focus:outline-none">
+    <section
+      aria-labelledby="secret-heading"
+      className="rounded-lg border border-emerald-300 bg-emerald-50 p-5 shadow-sm"
+      data-testid="secret-reveal"
+    >
+      <h2
+        id="secret-heading"
+        ref={headingRef}
+        tabIndex={-1}
+        className="text-lg font-semibold text-emerald-950 focus:outline-none"
+      >
         {title}
       </h2>
       <p className="mt-1 text-sm text-emerald-900">{detail}</p>
@@ -52,13 +71,21 @@ export function SecretReveal({ secret, title, detail, onDone }: { secret: string
         </button>
       </div>
       <p aria-live="polite" className="mt-2 min-h-5 text-sm text-emerald-900">
-        {copied === "copied" ? "The key is on your clipboard." : copied === "failed" ? "Copying is blocked here: the key is selected, press Ctrl+C (⌘C)." : ""}
+        {copied === "copied"
+          ? "The key is on your clipboard."
+          : copied === "failed"
+            ? "Copying is blocked here: the key is selected, press Ctrl+C (⌘C)."
+            : ""}
       </p>
       <p role="note" className="mt-2 flex gap-2 rounded-md bg-amber-100 px-3 py-2 text-sm font-medium text-amber-950">
         <span aria-hidden="true">⚠</span>
         Copy this key now and store it somewhere safe. It cannot be shown again: we keep only a hash of it.
       </p>
-      <button type="button" onClick={onDone} className="mt-4 text-sm font-medium text-emerald-900 underline-offset-2 hover:underline">
+      <button
+        type="button"
+        onClick={onDone}
+        className="mt-4 text-sm font-medium text-emerald-900 underline-offset-2 hover:underline"
+      >
         I have stored the key, hide it
       </button>
     </section>

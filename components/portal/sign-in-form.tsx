@@ -11,9 +11,17 @@ type State =
  * One form for registering and signing in. Posts to /api/auth/request-link; with JavaScript the
  * answer arrives as JSON and shows in place, without it the server redirects back to the page.
  */
-export function SignInForm(props: { initialEmail?: string; initialError?: string | null; sentTo?: string | null; minutes: number; submitLabel?: string }) {
+export function SignInForm(props: {
+  initialEmail?: string;
+  initialError?: string | null;
+  sentTo?: string | null;
+  minutes: number;
+  submitLabel?: string;
+}) {
   const [state, setState] = useState<State>(
-    props.sentTo ? { status: "sent", email: props.sentTo, message: null } : { status: "idle", email: props.initialEmail ?? "", message: props.initialError ?? null },
+    props.sentTo
+      ? { status: "sent", email: props.sentTo, message: null }
+      : { status: "idle", email: props.initialEmail ?? "", message: props.initialError ?? null },
   );
   const id = useId();
   const hydrated = useHydrated();
@@ -25,11 +33,18 @@ export function SignInForm(props: { initialEmail?: string; initialError?: string
     setState({ status: "sending", email, message: null });
     const body = new URLSearchParams({ email });
     try {
-      const res = await fetch("/api/auth/request-link", { method: "POST", body, headers: { Accept: "application/json" } });
+      const res = await fetch("/api/auth/request-link", {
+        method: "POST",
+        body,
+        headers: { Accept: "application/json" },
+      });
       const json = (await res.json().catch(() => null)) as { email?: string; error?: { message?: string } } | null;
       if (res.ok) setState({ status: "sent", email: json?.email ?? email, message: null });
       else {
-        const fallback = res.status === 503 ? "Sign-in is temporarily unavailable. Please try again in a minute." : "Something went wrong. Try again in a minute.";
+        const fallback =
+          res.status === 503
+            ? "Sign-in is temporarily unavailable. Please try again in a minute."
+            : "Something went wrong. Try again in a minute.";
         setState({ status: "idle", email, message: json?.error?.message ?? fallback });
       }
     } catch {
@@ -42,9 +57,12 @@ export function SignInForm(props: { initialEmail?: string; initialError?: string
       <div role="status" aria-live="polite" className="rounded-lg border border-emerald-200 bg-emerald-50 p-5">
         <h2 className="text-lg font-semibold text-emerald-900">Check your inbox</h2>
         <p className="mt-2 text-sm text-emerald-900">
-          We sent a sign-in link to <strong className="break-all">{state.email}</strong>. It works once and expires in {props.minutes} minutes.
+          We sent a sign-in link to <strong className="break-all">{state.email}</strong>. It works once and expires in{" "}
+          {props.minutes} minutes.
         </p>
-        <p className="mt-2 text-sm text-emerald-800">Nothing there after a minute? Check your spam folder, then send another link.</p>
+        <p className="mt-2 text-sm text-emerald-800">
+          Nothing there after a minute? Check your spam folder, then send another link.
+        </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <button
             type="button"

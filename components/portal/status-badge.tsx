@@ -8,8 +8,13 @@ const STYLE = {
 
 export function StatusBadge({ status }: { status: keyof typeof STYLE }) {
   return (
-    <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLE[status]}`}>
-      <span aria-hidden="true" className={`h-1.5 w-1.5 rounded-full ${status === "active" ? "bg-emerald-500" : status === "revoked" ? "bg-rose-500" : "bg-slate-400"}`} />
+    <span
+      className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${STYLE[status]}`}
+    >
+      <span
+        aria-hidden="true"
+        className={`h-1.5 w-1.5 rounded-full ${status === "active" ? "bg-emerald-500" : status === "revoked" ? "bg-rose-500" : "bg-slate-400"}`}
+      />
       {STATUS_LABEL[status]}
     </span>
   );

@@ -25,7 +25,17 @@ export const SERIES = [
  * Stacked requests per bucket. The numbers behind the bars are also in the figure's
  * `data-*` attributes and in a table, for screen readers and tests.
  */
-export function UsageChart({ id, title, buckets, granularity }: { id: string; title: string; buckets: ChartBucket[]; granularity: "hour" | "day" }) {
+export function UsageChart({
+  id,
+  title,
+  buckets,
+  granularity,
+}: {
+  id: string;
+  title: string;
+  buckets: ChartBucket[];
+  granularity: "hour" | "day";
+}) {
   const label = granularity === "hour" ? formatHour : formatDay;
   const rows = buckets.map((b) => ({ ...b, label: label(b.start) }));
   const total = buckets.reduce((n, b) => n + b.total, 0);
@@ -56,32 +66,61 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
               title={title}
               frame={frame}
               testId={id}
-              csv={() => toCsv(["start", ...SERIES.map((s) => s.key), "total"], buckets.map((b) => [b.start, ...SERIES.map((s) => b[s.key]), b.total]))}
+              csv={() =>
+                toCsv(
+                  ["start", ...SERIES.map((s) => s.key), "total"],
+                  buckets.map((b) => [b.start, ...SERIES.map((s) => b[s.key]), b.total]),
+                )
+              }
             />
           )}
         </div>
       </div>
       {total === 0 ? (
         <div className="mt-4 flex h-56 items-center justify-center rounded-md border border-dashed border-slate-300 text-center text-sm text-slate-600">
-          <p className="max-w-xs">No requests in this period. Call the API with this key; usage appears here within a few seconds.</p>
+          <p className="max-w-xs">
+            No requests in this period. Call the API with this key; usage appears here within a few seconds.
+          </p>
         </div>
       ) : (
         <div ref={frame} className="mt-4 h-64" aria-hidden="true">
           <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 800, height: 256 }}>
             <BarChart accessibilityLayer={false} data={rows} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
-              <XAxis dataKey="label" tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={{ stroke: "#cbd5e1" }} interval="preserveStartEnd" minTickGap={12} />
-              <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#475569" }} tickLine={false} axisLine={false} width={48} />
+              <XAxis
+                dataKey="label"
+                tick={{ fontSize: 12, fill: "#475569" }}
+                tickLine={false}
+                axisLine={{ stroke: "#cbd5e1" }}
+                interval="preserveStartEnd"
+                minTickGap={12}
+              />
+              <YAxis
+                allowDecimals={false}
+                tick={{ fontSize: 12, fill: "#475569" }}
+                tickLine={false}
+                axisLine={false}
+                width={48}
+              />
               <Tooltip
                 cursor={{ fill: "#f1f5f9" }}
                 labelFormatter={(_, payload) => {
                   const start = payload?.[0]?.payload?.start as string | undefined;
-                  return start ? `${granularity === "hour" ? `${start.slice(0, 10)} ${formatHour(start)}` : start.slice(0, 10)} UTC` : "";
+                  return start
+                    ? `${granularity === "hour" ? `${start.slice(0, 10)} ${formatHour(start)}` : start.slice(0, 10)} UTC`
+                    : "";
                 }}
               />
               <Legend wrapperStyle={{ fontSize: 12 }} />
               {SERIES.map((s) => (
-                <Bar key={s.key} dataKey={s.key} name={s.label} stackId="requests" fill={s.color} isAnimationActive={false} />
+                <Bar
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.label}
+                  stackId="requests"
+                  fill={s.color}
+                  isAnimationActive={false}
+                />
               ))}
             </BarChart>
           </ResponsiveContainer>
@@ -94,13 +133,17 @@ export function UsageChart({ id, title, buckets, granularity }: { id: string; ti
             <caption className="sr-only">{title}, requests by status class</caption>
             <thead className="sticky top-0 bg-white text-slate-500">
               <tr>
-                <th scope="col" className="px-2 py-1 text-left">{granularity === "hour" ? "Hour (UTC)" : "Day (UTC)"}</th>
+                <th scope="col" className="px-2 py-1 text-left">
+                  {granularity === "hour" ? "Hour (UTC)" : "Day (UTC)"}
+                </th>
                 {SERIES.map((s) => (
                   <th key={s.key} scope="col" className="px-2 py-1">
                     {s.label}
                   </th>
                 ))}
-                <th scope="col" className="px-2 py-1">Total</th>
+                <th scope="col" className="px-2 py-1">
+                  Total
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 text-slate-700">

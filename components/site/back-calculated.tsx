@@ -15,8 +15,12 @@ export function LaunchFacts({ launch }: { launch: EntryLaunch }) {
           <UtcTime value={launch.launchAt} />
         </span>{" "}
         <span className="text-slate-600">
-          (values before it are <Link href="/docs/methodology/recomputing#back-calculated-history">back-calculated</Link>
-          {launch.historyFilled > 0 ? `; ${launch.historyFilled} later hour${launch.historyFilled === 1 ? "" : "s"} filled from venue history` : ""})
+          (values before it are{" "}
+          <Link href="/docs/methodology/recomputing#back-calculated-history">back-calculated</Link>
+          {launch.historyFilled > 0
+            ? `; ${launch.historyFilled} later hour${launch.historyFilled === 1 ? "" : "s"} filled from venue history`
+            : ""}
+          )
         </span>
       </Fact>
     </>
@@ -28,7 +32,8 @@ export function BackCalculatedLegend({ launch }: { launch: EntryLaunch }) {
   return (
     <span data-testid="back-calculated-legend">
       <span aria-hidden="true" className="mr-1 inline-block h-3 w-4 rounded-sm bg-slate-200 align-middle" />
-      Shaded: back-calculated from the venues&apos; price history, before the launch on <UtcTime value={launch.launchAt} /> (hypothetical: not published at the time;{" "}
+      Shaded: back-calculated from the venues&apos; price history, before the launch on{" "}
+      <UtcTime value={launch.launchAt} /> (hypothetical: not published at the time;{" "}
       <Link href="/docs/methodology/recomputing#back-calculated-history">what differs</Link>)
     </span>
   );

@@ -10,11 +10,18 @@ export function BackfillNotice({ what = "The values on this page" }: { what?: st
   if (p.state !== "running") return null;
   const { pct, progress } = backfillMessage(p);
   return (
-    <div role="status" className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950" data-testid="backfill-notice" data-hours-done={p.hoursDone} data-hours-total={p.hoursTotal ?? ""} data-through={p.through ?? ""}>
+    <div
+      role="status"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950"
+      data-testid="backfill-notice"
+      data-hours-done={p.hoursDone}
+      data-hours-total={p.hoursTotal ?? ""}
+      data-through={p.through ?? ""}
+    >
       <p className="font-semibold">The service is computing its history after starting: {progress}.</p>
       <p className="mt-1">
-        {what} will be complete when it finishes; until then they stop at the last computed hour. Reload the page to see the progress (also at{" "}
-        <a href="/healthz">/healthz</a>).
+        {what} will be complete when it finishes; until then they stop at the last computed hour. Reload the page to see
+        the progress (also at <a href="/healthz">/healthz</a>).
       </p>
       {pct !== null && (
         <div className="mt-2 h-1.5 w-full max-w-md overflow-hidden rounded bg-amber-200" aria-hidden="true">

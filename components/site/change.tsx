@@ -1,6 +1,11 @@
 import type { ChangeView } from "@/lib/site/index-views";
 
-const COLOR = { up: "text-emerald-700", down: "text-rose-700", flat: "text-slate-600", none: "text-slate-400" } as const;
+const COLOR = {
+  up: "text-emerald-700",
+  down: "text-rose-700",
+  flat: "text-slate-600",
+  none: "text-slate-400",
+} as const;
 const WORD = { up: "up", down: "down", flat: "unchanged", none: "" } as const;
 
 /** A change in percent, coloured, with its direction in words for screen readers. */

@@ -43,14 +43,22 @@ export function DataTable({
   children: ReactNode;
 }) {
   return (
-    <ScrollFrame className={frameClassName} testId={frameTestId} label={typeof caption === "string" ? caption : undefined}>
+    <ScrollFrame
+      className={frameClassName}
+      testId={frameTestId}
+      label={typeof caption === "string" ? caption : undefined}
+    >
       <table className="w-full border-collapse text-left text-sm" data-testid={testId}>
         <caption className="sr-only">{caption}</caption>
         {columns && (
           <thead className={headClassName}>
             <tr>
               {columns.map((c, i) => (
-                <th key={i} scope="col" className={`px-3 ${dense ? "py-1.5" : "py-2"}${c.numeric ? " text-right" : ""} font-semibold${c.className ? ` ${c.className}` : ""}`}>
+                <th
+                  key={i}
+                  scope="col"
+                  className={`px-3 ${dense ? "py-1.5" : "py-2"}${c.numeric ? " text-right" : ""} font-semibold${c.className ? ` ${c.className}` : ""}`}
+                >
                   {c.label}
                 </th>
               ))}

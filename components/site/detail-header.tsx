@@ -23,7 +23,8 @@ export function DetailHeader({
   return (
     <>
       <nav aria-label="Breadcrumb" className="text-sm text-slate-600">
-        <Link href={catalog.href}>{catalog.label}</Link> <span aria-hidden="true">/</span> <span className="font-mono">{crumb}</span>
+        <Link href={catalog.href}>{catalog.label}</Link> <span aria-hidden="true">/</span>{" "}
+        <span className="font-mono">{crumb}</span>
       </nav>
 
       <header className="space-y-2">

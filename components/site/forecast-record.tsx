@@ -17,10 +17,11 @@ export function ForecastRecord({ record, ticker }: { record: ForecastRecordView 
         Forecast record
       </h2>
       <p className="max-w-3xl text-sm text-slate-700">
-        Every window that has closed: the expected move published at its start and the move the partition made over it, both in points.
-        A calibrated measure has a variance ratio (mean of realized² / expected²) of 1; the median of realized / expected is below 1 for
-        threshold partitions, whose probabilities mostly drift and sometimes jump (<Link href="/docs/methodology/forecast-record">forecast record</Link>).
-        Windows start every hour and overlap; the independent windows do not.
+        Every window that has closed: the expected move published at its start and the move the partition made over it,
+        both in points. A calibrated measure has a variance ratio (mean of realized² / expected²) of 1; the median of
+        realized / expected is below 1 for threshold partitions, whose probabilities mostly drift and sometimes jump (
+        <Link href="/docs/methodology/forecast-record">forecast record</Link>). Windows start every hour and overlap;
+        the independent windows do not.
       </p>
       {total === 0 ? (
         <p className="text-sm text-slate-600" data-testid="forecast-record-empty">
@@ -46,12 +47,26 @@ export function ForecastRecord({ record, ticker }: { record: ForecastRecordView 
           </figure>
           <DataTable
             caption="Forecast record per tenor"
-            columns={[{ label: "Tenor" }, { label: "Windows", numeric: true }, { label: "Independent", numeric: true }, { label: "Median realized / expected", numeric: true }, { label: "Variance ratio", numeric: true }, { label: "Independent windows' ratio", numeric: true }]}
+            columns={[
+              { label: "Tenor" },
+              { label: "Windows", numeric: true },
+              { label: "Independent", numeric: true },
+              { label: "Median realized / expected", numeric: true },
+              { label: "Variance ratio", numeric: true },
+              { label: "Independent windows' ratio", numeric: true },
+            ]}
             testId="forecast-record-table"
             frameClassName="relative overflow-x-auto rounded-lg border border-slate-200 self-start"
           >
             {tenors.map((t) => (
-              <tr key={t.tenorDays} className="border-t border-slate-100" data-tenor-days={t.tenorDays} data-windows={t.windows} data-independent={t.independentWindows} data-variance-ratio={t.varianceRatio ?? ""}>
+              <tr
+                key={t.tenorDays}
+                className="border-t border-slate-100"
+                data-tenor-days={t.tenorDays}
+                data-windows={t.windows}
+                data-independent={t.independentWindows}
+                data-variance-ratio={t.varianceRatio ?? ""}
+              >
                 <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
                   {tenorText(t.tenorDays)}
                 </th>

@@ -11,7 +11,11 @@ const TEXT: Record<Freshness, string> = { fresh: "Fresh", late: "Late", stale: "
 
 export function FreshnessBadge({ freshness }: { freshness: Freshness }) {
   return (
-    <span data-testid="freshness" data-freshness={freshness} className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONE[freshness]}`}>
+    <span
+      data-testid="freshness"
+      data-freshness={freshness}
+      className={`inline-flex rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap ring-1 ring-inset ${TONE[freshness]}`}
+    >
       {TEXT[freshness]}
     </span>
   );

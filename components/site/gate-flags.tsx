@@ -18,7 +18,11 @@ export function GateFlags({ flags, testId }: { flags: Flag[]; testId: string }) 
   return (
     <ul className="space-y-2" data-testid={testId} data-count={flags.length}>
       {flags.map((f, i) => (
-        <li key={`${f.gate}-${f.legKey ?? ""}-${i}`} className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm" data-gate={f.gate}>
+        <li
+          key={`${f.gate}-${f.legKey ?? ""}-${i}`}
+          className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm"
+          data-gate={f.gate}
+        >
           <p className="text-slate-900">{f.publicDetail}</p>
           <p className="mt-0.5 text-xs text-slate-600">
             <span className="font-mono">{f.gate}</span>

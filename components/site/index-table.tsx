@@ -9,11 +9,21 @@ import type { IndexRowView } from "@/lib/site/index-views";
 export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; compact?: boolean }) {
   return (
     <DataTable
-      caption={<>Indices with their latest level{compact ? "" : ", changes over one and thirty days, status and last computation"}</>}
+      caption={
+        <>
+          Indices with their latest level
+          {compact ? "" : ", changes over one and thirty days, status and last computation"}
+        </>
+      }
       columns={[
         { label: "Index" },
         { label: "Latest level", numeric: true },
-        ...(compact ? [] : [{ label: "1 day", numeric: true }, { label: "30 days", numeric: true }]),
+        ...(compact
+          ? []
+          : [
+              { label: "1 day", numeric: true },
+              { label: "30 days", numeric: true },
+            ]),
         // compact (the home page): on a phone the status sits under the name, so no column is cut off
         { label: "Status", className: compact ? "hidden sm:table-cell" : undefined },
         ...(compact ? [] : [{ label: "Last computed" }]),
@@ -23,7 +33,12 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
       headClassName={CATALOG_HEAD}
     >
       {rows.map(({ entry, latest, change1d, change30d }) => (
-        <tr key={entry.ticker} data-testid="index-row" data-ticker={entry.ticker} className="border-t border-slate-100 align-top">
+        <tr
+          key={entry.ticker}
+          data-testid="index-row"
+          data-ticker={entry.ticker}
+          className="border-t border-slate-100 align-top"
+        >
           <CatalogNameCell href={`/indices/${entry.ticker}`} name={entry.name} ticker={entry.ticker} compact={compact}>
             {compact && (
               <span className="mt-1 flex flex-wrap gap-1 sm:hidden" data-testid="index-status-folded">
@@ -34,7 +49,11 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
           </CatalogNameCell>
           <td className="px-3 py-2 text-right">
             {latest ? (
-              <span className="font-mono whitespace-nowrap text-slate-900 tabular-nums" data-testid="index-level" data-value={latest.indexLevel}>
+              <span
+                className="font-mono whitespace-nowrap text-slate-900 tabular-nums"
+                data-testid="index-level"
+                data-value={latest.indexLevel}
+              >
                 {latest.indexLevel}
               </span>
             ) : (
@@ -57,7 +76,11 @@ export function IndexTable({ rows, compact = false }: { rows: IndexRowView[]; co
               {entry.stale && <StaleBadge />}
             </span>
           </td>
-          {!compact && <td className="px-3 py-2 text-slate-600">{entry.lastComputedAt ? <UtcTime value={entry.lastComputedAt} /> : "—"}</td>}
+          {!compact && (
+            <td className="px-3 py-2 text-slate-600">
+              {entry.lastComputedAt ? <UtcTime value={entry.lastComputedAt} /> : "—"}
+            </td>
+          )}
         </tr>
       ))}
     </DataTable>

@@ -8,7 +8,12 @@ export function RangeLinks({ path, current, interval }: { path: string; current:
       label="Range"
       name="range"
       current={current}
-      options={RANGE_KEYS.map((r) => ({ key: r, label: `${RANGES[r]} days`, ariaLabel: "Range: ", href: chartHref(path, { range: r, interval }) }))}
+      options={RANGE_KEYS.map((r) => ({
+        key: r,
+        label: `${RANGES[r]} days`,
+        ariaLabel: "Range: ",
+        href: chartHref(path, { range: r, interval }),
+      }))}
     />
   );
 }

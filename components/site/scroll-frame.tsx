@@ -7,7 +7,17 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
  * content runs past the right edge, says so in a line pinned to its left edge: on a phone a cut
  * column otherwise looks like the end of the table.
  */
-export function ScrollFrame({ className, testId, label, children }: { className: string; testId?: string; label?: string; children: ReactNode }) {
+export function ScrollFrame({
+  className,
+  testId,
+  label,
+  children,
+}: {
+  className: string;
+  testId?: string;
+  label?: string;
+  children: ReactNode;
+}) {
   const box = useRef<HTMLDivElement>(null);
   const [more, setMore] = useState(false);
 

@@ -12,14 +12,29 @@ export interface SegmentOption {
  * A labelled group of links that set one chart control through the URL (`?range=`, `?interval=`),
  * so every view is linkable and rendered on the server.
  */
-export function SegmentedLinks({ label, name, options, current }: { label: string; name: string; options: SegmentOption[]; current: string }) {
+export function SegmentedLinks({
+  label,
+  name,
+  options,
+  current,
+}: {
+  label: string;
+  name: string;
+  options: SegmentOption[];
+  current: string;
+}) {
   const id = `control-${name}`;
   return (
     <div className="flex items-center gap-2">
       <span id={id} className="text-sm text-slate-600">
         {label}
       </span>
-      <ul role="list" aria-labelledby={id} data-testid={`control-${name}`} className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm">
+      <ul
+        role="list"
+        aria-labelledby={id}
+        data-testid={`control-${name}`}
+        className="inline-flex overflow-hidden rounded-md border border-slate-300 text-sm"
+      >
         {options.map((o) => {
           const active = o.key === current;
           return (

@@ -10,12 +10,23 @@ export function VolatilityTable({ series, compact = false }: { series: Volatilit
   return (
     <DataTable
       caption="Volatility series with their latest published headline and its tenor"
-      columns={[{ label: "Series" }, { label: "Latest headline", numeric: true }, { label: "Status", className: compact ? "hidden sm:table-cell" : undefined }, ...(compact ? [] : [{ label: "Last computed" }])]}
+      columns={[
+        { label: "Series" },
+        { label: "Latest headline", numeric: true },
+        { label: "Status", className: compact ? "hidden sm:table-cell" : undefined },
+        ...(compact ? [] : [{ label: "Last computed" }]),
+      ]}
       testId="volatility-table"
       headClassName={CATALOG_HEAD}
     >
       {series.map((s) => (
-        <tr key={s.ticker} data-testid="volatility-row" data-ticker={s.ticker} data-slug={s.slug} className="border-t border-slate-100 align-top">
+        <tr
+          key={s.ticker}
+          data-testid="volatility-row"
+          data-ticker={s.ticker}
+          data-slug={s.slug}
+          className="border-t border-slate-100 align-top"
+        >
           <CatalogNameCell href={`/volatility/${s.slug}`} name={s.name} ticker={s.ticker} compact={compact}>
             {!compact && <p className="mt-1 max-w-md text-xs text-slate-600">{s.description}</p>}
             {compact && (

@@ -16,10 +16,23 @@ export function uniqueEmail(prefix = "e2e-pages"): string {
 export function mintKey(email = uniqueEmail()): string {
   if (process.env.E2E_API_KEY) return process.env.E2E_API_KEY;
   const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error("E2E_DATA_DIR is not set: playwright.config.ts exports the e2e server's data directory");
+  if (!dataDir)
+    throw new Error("E2E_DATA_DIR is not set: playwright.config.ts exports the e2e server's data directory");
   const stdout = execFileSync(
     path.join(root, "node_modules", ".bin", "tsx"),
-    ["--conditions=react-server", "scripts/keys.ts", "mint", "--email", email, "--limit-minute", "100000", "--limit-day", "1000000", "--name", "e2e pages"],
+    [
+      "--conditions=react-server",
+      "scripts/keys.ts",
+      "mint",
+      "--email",
+      email,
+      "--limit-minute",
+      "100000",
+      "--limit-day",
+      "1000000",
+      "--name",
+      "e2e pages",
+    ],
     {
       cwd: root,
       env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: "", REDIS_URL: "" },

@@ -15,7 +15,12 @@ export interface PngFacts {
  * Decodes a PNG in a blank Chromium page and counts its pixels: its size, how many are near
  * `color` (a series' colour), how many are not white, and how many dark ones are in the title strip.
  */
-export async function pngFacts(browser: Browser, bytes: Buffer, color: [number, number, number], titleRows: number): Promise<PngFacts> {
+export async function pngFacts(
+  browser: Browser,
+  bytes: Buffer,
+  color: [number, number, number],
+  titleRows: number,
+): Promise<PngFacts> {
   const page = await browser.newPage();
   try {
     return await page.evaluate(

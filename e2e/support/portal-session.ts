@@ -12,7 +12,11 @@ export async function signInThroughOutbox(page: Page, email: string): Promise<vo
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
   await page.goto(`/dev/outbox?to=${encodeURIComponent(email)}`);
-  await page.locator(`[data-testid="outbox-mail"][data-to="${email}"]`).first().getByRole("link", { name: "Open sign-in link" }).click();
+  await page
+    .locator(`[data-testid="outbox-mail"][data-to="${email}"]`)
+    .first()
+    .getByRole("link", { name: "Open sign-in link" })
+    .click();
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/portal$/);
   await expect(page.getByTestId("keys-manager")).toHaveAttribute("data-ready", "true");
@@ -35,6 +39,9 @@ export async function sidewaysOverflow(page: Page): Promise<{ overflow: number; 
     const wide = [...document.querySelectorAll("body *")]
       .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
       .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 50)}`);
-    return { overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth, offenders: wide.slice(0, 5).join(", ") };
+    return {
+      overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      offenders: wide.slice(0, 5).join(", "),
+    };
   });
 }

@@ -35,9 +35,19 @@ export interface Encoded {
  * bytes or more, else as it is; a compressible body carries `Vary: Accept-Encoding` either way,
  * since another client may get it encoded.
  */
-export function encodeBody(body: string | Uint8Array | null, contentType: string | undefined, acceptEncoding: string | null | undefined): Encoded {
-  const bytes = body === null ? Buffer.alloc(0) : typeof body === "string" ? Buffer.from(body, "utf8") : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+export function encodeBody(
+  body: string | Uint8Array | null,
+  contentType: string | undefined,
+  acceptEncoding: string | null | undefined,
+): Encoded {
+  const bytes =
+    body === null
+      ? Buffer.alloc(0)
+      : typeof body === "string"
+        ? Buffer.from(body, "utf8")
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (bytes.length === 0 || !compressible(contentType)) return { headers: {}, body: bytes };
-  if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding)) return { headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }, body: zlib.gzipSync(bytes) };
+  if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
+    return { headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }, body: zlib.gzipSync(bytes) };
   return { headers: { Vary: "Accept-Encoding" }, body: bytes };
 }

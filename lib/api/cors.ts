@@ -10,13 +10,24 @@ export function originAllowed(origin: string): boolean {
   } catch {
     return false;
   }
-  const own = new Set([new URL(c.baseUrl).origin, ...(c.ALLOWED_ORIGINS?.split(",").map((o) => o.trim()).filter(Boolean) ?? [])]);
+  const own = new Set([
+    new URL(c.baseUrl).origin,
+    ...(c.ALLOWED_ORIGINS?.split(",")
+      .map((o) => o.trim())
+      .filter(Boolean) ?? []),
+  ]);
   if (own.has(url.origin)) return true;
   const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
   return local && c.NODE_ENV !== "production";
 }
 
-export const EXPOSED_HEADERS = ["X-Request-Id", ...Object.values(RATE_LIMIT_HEADERS), RATE_LIMIT_HEADER, RATE_LIMIT_POLICY_HEADER, "Retry-After"].join(", ");
+export const EXPOSED_HEADERS = [
+  "X-Request-Id",
+  ...Object.values(RATE_LIMIT_HEADERS),
+  RATE_LIMIT_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
+  "Retry-After",
+].join(", ");
 
 export function corsHeaders(origin: string | null): Record<string, string> {
   if (!origin || !originAllowed(origin)) return {};
@@ -31,7 +42,10 @@ const ALLOWED_HEADERS = ["Authorization", "X-API-Key", "Content-Type"];
  * and, beyond the key headers, any request headers of its own (MCP's `Accept`,
  * `Mcp-Protocol-Version`); browsers may cache it for ten minutes.
  */
-export function preflightFor(methods: readonly string[], extraHeaders: readonly string[] = []): (origin: string) => Record<string, string> {
+export function preflightFor(
+  methods: readonly string[],
+  extraHeaders: readonly string[] = [],
+): (origin: string) => Record<string, string> {
   const allowMethods = [...methods, "OPTIONS"].join(", ");
   const allowHeaders = [...ALLOWED_HEADERS, ...extraHeaders].join(", ");
   return (origin) => ({

@@ -4,7 +4,9 @@ import type { RawHandler } from "@/lib/api/pipeline";
 import { latestManifestWithArchives, monthArchive } from "@/lib/snapshots/archive";
 import { bundleFile, monthManifest } from "@/lib/snapshots/read-bundles";
 
-const json = (value: unknown) => ({ raw: { body: JSON.stringify(value, null, 2), contentType: "application/json; charset=utf-8" } });
+const json = (value: unknown) => ({
+  raw: { body: JSON.stringify(value, null, 2), contentType: "application/json; charset=utf-8" },
+});
 const ARCHIVE = /^(\d{4}-\d{2})\.zip$/;
 const digest = (sha256: string) => `sha-256=${Buffer.from(sha256, "hex").toString("base64")}`;
 
@@ -12,7 +14,8 @@ const digest = (sha256: string) => `sha-256=${Buffer.from(sha256, "hex").toStrin
 export const downloadsHandler: RawHandler = async ({ services, params }) => {
   const db = await services.db();
   const parts = (params.path ?? "").split("/").filter(Boolean);
-  if (parts.length === 0 || (parts.length === 1 && parts[0] === "manifest.json")) return json(await latestManifestWithArchives(db, services.config.baseUrl));
+  if (parts.length === 0 || (parts.length === 1 && parts[0] === "manifest.json"))
+    return json(await latestManifestWithArchives(db, services.config.baseUrl));
   const archiveMonth = parts.length === 1 ? ARCHIVE.exec(parts[0]!)?.[1] : undefined;
   if (archiveMonth) {
     const archive = await monthArchive(db, archiveMonth);
@@ -21,7 +24,11 @@ export const downloadsHandler: RawHandler = async ({ services, params }) => {
         raw: {
           body: archive.content,
           contentType: "application/zip",
-          headers: { "Content-Disposition": `attachment; filename="${archiveMonth}.zip"`, ETag: `"${archive.sha256}"`, Digest: digest(archive.sha256) },
+          headers: {
+            "Content-Disposition": `attachment; filename="${archiveMonth}.zip"`,
+            ETag: `"${archive.sha256}"`,
+            Digest: digest(archive.sha256),
+          },
         },
       };
     }
@@ -38,7 +45,11 @@ export const downloadsHandler: RawHandler = async ({ services, params }) => {
           raw: {
             body: file.content,
             contentType: "text/csv; charset=utf-8",
-            headers: { "Content-Disposition": `attachment; filename="${month}-${name}"`, ETag: `"${file.sha256}"`, Digest: digest(file.sha256) },
+            headers: {
+              "Content-Disposition": `attachment; filename="${month}-${name}"`,
+              ETag: `"${file.sha256}"`,
+              Digest: digest(file.sha256),
+            },
           },
         };
       }

@@ -1,6 +1,12 @@
 import type { NamedErrorCode } from "@/lib/api/errors";
 import { HISTORY_MAX_DAYS, INTERVALS_TEXT } from "@/lib/data/window";
-import { indexHistoryQuery, rangeOf, reconstitutionsQuery, type QuerySchema, volatilityHistoryQuery } from "@/lib/api/params";
+import {
+  indexHistoryQuery,
+  rangeOf,
+  reconstitutionsQuery,
+  type QuerySchema,
+  volatilityHistoryQuery,
+} from "@/lib/api/params";
 
 /**
  * Every /v1 endpoint, declared once: its route template (also its usage-metering label), the

@@ -27,16 +27,23 @@ const ticker = (params: Record<string, string>) => params.ticker ?? "";
 const NO_QUERY = Object.freeze({});
 
 /** The parsed query of an endpoint: its query schema's output, or nothing. */
-type QueryOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends { query: infer S extends z.ZodType } ? z.output<S> : Record<string, never>;
+type QueryOf<N extends EndpointName> = (typeof ENDPOINTS)[N] extends { query: infer S extends z.ZodType }
+  ? z.output<S>
+  : Record<string, never>;
 
 /**
  * The table's entry `name` answered by `run`: the query is parsed with the endpoint's own schema
  * (its errors: invalid_parameter, or the parameter's own code) before `run` sees it.
  */
-function serve<N extends EndpointName>(name: N, run: (ctx: KeyedContext, query: QueryOf<N>) => Promise<Payload>): Endpoint {
+function serve<N extends EndpointName>(
+  name: N,
+  run: (ctx: KeyedContext, query: QueryOf<N>) => Promise<Payload>,
+): Endpoint {
   const spec: EndpointSpec = ENDPOINTS[name];
   const schema = spec.query;
-  const handler: Handler = schema ? (ctx) => run(ctx, parseQuery(schema, ctx.query) as QueryOf<N>) : (ctx) => run(ctx, NO_QUERY as QueryOf<N>);
+  const handler: Handler = schema
+    ? (ctx) => run(ctx, parseQuery(schema, ctx.query) as QueryOf<N>)
+    : (ctx) => run(ctx, NO_QUERY as QueryOf<N>);
   return { ...spec, name, handler };
 }
 
@@ -66,15 +73,26 @@ export const endpoints = {
     };
   }),
   indices: serve("indices", async ({ services }) => ({ data: await listIndices(services.read) })),
-  indexLatest: serve("indexLatest", async ({ services, params }) => ({ data: (await indexLatest(services.read, ticker(params))) ?? notFound(ticker(params)) })),
+  indexLatest: serve("indexLatest", async ({ services, params }) => ({
+    data: (await indexLatest(services.read, ticker(params))) ?? notFound(ticker(params)),
+  })),
   indexHistory: serve("indexHistory", async ({ services, params }, q) => {
     const window = resolveWindow(new Date(services.clock.now()), q.start, q.end);
-    const history = await indexHistory(services.read, ticker(params), { start: window.start, end: window.end, interval: q.interval });
+    const history = await indexHistory(services.read, ticker(params), {
+      start: window.start,
+      end: window.end,
+      interval: q.interval,
+    });
     if (!history) notFound(ticker(params));
     const points = window.empty ? [] : history.points;
     return {
       data: { ticker: history.ticker, interval: q.interval, count: points.length, points },
-      meta: { effectiveStart: iso6(window.start), effectiveEnd: iso6(window.end), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
+      meta: {
+        effectiveStart: iso6(window.start),
+        effectiveEnd: iso6(window.end),
+        clamped: window.clamped,
+        historyMaxDays: HISTORY_MAX_DAYS,
+      },
     };
   }),
   indexReconstitutions: serve("indexReconstitutions", async ({ services, params }, { limit }) => {
@@ -82,13 +100,25 @@ export const endpoints = {
     return { data: { ticker: result.ticker, count: result.events.length, events: result.events } };
   }),
   volatility: serve("volatility", async ({ services }) => ({ data: await listVolatility(services.read) })),
-  volatilityLatest: serve("volatilityLatest", async ({ services, params }) => ({ data: (await volatilityLatest(services.read, ticker(params))) ?? notFound(ticker(params)) })),
+  volatilityLatest: serve("volatilityLatest", async ({ services, params }) => ({
+    data: (await volatilityLatest(services.read, ticker(params))) ?? notFound(ticker(params)),
+  })),
   volatilityHistory: serve("volatilityHistory", async ({ services, params }, q) => {
     const window = resolveWindow(new Date(services.clock.now()), q.start);
-    const history = await volatilityHistory(services.read, ticker(params), { start: window.start, end: window.end, limit: q.limit, includeGated: q.includeGated });
+    const history = await volatilityHistory(services.read, ticker(params), {
+      start: window.start,
+      end: window.end,
+      limit: q.limit,
+      includeGated: q.includeGated,
+    });
     if (!history) notFound(ticker(params));
     return {
-      data: { count: history.points.length, points: history.points, series: history.series, windowStart: iso6(window.start) },
+      data: {
+        count: history.points.length,
+        points: history.points,
+        series: history.series,
+        windowStart: iso6(window.start),
+      },
       meta: { effectiveStart: iso6(window.start), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
     };
   }),

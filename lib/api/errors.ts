@@ -26,8 +26,7 @@ export const ERRORS = {
   invalid_api_key: {
     status: 401,
     title: "Invalid API key",
-    message:
-      "Missing or invalid API key. Send it as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'.",
+    message: "Missing or invalid API key. Send it as 'Authorization: Bearer <API_KEY>' or 'X-API-Key: <API_KEY>'.",
     when: "No key was sent, or the key was revoked, rotated or never existed.",
     whatToDo:
       "Send a current key in one of the two headers. Keys are shown once at creation: mint or rotate one in the portal if it is lost.",
@@ -35,8 +34,7 @@ export const ERRORS = {
   ip_rate_limited: {
     status: 429,
     title: "Too many requests from this address",
-    message:
-      "Too many requests from this address. Retry after the number of seconds in Retry-After.",
+    message: "Too many requests from this address. Retry after the number of seconds in Retry-After.",
     template: "Too many requests from this address. Retry in {retryAfter} seconds.",
     when: "Too many requests from one address before key resolution (valid keyed traffic counts toward it).",
     whatToDo: "Wait the number of seconds in Retry-After, then slow down.",
@@ -44,10 +42,8 @@ export const ERRORS = {
   rate_limited: {
     status: 429,
     title: "Minute limit reached",
-    message:
-      "Per-minute request limit reached for this key. Retry after the number of seconds in Retry-After.",
-    template:
-      "Per-minute limit of {limit} requests reached for this key. Retry in {retryAfter} seconds.",
+    message: "Per-minute request limit reached for this key. Retry after the number of seconds in Retry-After.",
+    template: "Per-minute limit of {limit} requests reached for this key. Retry in {retryAfter} seconds.",
     when: "The key's minute window is spent.",
     whatToDo:
       "Wait the number of seconds in Retry-After (it agrees with X-RateLimit-Reset), then keep under X-RateLimit-Limit per minute.",
@@ -55,10 +51,8 @@ export const ERRORS = {
   daily_limit_reached: {
     status: 429,
     title: "Daily limit reached",
-    message:
-      "Daily request limit reached for this key. Retry after the number of seconds in Retry-After.",
-    template:
-      "Daily limit of {limit} requests reached for this key. Retry in {retryAfter} seconds.",
+    message: "Daily request limit reached for this key. Retry after the number of seconds in Retry-After.",
+    template: "Daily limit of {limit} requests reached for this key. Retry in {retryAfter} seconds.",
     when: "The key's day window (the last 24 hours) is spent.",
     whatToDo:
       "Wait the number of seconds in Retry-After (it agrees with X-RateLimit-Reset-Day). Requests count for 24 hours after they were admitted.",
@@ -74,8 +68,7 @@ export const ERRORS = {
   method_not_allowed: {
     status: 405,
     title: "Method not allowed",
-    message:
-      "This method is not allowed on this route. The Allow header names the accepted methods.",
+    message: "This method is not allowed on this route. The Allow header names the accepted methods.",
     template: "Method {method} is not allowed on this route. Allowed: {allow}.",
     when: "The route exists but does not accept the method; the response's Allow header names the accepted methods.",
     whatToDo: "Use GET (every endpoint of this API is GET).",
@@ -102,14 +95,12 @@ export const ERRORS = {
     message: "start must be before end.",
     template: "start ({start}) must be before end ({end}).",
     when: "start is not before end; a future end is reported against the current time.",
-    whatToDo:
-      "Send a start earlier than end (both ISO 8601); the message quotes both parsed values.",
+    whatToDo: "Send a start earlier than end (both ISO 8601); the message quotes both parsed values.",
   },
   internal_error: {
     status: 500,
     title: "Internal error",
-    message:
-      "Something went wrong on our side. Retry with backoff; quote the requestId if it persists.",
+    message: "Something went wrong on our side. Retry with backoff; quote the requestId if it persists.",
     when: "A fault on the service side.",
     whatToDo: "Retry with exponential backoff. If it persists, report the requestId.",
   },
@@ -126,8 +117,7 @@ export const ERRORS = {
     title: "Other errors",
     message: "The request could not be served.",
     when: "Fallback for an HTTP status with no named code.",
-    whatToDo:
-      "Read the message and the HTTP status; the limits page describes what the API accepts.",
+    whatToDo: "Read the message and the HTTP status; the limits page describes what the API accepts.",
   },
 } as const satisfies Readonly<Record<string, ErrorSpec>>;
 
@@ -148,9 +138,7 @@ export function isErrorCode(value: string): value is ErrorCode {
 }
 
 /** Placeholder names of a template string, e.g. "{a} and {b}" -> "a" | "b". */
-type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}`
-  ? P | Placeholders<Rest>
-  : never;
+type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 export type TemplatedCode = {
   [C in ErrorCode]: (typeof ERRORS)[C] extends { template: string } ? C : never;
 }[ErrorCode];
@@ -184,12 +172,7 @@ export interface ErrorBody {
 }
 
 /** The single failure shape: `{ error: { code, message, docsUrl, requestId } }`, nothing else. */
-export function errorBody(
-  code: ErrorCode,
-  message: string,
-  requestId: string,
-  baseUrl: string,
-): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, requestId: string, baseUrl: string): ErrorBody {
   return { error: { code, message, docsUrl: docsUrl(code, baseUrl), requestId } };
 }
 
@@ -223,7 +206,10 @@ export class ApiError extends Error {
     }
     this.status = status;
     const spec: ErrorSpec = ERRORS[code];
-    this.headers = spec.retryAfter === undefined ? { ...options.headers } : { "Retry-After": String(spec.retryAfter), ...options.headers };
+    this.headers =
+      spec.retryAfter === undefined
+        ? { ...options.headers }
+        : { "Retry-After": String(spec.retryAfter), ...options.headers };
   }
 }
 

@@ -123,9 +123,12 @@ export class NodeRequestHeaders implements RequestHeaders {
  * Content-Length unless the status has no body.
  */
 export function headList(result: ApiResult, encoded: Encoded): string[] {
-  const headers = new Map<string, [string, string]>(SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), [key, value]]));
+  const headers = new Map<string, [string, string]>(
+    SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), [key, value]]),
+  );
   const put = (key: string, value: string) => headers.set(key.toLowerCase(), [key, value]);
-  for (const [key, value] of Object.entries(result.headers)) if (!/^(content-length|set-cookie)$/i.test(key)) put(key, value);
+  for (const [key, value] of Object.entries(result.headers))
+    if (!/^(content-length|set-cookie)$/i.test(key)) put(key, value);
   for (const [key, value] of Object.entries(encoded.headers)) {
     const vary = key === "Vary" ? (headers.get("vary")?.[1] ?? "") : null;
     if (vary === null) put(key, value);
@@ -158,9 +161,19 @@ function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, 
  * Writes the answer; a fault in writing it is logged and ends the response. `acceptEncoding` as
  * the caller read it (null: none sent); left out, it is read from `req.headers`.
  */
-export function writeResult(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding?: string | null): void {
+export function writeResult(
+  req: IncomingMessage,
+  res: ServerResponse,
+  result: ApiResult,
+  acceptEncoding?: string | null,
+): void {
   try {
-    writeNow(req, res, result, acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding);
+    writeNow(
+      req,
+      res,
+      result,
+      acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding,
+    );
   } catch (error) {
     writeFault(req, res, error);
   }
@@ -179,18 +192,39 @@ export function writeFault(req: IncomingMessage, res: ServerResponse, error: unk
  * Node's raw list with the socket's peer address, the endpoint matched, the pipeline's answer
  * written. `services` come from the root at the server's start.
  */
-export async function answerV1(services: Services, req: IncomingMessage, res: ServerResponse, segments: readonly string[], peer: string): Promise<void> {
+export async function answerV1(
+  services: Services,
+  req: IncomingMessage,
+  res: ServerResponse,
+  segments: readonly string[],
+  peer: string,
+): Promise<void> {
   const url = req.url ?? "/";
   const q = url.indexOf("?");
   let headers: NodeRequestHeaders;
   try {
     headers = new NodeRequestHeaders(req.rawHeaders, peer);
   } catch {
-    return writeResult(req, res, errorResult(new ApiError("error", { status: 400, message: "A request header could not be read." }), newRequestId()));
+    return writeResult(
+      req,
+      res,
+      errorResult(
+        new ApiError("error", { status: 400, message: "A request header could not be read." }),
+        newRequestId(),
+      ),
+    );
   }
-  const request: ApiRequest = { method: req.method ?? "GET", headers, query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), params: {}, path: url };
+  const request: ApiRequest = {
+    method: req.method ?? "GET",
+    headers,
+    query: new URLSearchParams(q === -1 ? "" : url.slice(q + 1)),
+    params: {},
+    path: url,
+  };
   const match = matchRoute(segments);
-  const result = match ? await answerEndpoint(services, match.endpoint.path, match.endpoint.handler, { ...request, params: match.params }) : await answerUnknown(services, request);
+  const result = match
+    ? await answerEndpoint(services, match.endpoint.path, match.endpoint.handler, { ...request, params: match.params })
+    : await answerUnknown(services, request);
   services.journals.flush(); // what the request charged is in the kernel before the answer leaves (lib/plumbing/journal.ts)
   writeResult(req, res, result, headers.get("accept-encoding"));
 }

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { COMMON_ERRORS, ENDPOINTS, ENDPOINT_NAMES, pathParams, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
+import {
+  COMMON_ERRORS,
+  ENDPOINTS,
+  ENDPOINT_NAMES,
+  pathParams,
+  type EndpointName,
+  type EndpointSpec,
+} from "@/lib/api/endpoint-table";
 import { ERRORS, ERROR_CODES, docsUrl, type ErrorCode } from "@/lib/api/errors";
 import { queryParams, type ParamMeta } from "@/lib/api/params";
 import { RATE_LIMIT_HEADERS } from "@/lib/api/rate-limit-headers";
@@ -24,14 +31,27 @@ export function endpointParameters(name: EndpointName): EndpointParameter[] {
   const spec: EndpointSpec = ENDPOINTS[name];
   const out: EndpointParameter[] = [];
   for (const param of pathParams(spec.path)) {
-    out.push({ name: param, in: "path", required: true, schema: { type: "string" }, description: "case-insensitive", invalid: "not_found" });
+    out.push({
+      name: param,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+      description: "case-insensitive",
+      invalid: "not_found",
+    });
   }
   for (const { name: param, description, invalid, ...schema } of spec.query ? queryParams(spec.query) : []) {
-    out.push({ name: param, in: "query", required: false, schema, description, invalid: invalid ?? "invalid_parameter" });
+    out.push({
+      name: param,
+      in: "query",
+      required: false,
+      schema,
+      description,
+      invalid: invalid ?? "invalid_parameter",
+    });
   }
   return out;
 }
-
 
 /** zod writes ±Number.MAX_SAFE_INTEGER as the bounds of every integer: noise in a document. */
 function withoutSafeIntegerBounds<T>(value: T): T {
@@ -53,7 +73,11 @@ function componentSchemas(): Record<string, unknown> {
   const registry = z.registry<{ id: string }>();
   for (const [id, schema] of Object.entries(COMPONENT_SCHEMAS)) registry.add(schema, { id });
   for (const [name, id] of Object.entries(RESPONSE_NAMES)) registry.add(responses[name as EndpointName], { id });
-  const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}`, io: "output", unrepresentable: "any" });
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    io: "output",
+    unrepresentable: "any",
+  });
   return Object.fromEntries(
     Object.entries(withoutSafeIntegerBounds(schemas)).map(([id, schema]) => {
       // $schema and $id belong to standalone JSON Schema documents, not to OpenAPI components
@@ -66,11 +90,19 @@ function componentSchemas(): Record<string, unknown> {
 }
 
 export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; termsUrl?: string } = {}) {
-  const rateHeaders = Object.fromEntries(Object.values(RATE_LIMIT_HEADERS).map((h) => [h, { schema: { type: "integer" } }]));
+  const rateHeaders = Object.fromEntries(
+    Object.values(RATE_LIMIT_HEADERS).map((h) => [h, { schema: { type: "integer" } }]),
+  );
   const paths: Record<string, unknown> = {};
   for (const name of ENDPOINT_NAMES) {
     const spec: EndpointSpec = ENDPOINTS[name];
-    const parameters = endpointParameters(name).map(({ name: param, in: where, required, schema, description }) => ({ name: param, in: where, required, schema, description }));
+    const parameters = endpointParameters(name).map(({ name: param, in: where, required, schema, description }) => ({
+      name: param,
+      in: where,
+      required,
+      schema,
+      description,
+    }));
     const errorCodes: ErrorCode[] = [...COMMON_ERRORS, ...spec.errors];
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodes) {
@@ -82,7 +114,10 @@ export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; t
         String(status),
         {
           description: codes.map((c) => `${c}: ${ERRORS[c].when} (${docsUrl(c, baseUrl)})`).join("\n"),
-          headers: { "X-Request-Id": { schema: { type: "string" } }, ...(status === 429 ? { "Retry-After": { schema: { type: "integer" } } } : {}) },
+          headers: {
+            "X-Request-Id": { schema: { type: "string" } },
+            ...(status === 429 ? { "Retry-After": { schema: { type: "integer" } } } : {}),
+          },
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         },
       ]),
@@ -115,7 +150,10 @@ export function openApiDocument(baseUrl: string, links: { licenseUrl?: string; t
     },
     servers: [{ url: baseUrl, description: "The production host (PUBLIC_BASE_URL); there is no sandbox" }],
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" }, apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" } },
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer" },
+        apiKeyHeader: { type: "apiKey", in: "header", name: "X-API-Key" },
+      },
       schemas: componentSchemas(),
     },
     paths,

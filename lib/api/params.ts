@@ -59,7 +59,11 @@ const timestamp = (name: string, description: string) =>
       }
       return d;
     })
-    .meta({ type: "string", format: "date-time", description: `${TIMESTAMP_RULE}. ${description}` } satisfies ParamMeta);
+    .meta({
+      type: "string",
+      format: "date-time",
+      description: `${TIMESTAMP_RULE}. ${description}`,
+    } satisfies ParamMeta);
 
 const intInRange = (name: string, min: number, max: number, fallback: number, what: string) =>
   z
@@ -73,7 +77,13 @@ const intInRange = (name: string, min: number, max: number, fallback: number, wh
       }
       return Number(raw);
     })
-    .meta({ type: "integer", minimum: min, maximum: max, default: fallback, description: `${what} (${min} to ${max}, default ${fallback}).` } satisfies ParamMeta);
+    .meta({
+      type: "integer",
+      minimum: min,
+      maximum: max,
+      default: fallback,
+      description: `${what} (${min} to ${max}, default ${fallback}).`,
+    } satisfies ParamMeta);
 
 const bool = (name: string, description: string) =>
   z
@@ -89,7 +99,13 @@ const bool = (name: string, description: string) =>
     .meta({ type: "boolean", default: false, description } satisfies ParamMeta);
 
 /** One of `values`, or the default when absent; anything else (the empty value too) is refused with the error code `invalid`. */
-const oneOf = <V extends string>(name: string, values: readonly V[], fallback: V, description: string, invalid: ParamMeta["invalid"]) =>
+const oneOf = <V extends string>(
+  name: string,
+  values: readonly V[],
+  fallback: V,
+  description: string,
+  invalid: ParamMeta["invalid"],
+) =>
   z
     .string()
     .optional()
@@ -106,15 +122,26 @@ const START_RULE = `Window start; defaults to the start of the trailing ${HISTOR
 export const indexHistoryQuery = z.object({
   start: timestamp("start", START_RULE),
   end: timestamp("end", "Window end; defaults to now; a future end is clamped to now."),
-  interval: oneOf<Interval>("interval", INTERVALS, DEFAULT_INTERVAL, `Point spacing: ${INTERVALS_TEXT} (default ${DEFAULT_INTERVAL}).`, "invalid_interval"),
+  interval: oneOf<Interval>(
+    "interval",
+    INTERVALS,
+    DEFAULT_INTERVAL,
+    `Point spacing: ${INTERVALS_TEXT} (default ${DEFAULT_INTERVAL}).`,
+    "invalid_interval",
+  ),
 });
 
-export const reconstitutionsQuery = z.object({ limit: intInRange("limit", 1, 50, 20, "Maximum events to return, newest first") });
+export const reconstitutionsQuery = z.object({
+  limit: intInRange("limit", 1, 50, 20, "Maximum events to return, newest first"),
+});
 
 export const volatilityHistoryQuery = z.object({
   limit: intInRange("limit", 1, 5000, 500, "Maximum points to return, newest first"),
   start: timestamp("start", START_RULE),
-  includeGated: bool("includeGated", "Also return computations withheld by the publication gates (diagnostic, not published readings)."),
+  includeGated: bool(
+    "includeGated",
+    "Also return computations withheld by the publication gates (diagnostic, not published readings).",
+  ),
 });
 
 export type QuerySchema = z.ZodObject<Record<string, z.ZodType>>;
@@ -140,21 +167,32 @@ export function rangeOf(schema: QuerySchema, name: string): string {
  * at its first value, whatever the later ones are (DESIGN.md section 2; every parameter of every
  * endpoint, and MCP's arguments, pass here).
  */
-export function parseQuery<S extends z.ZodType>(schema: S, query: URLSearchParams | Record<string, unknown>): z.output<S> {
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  query: URLSearchParams | Record<string, unknown>,
+): z.output<S> {
   const input: Record<string, string> = {};
   if (query instanceof URLSearchParams) {
     for (const k of query.keys()) if (!(k in input)) input[k] = query.get(k) ?? "";
   } else {
-    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null) input[k] = typeof v === "string" ? v : String(v);
+    for (const [k, v] of Object.entries(query))
+      if (v !== undefined && v !== null) input[k] = typeof v === "string" ? v : String(v);
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const [name, ...reason] = (issue?.message ?? "parameter: invalid").split(": ");
   // A parameter with an error code of its own (interval: invalid_interval) names the value sent.
-  const own = name && schema instanceof z.ZodObject ? ((schema.shape as Record<string, z.ZodType>)[name]?.meta() as ParamMeta | undefined)?.invalid : undefined;
-  if (own === "invalid_interval") throw new ApiError(own, { message: errorMessage(own, { interval: (input[name!] ?? "").slice(0, 40) }) });
+  const own =
+    name && schema instanceof z.ZodObject
+      ? ((schema.shape as Record<string, z.ZodType>)[name]?.meta() as ParamMeta | undefined)?.invalid
+      : undefined;
+  if (own === "invalid_interval")
+    throw new ApiError(own, { message: errorMessage(own, { interval: (input[name!] ?? "").slice(0, 40) }) });
   throw new ApiError("invalid_parameter", {
-    message: errorMessage("invalid_parameter", { name: name ?? String(issue?.path[0] ?? "parameter"), reason: reason.join(": ") || "invalid" }),
+    message: errorMessage("invalid_parameter", {
+      name: name ?? String(issue?.path[0] ?? "parameter"),
+      reason: reason.join(": ") || "invalid",
+    }),
   });
 }

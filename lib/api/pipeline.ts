@@ -2,7 +2,17 @@ import "server-only";
 import { clientAddress } from "@/lib/api/client-address";
 import { originAllowed, preflightHeaders } from "@/lib/api/cors";
 import { ApiError, errorMessage } from "@/lib/api/errors";
-import { baseHeaders, errorResult, FRONT_REQUEST_ID, JSON_TYPE, KeyedRefusal, methodNotAllowed, newRequestId, rateLimitHeaders, toApiError } from "@/lib/api/responses";
+import {
+  baseHeaders,
+  errorResult,
+  FRONT_REQUEST_ID,
+  JSON_TYPE,
+  KeyedRefusal,
+  methodNotAllowed,
+  newRequestId,
+  rateLimitHeaders,
+  toApiError,
+} from "@/lib/api/responses";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import type { ResolvedKey } from "@/lib/keys/key-cache";
 import { verifyKey } from "@/lib/keys/verify-key";
@@ -23,7 +33,10 @@ export { KeyedRefusal, rateLimitHeaders, toApiError } from "@/lib/api/responses"
  * The collaborators a request uses, built from the composition root at the edge (the server's
  * start, a route file) and handed down: handlers and read models take what they need from here.
  */
-export type Services = Pick<Root, "config" | "clock" | "database" | "db" | "read" | "keys" | "limiter" | "meter" | "journals" | "metrics">;
+export type Services = Pick<
+  Root,
+  "config" | "clock" | "database" | "db" | "read" | "keys" | "limiter" | "meter" | "journals" | "metrics"
+>;
 
 export interface KeyedContext {
   services: Services;
@@ -84,7 +97,10 @@ export function commonMeta(config: Services["config"], generatedAt: string): Rec
 
 /** The success body: the handler's `data`, and the common `meta` with the handler's members added. */
 export function envelope(services: Services, payload: Payload): { data: unknown; meta: Record<string, unknown> } {
-  return { data: payload.data, meta: { ...commonMeta(services.config, iso6(new Date(services.clock.now()))), ...payload.meta } };
+  return {
+    data: payload.data,
+    meta: { ...commonMeta(services.config, iso6(new Date(services.clock.now()))), ...payload.meta },
+  };
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -110,18 +126,26 @@ export function presentedKey(headers: RequestHeaders): string {
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddress(services: Services, headers: RequestHeaders): Promise<void> {
   const { limiter, clock, config, metrics } = services;
-  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), { limit: config.IP_LIMIT_MINUTE });
+  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), {
+    limit: config.IP_LIMIT_MINUTE,
+  });
   if (address.allowed) return;
   metrics.rateLimit.inc({ window: "address", decision: "refused" });
   const retryAfter = address.retryAfter ?? 1;
-  throw new ApiError("ip_rate_limited", { message: errorMessage("ip_rate_limited", { retryAfter }), headers: { "Retry-After": String(retryAfter) } });
+  throw new ApiError("ip_rate_limited", {
+    message: errorMessage("ip_rate_limited", { retryAfter }),
+    headers: { "Retry-After": String(retryAfter) },
+  });
 }
 
 /** The presented key, resolved (revocation-aware, lib/keys); spends nothing. */
 export async function authenticate(services: Services, headers: RequestHeaders): Promise<ResolvedKey> {
   const presented = presentedKey(headers);
   const key = await verifyKey(services, presented, services.keys.syncEpoch());
-  if (!key) throw new ApiError("invalid_api_key", { message: "This API key is not valid: it was revoked, rotated or never existed." });
+  if (!key)
+    throw new ApiError("invalid_api_key", {
+      message: "This API key is not valid: it was revoked, rotated or never existed.",
+    });
   return key;
 }
 
@@ -129,12 +153,23 @@ export async function authenticate(services: Services, headers: RequestHeaders):
 export async function spendWindows(services: Services, key: ResolvedKey): Promise<LimitDecision> {
   const { limiter, clock, config, metrics } = services;
   const decision = await limiter.store().consume(key.id, keyLimits(key, config), clock.now());
-  metrics.rateLimit.inc(decision.allowed ? { window: "key", decision: "allowed" } : { window: decision.limited === "day" ? "day" : "minute", decision: "refused" });
+  metrics.rateLimit.inc(
+    decision.allowed
+      ? { window: "key", decision: "allowed" }
+      : { window: decision.limited === "day" ? "day" : "minute", decision: "refused" },
+  );
   if (decision.allowed) return decision;
   const code = decision.limited === "day" ? "daily_limit_reached" : "rate_limited";
   const limit = code === "daily_limit_reached" ? decision.limitDay : decision.limitMinute;
   const retryAfter = decision.retryAfter ?? 1;
-  throw new KeyedRefusal(new ApiError(code, { message: errorMessage(code, { limit, retryAfter }), headers: { "Retry-After": String(retryAfter) } }), key, decision);
+  throw new KeyedRefusal(
+    new ApiError(code, {
+      message: errorMessage(code, { limit, retryAfter }),
+      headers: { "Retry-After": String(retryAfter) },
+    }),
+    key,
+    decision,
+  );
 }
 
 const keyPresented = (headers: RequestHeaders) => headers.has("authorization") || headers.has("x-api-key");
@@ -143,19 +178,31 @@ const keyPresented = (headers: RequestHeaders) => headers.has("authorization") |
  * Takes a request through the surface's admission, then `answer`; any failure becomes the spec's
  * error shape with the same base headers, and the key's rate-limit headers once it resolved.
  */
-export async function withKey(services: Services, request: ApiRequest, surface: Surface, answer: (admitted: Admitted) => Promise<ApiResult>): Promise<ApiResult> {
+export async function withKey(
+  services: Services,
+  request: ApiRequest,
+  surface: Surface,
+  answer: (admitted: Admitted) => Promise<ApiResult>,
+): Promise<ApiResult> {
   const requestId = request.headers.get(FRONT_REQUEST_ID) || newRequestId(); // one id when the front handed the request to Next
   const origin = request.headers.get("origin");
   const admitted: Admitted = { services, requestId, base: baseHeaders(requestId, origin), key: null, decision: null };
   let result: ApiResult;
   let errorCode: string | null = null;
   try {
-    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin)) throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
-    if (request.method === "OPTIONS" && origin && originAllowed(origin) && request.headers.get("access-control-request-method")) {
+    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin))
+      throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
+    if (
+      request.method === "OPTIONS" &&
+      origin &&
+      originAllowed(origin) &&
+      request.headers.get("access-control-request-method")
+    ) {
       return { status: 204, headers: { "X-Request-Id": requestId, ...surface.preflight(origin) }, body: null };
     }
     await admitAddress(services, request.headers);
-    if (surface.methods && !surface.methods.includes(request.method)) throw methodNotAllowed(request.method, surface.allow);
+    if (surface.methods && !surface.methods.includes(request.method))
+      throw methodNotAllowed(request.method, surface.allow);
     surface.beforeKey?.(request);
     if (surface.key === "required" || keyPresented(request.headers)) {
       const key = await authenticate(services, request.headers);
@@ -175,12 +222,18 @@ export async function withKey(services: Services, request: ApiRequest, surface: 
     result = errorResult(apiError, requestId, admitted.base, limitHeaders(admitted));
   }
   if (surface.meter && admitted.key) {
-    services.meter.record(admitted.key.id, surface.label, result.status, services.clock.now(), { requestId, method: request.method, path: request.path ?? surface.label, errorCode });
+    services.meter.record(admitted.key.id, surface.label, result.status, services.clock.now(), {
+      requestId,
+      method: request.method,
+      path: request.path ?? surface.label,
+      errorCode,
+    });
   }
   return result;
 }
 
-const limitHeaders = ({ decision, services }: Admitted) => (decision ? rateLimitHeaders(decision, services.clock.now()) : {});
+const limitHeaders = ({ decision, services }: Admitted) =>
+  decision ? rateLimitHeaders(decision, services.clock.now()) : {};
 
 const V1_METHODS = ["GET", "HEAD"] as const;
 
@@ -189,12 +242,33 @@ function v1Surface(label: string, methods: readonly string[] | null, key: Surfac
 }
 
 /** A /v1 endpoint's answer, whatever the transport: the handler's payload in the envelope, or a raw file. */
-export function answerEndpoint(services: Services, endpoint: string, handler: RawHandler, request: ApiRequest): Promise<ApiResult> {
+export function answerEndpoint(
+  services: Services,
+  endpoint: string,
+  handler: RawHandler,
+  request: ApiRequest,
+): Promise<ApiResult> {
   return withKey(services, request, v1Surface(endpoint, V1_METHODS, "required"), async (admitted) => {
-    const payload = await handler({ services, requestId: admitted.requestId, key: admitted.key!, decision: admitted.decision!, query: request.query, params: request.params });
+    const payload = await handler({
+      services,
+      requestId: admitted.requestId,
+      key: admitted.key!,
+      decision: admitted.decision!,
+      query: request.query,
+      params: request.params,
+    });
     const headers = { ...admitted.base, ...limitHeaders(admitted) };
-    if ("raw" in payload) return { status: 200, headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers }, body: payload.raw.body };
-    return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, body: JSON.stringify(envelope(services, payload)) };
+    if ("raw" in payload)
+      return {
+        status: 200,
+        headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers },
+        body: payload.raw.body,
+      };
+    return {
+      status: 200,
+      headers: { "Content-Type": JSON_TYPE, ...headers },
+      body: JSON.stringify(envelope(services, payload)),
+    };
   });
 }
 
@@ -213,7 +287,8 @@ export function answerUnknown(services: Services, request: ApiRequest): Promise<
 
 function routeParams(raw: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>)) out[k] = Array.isArray(v) ? v.join("/") : String(v);
+  for (const [k, v] of Object.entries((raw ?? {}) as Record<string, unknown>))
+    out[k] = Array.isArray(v) ? v.join("/") : String(v);
   return out;
 }
 
@@ -228,7 +303,10 @@ function everyMethod(run: WebHandler): RouteExports {
 export function apiRoute(services: () => Services, endpoint: string, handler: RawHandler): RouteExports {
   return everyMethod(async (request, context) => {
     const s = services();
-    return toResponse(s, await answerEndpoint(s, endpoint, handler, fromWebRequest(request, routeParams(await context.params))));
+    return toResponse(
+      s,
+      await answerEndpoint(s, endpoint, handler, fromWebRequest(request, routeParams(await context.params))),
+    );
   });
 }
 

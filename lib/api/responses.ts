@@ -48,7 +48,12 @@ export function jsonResult(body: unknown, status: number, headers: Record<string
 }
 
 /** Maps any failure to the one error shape; unknown faults are logged (one line), never echoed. */
-export function toApiError(error: unknown, requestId: string, where: string, database?: { noteUnavailable(error: unknown): void }): ApiError {
+export function toApiError(
+  error: unknown,
+  requestId: string,
+  where: string,
+  database?: { noteUnavailable(error: unknown): void },
+): ApiError {
   if (isApiError(error)) return error;
   if (isInvalidWindowError(error)) {
     return new ApiError("invalid_window", {
@@ -70,7 +75,12 @@ export function toApiError(error: unknown, requestId: string, where: string, dat
  * The answer for an error: the spec's JSON shape, its headers, and the key's rate-limit headers
  * (`limits`, when the key resolved) unless the error is about the key or the address.
  */
-export function errorResult(apiError: ApiError, requestId: string, base: Record<string, string> = baseHeaders(requestId, null), limits: Record<string, string> = {}): ApiResult {
+export function errorResult(
+  apiError: ApiError,
+  requestId: string,
+  base: Record<string, string> = baseHeaders(requestId, null),
+  limits: Record<string, string> = {},
+): ApiResult {
   const authed = apiError.code !== "invalid_api_key" && apiError.code !== "ip_rate_limited";
   const headers = {
     ...base,

@@ -33,7 +33,10 @@ export interface ApiRequest {
 export function toResponse({ journals }: { journals: Journals }, result: ApiResult): Response {
   journals.flush();
   // Our bodies are never views of a SharedArrayBuffer (snapshot files, encoded text).
-  return new Response(result.body as string | Uint8Array<ArrayBuffer> | null, { status: result.status, headers: result.headers });
+  return new Response(result.body as string | Uint8Array<ArrayBuffer> | null, {
+    status: result.status,
+    headers: result.headers,
+  });
 }
 
 /** The body's length in bytes. */
@@ -45,5 +48,11 @@ export function bodyLength(body: ApiResult["body"]): number {
 /** A request read from a web Request (route handlers, MCP). */
 export function fromWebRequest(request: Request, params: Record<string, string> = {}): ApiRequest {
   const url = new URL(request.url);
-  return { method: request.method, headers: request.headers, query: url.searchParams, params, path: url.pathname + url.search };
+  return {
+    method: request.method,
+    headers: request.headers,
+    query: url.searchParams,
+    params,
+    path: url.pathname + url.search,
+  };
 }

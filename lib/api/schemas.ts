@@ -32,7 +32,12 @@ export const commonMeta = z.object({
   generatedAt: ts,
 });
 
-const windowMeta = commonMeta.extend({ effectiveStart: ts, effectiveEnd: ts, clamped: z.boolean(), historyMaxDays: z.literal(90) });
+const windowMeta = commonMeta.extend({
+  effectiveStart: ts,
+  effectiveEnd: ts,
+  clamped: z.boolean(),
+  historyMaxDays: z.literal(90),
+});
 const volWindowMeta = commonMeta.extend({ effectiveStart: ts, clamped: z.boolean(), historyMaxDays: z.literal(90) });
 
 const envelope = <D extends z.ZodType, M extends z.ZodType>(data: D, meta: M) => z.object({ data, meta }).strict();
@@ -49,15 +54,41 @@ const errorDetail = z
 export const errorResponse = z.object({ error: errorDetail }).strict();
 
 const endpointSummary = z.object({ path: z.string(), description: z.string() });
-const serviceLimits = z.object({ requestsPerMinute: count, requestsPerDay: count, historyMaxDays: count, intervals: z.array(z.string()) });
-const keyQuota = z.object({ prefix: z.string(), limitMinute: count, limitDay: count, remainingMinute: count, remainingDay: count });
-const serviceIndex = z.object({ version: z.literal("v1"), docsUrl: z.string().url(), endpoints: z.array(endpointSummary), limits: serviceLimits, key: keyQuota });
+const serviceLimits = z.object({
+  requestsPerMinute: count,
+  requestsPerDay: count,
+  historyMaxDays: count,
+  intervals: z.array(z.string()),
+});
+const keyQuota = z.object({
+  prefix: z.string(),
+  limitMinute: count,
+  limitDay: count,
+  remainingMinute: count,
+  remainingDay: count,
+});
+const serviceIndex = z.object({
+  version: z.literal("v1"),
+  docsUrl: z.string().url(),
+  endpoints: z.array(endpointSummary),
+  limits: serviceLimits,
+  key: keyQuota,
+});
 const indexCatalog = z.object({ count, indices: z.array(catalogEntry) });
 const indexHistory = z.object({ ticker: z.string(), interval: z.enum(INTERVALS), count, points: z.array(levelPoint) });
 const reconstitutions = z.object({ ticker: z.string(), count, events: z.array(reconstitution) });
 const volatilityCatalog = z.object({ count, series: z.array(volatilityCatalogEntry) });
-const volatilityHistory = z.object({ count, points: z.array(historyPoint), series: seriesDefinition, windowStart: ts }).strict();
-const downloadsPointer = z.object({ downloadsUrl: z.string().url(), latestManifestUrl: z.string().url(), license: z.string(), notes: z.string() }).strict();
+const volatilityHistory = z
+  .object({ count, points: z.array(historyPoint), series: seriesDefinition, windowStart: ts })
+  .strict();
+const downloadsPointer = z
+  .object({
+    downloadsUrl: z.string().url(),
+    latestManifestUrl: z.string().url(),
+    license: z.string(),
+    notes: z.string(),
+  })
+  .strict();
 
 export const responses = {
   service: envelope(serviceIndex, commonMeta),

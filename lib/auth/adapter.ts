@@ -22,7 +22,12 @@ export function portalAdapter(): Adapter {
     async createUser(data: AdapterUser) {
       const prisma = await root().db();
       return prisma.user.create({
-        data: { email: data.email, emailVerified: data.emailVerified, name: data.name ?? null, image: data.image ?? null },
+        data: {
+          email: data.email,
+          emailVerified: data.emailVerified,
+          name: data.name ?? null,
+          image: data.image ?? null,
+        },
         select: user,
       });
     },
@@ -49,7 +54,12 @@ export function portalAdapter(): Adapter {
     async linkAccount(account: AdapterAccount) {
       const prisma = await root().db();
       await prisma.account.create({
-        data: { userId: account.userId, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
+        data: {
+          userId: account.userId,
+          type: account.type,
+          provider: account.provider,
+          providerAccountId: account.providerAccountId,
+        },
         select: { provider: true },
       });
     },
@@ -59,7 +69,10 @@ export function portalAdapter(): Adapter {
     },
     async getSessionAndUser(sessionToken) {
       const prisma = await root().db();
-      const row = await prisma.session.findUnique({ where: { sessionToken }, select: { ...session, user: { select: user } } });
+      const row = await prisma.session.findUnique({
+        where: { sessionToken },
+        select: { ...session, user: { select: user } },
+      });
       if (!row) return null;
       const { user: owner, ...rest } = row;
       return { session: rest, user: owner };
@@ -79,7 +92,9 @@ export function portalAdapter(): Adapter {
     },
     async createVerificationToken(token: VerificationToken) {
       const prisma = await root().db();
-      await prisma.verificationToken.deleteMany({ where: { expires: { lt: new Date(Date.now() - EXPIRED_TOKEN_GRACE_MS) } } });
+      await prisma.verificationToken.deleteMany({
+        where: { expires: { lt: new Date(Date.now() - EXPIRED_TOKEN_GRACE_MS) } },
+      });
       return prisma.verificationToken.create({ data: token, select: { identifier: true, token: true, expires: true } });
     },
     /** Atomic: of two concurrent confirmations of one link, exactly one gets the row. */

@@ -46,7 +46,9 @@ function emailProvider(secret: string): EmailConfig {
     // Auth.js stores sha256(token + secret) in verification_tokens, never the token itself.
     secret,
     async sendVerificationRequest({ identifier, token }) {
-      await root().mailer.send(magicLinkMail({ to: identifier, url: confirmUrl(identifier, token), minutes: MAGIC_LINK_MINUTES }));
+      await root().mailer.send(
+        magicLinkMail({ to: identifier, url: confirmUrl(identifier, token), minutes: MAGIC_LINK_MINUTES }),
+      );
     },
     options: {},
   };
@@ -78,7 +80,9 @@ function authConfig(): NextAuthConfig {
     logger: {
       error(error) {
         const cause = (error as Error & { cause?: { err?: Error } }).cause?.err;
-        console.error(`[auth] ${error.name}: ${error.message.split("\n")[0]}${cause ? ` (${cause.message.split("\n")[0]})` : ""}`);
+        console.error(
+          `[auth] ${error.name}: ${error.message.split("\n")[0]}${cause ? ` (${cause.message.split("\n")[0]})` : ""}`,
+        );
       },
       warn(code) {
         console.warn(`[auth] warning: ${code}`);

@@ -3,8 +3,7 @@ import { z } from "zod";
 const shape = z.email();
 
 export type EmailCheck =
-  | { ok: true; email: string; domain: string }
-  | { ok: false; reason: "invalid_email" | "free_mail"; message: string };
+  { ok: true; email: string; domain: string } | { ok: false; reason: "invalid_email" | "free_mail"; message: string };
 
 /** Canonical form of an address, as Auth.js stores it: NFKC, trimmed, lower case. */
 export function normalizeEmail(raw: string): string {

@@ -10,10 +10,18 @@ import { root } from "@/lib/root";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-export type LinkRequestError = "invalid_email" | "free_mail" | "rate_limited" | "mail_unavailable" | "send_failed" | "not_configured" | "unavailable";
+export type LinkRequestError =
+  | "invalid_email"
+  | "free_mail"
+  | "rate_limited"
+  | "mail_unavailable"
+  | "send_failed"
+  | "not_configured"
+  | "unavailable";
 
 /** What the portal says while a service sign-in depends on (Redis, the database) is down. */
-export const SIGN_IN_UNAVAILABLE = "Sign-in is temporarily unavailable: a service it depends on is not responding. Please try again in a minute.";
+export const SIGN_IN_UNAVAILABLE =
+  "Sign-in is temporarily unavailable: a service it depends on is not responding. Please try again in a minute.";
 
 export type LinkRequestResult =
   | { ok: true; email: string }
@@ -41,20 +49,39 @@ export async function requestMagicLink(rawEmail: unknown, client: string): Promi
 async function requestLink(rawEmail: unknown, client: string): Promise<LinkRequestResult> {
   const c = config();
   const ready = authReadiness();
-  if (!ready.ok) return { ok: false, code: "not_configured", status: 503, message: `Sign-in is not available: ${ready.message}` };
+  if (!ready.ok)
+    return { ok: false, code: "not_configured", status: 503, message: `Sign-in is not available: ${ready.message}` };
   const check = checkWorkEmail(rawEmail, c.freeMailDomains);
-  if (!check.ok) return { ok: false, code: check.reason, status: check.reason === "free_mail" ? 422 : 400, message: check.message };
+  if (!check.ok)
+    return { ok: false, code: check.reason, status: check.reason === "free_mail" ? 422 : 400, message: check.message };
   if (!root().mailer.available()) {
-    return { ok: false, code: "mail_unavailable", status: 503, message: "Sign-in e-mail is not configured on this server (EMAIL_SERVER is not set)." };
+    return {
+      ok: false,
+      code: "mail_unavailable",
+      status: 503,
+      message: "Sign-in e-mail is not configured on this server (EMAIL_SERVER is not set).",
+    };
   }
   const store = root().limiter.store();
   const now = Date.now();
-  const byClient = await throttle(store, `mail-client:${client}`, now, { limit: c.MAIL_LIMIT_CLIENT, windowMs: HOUR_MS });
+  const byClient = await throttle(store, `mail-client:${client}`, now, {
+    limit: c.MAIL_LIMIT_CLIENT,
+    windowMs: HOUR_MS,
+  });
   if (!byClient.allowed) {
     const retryAfter = byClient.retryAfter ?? 60;
-    return { ok: false, code: "rate_limited", status: 429, retryAfter, message: `Too many sign-in links were requested from your network. Try again in ${minutes(retryAfter)}.` };
+    return {
+      ok: false,
+      code: "rate_limited",
+      status: 429,
+      retryAfter,
+      message: `Too many sign-in links were requested from your network. Try again in ${minutes(retryAfter)}.`,
+    };
   }
-  const byAddress = await throttle(store, `mail-to:${check.email}`, now, { limit: c.MAIL_LIMIT_ADDRESS, windowMs: HOUR_MS });
+  const byAddress = await throttle(store, `mail-to:${check.email}`, now, {
+    limit: c.MAIL_LIMIT_ADDRESS,
+    windowMs: HOUR_MS,
+  });
   if (!byAddress.allowed) {
     const retryAfter = byAddress.retryAfter ?? 60;
     return {
@@ -74,7 +101,12 @@ async function requestLink(rawEmail: unknown, client: string): Promise<LinkReque
     outcome = "/?error=AccessDenied";
   }
   if (new URL(outcome, c.baseUrl).searchParams.has("error")) {
-    return { ok: false, code: "send_failed", status: 502, message: "We could not send the e-mail just now. Please try again in a minute." };
+    return {
+      ok: false,
+      code: "send_failed",
+      status: 502,
+      message: "We could not send the e-mail just now. Please try again in a minute.",
+    };
   }
   return { ok: true, email: check.email };
 }

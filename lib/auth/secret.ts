@@ -67,7 +67,8 @@ function readOrCreateSecret(dataDir: string): string {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const raced = readSecret(file);
-    if (!raced) throw new AuthConfigError(`${file} exists but holds no usable secret; delete it to generate a new one.`);
+    if (!raced)
+      throw new AuthConfigError(`${file} exists but holds no usable secret; delete it to generate a new one.`);
     return raced;
   }
 }

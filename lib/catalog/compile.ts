@@ -75,7 +75,12 @@ export function inceptionOf(value: string, start: Date): Date {
 
 export function eligibilityRule(ix: CatalogIndex): EligibilityRule {
   const u = ix.universe;
-  if (u.venue === "demo") return { theme: u.theme, eventKeyPrefix: u.eventKeyPrefix, includePartitionLegs: ix.eligibility.includePartitionLegs };
+  if (u.venue === "demo")
+    return {
+      theme: u.theme,
+      eventKeyPrefix: u.eventKeyPrefix,
+      includePartitionLegs: ix.eligibility.includePartitionLegs,
+    };
   const e = ix.eligibility;
   return {
     theme: "",
@@ -89,7 +94,11 @@ export function eligibilityRule(ix: CatalogIndex): EligibilityRule {
   };
 }
 
-export function compileIndex(ix: CatalogIndex, ctx: CompileContext, methodologyVersion = INDEX_METHODOLOGY_BASE): IndexDefinition {
+export function compileIndex(
+  ix: CatalogIndex,
+  ctx: CompileContext,
+  methodologyVersion = INDEX_METHODOLOGY_BASE,
+): IndexDefinition {
   const rule = eligibilityRule(ix);
   return {
     ticker: ix.ticker,
@@ -113,7 +122,11 @@ export function definitionLineOf(name: string, title: string, legs: number, head
   return `${name}: expected movement, in probability points, of the "${title}" partition (${legs} legs) over ${headlineTenorDays} days, measured on the variance still to be realized before resolution.`;
 }
 
-export function compileSeries(s: CatalogSeries, ctx: CompileContext, methodologyVersion = VOL_METHODOLOGY_BASE): VolSeriesDefinition {
+export function compileSeries(
+  s: CatalogSeries,
+  ctx: CompileContext,
+  methodologyVersion = VOL_METHODOLOGY_BASE,
+): VolSeriesDefinition {
   const event = ctx.events.get(eventKeyOf(s.venue, s.event));
   return {
     ticker: s.ticker,

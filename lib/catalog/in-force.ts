@@ -9,11 +9,21 @@ type Reader = { catalogVersion: Prisma.TransactionClient["catalogVersion"] };
  * were computed after the fact (the demo's backfill, a venue catalog whose inception lies before
  * the day it was applied) under the first catalog ever applied, which is then the one listed.
  */
-export async function catalogsInForce(db: Reader, from: Date, to: Date): Promise<Array<{ sha256: string; appliedAt: string }>> {
+export async function catalogsInForce(
+  db: Reader,
+  from: Date,
+  to: Date,
+): Promise<Array<{ sha256: string; appliedAt: string }>> {
   const select = { sha256: true, appliedAt: true } as const;
-  const within = await db.catalogVersion.findMany({ where: { appliedAt: { gte: from, lt: to } }, orderBy: { id: "asc" }, select });
+  const within = await db.catalogVersion.findMany({
+    where: { appliedAt: { gte: from, lt: to } },
+    orderBy: { id: "asc" },
+    select,
+  });
   const before =
     (await db.catalogVersion.findFirst({ where: { appliedAt: { lt: from } }, orderBy: { id: "desc" }, select })) ??
-    (within.length ? null : await db.catalogVersion.findFirst({ where: { appliedAt: { gte: to } }, orderBy: { id: "asc" }, select }));
+    (within.length
+      ? null
+      : await db.catalogVersion.findFirst({ where: { appliedAt: { gte: to } }, orderBy: { id: "asc" }, select }));
   return [...(before ? [before] : []), ...within].map((c) => ({ sha256: c.sha256, appliedAt: iso6(c.appliedAt) }));
 }

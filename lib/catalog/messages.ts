@@ -41,7 +41,10 @@ export function catalogIssueMessage(iss: z.core.$ZodRawIssue): string | undefine
     case "invalid_union": {
       // A discriminated union reports at its discriminator (`venue`) with the whole object as input.
       if (iss.discriminator !== undefined) {
-        const value = typeof input === "object" && input !== null ? (input as Record<string, unknown>)[iss.discriminator] : undefined;
+        const value =
+          typeof input === "object" && input !== null
+            ? (input as Record<string, unknown>)[iss.discriminator]
+            : undefined;
         const options = (Array.isArray(iss.options) ? (iss.options as unknown[]) : []).map((o) => shown(o)).join(", ");
         if (value === undefined) return `\`${iss.discriminator}\` is required (one of ${options})`;
         return `\`${iss.discriminator}\` must be one of ${options}, got ${shown(value)}`;
@@ -57,7 +60,9 @@ export function catalogIssueMessage(iss: z.core.$ZodRawIssue): string | undefine
     case "invalid_value": {
       if (input === undefined) return `${named(field)} is required`;
       const values = iss.values.map((v) => shown(v));
-      return values.length === 1 ? `must be ${values[0]}, got ${shown(input)}` : `must be one of ${values.join(", ")}, got ${shown(input)}`;
+      return values.length === 1
+        ? `must be ${values[0]}, got ${shown(input)}`
+        : `must be one of ${values.join(", ")}, got ${shown(input)}`;
     }
     case "too_small": {
       const min = Number(iss.minimum);
@@ -67,7 +72,8 @@ export function catalogIssueMessage(iss: z.core.$ZodRawIssue): string | undefine
     }
     case "too_big": {
       const max = Number(iss.maximum);
-      if (iss.origin === "string") return `must be at most ${max} characters long, got ${typeof input === "string" ? input.length : "more"}`;
+      if (iss.origin === "string")
+        return `must be at most ${max} characters long, got ${typeof input === "string" ? input.length : "more"}`;
       if (iss.origin === "array") return `must list at most ${max} item${max === 1 ? "" : "s"}`;
       return `must be ${iss.inclusive === false ? "less than" : "at most"} ${max}, got ${shown(input)}`;
     }

@@ -26,7 +26,9 @@ export async function previewCommand(file: string, io: CommandIo & { now?: Date 
   }
   const venues = createVenues({ ...venueEndpoints(io.env ? parseConfig(io.env) : config()), ...io.endpoints });
   const preview = await previewCatalog(catalog, (venue) => venues.connect(venue).connector, io.now);
-  io.out(`${file}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series\n${formatPreview(preview)}`);
+  io.out(
+    `${file}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series\n${formatPreview(preview)}`,
+  );
   if (previewComplete(preview)) return 0;
   io.err(`${file}: some entries could not be read in full (venue problems above); the preview is incomplete\n`);
   return 1;

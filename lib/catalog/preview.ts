@@ -69,7 +69,14 @@ const money = (d: Decimal | number) => new Decimal(d).toFixed(2);
 const days1 = (n: number) => n.toFixed(1);
 
 /** The engine's entry verdict in words, with the figures that decided it. */
-export function describeBlock(block: EntryBlock, rule: EligibilityRule, market: MarketInfo, snapshot: Snapshot | undefined, t: Date, noQuote: string | null): string {
+export function describeBlock(
+  block: EntryBlock,
+  rule: EligibilityRule,
+  market: MarketInfo,
+  snapshot: Snapshot | undefined,
+  t: Date,
+  noQuote: string | null,
+): string {
   const days = snapshot ? daysToSettlement(market, snapshot, t) : null;
   switch (block) {
     case "outside-universe":
@@ -113,19 +120,36 @@ const infoOf = (m: VenueMarket, listedAt: Date): MarketInfo => ({
 });
 
 const snapshotOf = (m: VenueMarket, q: Quote | null, t: Date): Snapshot | undefined => {
-  const base = { observedAt: t, conditionId: m.conditionId, legKey: m.legKey, label: m.label, settlementDate: m.settlementDate };
+  const base = {
+    observedAt: t,
+    conditionId: m.conditionId,
+    legKey: m.legKey,
+    label: m.label,
+    settlementDate: m.settlementDate,
+  };
   if (m.resolved) {
     const p = new Decimal(m.outcome ?? 0);
     return { ...base, bestBid: p, bestAsk: p, mid: p, depthUsd: new Decimal(0), resolved: true, outcome: m.outcome };
   }
-  return q ? { ...base, bestBid: q.bestBid, bestAsk: q.bestAsk, mid: q.mid, depthUsd: q.depthUsd, resolved: false, outcome: null } : undefined;
+  return q
+    ? {
+        ...base,
+        bestBid: q.bestBid,
+        bestAsk: q.bestAsk,
+        mid: q.mid,
+        depthUsd: q.depthUsd,
+        resolved: false,
+        outcome: null,
+      }
+    : undefined;
 };
 
 /** Books of the markets the collector would read (open ones), by condition id; problems by id otherwise. */
 async function readBooks(connector: VenueConnector, markets: readonly VenueMarket[]) {
   const quotes = new Map<string, Quote>();
   const missing = new Map<string, string>();
-  for (const m of markets) if (m.closed && !m.resolved) missing.set(m.conditionId, "closed for trading, awaiting resolution");
+  for (const m of markets)
+    if (m.closed && !m.resolved) missing.set(m.conditionId, "closed for trading, awaiting resolution");
   const open = markets.filter((m) => !m.closed && !m.resolved);
   for (const r of await connector.books(open)) {
     if ("quote" in r) quotes.set(r.conditionId, r.quote);
@@ -151,18 +175,37 @@ async function previewIndex(ix: CatalogIndex, connector: VenueConnector, t: Date
       id: m.conditionId.replace(/^kalshi:/, ""),
       label: m.label,
       settles: dateOnly(m.settlementDate),
-      days: snapshot ? daysToSettlement(info, snapshot, t) : m.settlementDate ? (m.settlementDate.getTime() - t.getTime()) / 86_400_000 : null,
+      days: snapshot
+        ? daysToSettlement(info, snapshot, t)
+        : m.settlementDate
+          ? (m.settlementDate.getTime() - t.getTime()) / 86_400_000
+          : null,
       quote,
-      excludedBecause: block === null ? null : describeBlock(block, rule, info, snapshot, t, missing.get(m.conditionId) ?? null),
+      excludedBecause:
+        block === null ? null : describeBlock(block, rule, info, snapshot, t, missing.get(m.conditionId) ?? null),
     });
   }
   // Entrants first, then the rest; each group by settlement, then label.
-  out.markets.sort((a, b) => Number(a.excludedBecause !== null) - Number(b.excludedBecause !== null) || (a.settles ?? "9").localeCompare(b.settles ?? "9") || a.label.localeCompare(b.label));
+  out.markets.sort(
+    (a, b) =>
+      Number(a.excludedBecause !== null) - Number(b.excludedBecause !== null) ||
+      (a.settles ?? "9").localeCompare(b.settles ?? "9") ||
+      a.label.localeCompare(b.label),
+  );
   return out;
 }
 
 async function previewSeries(s: CatalogSeries, connector: VenueConnector, t: Date): Promise<SeriesPreview> {
-  const out: SeriesPreview = { ticker: s.ticker, venue: s.venue, event: s.event, title: null, settlementDate: s.settlementDate, legs: [], flags: [], problems: [] };
+  const out: SeriesPreview = {
+    ticker: s.ticker,
+    venue: s.venue,
+    event: s.event,
+    title: null,
+    settlementDate: s.settlementDate,
+    legs: [],
+    flags: [],
+    problems: [],
+  };
   let event;
   try {
     event = await connector.event(s.event);
@@ -194,9 +237,18 @@ async function previewSeries(s: CatalogSeries, connector: VenueConnector, t: Dat
     };
   });
   // the gates sum the quoted legs' mids themselves, in exact decimal (a resolved leg at its quote)
-  const gates = evaluateGates({ gates: gatesOf(s), t, legs: gateLegs, devigGap: null, pythagorean: [], identity: null });
+  const gates = evaluateGates({
+    gates: gatesOf(s),
+    t,
+    legs: gateLegs,
+    devigGap: null,
+    pythagorean: [],
+    identity: null,
+  });
   out.flags = [
-    ...(event.legs.length < 2 ? [`the venue lists ${event.legs.length} outcome(s); the collector sets the legs once it lists at least 2`] : []),
+    ...(event.legs.length < 2
+      ? [`the venue lists ${event.legs.length} outcome(s); the collector sets the legs once it lists at least 2`]
+      : []),
     ...gates.flags.filter((f) => f.legKey === null).map((f) => f.publicDetail),
   ];
   out.legs = event.legs.map((m, i) => ({
@@ -207,18 +259,27 @@ async function previewSeries(s: CatalogSeries, connector: VenueConnector, t: Dat
     resolved: m.resolved,
     failing: [
       ...(missing.has(m.conditionId) ? [`no quote: ${missing.get(m.conditionId)}`] : []),
-      ...gates.flags.filter((f) => f.legKey === gateLegs[i]!.legKey && f.gate !== "leg_missing").map((f) => f.publicDetail),
+      ...gates.flags
+        .filter((f) => f.legKey === gateLegs[i]!.legKey && f.gate !== "leg_missing")
+        .map((f) => f.publicDetail),
     ],
   }));
   return out;
 }
 
 /** Reads the venues for every entry of a catalog; a venue that fails is reported on its entries. */
-export async function previewCatalog(catalog: Catalog, connectorFor: ConnectorFor, now = new Date()): Promise<CatalogPreview> {
+export async function previewCatalog(
+  catalog: Catalog,
+  connectorFor: ConnectorFor,
+  now = new Date(),
+): Promise<CatalogPreview> {
   const t = floorHour(now);
   const connectors = new Map<VenueName, VenueConnector>();
   const conn = (v: VenueName) => connectors.get(v) ?? connectors.set(v, connectorFor(v)).get(v)!;
-  const demoEntries = [...catalog.indices.filter((ix) => ix.universe.venue === "demo").map((ix) => ix.ticker), ...catalog.volatility.filter((s) => s.venue === "demo").map((s) => s.ticker)];
+  const demoEntries = [
+    ...catalog.indices.filter((ix) => ix.universe.venue === "demo").map((ix) => ix.ticker),
+    ...catalog.volatility.filter((s) => s.venue === "demo").map((s) => s.ticker),
+  ];
   const guard = async <T extends { problems: string[] }>(blank: T, work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -231,14 +292,40 @@ export async function previewCatalog(catalog: Catalog, connectorFor: ConnectorFo
       catalog.indices.flatMap((ix) => {
         const venue = ix.universe.venue;
         if (venue === "demo") return [];
-        return [guard({ ticker: ix.ticker, venue, selectors: universeSelectors(ix.universe), rule: eligibilityRule(ix), markets: [], problems: [] }, () => previewIndex(ix, conn(venue), t))];
+        return [
+          guard(
+            {
+              ticker: ix.ticker,
+              venue,
+              selectors: universeSelectors(ix.universe),
+              rule: eligibilityRule(ix),
+              markets: [],
+              problems: [],
+            },
+            () => previewIndex(ix, conn(venue), t),
+          ),
+        ];
       }),
     ),
     Promise.all(
       catalog.volatility.flatMap((s) => {
         const venue = s.venue;
         if (venue === "demo") return [];
-        return [guard({ ticker: s.ticker, venue, event: s.event, title: null, settlementDate: s.settlementDate, legs: [], flags: [], problems: [] } as SeriesPreview, () => previewSeries(s, conn(venue), t))];
+        return [
+          guard(
+            {
+              ticker: s.ticker,
+              venue,
+              event: s.event,
+              title: null,
+              settlementDate: s.settlementDate,
+              legs: [],
+              flags: [],
+              problems: [],
+            } as SeriesPreview,
+            () => previewSeries(s, conn(venue), t),
+          ),
+        ];
       }),
     ),
   ]);
@@ -247,7 +334,9 @@ export async function previewCatalog(catalog: Catalog, connectorFor: ConnectorFo
 
 function table(rows: string[][], rightAligned: ReadonlySet<number>): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => `    ${r.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")}`.trimEnd());
+  return rows.map((r) =>
+    `    ${r.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ")}`.trimEnd(),
+  );
 }
 
 const cut = (s: string, n = 48) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -263,8 +352,14 @@ export function formatPreview(p: CatalogPreview): string {
   const lines = [`Preview at ${p.at.toISOString()} (what applying the catalog would select this hour)`];
   for (const ix of p.indices) {
     const entering = ix.markets.filter((m) => m.excludedBecause === null).length;
-    lines.push("", `index ${ix.ticker} (${ix.venue}: ${ix.selectors.map((s) => s.split(":").slice(1).join(" ")).join(", ")})`, `  eligibility: ${ruleLine(ix.rule)}`);
-    lines.push(`  ${entering} of ${ix.markets.length} market(s) would enter${entering === 0 && ix.markets.length > 0 ? " (an empty basket: nothing is published until one enters)" : ""}`);
+    lines.push(
+      "",
+      `index ${ix.ticker} (${ix.venue}: ${ix.selectors.map((s) => s.split(":").slice(1).join(" ")).join(", ")})`,
+      `  eligibility: ${ruleLine(ix.rule)}`,
+    );
+    lines.push(
+      `  ${entering} of ${ix.markets.length} market(s) would enter${entering === 0 && ix.markets.length > 0 ? " (an empty basket: nothing is published until one enters)" : ""}`,
+    );
     if (ix.markets.length > 0)
       lines.push(
         ...table(
@@ -312,8 +407,16 @@ export function formatPreview(p: CatalogPreview): string {
     for (const f of s.flags) lines.push(`  flag: ${f}`);
     for (const problem of s.problems) lines.push(`  venue problem: ${problem}`);
   }
-  if (p.series.some((s) => s.legs.length > 0)) lines.push("", "Leg gates shown: quote, depth floor, spread to mid; the impact gate needs the computation and is applied once collecting.");
-  if (p.demoEntries.length) lines.push("", `${p.demoEntries.join(", ")}: the demo's venue; the server generates these markets, nothing to read.`);
+  if (p.series.some((s) => s.legs.length > 0))
+    lines.push(
+      "",
+      "Leg gates shown: quote, depth floor, spread to mid; the impact gate needs the computation and is applied once collecting.",
+    );
+  if (p.demoEntries.length)
+    lines.push(
+      "",
+      `${p.demoEntries.join(", ")}: the demo's venue; the server generates these markets, nothing to read.`,
+    );
   return `${lines.join("\n")}\n`;
 }
 

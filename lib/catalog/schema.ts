@@ -3,22 +3,34 @@ import { z } from "zod";
 // The catalog file: every index and volatility series the service publishes, as data.
 // Validated whole; see /docs/catalog for every field and its default.
 
-const ticker = z
-  .string()
-  .regex(/^[A-Z0-9][A-Z0-9-]{1,31}$/, "must be 2 to 32 upper-case letters, digits or dashes");
+const ticker = z.string().regex(/^[A-Z0-9][A-Z0-9-]{1,31}$/, "must be 2 to 32 upper-case letters, digits or dashes");
 const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be lower-case letters, digits or dashes");
-const oneLine = (max: number) => z.string().trim().min(1, "must not be empty").max(max).refine((s) => !/[\r\n]/.test(s), "must be one line");
+const oneLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine((s) => !/[\r\n]/.test(s), "must be one line");
 
 /** An ISO 8601 timestamp, or `start`: the first hour the engine computes (the demo's backfill start). */
 const inception = z.union([
   z.literal("start"),
-  z.string().refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 UTC timestamp (…Z) or \"start\""),
+  z
+    .string()
+    .refine(
+      (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)),
+      'must be an ISO 8601 UTC timestamp (…Z) or "start"',
+    ),
 ]);
 
 /** The hour an entry goes live: values before it (from its inceptionAt, the base date) are back-calculated. */
 const launch = z
   .string()
-  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:00(:00(\.0+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)), "must be an ISO 8601 UTC timestamp on the hour (…T10:00:00Z)")
+  .refine(
+    (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:00(:00(\.0+)?)?Z$/.test(s) && !Number.isNaN(Date.parse(s)),
+    "must be an ISO 8601 UTC timestamp on the hour (…T10:00:00Z)",
+  )
   .nullable()
   .default(null);
 
@@ -43,7 +55,10 @@ const kalshiUniverse = z
     seriesTickers: selectorList("series ticker"),
     eventTickers: selectorList("event ticker"),
   })
-  .refine((u) => u.seriesTickers.length + u.eventTickers.length > 0, "needs at least one series ticker or event ticker");
+  .refine(
+    (u) => u.seriesTickers.length + u.eventTickers.length > 0,
+    "needs at least one series ticker or event ticker",
+  );
 
 export const universeSchema = z.discriminatedUnion("venue", [demoUniverse, polymarketUniverse, kalshiUniverse]);
 
@@ -65,8 +80,19 @@ export const indexSchema = z.strictObject({
   launchAt: launch,
   maturityType: z.enum(["PERPETUAL", "DATED"]),
   universe: universeSchema,
-  eligibility: eligibilitySchema.default({ minDepthUsd: 0, maxSpread: 1, minDaysToSettlement: 0, maxDaysToSettlement: null, includePartitionLegs: false }),
-  stalenessLimitSeconds: z.number().int().min(60).max(7 * 86_400).default(7200),
+  eligibility: eligibilitySchema.default({
+    minDepthUsd: 0,
+    maxSpread: 1,
+    minDaysToSettlement: 0,
+    maxDaysToSettlement: null,
+    includePartitionLegs: false,
+  }),
+  stalenessLimitSeconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(7 * 86_400)
+    .default(7200),
   listed: z.boolean().default(true),
 });
 
@@ -102,7 +128,11 @@ export const seriesSchema = z.strictObject({
   tenorsDays: z.array(z.number().int().min(1).max(3650)).min(1).max(8),
   headlineTenorDays: z.number().int().min(1),
   /** YYYY-MM-DD; default: the venue's settlement date of the event */
-  settlementDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD").nullable().default(null),
+  settlementDate: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date YYYY-MM-DD")
+    .nullable()
+    .default(null),
   /**
    * `ordered` when the legs, in the event's order, are consecutive intervals of one quantity (rate
    * buckets, price ranges, counts): their variance is priced by the cumulative form. `unordered`

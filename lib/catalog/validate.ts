@@ -1,5 +1,12 @@
 import { catalogIssueMessage } from "./messages";
-import { catalogSchema, indexSchema, seriesSchema, type Catalog, type CatalogIndex, type CatalogSeries } from "./schema";
+import {
+  catalogSchema,
+  indexSchema,
+  seriesSchema,
+  type Catalog,
+  type CatalogIndex,
+  type CatalogSeries,
+} from "./schema";
 
 /** One problem of a catalog file: where (a JSON path such as `$.indices[2].eligibility.maxSpread`) and why. */
 export interface CatalogProblem {
@@ -13,7 +20,9 @@ export class CatalogError extends Error {
     readonly file: string,
     readonly problems: CatalogProblem[],
   ) {
-    super(`${file}: ${problems.length} problem(s), nothing applied\n${problems.map((p) => `  ${p.path}: ${p.reason}`).join("\n")}`);
+    super(
+      `${file}: ${problems.length} problem(s), nothing applied\n${problems.map((p) => `  ${p.path}: ${p.reason}`).join("\n")}`,
+    );
     this.name = "CatalogError";
   }
 }
@@ -23,7 +32,10 @@ export function jsonPath(path: readonly PropertyKey[]): string {
 }
 
 /** Rules that span entries: unique tickers and slugs, tenors, references, one kind of feed. */
-function crossCheck(c: { indices: Array<CatalogIndex | null>; volatility: Array<CatalogSeries | null> }): CatalogProblem[] {
+function crossCheck(c: {
+  indices: Array<CatalogIndex | null>;
+  volatility: Array<CatalogSeries | null>;
+}): CatalogProblem[] {
   const problems: CatalogProblem[] = [];
   const firstSeen = new Map<string, string>();
   const unique = (kind: string, value: string, path: string) => {
@@ -37,7 +49,10 @@ function crossCheck(c: { indices: Array<CatalogIndex | null>; volatility: Array<
     unique("ticker", ix.ticker, `$.indices[${i}].ticker`);
     const e = ix.eligibility;
     if (e.maxDaysToSettlement !== null && e.maxDaysToSettlement < e.minDaysToSettlement)
-      problems.push({ path: `$.indices[${i}].eligibility.maxDaysToSettlement`, reason: `is below minDaysToSettlement (${e.minDaysToSettlement})` });
+      problems.push({
+        path: `$.indices[${i}].eligibility.maxDaysToSettlement`,
+        reason: `is below minDaysToSettlement (${e.minDaysToSettlement})`,
+      });
   });
   const indexTickers = new Set(c.indices.map((ix) => ix?.ticker));
   c.volatility.forEach((s, i) => {
@@ -45,10 +60,18 @@ function crossCheck(c: { indices: Array<CatalogIndex | null>; volatility: Array<
     unique("ticker", s.ticker, `$.volatility[${i}].ticker`);
     unique("slug", s.slug, `$.volatility[${i}].slug`);
     if (!s.tenorsDays.includes(s.headlineTenorDays))
-      problems.push({ path: `$.volatility[${i}].headlineTenorDays`, reason: `${s.headlineTenorDays} is not one of tenorsDays (${s.tenorsDays.join(", ")})` });
-    if (new Set(s.tenorsDays).size !== s.tenorsDays.length) problems.push({ path: `$.volatility[${i}].tenorsDays`, reason: "lists a tenor twice" });
+      problems.push({
+        path: `$.volatility[${i}].headlineTenorDays`,
+        reason: `${s.headlineTenorDays} is not one of tenorsDays (${s.tenorsDays.join(", ")})`,
+      });
+    if (new Set(s.tenorsDays).size !== s.tenorsDays.length)
+      problems.push({ path: `$.volatility[${i}].tenorsDays`, reason: "lists a tenor twice" });
     s.relatedIndexTickers.forEach((t, j) => {
-      if (!indexTickers.has(t)) problems.push({ path: `$.volatility[${i}].relatedIndexTickers[${j}]`, reason: `no index ${t} in this catalog` });
+      if (!indexTickers.has(t))
+        problems.push({
+          path: `$.volatility[${i}].relatedIndexTickers[${j}]`,
+          reason: `no index ${t} in this catalog`,
+        });
     });
     const g = s.gates;
     if (g.overroundFlagLo !== undefined && g.overroundFlagHi !== undefined && g.overroundFlagLo >= g.overroundFlagHi)
@@ -60,7 +83,11 @@ function crossCheck(c: { indices: Array<CatalogIndex | null>; volatility: Array<
   ];
   const demo = venues.filter((v) => v.venue === "demo");
   if (demo.length > 0 && demo.length < venues.length) {
-    for (const v of venues.filter((x) => x.venue !== "demo")) problems.push({ path: v.path, reason: "a catalog is either the demo's (venue demo) or of real venues; it cannot mix both" });
+    for (const v of venues.filter((x) => x.venue !== "demo"))
+      problems.push({
+        path: v.path,
+        reason: "a catalog is either the demo's (venue demo) or of real venues; it cannot mix both",
+      });
   }
   return problems;
 }
@@ -77,9 +104,16 @@ export function validateCatalog(file: string, text: string): Catalog {
   if (!parsed.success) {
     // The rules across entries are still checked on the entries that are valid by themselves.
     const r = (typeof raw === "object" && raw !== null ? raw : {}) as { indices?: unknown; volatility?: unknown };
-    const each = <T>(list: unknown, schema: { safeParse: (v: unknown) => { success: boolean; data?: T } }) => (Array.isArray(list) ? list.map((v) => schema.safeParse(v).data ?? null) : []);
-    const partial = crossCheck({ indices: each<CatalogIndex>(r.indices, indexSchema), volatility: each<CatalogSeries>(r.volatility, seriesSchema) });
-    throw new CatalogError(file, [...parsed.error.issues.map((i) => ({ path: jsonPath(i.path), reason: i.message })), ...partial]);
+    const each = <T>(list: unknown, schema: { safeParse: (v: unknown) => { success: boolean; data?: T } }) =>
+      Array.isArray(list) ? list.map((v) => schema.safeParse(v).data ?? null) : [];
+    const partial = crossCheck({
+      indices: each<CatalogIndex>(r.indices, indexSchema),
+      volatility: each<CatalogSeries>(r.volatility, seriesSchema),
+    });
+    throw new CatalogError(file, [
+      ...parsed.error.issues.map((i) => ({ path: jsonPath(i.path), reason: i.message })),
+      ...partial,
+    ]);
   }
   const problems = crossCheck(parsed.data);
   if (problems.length) throw new CatalogError(file, problems);

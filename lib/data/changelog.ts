@@ -19,7 +19,8 @@ export type ChangelogView = z.infer<typeof changelogViewShape>;
 const RESTATEMENTS_SHOWN = 100;
 
 /** An entry launched after its base date: its history before the launch is back-calculated. */
-const backCalculated = (r: { inceptionAt: Date; launchAt: Date | null }) => r.launchAt !== null && r.launchAt > r.inceptionAt;
+const backCalculated = (r: { inceptionAt: Date; launchAt: Date | null }) =>
+  r.launchAt !== null && r.launchAt > r.inceptionAt;
 
 export function changelogView(rc: ReadContext): Promise<ChangelogView> {
   return rc.cache.memo("changelog", TTL, () => loadChangelog(rc));
@@ -34,10 +35,26 @@ export function versionUse(listed: string[], unlisted: number): string {
 async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
   const prisma = await rc.db();
   const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
-    prisma.index.findMany({ where: { listed: true }, select: { ticker: true, name: true, inceptionAt: true, launchAt: true, ceasedAt: true, resolvedAt: true, methodologyVersion: true } }),
-    prisma.volatilitySeries.findMany({ where: { listed: true }, select: { ticker: true, slug: true, name: true, inceptionAt: true, launchAt: true, retiredAt: true } }),
+    prisma.index.findMany({
+      where: { listed: true },
+      select: {
+        ticker: true,
+        name: true,
+        inceptionAt: true,
+        launchAt: true,
+        ceasedAt: true,
+        resolvedAt: true,
+        methodologyVersion: true,
+      },
+    }),
+    prisma.volatilitySeries.findMany({
+      where: { listed: true },
+      select: { ticker: true, slug: true, name: true, inceptionAt: true, launchAt: true, retiredAt: true },
+    }),
     // the public (listed) series named, the unlisted ones only counted: their pages answer 404
-    prisma.$queryRaw<Array<{ kind: string; version: string; firstAt: Date; listed: string[] | null; unlisted: number }>>`
+    prisma.$queryRaw<
+      Array<{ kind: string; version: string; firstAt: Date; listed: string[] | null; unlisted: number }>
+    >`
       SELECT kind, version, min("computedAt") AS "firstAt",
         array_agg(DISTINCT s.ticker ORDER BY s.ticker) FILTER (WHERE s.listed) AS listed,
         count(DISTINCT v."seriesId") FILTER (WHERE NOT s.listed)::int AS unlisted FROM (
@@ -97,11 +114,29 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       kind: "catalog",
       subject: i.ticker,
       title: `${i.name} launched`,
-      detail: back ? `Base level 100 at the base date ${iso6(i.inceptionAt)}; the levels before the launch are back-calculated from the venues' price history.` : `Base level 100 at inception.`,
+      detail: back
+        ? `Base level 100 at the base date ${iso6(i.inceptionAt)}; the levels before the launch are back-calculated from the venues' price history.`
+        : `Base level 100 at inception.`,
       href: `/indices/${i.ticker}`,
     });
-    if (i.ceasedAt) entries.push({ at: iso6(i.ceasedAt), kind: "catalog", subject: i.ticker, title: `${i.name} ceased`, detail: "No further levels are computed; its history stays available.", href: `/indices/${i.ticker}` });
-    if (i.resolvedAt) entries.push({ at: iso6(i.resolvedAt), kind: "catalog", subject: i.ticker, title: `${i.name} resolved`, detail: "Every constituent settled; the final level is fixed.", href: `/indices/${i.ticker}` });
+    if (i.ceasedAt)
+      entries.push({
+        at: iso6(i.ceasedAt),
+        kind: "catalog",
+        subject: i.ticker,
+        title: `${i.name} ceased`,
+        detail: "No further levels are computed; its history stays available.",
+        href: `/indices/${i.ticker}`,
+      });
+    if (i.resolvedAt)
+      entries.push({
+        at: iso6(i.resolvedAt),
+        kind: "catalog",
+        subject: i.ticker,
+        title: `${i.name} resolved`,
+        detail: "Every constituent settled; the final level is fixed.",
+        href: `/indices/${i.ticker}`,
+      });
   }
   for (const s of series) {
     const back = backCalculated(s);
@@ -110,14 +145,25 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       kind: "catalog",
       subject: s.ticker,
       title: `${s.name} launched`,
-      detail: back ? `Volatility series listed; its values from the base date ${iso6(s.inceptionAt)} to the launch are back-calculated from the venue's price history.` : "Volatility series listed.",
+      detail: back
+        ? `Volatility series listed; its values from the base date ${iso6(s.inceptionAt)} to the launch are back-calculated from the venue's price history.`
+        : "Volatility series listed.",
       href: `/volatility/${s.slug}`,
     });
-    if (s.retiredAt) entries.push({ at: iso6(s.retiredAt), kind: "catalog", subject: s.ticker, title: `${s.name} retired`, detail: "No further values are computed.", href: `/volatility/${s.slug}` });
+    if (s.retiredAt)
+      entries.push({
+        at: iso6(s.retiredAt),
+        kind: "catalog",
+        subject: s.ticker,
+        title: `${s.name} retired`,
+        detail: "No further values are computed.",
+        href: `/volatility/${s.slug}`,
+      });
   }
   for (const r of restatements) {
     const d = (r.detail ?? {}) as { reason?: string; status?: string; next?: { status?: string } };
-    const status = d.status && d.next?.status && d.status !== d.next.status ? ` (status ${d.status} → ${d.next.status})` : "";
+    const status =
+      d.status && d.next?.status && d.status !== d.next.status ? ` (status ${d.status} → ${d.next.status})` : "";
     entries.push({
       at: iso6(r.restatedAt),
       kind: "restatement",

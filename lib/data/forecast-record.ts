@@ -39,7 +39,11 @@ export function forecastRecord(rc: ReadContext, ticker: string, now = new Date()
         ...s,
         daily: windows
           .filter((w) => w.tenorDays === s.tenorDays && w.startMs % MS_DAY === 0)
-          .map((w) => ({ start: new Date(w.startMs).toISOString(), expectedPts: w.expectedPts, realizedPts: w.realizedPts })),
+          .map((w) => ({
+            start: new Date(w.startMs).toISOString(),
+            expectedPts: w.expectedPts,
+            realizedPts: w.realizedPts,
+          })),
       })),
     });
   });

@@ -70,11 +70,23 @@ export function conditionsOf(facts: Facts): Condition[] {
   }
   for (const i of facts.indices) {
     if (i.freshness !== "stale" || !i.lastLevelAt || computing) continue;
-    out.push({ key: `index:${i.ticker}`, severity: "major", subject: i.ticker, title: "Index level stale", detail: `No level since ${i.lastLevelAt}.` });
+    out.push({
+      key: `index:${i.ticker}`,
+      severity: "major",
+      subject: i.ticker,
+      title: "Index level stale",
+      detail: `No level since ${i.lastLevelAt}.`,
+    });
   }
   for (const s of facts.series) {
     if (s.freshness !== "stale" || !s.lastComputedAt || computing) continue;
-    out.push({ key: `series:${s.ticker}`, severity: "major", subject: s.ticker, title: "Volatility series stale", detail: `No computation since ${s.lastComputedAt}.` });
+    out.push({
+      key: `series:${s.ticker}`,
+      severity: "major",
+      subject: s.ticker,
+      title: "Volatility series stale",
+      detail: `No computation since ${s.lastComputedAt}.`,
+    });
   }
   return out;
 }
@@ -84,7 +96,10 @@ export function conditionsOf(facts: Facts): Condition[] {
  * condition that has none open, and every open automatic incident whose condition ended closed.
  * Incidents opened by an operator are theirs to close.
  */
-export function reconcile(open: ReadonlyArray<{ id: string; key: string | null }>, conditions: readonly Condition[]): { open: Condition[]; close: string[] } {
+export function reconcile(
+  open: ReadonlyArray<{ id: string; key: string | null }>,
+  conditions: readonly Condition[],
+): { open: Condition[]; close: string[] } {
   const holding = new Set(conditions.map((c) => c.key));
   const recorded = new Set(open.flatMap((o) => (o.key ? [o.key] : [])));
   const seen = new Set<string>();

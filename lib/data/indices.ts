@@ -1,6 +1,12 @@
 import "server-only";
 import type { z } from "zod";
-import type { catalogEntry, latestLevel as latestShape, levelPoint, publicStatus as publicStatusShape, reconstitution } from "@/lib/data/shapes";
+import type {
+  catalogEntry,
+  latestLevel as latestShape,
+  levelPoint,
+  publicStatus as publicStatusShape,
+  reconstitution,
+} from "@/lib/data/shapes";
 import { iso6, isoOrNull } from "@/lib/time-format";
 import { keptFrozen, type ReadContext } from "@/lib/data/read-cache";
 import { windowVersion } from "@/lib/data/window-version";
@@ -74,7 +80,16 @@ async function latestLevel(rc: ReadContext, indexId: string) {
   return prisma.indexLevel.findFirst({
     where: { indexId },
     orderBy: { t: "desc" },
-    select: { t: true, level: true, revision: true, stale: true, compositionVersion: true, freshMarketsCount: true, staleMarketsCount: true, totalMarketsCount: true },
+    select: {
+      t: true,
+      level: true,
+      revision: true,
+      stale: true,
+      compositionVersion: true,
+      freshMarketsCount: true,
+      staleMarketsCount: true,
+      totalMarketsCount: true,
+    },
   });
 }
 
@@ -88,7 +103,11 @@ export interface IndexCatalog {
 export function listIndices(rc: ReadContext): Promise<IndexCatalog> {
   return rc.cache.memo("indices", TTL, async () => {
     const prisma = await rc.db();
-    const rows = await prisma.index.findMany({ where: { listed: true }, select: indexSelect, orderBy: { ticker: "asc" } });
+    const rows = await prisma.index.findMany({
+      where: { listed: true },
+      select: indexSelect,
+      orderBy: { ticker: "asc" },
+    });
     const indices = await Promise.all(
       rows.map(async (row) => {
         const level = await latestLevel(rc, row.id);
@@ -171,7 +190,11 @@ function recentLevels(rc: ReadContext, indexId: string, interval: Interval): Pro
     `levels:${indexId}:${interval}`,
     TTL,
     async () => windowVersion(await rc.db(), "index_levels", indexId, new Date(from)),
-    async () => ({ from, points: await loadLevels(rc, indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)), slices: new Map() }),
+    async () => ({
+      from,
+      points: await loadLevels(rc, indexId, interval, new Date(from), new Date(Date.now() + 86_400_000)),
+      slices: new Map(),
+    }),
   );
 }
 
@@ -182,7 +205,13 @@ function slice(recent: RecentLevels, startMs: number, endMs: number): LevelPoint
   return keptFrozen(recent.slices, `${lo}:${hi}`, () => recent.points.slice(lo, hi).map((p) => p.point));
 }
 
-async function loadLevels(rc: ReadContext, indexId: string, interval: Interval, start: Date, end: Date): Promise<TimedPoint[]> {
+async function loadLevels(
+  rc: ReadContext,
+  indexId: string,
+  interval: Interval,
+  start: Date,
+  end: Date,
+): Promise<TimedPoint[]> {
   const prisma = await rc.db();
   const rows =
     interval === "1h"
@@ -194,7 +223,10 @@ async function loadLevels(rc: ReadContext, indexId: string, interval: Interval, 
           WHERE "indexId" = ${indexId}::uuid AND t >= ${start} AND t < ${end}
             AND t = date_trunc('day', t AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
           ORDER BY t ASC`;
-  return rows.map((p) => ({ ms: p.t.getTime(), point: Object.freeze({ t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale }) }));
+  return rows.map((p) => ({
+    ms: p.t.getTime(),
+    point: Object.freeze({ t: iso6(p.t), indexLevel: fixed8(p.level), revision: p.revision, stale: p.stale }),
+  }));
 }
 
 function lowerBound(points: TimedPoint[], ms: number): number {
@@ -235,13 +267,30 @@ function fixed8(s: string): string {
 
 export type ReconstitutionEvent = z.infer<typeof reconstitution>;
 
-export async function indexReconstitutions(rc: ReadContext, ticker: string, limit: number): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
+export async function indexReconstitutions(
+  rc: ReadContext,
+  ticker: string,
+  limit: number,
+): Promise<{ ticker: string; events: ReconstitutionEvent[] } | null> {
   const result = await indexReconstitutionsWithVersions(rc, ticker, limit);
-  return result && { ticker: result.ticker, events: result.events.map(({ eventId, completedAt, addedMarketCount }) => ({ eventId, completedAt, addedMarketCount })) };
+  return (
+    result && {
+      ticker: result.ticker,
+      events: result.events.map(({ eventId, completedAt, addedMarketCount }) => ({
+        eventId,
+        completedAt,
+        addedMarketCount,
+      })),
+    }
+  );
 }
 
 /** The latest level at or before `at` (for changes over a period on the public pages). */
-export async function indexLevelAsOf(rc: ReadContext, ticker: string, at: Date): Promise<{ t: string; indexLevel: string } | null> {
+export async function indexLevelAsOf(
+  rc: ReadContext,
+  ticker: string,
+  at: Date,
+): Promise<{ t: string; indexLevel: string } | null> {
   const row = await findIndex(rc, ticker);
   if (!row) return null;
   return rc.cache.memo(`index-asof:${row.id}:${at.getTime()}`, TTL, async () => {
@@ -311,6 +360,12 @@ export async function indexReconstitutionsBetween(
   ]);
   return {
     total,
-    events: events.map((e) => ({ eventId: e.id, completedAt: iso6(e.completedAt), addedMarketCount: e.addedMarketCount, fromVersion: e.fromVersion, toVersion: e.toVersion })),
+    events: events.map((e) => ({
+      eventId: e.id,
+      completedAt: iso6(e.completedAt),
+      addedMarketCount: e.addedMarketCount,
+      fromVersion: e.fromVersion,
+      toVersion: e.toVersion,
+    })),
   };
 }

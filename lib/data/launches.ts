@@ -17,13 +17,20 @@ export interface EntryLaunch {
 }
 
 /** The launch of an index (`index`) or volatility series (`volatility`) by ticker; null when it has no back-calculated history. */
-export function entryLaunch(rc: ReadContext, kind: "index" | "volatility", ticker: string): Promise<EntryLaunch | null> {
+export function entryLaunch(
+  rc: ReadContext,
+  kind: "index" | "volatility",
+  ticker: string,
+): Promise<EntryLaunch | null> {
   return rc.cache.memo(`launch:${kind}:${ticker}`, TTL, async () => {
     const prisma = await rc.db();
     const row =
       kind === "index"
         ? await prisma.index.findUnique({ where: { ticker }, select: { id: true, inceptionAt: true, launchAt: true } })
-        : await prisma.volatilitySeries.findUnique({ where: { ticker }, select: { id: true, inceptionAt: true, launchAt: true } });
+        : await prisma.volatilitySeries.findUnique({
+            where: { ticker },
+            select: { id: true, inceptionAt: true, launchAt: true },
+          });
     if (!row?.launchAt || row.launchAt <= row.inceptionAt) return null;
     const historyFilled =
       kind === "index"

@@ -20,10 +20,23 @@ export type StaleQuote = z.infer<typeof shapes.staleQuote>;
 export type StaleMarket = z.infer<typeof shapes.staleMarket>;
 export type StaleLeg = z.infer<typeof shapes.staleLeg>;
 
-type QuoteRow = { ticker: string; conditionId: string; label: string; venue: string; lastSeen: Date | null; limitSeconds: number };
+type QuoteRow = {
+  ticker: string;
+  conditionId: string;
+  label: string;
+  venue: string;
+  lastSeen: Date | null;
+  limitSeconds: number;
+};
 
 function staleQuote(r: QuoteRow): StaleQuote {
-  return { conditionId: r.conditionId, label: r.label, venue: r.venue, lastSnapshotAt: isoOrNull(r.lastSeen), limitSeconds: r.limitSeconds };
+  return {
+    conditionId: r.conditionId,
+    label: r.label,
+    venue: r.venue,
+    lastSnapshotAt: isoOrNull(r.lastSeen),
+    limitSeconds: r.limitSeconds,
+  };
 }
 
 /**
@@ -31,7 +44,10 @@ function staleQuote(r: QuoteRow): StaleQuote {
  * computed hour), or that never had one: the engine's own staleness rule, for index constituents
  * and volatility legs alike.
  */
-export function staleAt<T extends { lastSeen: Date | null; limitSeconds: number }>(rows: readonly T[], referenceMs: number): T[] {
+export function staleAt<T extends { lastSeen: Date | null; limitSeconds: number }>(
+  rows: readonly T[],
+  referenceMs: number,
+): T[] {
   return rows.filter((r) => !r.lastSeen || referenceMs - r.lastSeen.getTime() > r.limitSeconds * 1000);
 }
 
@@ -45,12 +61,17 @@ export type StatusView = z.infer<typeof shapes.statusView>;
 
 function freshnessOf(ageMs: number | null, tickSeconds: number): Freshness {
   if (ageMs === null) return "stale";
-  if (ageMs <= (tickSeconds * 1000 + HOUR_MS) ) return "fresh";
+  if (ageMs <= tickSeconds * 1000 + HOUR_MS) return "fresh";
   if (ageMs <= 6 * HOUR_MS) return "late";
   return "stale";
 }
 
-const VENUE_LABELS: Record<string, string> = { demo: "Demo feed", polymarket: "Polymarket", kalshi: "Kalshi", file: "Ingested files" };
+const VENUE_LABELS: Record<string, string> = {
+  demo: "Demo feed",
+  polymarket: "Polymarket",
+  kalshi: "Kalshi",
+  file: "Ingested files",
+};
 
 /** Everything /status shows, as of `now`. `tickSeconds` is the engine's interval. */
 export function statusView(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<StatusView> {
@@ -59,7 +80,16 @@ export function statusView(rc: ReadContext, tickSeconds: number, now = new Date(
 
 const incidentRef = (id: string) => `INC-${id.replaceAll("-", "").slice(0, 8).toUpperCase()}`;
 
-type IncidentRow = { id: string; source: string; severity: string; subject: string; title: string; openedAt: Date; resolvedAt: Date | null; notes: Array<{ at: Date; body: string }> };
+type IncidentRow = {
+  id: string;
+  source: string;
+  severity: string;
+  subject: string;
+  title: string;
+  openedAt: Date;
+  resolvedAt: Date | null;
+  notes: Array<{ at: Date; body: string }>;
+};
 
 function incidentView(r: IncidentRow): IncidentView {
   return {
@@ -74,12 +104,24 @@ function incidentView(r: IncidentRow): IncidentView {
   };
 }
 
-const INCIDENT_SELECT = { id: true, key: true, source: true, severity: true, subject: true, title: true, openedAt: true, resolvedAt: true, notes: { select: { at: true, body: true }, orderBy: { at: "asc" } } } as const;
+const INCIDENT_SELECT = {
+  id: true,
+  key: true,
+  source: true,
+  severity: true,
+  subject: true,
+  title: true,
+  openedAt: true,
+  resolvedAt: true,
+  notes: { select: { at: true, body: true }, orderBy: { at: "asc" } },
+} as const;
 
 /** Every incident, newest first (the status history page). */
 export function incidentHistory(rc: ReadContext, limit = 200): Promise<IncidentView[]> {
   return rc.cache.memo(`incidents:${limit}`, TTL, async () => {
-    const rows = await (await rc.db()).incident.findMany({ orderBy: { openedAt: "desc" }, take: limit, select: INCIDENT_SELECT });
+    const rows = await (
+      await rc.db()
+    ).incident.findMany({ orderBy: { openedAt: "desc" }, take: limit, select: INCIDENT_SELECT });
     return rows.map(incidentView);
   });
 }
@@ -90,7 +132,16 @@ async function statusRows(rc: ReadContext) {
   const [engine, indexRows, seriesRows, marketRows, legRows, health, drift] = await Promise.all([
     prisma.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } }),
     prisma.$queryRaw<
-      Array<{ ticker: string; name: string; ceasedAt: Date | null; resolvedAt: Date | null; t: Date | null; stale: boolean | null; staleMarketsCount: number | null; totalMarketsCount: number | null }>
+      Array<{
+        ticker: string;
+        name: string;
+        ceasedAt: Date | null;
+        resolvedAt: Date | null;
+        t: Date | null;
+        stale: boolean | null;
+        staleMarketsCount: number | null;
+        totalMarketsCount: number | null;
+      }>
     >`
       SELECT i.ticker, i.name, i."ceasedAt", i."resolvedAt", l.t, l.stale, l."staleMarketsCount", l."totalMarketsCount"
       FROM indices i
@@ -98,7 +149,17 @@ async function statusRows(rc: ReadContext) {
       WHERE i.listed
       ORDER BY i.ticker`,
     prisma.$queryRaw<
-      Array<{ ticker: string; slug: string; name: string; venue: string; retiredAt: Date | null; computedAt: Date | null; status: string | null; publicationState: string | null; publishedAt: Date | null }>
+      Array<{
+        ticker: string;
+        slug: string;
+        name: string;
+        venue: string;
+        retiredAt: Date | null;
+        computedAt: Date | null;
+        status: string | null;
+        publicationState: string | null;
+        publishedAt: Date | null;
+      }>
     >`
       SELECT s.ticker, s.slug, s.name, s.venue, s."retiredAt", t."computedAt", t.status, t."publicationState",
         (SELECT max(p."computedAt") FROM volatility_ticks p WHERE p."seriesId" = s.id AND p."publicationState" = 'published') AS "publishedAt"
@@ -127,7 +188,11 @@ async function statusRows(rc: ReadContext) {
       WHERE s.listed AND s."retiredAt" IS NULL AND s."ceasedAt" IS NULL AND mk."resolvedAt" IS NULL
       ORDER BY s.ticker, mk.label`,
     prisma.venueHealth.findMany({ orderBy: { venue: "asc" } }),
-    prisma.venueDrift.findMany({ where: { clearedAt: null }, orderBy: { key: "asc" }, select: { venue: true, endpoint: true, field: true, detail: true, firstSeenAt: true } }),
+    prisma.venueDrift.findMany({
+      where: { clearedAt: null },
+      orderBy: { key: "asc" },
+      select: { venue: true, endpoint: true, field: true, detail: true, firstSeenAt: true },
+    }),
   ]);
   return { engine, indexRows, seriesRows, marketRows, legRows, health, drift };
 }
@@ -149,7 +214,8 @@ function indexFreshness(indexRows: StatusRows["indexRows"], age: Age, tickSecond
       stale: r.stale ?? false,
       staleMarkets: r.staleMarketsCount ?? 0,
       totalMarkets: r.totalMarketsCount ?? 0,
-      freshness: publicStatus !== "active" ? "final" : freshnessOf(ageSeconds === null ? null : ageSeconds * 1000, tickSeconds),
+      freshness:
+        publicStatus !== "active" ? "final" : freshnessOf(ageSeconds === null ? null : ageSeconds * 1000, tickSeconds),
     };
   });
 }
@@ -174,23 +240,29 @@ function seriesFreshness(seriesRows: StatusRows["seriesRows"], age: Age, tickSec
 /** Venues in use: those of active constituents and listed series, and those the collector reads. */
 function venueStatuses(rows: StatusRows, staleMarkets: StaleMarket[], staleLegs: StaleLeg[]): VenueStatus[] {
   const { marketRows, seriesRows, health } = rows;
-  const inUse = new Set<string>([...marketRows.map((m) => m.venue), ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue), ...health.map((h) => h.venue)]);
+  const inUse = new Set<string>([
+    ...marketRows.map((m) => m.venue),
+    ...seriesRows.filter((s) => !s.retiredAt).map((s) => s.venue),
+    ...health.map((h) => h.venue),
+  ]);
   return [...inUse].sort().map((venue) => {
     const h = health.find((x) => x.venue === venue);
-    const newest = marketRows.filter((m) => m.venue === venue && m.lastSeen).reduce<Date | null>((a, m) => (!a || m.lastSeen! > a ? m.lastSeen : a), null);
+    const newest = marketRows
+      .filter((m) => m.venue === venue && m.lastSeen)
+      .reduce<Date | null>((a, m) => (!a || m.lastSeen! > a ? m.lastSeen : a), null);
     return {
       venue,
       label: VENUE_LABELS[venue] ?? venue,
       lastOkAt: isoOrNull(h ? h.lastOkAt : newest),
       lastRunAt: isoOrNull(h?.lastRunAt ?? null),
       // Each market once, whether it is stale as a constituent, as a leg or as both.
-      staleMarkets: new Set([...staleMarkets, ...staleLegs].filter((m) => m.venue === venue).map((m) => m.conditionId)).size,
+      staleMarkets: new Set([...staleMarkets, ...staleLegs].filter((m) => m.venue === venue).map((m) => m.conditionId))
+        .size,
       failing: h?.failing ?? false,
       lastError: h?.lastError ?? null,
       lastErrorAt: isoOrNull(h?.lastErrorAt ?? null),
     };
   });
-
 }
 
 /** The notices above the tables: withheld or flagged series, indices with stale constituents. */
@@ -205,19 +277,33 @@ function noticesOf(indices: IndexFreshness[], series: SeriesFreshness[]): Notice
         since: s.lastComputedAt,
       });
     } else if (s.status === "flagged") {
-      notices.push({ subject: s.ticker, title: "Newest value flagged", detail: "Published with at least one publication check failing (see the series page).", since: s.lastComputedAt });
+      notices.push({
+        subject: s.ticker,
+        title: "Newest value flagged",
+        detail: "Published with at least one publication check failing (see the series page).",
+        since: s.lastComputedAt,
+      });
     }
   }
   for (const i of indices) {
     if (i.publicStatus === "active" && i.stale) {
-      notices.push({ subject: i.ticker, title: "Stale constituents", detail: `${i.staleMarkets} of ${i.totalMarkets} constituents had no fresh quote at the last level.`, since: i.lastLevelAt });
+      notices.push({
+        subject: i.ticker,
+        title: "Stale constituents",
+        detail: `${i.staleMarkets} of ${i.totalMarkets} constituents had no fresh quote at the last level.`,
+        since: i.lastLevelAt,
+      });
     }
   }
   return notices;
 }
 
 /** The facts of the status page (not cached): what the incident rule reads, and the page's tables. */
-export async function statusFacts(rc: ReadContext, tickSeconds: number, now = new Date()): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
+export async function statusFacts(
+  rc: ReadContext,
+  tickSeconds: number,
+  now = new Date(),
+): Promise<{ view: Omit<StatusView, "incidents" | "resolved">; facts: Facts; conditions: Condition[] }> {
   const rows = await statusRows(rc);
   const { engine, marketRows, legRows, drift } = rows;
   const nowMs = now.getTime();
@@ -228,7 +314,10 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
   // A constituent is stale when its newest quote is older than its index's staleness limit at
   // the last computed hour (the engine's own rule).
   const reference = lastTick?.getTime() ?? nowMs;
-  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({ indexTicker: m.ticker, ...staleQuote(m) }));
+  const staleMarkets: StaleMarket[] = staleAt(marketRows, reference).map((m) => ({
+    indexTicker: m.ticker,
+    ...staleQuote(m),
+  }));
 
   // Legs the same way, against their series' snapshot age gate.
   const staleLegs: StaleLeg[] = staleAt(legRows, reference).map((l) => ({ seriesTicker: l.ticker, ...staleQuote(l) }));
@@ -236,16 +325,36 @@ export async function statusFacts(rc: ReadContext, tickSeconds: number, now = ne
   const venues = venueStatuses(rows, staleMarkets, staleLegs);
   const engineAge = age(lastTick);
   const facts: Facts = {
-    engineBehind: engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS ? { lastComputedHour: isoOrNull(lastTick), tickMinutes: Math.round(tickSeconds / 60) } : null,
+    engineBehind:
+      engineAge === null || engineAge * 1000 > tickSeconds * 1000 + HOUR_MS
+        ? { lastComputedHour: isoOrNull(lastTick), tickMinutes: Math.round(tickSeconds / 60) }
+        : null,
     venues,
     indices: indices.filter((i) => i.publicStatus === "active"),
     series,
     backfilling: rc.progress.state === "running",
-    drift: drift.map((d) => ({ venue: d.venue, endpoint: d.endpoint, field: d.field, detail: d.detail, since: iso6(d.firstSeenAt) })),
+    drift: drift.map((d) => ({
+      venue: d.venue,
+      endpoint: d.endpoint,
+      field: d.field,
+      detail: d.detail,
+      since: iso6(d.firstSeenAt),
+    })),
   };
   const notices = noticesOf(indices, series);
   return {
-    view: { generatedAt: iso6(now), lastComputedHour: isoOrNull(lastTick), engineAgeSeconds: engineAge, tickSeconds, indices, series, venues, staleMarkets, staleLegs, notices },
+    view: {
+      generatedAt: iso6(now),
+      lastComputedHour: isoOrNull(lastTick),
+      engineAgeSeconds: engineAge,
+      tickSeconds,
+      indices,
+      series,
+      venues,
+      staleMarkets,
+      staleLegs,
+      notices,
+    },
     facts,
     conditions: conditionsOf(facts),
   };
@@ -257,12 +366,26 @@ async function loadStatus(rc: ReadContext, tickSeconds: number, now: Date): Prom
   const [{ view, conditions }, open, resolved] = await Promise.all([
     statusFacts(rc, tickSeconds, now),
     prisma.incident.findMany({ where: { resolvedAt: null }, orderBy: { openedAt: "desc" }, select: INCIDENT_SELECT }),
-    prisma.incident.findMany({ where: { resolvedAt: { gte: since } }, orderBy: { resolvedAt: "desc" }, take: 10, select: INCIDENT_SELECT }),
+    prisma.incident.findMany({
+      where: { resolvedAt: { gte: since } },
+      orderBy: { resolvedAt: "desc" },
+      take: 10,
+      select: INCIDENT_SELECT,
+    }),
   ]);
   // A condition that holds but that no incident records yet (the recorder runs after each tick) is shown too.
   const recorded = new Set(open.flatMap((o) => (o.key ? [o.key] : [])));
   const detected: IncidentView[] = conditions
     .filter((c) => !recorded.has(c.key))
-    .map((c) => ({ ref: null, source: "detected", severity: c.severity, subject: c.subject, title: c.title, openedAt: null, resolvedAt: null, notes: [{ at: iso6(now), body: c.detail }] }));
+    .map((c) => ({
+      ref: null,
+      source: "detected",
+      severity: c.severity,
+      subject: c.subject,
+      title: c.title,
+      openedAt: null,
+      resolvedAt: null,
+      notes: [{ at: iso6(now), body: c.detail }],
+    }));
   return { ...view, incidents: [...open.map(incidentView), ...detected], resolved: resolved.map(incidentView) };
 }

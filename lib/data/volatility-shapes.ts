@@ -10,38 +10,53 @@ export const tickStatus = z.enum(["ok", "flagged", "suspended"]);
 export const publicationState = z.enum(["published", "withheld"]);
 
 const gates = z.record(z.string(), z.number());
-export const seriesDefinition = z.object({
-  ticker: z.string(),
-  slug: z.string(),
-  name: z.string(),
-  description: z.string(),
-  category: z.string(),
-  productFamily: z.string(),
-  targetType: z.string(),
-  units: z.literal("probability points"),
-  definitionLine: z.string(),
-  headlineTenorDays: z.number().int(),
-  tenorsDays: z.array(z.number().int()),
-  inceptionAt: ts,
-  settlementDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).nullable(),
-  listed: z.boolean(),
-  methodologyUrl: z.string().url(),
-  relatedIndexTickers: z.array(z.string()),
-  gates,
-}).strict();
+export const seriesDefinition = z
+  .object({
+    ticker: z.string(),
+    slug: z.string(),
+    name: z.string(),
+    description: z.string(),
+    category: z.string(),
+    productFamily: z.string(),
+    targetType: z.string(),
+    units: z.literal("probability points"),
+    definitionLine: z.string(),
+    headlineTenorDays: z.number().int(),
+    tenorsDays: z.array(z.number().int()),
+    inceptionAt: ts,
+    settlementDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .nullable(),
+    listed: z.boolean(),
+    methodologyUrl: z.string().url(),
+    relatedIndexTickers: z.array(z.string()),
+    gates,
+  })
+  .strict();
 
 export const shareMeta = z.object({ ci_unavailable: z.boolean(), mixture: z.boolean() });
 
 export const tenorValue = z.object({
   pts: z.number(),
   share: z.number(),
-  share_ci: z.tuple([z.number(), z.number()]).nullable().describe("confidence interval of the share [lo, hi]; null when unavailable"),
+  share_ci: z
+    .tuple([z.number(), z.number()])
+    .nullable()
+    .describe("confidence interval of the share [lo, hi]; null when unavailable"),
   share_meta: shareMeta,
 });
 
 export const tenorPoint = z.object({ pts: z.number(), share: z.number() });
 
-export const attributionLeg = z.object({ delta: z.number(), deltaClock: z.number(), deltaPrice: z.number(), gridOrder: z.number(), label: z.string(), legKey: z.string() });
+export const attributionLeg = z.object({
+  delta: z.number(),
+  deltaClock: z.number(),
+  deltaPrice: z.number(),
+  gridOrder: z.number(),
+  label: z.string(),
+  legKey: z.string(),
+});
 
 export const attribution = z.object({
   deltaPts: z.number().nullable(),
@@ -74,7 +89,14 @@ export const component = z.object({
   w: z.number().nullable(),
 });
 
-export const counterfactual = z.object({ anchorAt: z.string(), anchorFingerprint: z.string(), clockVersion: z.string(), headlinePts: z.number(), rPts: z.number(), tenors: z.record(z.string(), tenorPoint) });
+export const counterfactual = z.object({
+  anchorAt: z.string(),
+  anchorFingerprint: z.string(),
+  clockVersion: z.string(),
+  headlinePts: z.number(),
+  rPts: z.number(),
+  tenors: z.record(z.string(), tenorPoint),
+});
 
 export const composition = z.object({ leg_keys: z.array(z.string()), n: count, version: z.string() });
 
@@ -119,34 +141,43 @@ export const tick = z.object({
   units: z.string(),
 });
 
-export const historyPoint = z.object({
-  t: ts,
-  headlinePts: z.number(),
-  tenors: z.record(z.string(), tenorValue),
-  tier: z.unknown(),
-  bandLoPts: z.number(),
-  bandHiPts: z.number(),
-  attrDeltaHeadlinePts: z.number(),
-  attrDeltaFrom: ts.nullable(),
-  attrDeltaFromPublished: z.boolean().nullable(),
-  clockSpeed: z.record(z.string(), z.number()).nullable(),
-  cfHeadlinePts: z.number().nullable(),
-  anchorFingerprint: z.string().nullable(),
-  clockHomogeneityDisclosure: z.string().nullable(),
-  clockVersion: z.string(),
-  compositionVersion: z.string(),
-  devigVersion: z.string(),
-  methodologyVersion: z.string(),
-  effectiveN: z.number(),
-  fbvRLabel: z.string(),
-  fbvRPts: z.number(),
-  wTilde: z.number(),
-  gateNames: z.array(z.string()),
-  publicationState: publicationState,
-  revision: z.number().int(),
-  status: tickStatus,
-  units: z.string(),
-}).strict();
+export const historyPoint = z
+  .object({
+    t: ts,
+    headlinePts: z.number(),
+    tenors: z.record(z.string(), tenorValue),
+    tier: z.unknown(),
+    bandLoPts: z.number(),
+    bandHiPts: z.number(),
+    attrDeltaHeadlinePts: z.number(),
+    attrDeltaFrom: ts.nullable(),
+    attrDeltaFromPublished: z.boolean().nullable(),
+    clockSpeed: z.record(z.string(), z.number()).nullable(),
+    cfHeadlinePts: z.number().nullable(),
+    anchorFingerprint: z.string().nullable(),
+    clockHomogeneityDisclosure: z.string().nullable(),
+    clockVersion: z.string(),
+    compositionVersion: z.string(),
+    devigVersion: z.string(),
+    methodologyVersion: z.string(),
+    effectiveN: z.number(),
+    fbvRLabel: z.string(),
+    fbvRPts: z.number(),
+    wTilde: z.number(),
+    gateNames: z.array(z.string()),
+    publicationState: publicationState,
+    revision: z.number().int(),
+    status: tickStatus,
+    units: z.string(),
+  })
+  .strict();
 
-export const volatilityCatalogEntry = seriesDefinition.extend({ lastComputedAt: ts, status: tickStatus, publicationState: z.literal("published"), headlinePts: z.number() });
-export const volatilityLatest = z.object({ series: seriesDefinition, tick, publicationState: publicationState, published: tick.nullable() }).strict();
+export const volatilityCatalogEntry = seriesDefinition.extend({
+  lastComputedAt: ts,
+  status: tickStatus,
+  publicationState: z.literal("published"),
+  headlinePts: z.number(),
+});
+export const volatilityLatest = z
+  .object({ series: seriesDefinition, tick, publicationState: publicationState, published: tick.nullable() })
+  .strict();

@@ -6,7 +6,13 @@ import { keptFrozen, type ReadContext } from "@/lib/data/read-cache";
 import { windowVersion } from "@/lib/data/window-version";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { z } from "zod";
-import type { historyPoint, seriesDefinition, tick, volatilityCatalogEntry, volatilityLatest as volatilityLatestShape } from "@/lib/data/volatility-shapes";
+import type {
+  historyPoint,
+  seriesDefinition,
+  tick,
+  volatilityCatalogEntry,
+  volatilityLatest as volatilityLatestShape,
+} from "@/lib/data/volatility-shapes";
 
 const TTL = 2000;
 
@@ -217,7 +223,11 @@ export interface VolatilityCatalog {
 export function listVolatility(rc: ReadContext): Promise<VolatilityCatalog> {
   return rc.cache.memo("volatility", TTL, async () => {
     const prisma = await rc.db();
-    const rows = await prisma.volatilitySeries.findMany({ where: { listed: true }, select: seriesSelect, orderBy: { ticker: "asc" } });
+    const rows = await prisma.volatilitySeries.findMany({
+      where: { listed: true },
+      select: seriesSelect,
+      orderBy: { ticker: "asc" },
+    });
     const entries: VolatilityCatalogEntry[] = [];
     for (const row of rows) {
       const tick = await prisma.volatilityTick.findFirst({
@@ -242,7 +252,11 @@ export function listVolatility(rc: ReadContext): Promise<VolatilityCatalog> {
 export type VolatilityLatest = z.infer<typeof volatilityLatestShape>;
 
 /** The series' latest computation; `lookup` "tickerOrSlug" is for the public pages only. */
-export async function volatilityLatest(rc: ReadContext, ticker: string, lookup: SeriesLookup = "ticker"): Promise<VolatilityLatest | null> {
+export async function volatilityLatest(
+  rc: ReadContext,
+  ticker: string,
+  lookup: SeriesLookup = "ticker",
+): Promise<VolatilityLatest | null> {
   const series = await findSeries(rc, ticker, lookup);
   return series ? latestTickOf(rc, series) : null;
 }
@@ -250,7 +264,11 @@ export async function volatilityLatest(rc: ReadContext, ticker: string, lookup: 
 function latestTickOf(rc: ReadContext, series: SeriesRow): Promise<VolatilityLatest | null> {
   return rc.cache.memo(`vol-latest:${series.id}`, TTL, async () => {
     const prisma = await rc.db();
-    const newest = await prisma.volatilityTick.findFirst({ where: { seriesId: series.id }, orderBy: { computedAt: "desc" }, select: tickSelect });
+    const newest = await prisma.volatilityTick.findFirst({
+      where: { seriesId: series.id },
+      orderBy: { computedAt: "desc" },
+      select: tickSelect,
+    });
     if (!newest) return null;
     const published =
       newest.publicationState === "published"
@@ -268,7 +286,6 @@ function latestTickOf(rc: ReadContext, series: SeriesRow): Promise<VolatilityLat
     });
   });
 }
-
 
 const HISTORY_SPAN_MS = 91 * 86_400_000;
 
@@ -298,7 +315,11 @@ function recentPoints(rc: ReadContext, seriesId: string): Promise<RecentPoints> 
 
 async function loadPoints(rc: ReadContext, seriesId: string, start: Date): Promise<TimedPoint[]> {
   const prisma = await rc.db();
-  const rows = await prisma.volatilityTick.findMany({ where: { seriesId, computedAt: { gte: start } }, orderBy: { computedAt: "desc" }, select: historySelect });
+  const rows = await prisma.volatilityTick.findMany({
+    where: { seriesId, computedAt: { gte: start } },
+    orderBy: { computedAt: "desc" },
+    select: historySelect,
+  });
   return rows.map((r) => ({ ms: r.computedAt.getTime(), point: Object.freeze(toPoint(r)) }));
 }
 
@@ -315,7 +336,13 @@ function firstAtOrBefore(points: TimedPoint[], ms: number): number {
 }
 
 /** Points in the half-open window [startMs, endMs), newest first, at most `limit`, gated ones only when asked. */
-function select(source: TimedPoint[], startMs: number, endMs: number, limit: number, includeGated: boolean): HistoryPoint[] {
+function select(
+  source: TimedPoint[],
+  startMs: number,
+  endMs: number,
+  limit: number,
+  includeGated: boolean,
+): HistoryPoint[] {
   const points: HistoryPoint[] = [];
   for (let i = firstAtOrBefore(source, endMs - 1); i < source.length && points.length < limit; i++) {
     const p = source[i]!;
@@ -337,11 +364,16 @@ export async function volatilityHistory(
   const endMs = query.end.getTime();
   const recent = await recentPoints(rc, series.id);
   if (startMs < recent.from) {
-    return { series: definition(series), points: select(await loadPoints(rc, series.id, query.start), startMs, endMs, query.limit, query.includeGated) };
+    return {
+      series: definition(series),
+      points: select(await loadPoints(rc, series.id, query.start), startMs, endMs, query.limit, query.includeGated),
+    };
   }
   // Bounds as positions: every request between the same two ticks selects the same points.
   const key = `${firstAtOrBefore(recent.points, endMs - 1)}:${firstAtOrBefore(recent.points, startMs - 1)}:${query.limit}:${query.includeGated}`;
-  const points = keptFrozen(recent.selections, key, () => select(recent.points, startMs, endMs, query.limit, query.includeGated));
+  const points = keptFrozen(recent.selections, key, () =>
+    select(recent.points, startMs, endMs, query.limit, query.includeGated),
+  );
   return { series: definition(series), points };
 }
 

@@ -12,7 +12,12 @@ const SERIES = {
  * of such a row changes a row's `xmin` (the writing transaction) or the count. About 6 ms in
  * PostgreSQL for a 90-day hourly window, read from the primary key's range.
  */
-export async function windowVersion(prisma: Db, table: keyof typeof SERIES, ownerId: string, from: Date): Promise<string> {
+export async function windowVersion(
+  prisma: Db,
+  table: keyof typeof SERIES,
+  ownerId: string,
+  from: Date,
+): Promise<string> {
   const { owner, time } = SERIES[table];
   const rows = await prisma.$queryRawUnsafe<Array<{ version: string }>>(
     `SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) || ':' || coalesce(max(${time})::text, '') AS version

@@ -23,7 +23,8 @@ export interface Window {
 }
 
 /** An InvalidWindowError from any copy of this module (the build bundles it in several chunks). */
-export const isInvalidWindowError = (value: unknown): value is InvalidWindowError => hasErrorKind(value, "InvalidWindowError");
+export const isInvalidWindowError = (value: unknown): value is InvalidWindowError =>
+  hasErrorKind(value, "InvalidWindowError");
 
 /** `start` is not before the (clamped) `end`: the one window that cannot be served. */
 export class InvalidWindowError extends Error {

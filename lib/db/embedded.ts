@@ -48,7 +48,9 @@ export async function lockHolder(dir: string): Promise<number | null> {
 
 export class EmbeddedLockedError extends Error {
   constructor(dir: string, pid: number) {
-    super(`the embedded database in ${dir} is open in ${pid ? `process ${pid}` : "another process"}; stop it or go through its operator endpoint`);
+    super(
+      `the embedded database in ${dir} is open in ${pid ? `process ${pid}` : "another process"}; stop it or go through its operator endpoint`,
+    );
     this.name = "EmbeddedLockedError";
   }
 }

@@ -45,6 +45,11 @@ export async function saveEngineStateExact(
      SELECT 1, r."lastTickAt", r."demoSeed", r."demoState", r.corrections, now()
      FROM jsonb_to_record($1::jsonb) AS r("lastTickAt" timestamptz, "demoSeed" int, "demoState" jsonb, corrections int)
      ON CONFLICT (id) DO UPDATE SET "lastTickAt" = EXCLUDED."lastTickAt", "demoState" = EXCLUDED."demoState", "updatedAt" = now()`,
-    JSON.stringify({ lastTickAt: row.lastTickAt, demoSeed: row.create.demoSeed, demoState: row.demoState, corrections: row.create.corrections }),
+    JSON.stringify({
+      lastTickAt: row.lastTickAt,
+      demoSeed: row.create.demoSeed,
+      demoState: row.demoState,
+      corrections: row.create.corrections,
+    }),
   );
 }

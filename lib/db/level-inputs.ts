@@ -54,11 +54,18 @@ export function compactLevelInputs(inputs: LevelInputs, t: Date): { inputs: Comp
 }
 
 /** The full inputs of index `indexId`'s level at `t`, from either stored form (`sets`: condition ids by `indexId|key`). */
-export function expandLevelInputs(stored: StoredLevelInputs, indexId: string, t: Date, sets: ReadonlyMap<string, readonly string[]>): LevelInputs {
+export function expandLevelInputs(
+  stored: StoredLevelInputs,
+  indexId: string,
+  t: Date,
+  sets: ReadonlyMap<string, readonly string[]>,
+): LevelInputs {
   if (!isCompact(stored)) return stored;
   const ids = sets.get(`${indexId}|${stored.set}`);
-  if (!ids) throw new Error(`level inputs at ${t.toISOString()} name constituent set ${stored.set}, which is not stored`);
-  if (ids.length !== stored.p.length) throw new Error(`level inputs at ${t.toISOString()}: ${stored.p.length} prices for a set of ${ids.length}`);
+  if (!ids)
+    throw new Error(`level inputs at ${t.toISOString()} name constituent set ${stored.set}, which is not stored`);
+  if (ids.length !== stored.p.length)
+    throw new Error(`level inputs at ${t.toISOString()}: ${stored.p.length} prices for a set of ${ids.length}`);
   const stale = new Set(stored.x ?? []);
   const at = t.getTime();
   return {
@@ -79,7 +86,10 @@ export function expandLevelInputs(stored: StoredLevelInputs, indexId: string, t:
  * Level rows as they are written: each full `inputs` replaced by its compact form, after storing
  * the constituent sets they name (a set already stored is left as it is).
  */
-export async function compactLevelRows(tx: Tx, rows: readonly Prisma.IndexLevelCreateManyInput[]): Promise<Prisma.IndexLevelCreateManyInput[]> {
+export async function compactLevelRows(
+  tx: Tx,
+  rows: readonly Prisma.IndexLevelCreateManyInput[],
+): Promise<Prisma.IndexLevelCreateManyInput[]> {
   const sets = new Map<string, { indexId: string; key: string; ids: string[] }>();
   const out = rows.map((row) => {
     const inputs = row.inputs as unknown as StoredLevelInputs | null | undefined;
@@ -102,7 +112,10 @@ export async function compactLevelRows(tx: Tx, rows: readonly Prisma.IndexLevelC
 }
 
 /** The constituent sets named by `keys`, as a map from `indexId|key` to condition ids (the map expandLevelInputs reads). */
-export async function loadConstituentSets(tx: Pick<Tx, "$queryRawUnsafe">, keys: ReadonlySet<string>): Promise<Map<string, string[]>> {
+export async function loadConstituentSets(
+  tx: Pick<Tx, "$queryRawUnsafe">,
+  keys: ReadonlySet<string>,
+): Promise<Map<string, string[]>> {
   if (keys.size === 0) return new Map();
   const rows = await tx.$queryRawUnsafe<Array<{ indexId: string; key: string; conditionIds: string[] }>>(
     `SELECT "indexId"::text AS "indexId", key, "conditionIds" FROM level_constituent_sets WHERE key = ANY(ARRAY(SELECT jsonb_array_elements_text($1::jsonb)))`,

@@ -35,7 +35,11 @@ type Queryable = { query: (...args: unknown[]) => unknown };
 const patched = new WeakSet<object>();
 
 /** Calls `after` with the outcome of a call made callback- or promise-style; returns the call's own result. */
-function observe(args: unknown[], call: (args: unknown[]) => unknown, after: (error: Error | undefined, value?: unknown) => unknown): unknown {
+function observe(
+  args: unknown[],
+  call: (args: unknown[]) => unknown,
+  after: (error: Error | undefined, value?: unknown) => unknown,
+): unknown {
   const last = args.length - 1;
   if (typeof args[last] === "function") {
     const cb = args[last] as Callback;
@@ -64,7 +68,12 @@ function cut(client: pg.Client): void {
   client.connection?.stream?.destroy();
 }
 
-function patchQuery(target: Queryable, bounds: QueryBounds | null, client: pg.Client | null, timedOut: () => void): void {
+function patchQuery(
+  target: Queryable,
+  bounds: QueryBounds | null,
+  client: pg.Client | null,
+  timedOut: () => void,
+): void {
   if (patched.has(target)) return;
   patched.add(target);
   const original = target.query.bind(target) as (...args: unknown[]) => unknown;
@@ -73,24 +82,29 @@ function patchQuery(target: Queryable, bounds: QueryBounds | null, client: pg.Cl
     if (timeout !== null) {
       const [first] = args;
       if (typeof first === "string") args[0] = { text: first, query_timeout: timeout };
-      else if (first && typeof first === "object" && typeof (first as { submit?: unknown }).submit !== "function") args[0] = { ...first, query_timeout: timeout };
+      else if (first && typeof first === "object" && typeof (first as { submit?: unknown }).submit !== "function")
+        args[0] = { ...first, query_timeout: timeout };
     }
     const started = performance.now();
-    return observe(args, (a) => original(...a), (error, value) => {
-      bounds?.timed?.((performance.now() - started) / 1000, !error);
-      if (!error) {
-        bounds?.answered();
-        return value === undefined ? undefined : nameAsText(value);
-      }
-      // A query that timed out may still be running on its connection, which then answers
-      // nothing else: the connection is cut, so the pool discards it instead of reusing it.
-      if (client && error.message === "Query read timeout") {
-        cut(client);
-        timedOut();
-      }
-      bounds?.failed(error);
-      return undefined;
-    });
+    return observe(
+      args,
+      (a) => original(...a),
+      (error, value) => {
+        bounds?.timed?.((performance.now() - started) / 1000, !error);
+        if (!error) {
+          bounds?.answered();
+          return value === undefined ? undefined : nameAsText(value);
+        }
+        // A query that timed out may still be running on its connection, which then answers
+        // nothing else: the connection is cut, so the pool discards it instead of reusing it.
+        if (client && error.message === "Query read timeout") {
+          cut(client);
+          timedOut();
+        }
+        bounds?.failed(error);
+        return undefined;
+      },
+    );
   };
 }
 
@@ -123,10 +137,14 @@ export class NameAsTextPool extends pg.Pool {
     if (bounds) {
       const connect = this.connect.bind(this) as (...args: unknown[]) => unknown;
       (this as { connect: unknown }).connect = (...args: unknown[]) =>
-        observe(args, (a) => connect(...a), (error) => {
-          if (error) bounds.failed(error);
-          return undefined;
-        });
+        observe(
+          args,
+          (a) => connect(...a),
+          (error) => {
+            if (error) bounds.failed(error);
+            return undefined;
+          },
+        );
     }
   }
 }

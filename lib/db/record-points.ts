@@ -13,14 +13,27 @@ export interface SeriesRecordPoints {
  * each tenor's published points, each quoted leg's de-vigged p (as the leg panel prints it). With
  * `ticker`, that series only.
  */
-export async function loadRecordPoints(prisma: Db, from: Date, to: Date, ticker?: string): Promise<SeriesRecordPoints[]> {
+export async function loadRecordPoints(
+  prisma: Db,
+  from: Date,
+  to: Date,
+  ticker?: string,
+): Promise<SeriesRecordPoints[]> {
   const series = await prisma.volatilitySeries.findMany({
     where: { listed: true, ...(ticker === undefined ? {} : { ticker }) },
     orderBy: { ticker: "asc" },
     select: { id: true, ticker: true, tenorsDays: true },
   });
   if (series.length === 0) return [];
-  const rows = await prisma.$queryRaw<Array<{ sid: string; t: Date; pub: string; pts: Record<string, number> | null; legs: Array<[string, number | null]> | null }>>`
+  const rows = await prisma.$queryRaw<
+    Array<{
+      sid: string;
+      t: Date;
+      pub: string;
+      pts: Record<string, number> | null;
+      legs: Array<[string, number | null]> | null;
+    }>
+  >`
     SELECT v."seriesId"::text AS sid, v."computedAt" AS t, v."publicationState" AS pub,
       (SELECT jsonb_object_agg(k, x->'pts') FROM jsonb_each(v.tenors) AS e(k, x)) AS pts,
       (SELECT jsonb_agg(jsonb_build_array(l->>'conditionId', l->'p')) FROM jsonb_array_elements(v.inputs->'legs') AS l) AS legs

@@ -19,10 +19,20 @@ const SQLSTATES = new Set(["57P01", "57P02", "57P03", "57P05", "53300", "25006",
 const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028"]);
 
 /** Node socket errors. */
-const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EPIPE", "EAI_AGAIN"]);
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EPIPE",
+  "EAI_AGAIN",
+]);
 
 /** Driver adapter error kinds (Prisma's convertDriverError) of a database that cannot serve. */
-const ADAPTER_KINDS = /^(DatabaseNotReachable|SocketTimeout|ConnectionClosed|TooManyConnections|DatabaseDoesNotExist|DatabaseAccessDenied|AuthenticationFailed)$/;
+const ADAPTER_KINDS =
+  /^(DatabaseNotReachable|SocketTimeout|ConnectionClosed|TooManyConnections|DatabaseDoesNotExist|DatabaseAccessDenied|AuthenticationFailed)$/;
 
 /**
  * Messages of the pg driver and pool, PGlite and Prisma that carry no code: a bounded query or
@@ -31,7 +41,8 @@ const ADAPTER_KINDS = /^(DatabaseNotReachable|SocketTimeout|ConnectionClosed|Too
 const DATABASE_MESSAGES =
   /Query read timeout|timeout exceeded when trying to connect|Connection terminated|Client has encountered a connection error and is not queryable|Can't reach database|DatabaseNotReachable|the database system is (starting up|shutting down|in recovery mode|not yet accepting connections)|is not currently accepting connections|terminating connection due to administrator command|database "[^"]*" does not exist|PGlite is closed|Transaction API error: Unable to start a transaction in the given time/i;
 
-const REDIS_MESSAGES = /MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request|Connection is closed/i;
+const REDIS_MESSAGES =
+  /MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|Command timed out|Reached the max retries per request|Connection is closed/i;
 
 interface Walked {
   code?: unknown;
@@ -64,7 +75,8 @@ export function unavailableDependency(error: unknown): Unavailable | null {
     const code = typeof e.code === "string" ? e.code : typeof e.originalCode === "string" ? e.originalCode : "";
     if (code === "REDIS_UNAVAILABLE") return "redis";
     const message = typeof e.message === "string" ? e.message : "";
-    if (SQLSTATES.has(code) || code.startsWith("08") || PRISMA_CODES.has(code) || SOCKET_CODES.has(code)) return "database";
+    if (SQLSTATES.has(code) || code.startsWith("08") || PRISMA_CODES.has(code) || SOCKET_CODES.has(code))
+      return "database";
     // 55000 (object not in prerequisite state) is "cannot connect now" only for a database closed
     // to connections (ALTER DATABASE ... ALLOW_CONNECTIONS false); elsewhere it is a bug of ours.
     if (code === "55000" && /not currently accepting connections/i.test(message)) return "database";

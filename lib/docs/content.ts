@@ -59,7 +59,12 @@ function searchIndexOf(pages: readonly DocPage[]): SearchEntry[] {
     const entries: SearchEntry[] = [{ p: page.title, s: "", h: href, x: trimText(`${page.description} ${intro}`) }];
     for (const section of sections) {
       if (!section.heading) continue;
-      entries.push({ p: page.title, s: section.heading.text, h: `${href}#${section.heading.id}`, x: trimText(section.text) });
+      entries.push({
+        p: page.title,
+        s: section.heading.text,
+        h: `${href}#${section.heading.id}`,
+        x: trimText(section.text),
+      });
     }
     return entries;
   });

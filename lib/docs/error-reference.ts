@@ -117,7 +117,10 @@ export function errorStatusRows(): string[][] {
   const statuses = [...byStatus.keys()].sort((a, b) => (a === null ? 1 : b === null ? -1 : a - b));
   return statuses.map((status) => [
     status === null ? "any other" : String(status),
-    byStatus.get(status)!.map((c) => `\`${c}\``).join(", "),
+    byStatus
+      .get(status)!
+      .map((c) => `\`${c}\``)
+      .join(", "),
     status === null ? RETRY.other : RETRY[status as NamedStatus],
   ]);
 }

@@ -31,7 +31,11 @@ const METHODS: Readonly<Record<EndpointName, { ts: string; py: string; path: (ti
   indices: { ts: "indices", py: "indices", path: () => "/v1/indices" },
   indexLatest: { ts: "indexLatest", py: "index_latest", path: (t) => `/v1/indices/${t}/latest` },
   indexHistory: { ts: "indexHistory", py: "index_history", path: (t) => `/v1/indices/${t}/history` },
-  indexReconstitutions: { ts: "reconstitutions", py: "reconstitutions", path: (t) => `/v1/indices/${t}/reconstitutions` },
+  indexReconstitutions: {
+    ts: "reconstitutions",
+    py: "reconstitutions",
+    path: (t) => `/v1/indices/${t}/reconstitutions`,
+  },
   volatility: { ts: "volatility", py: "volatility", path: () => "/v1/volatility" },
   volatilityLatest: { ts: "volatilityLatest", py: "volatility_latest", path: (t) => `/v1/volatility/${t}/latest` },
   volatilityHistory: { ts: "volatilityHistory", py: "volatility_history", path: (t) => `/v1/volatility/${t}/history` },
@@ -40,7 +44,8 @@ const METHODS: Readonly<Record<EndpointName, { ts: string; py: string; path: (ti
 
 const snake = (name: string) => name.replaceAll(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 const tsValue = (v: QueryValue) => (typeof v === "string" ? JSON.stringify(v) : String(v));
-const pyValue = (v: QueryValue) => (typeof v === "string" ? JSON.stringify(v) : typeof v === "boolean" ? (v ? "True" : "False") : String(v));
+const pyValue = (v: QueryValue) =>
+  typeof v === "string" ? JSON.stringify(v) : typeof v === "boolean" ? (v ? "True" : "False") : String(v);
 
 export const API_EXAMPLES = {
   "service-index": {
@@ -370,7 +375,9 @@ function generate(example: ApiExample): ExampleCode {
   const method = METHODS[example.endpoint];
   const ticker = example.ticker ? JSON.stringify(example.ticker) : "";
   const query = Object.entries(example.query ?? {});
-  const tsArgs = [ticker, query.length ? `{ ${query.map(([k, v]) => `${k}: ${tsValue(v)}`).join(", ")} }` : ""].filter(Boolean).join(", ");
+  const tsArgs = [ticker, query.length ? `{ ${query.map(([k, v]) => `${k}: ${tsValue(v)}`).join(", ")} }` : ""]
+    .filter(Boolean)
+    .join(", ");
   const pyArgs = [ticker, ...query.map(([k, v]) => `${snake(k)}=${pyValue(v)}`)].filter(Boolean).join(", ");
   const tsImport = example.tsImports ? `${example.tsImports}\n` : "";
   const pyImport = example.pyImports ? `${example.pyImports}\n` : "";

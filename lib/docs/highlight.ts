@@ -37,7 +37,9 @@ const PY_KEYWORDS = new Set(
   ),
 );
 const PY_LITERALS = new Set(["True", "False", "None"]);
-const SH_KEYWORDS = new Set("if then else elif fi for in do done while until case esac function return export local set".split(" "));
+const SH_KEYWORDS = new Set(
+  "if then else elif fi for in do done while until case esac function return export local set".split(" "),
+);
 
 function identifier(keywords: ReadonlySet<string>, literals: ReadonlySet<string>) {
   return (word: string, next: string): TokenType => {

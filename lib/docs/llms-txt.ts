@@ -57,14 +57,22 @@ export function llmsTxt(): string {
     if (params.length > 0) {
       const rows = paramRows(name);
       lines.push("Parameters:", "");
-      for (const [param, where, type, byDefault, rules] of rows) lines.push(`- \`${param}\` (${where}, ${type}, default ${byDefault}): ${absolute(rules ?? "", base)}`);
+      for (const [param, where, type, byDefault, rules] of rows)
+        lines.push(`- \`${param}\` (${where}, ${type}, default ${byDefault}): ${absolute(rules ?? "", base)}`);
       lines.push("");
     }
     if (page) lines.push(`Reference: ${base}${page}`, "");
   }
-  lines.push("## Error codes", "", `Every failure names its code in \`error.code\`; \`error.docsUrl\` points to its section of ${base}/docs/errors.`, "");
+  lines.push(
+    "## Error codes",
+    "",
+    `Every failure names its code in \`error.code\`; \`error.docsUrl\` points to its section of ${base}/docs/errors.`,
+    "",
+  );
   for (const e of errorSections()) {
-    lines.push(`- \`${e.code}\` (${e.statusLabel}): ${e.title}. When: ${absolute(e.when, base)} What to do: ${absolute(e.whatToDo, base)}`);
+    lines.push(
+      `- \`${e.code}\` (${e.statusLabel}): ${e.title}. When: ${absolute(e.when, base)} What to do: ${absolute(e.whatToDo, base)}`,
+    );
   }
   lines.push("", "## Docs", "");
   for (const p of DOC_PAGES) lines.push(`- [${p.title}](${base}${docHref(p)}): ${p.description}`);

@@ -34,7 +34,10 @@ const GENERATED_BLOCKS: Readonly<Record<string, () => Section[]>> = {
 const GENERATED_TABLE = /^<(ParamsTable|ErrorCodes)(?:\s+endpoint="(\w+)")?\s*\/>\s*$/;
 
 function tableText(component: string, endpoint: string | undefined): string {
-  const [head, rows] = component === "ErrorCodes" ? [ERROR_STATUS_HEAD, errorStatusRows()] : [PARAMS_HEAD, paramRows(endpoint as EndpointName)];
+  const [head, rows] =
+    component === "ErrorCodes"
+      ? [ERROR_STATUS_HEAD, errorStatusRows()]
+      : [PARAMS_HEAD, paramRows(endpoint as EndpointName)];
   return [head, ...rows].map((row) => row.join(" ")).join("\n");
 }
 
@@ -117,20 +120,22 @@ export function anchorsOf(source: string): Set<string> {
 
 /** Readable text of MDX: imports, JSX syntax and markdown punctuation removed, words kept. */
 export function plainText(mdx: string): string {
-  return mdx
-    .split(/\r?\n/)
-    // imports, and bare boolean props on their own line (`  code`) of a multi-line JSX tag
-    .filter((line) => !/^\s*(import|export)\s/.test(line) && !/^\s+[a-z]\w*\s*$/.test(line))
-    .join("\n")
-    .replaceAll(/\[([^\]]*)\]\([^)]*\)/g, "$1")
-    .replaceAll(/<\/?[A-Za-z][\w.]*/g, " ")
-    .replaceAll(/\/?>/g, " ")
-    .replaceAll(/\b[a-zA-Z]+=(?=[{"])/g, " ")
-    .replaceAll(/\\([\\`*_{}[\]()#+\-.!<>|])/g, "$1")
-    .replaceAll(/"\s*,\s*"/g, " ")
-    .replaceAll(/[`*]/g, "")
-    .replaceAll(/[{}[\]"|#]/g, " ")
-    .replaceAll(/\s+,/g, ",")
-    .replaceAll(/\s+/g, " ")
-    .trim();
+  return (
+    mdx
+      .split(/\r?\n/)
+      // imports, and bare boolean props on their own line (`  code`) of a multi-line JSX tag
+      .filter((line) => !/^\s*(import|export)\s/.test(line) && !/^\s+[a-z]\w*\s*$/.test(line))
+      .join("\n")
+      .replaceAll(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+      .replaceAll(/<\/?[A-Za-z][\w.]*/g, " ")
+      .replaceAll(/\/?>/g, " ")
+      .replaceAll(/\b[a-zA-Z]+=(?=[{"])/g, " ")
+      .replaceAll(/\\([\\`*_{}[\]()#+\-.!<>|])/g, "$1")
+      .replaceAll(/"\s*,\s*"/g, " ")
+      .replaceAll(/[`*]/g, "")
+      .replaceAll(/[{}[\]"|#]/g, " ")
+      .replaceAll(/\s+,/g, ",")
+      .replaceAll(/\s+/g, " ")
+      .trim()
+  );
 }

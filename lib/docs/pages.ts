@@ -45,14 +45,16 @@ export const DOC_PAGES: readonly DocPage[] = [
   {
     slug: "limits",
     title: "Rate limits",
-    description: "Minute and day windows per key, every rate-limit header, Retry-After, backoff and the address throttle.",
+    description:
+      "Minute and day windows per key, every rate-limit header, Retry-After, backoff and the address throttle.",
     group: "Getting started",
     file: "limits.mdx",
   },
   {
     slug: "limits/backoff",
     title: "Retries and backoff",
-    description: "Retry code for TypeScript and Python that honours Retry-After, and pacing requests from the rate-limit headers.",
+    description:
+      "Retry code for TypeScript and Python that honours Retry-After, and pacing requests from the rate-limit headers.",
     group: "Getting started",
     file: "limits/backoff.mdx",
   },
@@ -192,7 +194,8 @@ export const DOC_PAGES: readonly DocPage[] = [
   {
     slug: "methodology",
     title: "Methodology",
-    description: "The benchmark statements, and how index levels are computed: baskets, chain-linking, rounding and reconstitutions.",
+    description:
+      "The benchmark statements, and how index levels are computed: baskets, chain-linking, rounding and reconstitutions.",
     group: "Data and methodology",
     file: "methodology.mdx",
   },
@@ -200,7 +203,8 @@ export const DOC_PAGES: readonly DocPage[] = [
     slug: "methodology/volatility",
     title: "Volatility methodology",
     nav: "Volatility",
-    description: "How a volatility value is computed: the partition, de-vigging, variance to resolution, tenors, tiers and clock speed.",
+    description:
+      "How a volatility value is computed: the partition, de-vigging, variance to resolution, tenors, tiers and clock speed.",
     group: "Data and methodology",
     file: "methodology/volatility.mdx",
   },
@@ -208,21 +212,24 @@ export const DOC_PAGES: readonly DocPage[] = [
     slug: "methodology/calibration",
     title: "Ordered partitions and calibration",
     nav: "Calibration",
-    description: "Ordered partitions priced by the cumulative form, the one-tick floor, the calendar clock's prior speed, and the check against a known truth.",
+    description:
+      "Ordered partitions priced by the cumulative form, the one-tick floor, the calendar clock's prior speed, and the check against a known truth.",
     group: "Data and methodology",
     file: "methodology/calibration.mdx",
   },
   {
     slug: "methodology/band-and-gates",
     title: "Band, attribution and gates",
-    description: "The band around each volatility value, its attribution to legs, the counterfactual, and the gates that flag or withhold a value.",
+    description:
+      "The band around each volatility value, its attribution to legs, the counterfactual, and the gates that flag or withhold a value.",
     group: "Data and methodology",
     file: "methodology/band-and-gates.mdx",
   },
   {
     slug: "methodology/forecast-record",
     title: "Forecast record",
-    description: "Every closed window's expected move against the realized move, and what a calibrated volatility measure shows.",
+    description:
+      "Every closed window's expected move against the realized move, and what a calibrated volatility measure shows.",
     group: "Data and methodology",
     file: "methodology/forecast-record.mdx",
   },
@@ -230,7 +237,8 @@ export const DOC_PAGES: readonly DocPage[] = [
     slug: "methodology/recomputing",
     title: "Back-calculated history and recomputing",
     nav: "Recomputing published values",
-    description: "The hours before a launch, and the bundle files and fields that reproduce every published index level and volatility value.",
+    description:
+      "The hours before a launch, and the bundle files and fields that reproduce every published index level and volatility value.",
     group: "Data and methodology",
     file: "methodology/recomputing.mdx",
   },
@@ -259,7 +267,8 @@ export const DOC_PAGES: readonly DocPage[] = [
     slug: "catalog/collector",
     title: "Applying a catalog and collecting",
     nav: "Applying and collecting",
-    description: "Validating and applying a catalog, the Polymarket and Kalshi connectors, the collector, and an operator's first benchmark.",
+    description:
+      "Validating and applying a catalog, the Polymarket and Kalshi connectors, the collector, and an operator's first benchmark.",
     group: "Data and methodology",
     file: "catalog/collector.mdx",
   },

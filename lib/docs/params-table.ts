@@ -24,7 +24,9 @@ function defaultOf(p: EndpointParameter): string {
 
 /** Where the values of a path's ticker are listed. */
 function catalogOf(path: string): string {
-  return path.startsWith("/v1/volatility") ? "[`GET /v1/volatility`](/docs/api/volatility)" : "[`GET /v1/indices`](/docs/api/indices)";
+  return path.startsWith("/v1/volatility")
+    ? "[`GET /v1/volatility`](/docs/api/volatility)"
+    : "[`GET /v1/indices`](/docs/api/indices)";
 }
 
 function errorLink(code: ErrorCode): string {
@@ -32,8 +34,14 @@ function errorLink(code: ErrorCode): string {
 }
 
 function rulesOf(p: EndpointParameter, path: string): string {
-  if (p.in === "path") return `${p.description}; ${catalogOf(path)} lists the values; an unknown one gives ${errorLink(p.invalid)}`;
-  const range = p.schema.minimum !== undefined ? ` Outside ${p.schema.minimum} to ${p.schema.maximum}` : p.schema.enum ? ` Any other value` : " A value that does not parse";
+  if (p.in === "path")
+    return `${p.description}; ${catalogOf(path)} lists the values; an unknown one gives ${errorLink(p.invalid)}`;
+  const range =
+    p.schema.minimum !== undefined
+      ? ` Outside ${p.schema.minimum} to ${p.schema.maximum}`
+      : p.schema.enum
+        ? ` Any other value`
+        : " A value that does not parse";
   return `${p.description}${range} gives ${errorLink(p.invalid)} (${ERRORS[p.invalid].status}).`;
 }
 

@@ -22,7 +22,8 @@ const fromText = boundedCache<string, Decimal>(65_536);
 const canonical = new WeakMap<Decimal, string>();
 
 /** Whether `value` is a decimal of the engine context already (decimal.js sets `constructor` on every instance). */
-const isDec = (value: Decimal.Value): value is Decimal => typeof value === "object" && (value as Decimal & { constructor: unknown }).constructor === Dec;
+const isDec = (value: Decimal.Value): value is Decimal =>
+  typeof value === "object" && (value as Decimal & { constructor: unknown }).constructor === Dec;
 
 /**
  * Re-homes any decimal input in the engine context so arithmetic never inherits a caller's

@@ -76,12 +76,15 @@ export function canEnter(
 /** The catalog's depth, spread and days-to-settlement filters (absent in the demo's rules). */
 function quoteFilterBlock(rule: EligibilityRule, market: MarketInfo, snapshot: Snapshot, t: Date): EntryBlock | null {
   // A price from the venue's history has no book: the depth rule cannot apply to it.
-  if (rule.minDepthUsd !== undefined && snapshot.source !== "history" && snapshot.depthUsd.lessThan(rule.minDepthUsd)) return "depth";
-  if (rule.maxSpread !== undefined && snapshot.bestAsk.minus(snapshot.bestBid).greaterThan(rule.maxSpread)) return "spread";
+  if (rule.minDepthUsd !== undefined && snapshot.source !== "history" && snapshot.depthUsd.lessThan(rule.minDepthUsd))
+    return "depth";
+  if (rule.maxSpread !== undefined && snapshot.bestAsk.minus(snapshot.bestBid).greaterThan(rule.maxSpread))
+    return "spread";
   const days = daysToSettlement(market, snapshot, t);
   if (days !== null) {
     if (rule.minDaysToSettlement !== undefined && days < rule.minDaysToSettlement) return "too-close-to-settlement";
-    if (rule.maxDaysToSettlement !== undefined && rule.maxDaysToSettlement !== null && days > rule.maxDaysToSettlement) return "too-far-from-settlement";
+    if (rule.maxDaysToSettlement !== undefined && rule.maxDaysToSettlement !== null && days > rule.maxDaysToSettlement)
+      return "too-far-from-settlement";
   }
   return null;
 }

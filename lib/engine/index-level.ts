@@ -341,7 +341,18 @@ export function stepIndex(
   const number = state.compositionNumber + 1;
   const version = compositionVersionName(number);
   const factor = linkFactorOf(level, newBasket);
-  const record = reconstitutionRecord({ state, t, level, oldBasket, newBasket, factor, version, priced, entrants, leaving });
+  const record = reconstitutionRecord({
+    state,
+    t,
+    level,
+    oldBasket,
+    newBasket,
+    factor,
+    version,
+    priced,
+    entrants,
+    leaving,
+  });
   const fresh = [...kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, limit))];
   const point = levelPoint(t, level, newBasket, version, fresh, pricedInputs(true));
   const nextState: IndexState = {

@@ -14,19 +14,37 @@ const INCIDENT_LOCK = 7_318_004;
  * incidents whose condition ended, with a note saying so. Run after each engine tick and
  * collector run (not on page loads: a GET writes nothing). Returns what changed.
  */
-export async function recordIncidents(prisma: Db, tickSeconds: number, now = new Date()): Promise<{ opened: string[]; closed: number }> {
+export async function recordIncidents(
+  prisma: Db,
+  tickSeconds: number,
+  now = new Date(),
+): Promise<{ opened: string[]; closed: number }> {
   const { conditions } = await statusFacts(root().read, tickSeconds, now);
   const result = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INCIDENT_LOCK})`;
-    const open = await tx.incident.findMany({ where: { resolvedAt: null, source: "auto" }, select: { id: true, key: true } });
+    const open = await tx.incident.findMany({
+      where: { resolvedAt: null, source: "auto" },
+      select: { id: true, key: true },
+    });
     const change = reconcile(open, conditions);
     for (const c of change.open) {
       await tx.incident.create({
-        data: { key: c.key, source: "auto", severity: c.severity, subject: c.subject, title: c.title, openedAt: now, notes: { create: { at: now, body: c.detail } } },
+        data: {
+          key: c.key,
+          source: "auto",
+          severity: c.severity,
+          subject: c.subject,
+          title: c.title,
+          openedAt: now,
+          notes: { create: { at: now, body: c.detail } },
+        },
       });
     }
     for (const id of change.close) {
-      await tx.incident.update({ where: { id }, data: { resolvedAt: now, notes: { create: { at: now, body: "Recovered: closed automatically." } } } });
+      await tx.incident.update({
+        where: { id },
+        data: { resolvedAt: now, notes: { create: { at: now, body: "Recovered: closed automatically." } } },
+      });
     }
     return { opened: change.open.map((c) => c.key), closed: change.close.length };
   });
@@ -35,7 +53,11 @@ export async function recordIncidents(prisma: Db, tickSeconds: number, now = new
 }
 
 /** Records each venue's collector run: a run that read nothing and failed marks the venue failing. */
-export async function recordVenueRuns(tx: Prisma.TransactionClient, runs: readonly VenueRun[], at: Date): Promise<void> {
+export async function recordVenueRuns(
+  tx: Prisma.TransactionClient,
+  runs: readonly VenueRun[],
+  at: Date,
+): Promise<void> {
   for (const run of runs) {
     const failed = venueRunFailed(run);
     const error = run.problems[0]?.split("\n")[0]?.slice(0, 300) ?? null;
@@ -47,6 +69,10 @@ export async function recordVenueRuns(tx: Prisma.TransactionClient, runs: readon
       ...(failed ? {} : { lastOkAt: at }),
       ...(error ? { lastError: error, lastErrorAt: at } : {}),
     };
-    await tx.venueHealth.upsert({ where: { venue: run.venue }, create: { venue: run.venue, ...values }, update: values });
+    await tx.venueHealth.upsert({
+      where: { venue: run.venue },
+      create: { venue: run.venue, ...values },
+      update: values,
+    });
   }
 }

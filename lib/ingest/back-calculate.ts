@@ -7,7 +7,14 @@ import { root } from "@/lib/root";
 import { floorHour, MS_PER_DAY, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
-import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineCatalog, type EngineStates } from "@/lib/ingest/engine-hour";
+import {
+  computeHour,
+  loadEngine,
+  saveStates,
+  type CompositionRow,
+  type EngineCatalog,
+  type EngineStates,
+} from "@/lib/ingest/engine-hour";
 import { updateRowsExact } from "@/lib/db/exact-json";
 import { ENGINE_LOCK, insertCompositions, insertLevels, insertTicks } from "@/lib/ingest/engine-runner";
 import { levelIsMaterial, restate, tickIsMaterial, type StoredTick } from "@/lib/ingest/restate";
@@ -18,7 +25,12 @@ import { HeldHistory } from "@/lib/ingest/history-held";
 import { recordRunsDrift } from "@/lib/incidents/drift";
 import { loadStoredMarkets, StoredFeed } from "@/lib/ingest/stored-feed";
 import type { Venues } from "@/lib/venues/connect";
-import { readHistory, RESOLVED_FIDELITY_MINUTES, type HistoryMarket, type HistoryPoint } from "@/lib/venues/price-history";
+import {
+  readHistory,
+  RESOLVED_FIDELITY_MINUTES,
+  type HistoryMarket,
+  type HistoryPoint,
+} from "@/lib/venues/price-history";
 import type { VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
@@ -34,7 +46,8 @@ const HISTORY_BATCH = 200;
 /** Hourly prices one batch may hold (markets x hours): 90 days of history read 80 markets at a time. */
 const HISTORY_BATCH_POINTS = 200_000;
 /** Markets per batch for `hours` of history: a multiple of Polymarket's 20 tokens a request, 20 to HISTORY_BATCH. */
-export const historyBatchSize = (hours: number) => Math.max(20, Math.min(HISTORY_BATCH, Math.floor(HISTORY_BATCH_POINTS / Math.max(1, hours) / 20) * 20));
+export const historyBatchSize = (hours: number) =>
+  Math.max(20, Math.min(HISTORY_BATCH, Math.floor(HISTORY_BATCH_POINTS / Math.max(1, hours) / 20) * 20));
 
 export interface BackCalcEntry {
   ticker: string;
@@ -73,7 +86,11 @@ export interface BackCalcResult {
 }
 
 /** Adds the time `work` takes to `timing[phase]`. */
-async function timed<T>(timing: BackCalcResult["timing"], phase: keyof BackCalcResult["timing"], work: () => Promise<T>): Promise<T> {
+async function timed<T>(
+  timing: BackCalcResult["timing"],
+  phase: keyof BackCalcResult["timing"],
+  work: () => Promise<T>,
+): Promise<T> {
   const started = performance.now();
   try {
     return await work();
@@ -86,14 +103,36 @@ async function timed<T>(timing: BackCalcResult["timing"], phase: keyof BackCalcR
 export async function backCalcEntries(prisma: Db | Tx, tickers?: readonly string[]): Promise<BackCalcEntry[]> {
   const where = tickers ? { ticker: { in: [...tickers] } } : {};
   const out: BackCalcEntry[] = [];
-  for (const r of await prisma.index.findMany({ where: { ...where, removedAt: null }, select: { ticker: true, inceptionAt: true, launchAt: true, universe: true } })) {
+  for (const r of await prisma.index.findMany({
+    where: { ...where, removedAt: null },
+    select: { ticker: true, inceptionAt: true, launchAt: true, universe: true },
+  })) {
     const u = universeSchema.safeParse(r.universe);
     if (!u.success || u.data.venue === "demo" || !r.launchAt || r.launchAt <= r.inceptionAt) continue;
-    out.push({ ticker: r.ticker, kind: "index", venue: u.data.venue, base: r.inceptionAt, launch: r.launchAt, selectors: universeSelectors(u.data), event: null });
+    out.push({
+      ticker: r.ticker,
+      kind: "index",
+      venue: u.data.venue,
+      base: r.inceptionAt,
+      launch: r.launchAt,
+      selectors: universeSelectors(u.data),
+      event: null,
+    });
   }
-  for (const r of await prisma.volatilitySeries.findMany({ where: { ...where, ceasedAt: null }, select: { ticker: true, inceptionAt: true, launchAt: true, venue: true, event: true } })) {
+  for (const r of await prisma.volatilitySeries.findMany({
+    where: { ...where, ceasedAt: null },
+    select: { ticker: true, inceptionAt: true, launchAt: true, venue: true, event: true },
+  })) {
     if ((r.venue !== "polymarket" && r.venue !== "kalshi") || !r.launchAt || r.launchAt <= r.inceptionAt) continue;
-    out.push({ ticker: r.ticker, kind: "volatility", venue: r.venue, base: r.inceptionAt, launch: r.launchAt, selectors: [], event: r.event });
+    out.push({
+      ticker: r.ticker,
+      kind: "volatility",
+      venue: r.venue,
+      base: r.inceptionAt,
+      launch: r.launchAt,
+      selectors: [],
+      event: r.event,
+    });
   }
   return out;
 }
@@ -101,8 +140,14 @@ export async function backCalcEntries(prisma: Db | Tx, tickers?: readonly string
 /** Entries whose back-calculation has not run yet (new entries with a base date). */
 export async function pendingBackCalcTickers(prisma: Db): Promise<string[]> {
   const rows = [
-    ...(await prisma.index.findMany({ where: { backCalculatedAt: null, removedAt: null, launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })),
-    ...(await prisma.volatilitySeries.findMany({ where: { backCalculatedAt: null, ceasedAt: null, launchAt: { not: null } }, select: { ticker: true, inceptionAt: true, launchAt: true } })),
+    ...(await prisma.index.findMany({
+      where: { backCalculatedAt: null, removedAt: null, launchAt: { not: null } },
+      select: { ticker: true, inceptionAt: true, launchAt: true },
+    })),
+    ...(await prisma.volatilitySeries.findMany({
+      where: { backCalculatedAt: null, ceasedAt: null, launchAt: { not: null } },
+      select: { ticker: true, inceptionAt: true, launchAt: true },
+    })),
   ];
   return rows.filter((r) => r.launchAt! > r.inceptionAt).map((r) => r.ticker);
 }
@@ -117,7 +162,8 @@ interface Wanted {
   legKey: string | null;
 }
 
-const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
+const seriesOf = (selectors: readonly string[]) =>
+  selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
 async function wantedMarkets(
@@ -130,10 +176,28 @@ async function wantedMarkets(
   const wanted = new Map<string, Wanted>();
   const add = (w: Wanted) => {
     const prior = wanted.get(w.conditionId);
-    wanted.set(w.conditionId, prior ? { ...prior, market: prior.market ?? w.market, selectors: [...new Set([...prior.selectors, ...w.selectors])], series: prior.series ?? w.series } : w);
+    wanted.set(
+      w.conditionId,
+      prior
+        ? {
+            ...prior,
+            market: prior.market ?? w.market,
+            selectors: [...new Set([...prior.selectors, ...w.selectors])],
+            series: prior.series ?? w.series,
+          }
+        : w,
+    );
   };
   const fromVenue = (m: VenueMarket, extra: string[] = []) =>
-    add({ market: m, conditionId: m.conditionId, venue: m.venue, venueRef: m.venueRef, series: seriesOf(m.selectors), selectors: [...m.selectors, ...extra], legKey: m.legKey });
+    add({
+      market: m,
+      conditionId: m.conditionId,
+      venue: m.venue,
+      venueRef: m.venueRef,
+      series: seriesOf(m.selectors),
+      selectors: [...m.selectors, ...extra],
+      legKey: m.legKey,
+    });
   for (const venue of ["polymarket", "kalshi"] as const) {
     const mine = entries.filter((e) => e.venue === venue);
     if (mine.length === 0) continue;
@@ -163,10 +227,26 @@ async function wantedMarkets(
     }
     // Held markets of these universes the venue no longer lists (closed since) are priced from their history too.
     const held = await prisma.market.findMany({
-      where: { venue, OR: [{ selectors: { hasSome: selectors.length ? selectors : ["-"] } }, { conditionId: { in: (await seriesLegs(prisma, mine)).flat() } }] },
+      where: {
+        venue,
+        OR: [
+          { selectors: { hasSome: selectors.length ? selectors : ["-"] } },
+          { conditionId: { in: (await seriesLegs(prisma, mine)).flat() } },
+        ],
+      },
       select: { conditionId: true, venueRef: true, selectors: true, legKey: true },
     });
-    for (const h of held) if (h.venueRef) add({ market: null, conditionId: h.conditionId, venue, venueRef: h.venueRef, series: seriesOf(h.selectors), selectors: h.selectors, legKey: h.legKey });
+    for (const h of held)
+      if (h.venueRef)
+        add({
+          market: null,
+          conditionId: h.conditionId,
+          venue,
+          venueRef: h.venueRef,
+          series: seriesOf(h.selectors),
+          selectors: h.selectors,
+          legKey: h.legKey,
+        });
   }
   return wanted;
 }
@@ -174,7 +254,9 @@ async function wantedMarkets(
 async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promise<string[][]> {
   const tickers = entries.filter((e) => e.kind === "volatility").map((e) => e.ticker);
   if (tickers.length === 0) return [];
-  return (await prisma.volatilitySeries.findMany({ where: { ticker: { in: tickers } }, select: { legConditionIds: true } })).map((r) => r.legConditionIds);
+  return (
+    await prisma.volatilitySeries.findMany({ where: { ticker: { in: tickers } }, select: { legConditionIds: true } })
+  ).map((r) => r.legConditionIds);
 }
 
 /**
@@ -186,21 +268,50 @@ async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promis
  * and a published value that moves beyond the materiality threshold is restated (revision + 1).
  * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function backCalculate(prisma: Db, tickers: readonly string[] | null, venues: Venues, options: { now?: Date; log?: (line: string) => void } = {}): Promise<BackCalcResult> {
+export async function backCalculate(
+  prisma: Db,
+  tickers: readonly string[] | null,
+  venues: Venues,
+  options: { now?: Date; log?: (line: string) => void } = {},
+): Promise<BackCalcResult> {
   const log = options.log ?? (() => {});
   // A new service computes its first hours here: every entry with a base date takes part.
   const started = (await prisma.engineState.count()) > 0;
   const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
-  const result: BackCalcResult = { tickers: entries.map((e) => e.ticker), markets: 0, prices: 0, corrected: 0, firstCorrected: null, firstLaunch: null, listedEarlier: 0, resolutions: 0, hours: 0, values: 0, restated: 0, requests: 0, problems: [], timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 } };
+  const result: BackCalcResult = {
+    tickers: entries.map((e) => e.ticker),
+    markets: 0,
+    prices: 0,
+    corrected: 0,
+    firstCorrected: null,
+    firstLaunch: null,
+    listedEarlier: 0,
+    resolutions: 0,
+    hours: 0,
+    values: 0,
+    restated: 0,
+    requests: 0,
+    problems: [],
+    timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 },
+  };
   if (entries.length === 0) return result;
   result.firstLaunch = new Date(Math.min(...entries.map((e) => e.launch.getTime())));
-  const clients = new Map<VenueName, VenueClient>((["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]));
+  const clients = new Map<VenueName, VenueClient>(
+    (["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]),
+  );
   const events = new Map<string, VenueEventLegs>();
   const wanted = await wantedMarkets(prisma, entries, clients, result.problems, events);
   const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
   const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
   // a Kalshi market settled before the historical cutoff is read from the historical tier; a resolved Polymarket one from its 12-hour points
-  const list: HistoryMarket[] = [...wanted.values()].map((w) => ({ venue: w.venue, conditionId: w.conditionId, venueRef: w.venueRef, series: w.series, historical: w.market?.historical, resolved: w.venue === "polymarket" && w.market?.resolved === true }));
+  const list: HistoryMarket[] = [...wanted.values()].map((w) => ({
+    venue: w.venue,
+    conditionId: w.conditionId,
+    venueRef: w.venueRef,
+    series: w.series,
+    historical: w.market?.historical,
+    resolved: w.venue === "polymarket" && w.market?.resolved === true,
+  }));
   log(`${list.length} market(s) to price from ${base.toISOString()}`);
   // A batch of markets at a time: read their history, store it; the next batch is read while one
   // is stored, so memory holds two batches' prices at most.
@@ -209,12 +320,29 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   // launch's (a gap fill may write the launch day's later hours meanwhile: those are read back),
   // unless that would take more than HELD_HISTORY_MAX_BYTES: then the computation reads it back.
   const firstDay = Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY;
-  const lastHeldDay = Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY - (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
+  const lastHeldDay =
+    Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY -
+    (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
   const heldBytes = list.length * ((lastHeldDay - firstDay) / MS_PER_HOUR + 24) * HeldHistory.BYTES_PER_MARKET_HOUR;
-  const held = lastHeldDay >= firstDay && heldBytes <= HELD_HISTORY_MAX_BYTES ? new HeldHistory(base, new Date(lastHeldDay)) : undefined;
+  const held =
+    lastHeldDay >= firstDay && heldBytes <= HELD_HISTORY_MAX_BYTES
+      ? new HeldHistory(base, new Date(lastHeldDay))
+      : undefined;
   const readBatch = (i: number) => {
     const batch = list.slice(i, i + batchSize);
-    return settled(Promise.all((["polymarket", "kalshi"] as const).map((venue) => readHistory(clients.get(venue)!.http, venues.endpoints, batch.filter((m) => m.venue === venue), floorHour(base), lastHistoryHour))));
+    return settled(
+      Promise.all(
+        (["polymarket", "kalshi"] as const).map((venue) =>
+          readHistory(
+            clients.get(venue)!.http,
+            venues.endpoints,
+            batch.filter((m) => m.venue === venue),
+            floorHour(base),
+            lastHistoryHour,
+          ),
+        ),
+      ),
+    );
   };
   let reading = list.length ? readBatch(0) : null;
   for (let i = 0; i < list.length; i += batchSize) {
@@ -239,7 +367,13 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
   }
   result.requests = [...clients.values()].reduce((n, c) => n + c.http.requests, 0);
   // what the venues changed that the history reads rely on: drift, an incident each (lib/incidents/drift.ts)
-  await prisma.$transaction((tx) => recordRunsDrift(tx, [...clients].map(([venue, c]) => ({ venue, drift: c.http.drift, healthy: c.http.healthy })), new Date()));
+  await prisma.$transaction((tx) =>
+    recordRunsDrift(
+      tx,
+      [...clients].map(([venue, c]) => ({ venue, drift: c.http.drift, healthy: c.http.healthy })),
+      new Date(),
+    ),
+  );
 
   log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();
@@ -248,8 +382,10 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
       const ready = await readyEntries(tx, entries, events, result);
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (ready.length && engine && engine.lastTickAt >= base) await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
-      else if (ready.length && !engine && result.markets > 0) await recomputeEntries(tx, ready, lastHistoryHour, now, result, true, log, held);
+      if (ready.length && engine && engine.lastTickAt >= base)
+        await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
+      else if (ready.length && !engine && result.markets > 0)
+        await recomputeEntries(tx, ready, lastHistoryHour, now, result, true, log, held);
       if (engine) await restateOthers(tx, ready, engine.lastTickAt, now, result);
       // done: the entries computed here (or, on a new service, by the engine's first run from their base date)
       const done = ready.map((e) => e.ticker);
@@ -268,12 +404,24 @@ export async function backCalculate(prisma: Db, tickers: readonly string[] | nul
  * read would); one whose event lists no legs is left pending (not marked done, tried again on the
  * next run) instead of being marked back-calculated with no values.
  */
-async function readyEntries(tx: Tx, entries: readonly BackCalcEntry[], events: ReadonlyMap<string, VenueEventLegs>, result: BackCalcResult): Promise<BackCalcEntry[]> {
+async function readyEntries(
+  tx: Tx,
+  entries: readonly BackCalcEntry[],
+  events: ReadonlyMap<string, VenueEventLegs>,
+  result: BackCalcResult,
+): Promise<BackCalcEntry[]> {
   const series = entries.filter((e) => e.kind === "volatility");
   if (series.length === 0) return [...entries];
   const rows = await tx.volatilitySeries.findMany({
     where: { ticker: { in: series.map((e) => e.ticker) } },
-    select: { ticker: true, name: true, headlineTenorDays: true, settlementDate: true, legConditionIds: true, legWindows: true },
+    select: {
+      ticker: true,
+      name: true,
+      headlineTenorDays: true,
+      settlementDate: true,
+      legConditionIds: true,
+      legWindows: true,
+    },
   });
   const withLegs = new Set<string>();
   for (const r of rows) {
@@ -286,7 +434,8 @@ async function readyEntries(tx: Tx, entries: readonly BackCalcEntry[], events: R
     if (first) {
       await storeFirstLegs(tx, r.ticker, first);
       withLegs.add(r.ticker);
-    } else result.problems.push(`${r.ticker}: no legs known yet (its event was not read): back-calculated on a later run`);
+    } else
+      result.problems.push(`${r.ticker}: no legs known yet (its event was not read): back-calculated on a later run`);
   }
   return entries.filter((e) => e.kind === "index" || withLegs.has(e.ticker));
 }
@@ -296,12 +445,19 @@ async function readyEntries(tx: Tx, entries: readonly BackCalcEntry[], events: R
  * hours from the first corrected one are restated for them as any corrected snapshot is
  * (lib/ingest/restate.ts; the recomputed entries' values already stand, so they are unchanged).
  */
-async function restateOthers(tx: Tx, recomputed: readonly BackCalcEntry[], lastTickAt: Date, now: Date, result: BackCalcResult): Promise<void> {
+async function restateOthers(
+  tx: Tx,
+  recomputed: readonly BackCalcEntry[],
+  lastTickAt: Date,
+  now: Date,
+  result: BackCalcResult,
+): Promise<void> {
   const from = result.firstCorrected;
   if (!from || from > lastTickAt) return;
   const names = recomputed.map((e) => e.ticker);
   const others =
-    (await tx.index.count({ where: { removedAt: null, ticker: { notIn: names } } })) + (await tx.volatilitySeries.count({ where: { ceasedAt: null, ticker: { notIn: names } } }));
+    (await tx.index.count({ where: { removedAt: null, ticker: { notIn: names } } })) +
+    (await tx.volatilitySeries.count({ where: { ceasedAt: null, ticker: { notIn: names } } }));
   if (others === 0) return;
   const r = await restate(tx, from, { now, reason: CORRECTED_HISTORY });
   result.restated += r.levelsRestated + r.ticksRestated;
@@ -311,9 +467,23 @@ async function restateOthers(tx: Tx, recomputed: readonly BackCalcEntry[], lastT
 const CORRECTED_HISTORY = "back-calculation: the venue corrected its price history";
 
 /** Stores the history as market rows and hourly history prices (a resolution as a `history` snapshot); a book read already stored for an hour is kept. */
-async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<string, HistoryPoint[]>, lastHour: Date, result: BackCalcResult, held?: HeldHistory): Promise<void> {
+async function storeHistory(
+  tx: Tx,
+  wanted: Map<string, Wanted>,
+  history: Map<string, HistoryPoint[]>,
+  lastHour: Date,
+  result: BackCalcResult,
+  held?: HeldHistory,
+): Promise<void> {
   const ids = [...history.keys()];
-  const stored = new Map((await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true, listedAt: true, resolvedAt: true, selectors: true } })).map((m) => [m.conditionId, m]));
+  const stored = new Map(
+    (
+      await tx.market.findMany({
+        where: { conditionId: { in: ids } },
+        select: { conditionId: true, listedAt: true, resolvedAt: true, selectors: true },
+      })
+    ).map((m) => [m.conditionId, m]),
+  );
   const fresh: Prisma.MarketCreateManyInput[] = [];
   const snapshots: Prisma.MarketSnapshotCreateManyInput[] = [];
   const prices = new Map<string, readonly HistoryPoint[]>();
@@ -346,24 +516,46 @@ async function storeHistory(tx: Tx, wanted: Map<string, Wanted>, history: Map<st
       const resolvesEarlier = resolvedAt !== null && (row.resolvedAt === null || resolvedAt < row.resolvedAt);
       if (earlier) result.listedEarlier += 1;
       if (earlier || resolvesEarlier)
-        await tx.market.update({ where: { conditionId: id }, data: { ...(earlier ? { listedAt: first } : {}), ...(resolvesEarlier ? { resolvedAt, outcome: m!.outcome } : {}) } });
+        await tx.market.update({
+          where: { conditionId: id },
+          data: {
+            ...(earlier ? { listedAt: first } : {}),
+            ...(resolvesEarlier ? { resolvedAt, outcome: m!.outcome } : {}),
+          },
+        });
     }
     if (resolvedAt) result.resolutions += 1;
     if (points[0]!.coarse) coarse.push(id);
     prices.set(id, resolvedAt ? points.filter((p) => p.t < resolvedAt) : points);
     if (resolvedAt && m?.outcome !== null && m?.outcome !== undefined) {
       const o = String(m.outcome);
-      snapshots.push({ conditionId: id, observedAt: resolvedAt, bestBid: o, bestAsk: o, mid: o, depthUsd: "0.00", resolved: true, outcome: m.outcome, ingested: true, source: "history" });
+      snapshots.push({
+        conditionId: id,
+        observedAt: resolvedAt,
+        bestBid: o,
+        bestAsk: o,
+        mid: o,
+        depthUsd: "0.00",
+        resolved: true,
+        outcome: m.outcome,
+        ingested: true,
+        source: "history",
+      });
     }
   }
   if (fresh.length) await tx.market.createMany({ data: fresh, skipDuplicates: true });
   // markets priced from 12-hour points: the bundles mark the hours they are in (lib/snapshots/build-bundles.ts)
-  if (coarse.length) await tx.market.updateMany({ where: { conditionId: { in: coarse } }, data: { historyFidelityMinutes: RESOLVED_FIDELITY_MINUTES } });
+  if (coarse.length)
+    await tx.market.updateMany({
+      where: { conditionId: { in: coarse } },
+      data: { historyFidelityMinutes: RESOLVED_FIDELITY_MINUTES },
+    });
   // the hourly prices as one row per market per day; a resolution stays a snapshot
   const written = await storeHistoryPrices(tx, prices, held);
   result.prices += written.added + written.replaced + (await insertHistorySnapshots(tx, snapshots));
   result.corrected += written.replaced;
-  if (written.firstReplaced && (result.firstCorrected === null || written.firstReplaced < result.firstCorrected)) result.firstCorrected = written.firstReplaced;
+  if (written.firstReplaced && (result.firstCorrected === null || written.firstReplaced < result.firstCorrected))
+    result.firstCorrected = written.firstReplaced;
 }
 
 const SNAPSHOT_CHUNK = 20_000;
@@ -372,7 +564,10 @@ const SNAPSHOT_CHUNK = 20_000;
  * Stores `history` snapshots, a stored read of the same market and hour kept (ON CONFLICT DO
  * NOTHING): one INSERT of column arrays per chunk, far cheaper than bound values row by row.
  */
-export async function insertHistorySnapshots(tx: Tx, rows: readonly Prisma.MarketSnapshotCreateManyInput[]): Promise<number> {
+export async function insertHistorySnapshots(
+  tx: Tx,
+  rows: readonly Prisma.MarketSnapshotCreateManyInput[],
+): Promise<number> {
   let stored = 0;
   for (let i = 0; i < rows.length; i += SNAPSHOT_CHUNK) {
     const c = rows.slice(i, i + SNAPSHOT_CHUNK);
@@ -414,7 +609,12 @@ async function recomputeEntries(
 ): Promise<void> {
   const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
   const names = new Set(entries.map((e) => e.ticker));
-  const catalog: EngineCatalog = { ...full, indices: full.indices.filter((d) => names.has(d.ticker)), series: full.series.filter((d) => names.has(d.ticker)), pending: new Set() };
+  const catalog: EngineCatalog = {
+    ...full,
+    indices: full.indices.filter((d) => names.has(d.ticker)),
+    series: full.series.filter((d) => names.has(d.ticker)),
+    pending: new Set(),
+  };
   const indexIds = catalog.indices.map((d) => catalog.indexIds.get(d.ticker)!);
   const seriesIds = catalog.series.map((d) => catalog.seriesIds.get(d.ticker)!);
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
@@ -433,10 +633,16 @@ async function recomputeEntries(
   const chunkAt = (from: Date, after?: SnapshotOverlay): Chunk => {
     const until = new Date(Math.min(last.getTime(), from.getTime() + (CHUNK_HOURS - 1) * MS_PER_HOUR));
     const range = { gte: from, lte: until };
-    return { from, until, range, overlay: settled(loadOverlay(tx, from, until, after, inMemory)), stored: settled(storedValues(tx, indexIds, seriesIds, range)) };
+    return {
+      from,
+      until,
+      range,
+      overlay: settled(loadOverlay(tx, from, until, after, inMemory)),
+      stored: settled(storedValues(tx, indexIds, seriesIds, range)),
+    };
   };
   let writing: Promise<void> = Promise.resolve();
-  for (let chunk: Chunk | null = chunkAt(start); chunk; ) {
+  for (let chunk: Chunk | null = chunkAt(start); chunk;) {
     const { from, until, range }: Chunk = chunk;
     const overlay = await timed(result.timing, "load", () => chunk!.overlay);
     const next: Chunk | null = until < last ? chunkAt(nextHour(until), overlay) : null;
@@ -447,7 +653,13 @@ async function recomputeEntries(
     const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
     for (let t = from, n = 1; t <= until; t = nextHour(t), n++) {
       const hour = feed.advance();
-      const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+      const out = computeHour(
+        catalog,
+        states,
+        hour.t,
+        overlay.apply(hour.t, hour.latest, hour.universe),
+        hour.universe,
+      );
       levels.push(...out.levels);
       ticks.push(...out.ticks);
       compositions.push(...out.compositions);
@@ -458,7 +670,14 @@ async function recomputeEntries(
     }
     result.timing.compute += performance.now() - computing;
     const waiting = performance.now();
-    const records = keepRevisions(levels, ticks, await chunk.stored, tickerOf, now, result.corrected ? CORRECTED_HISTORY : "back-calculation");
+    const records = keepRevisions(
+      levels,
+      ticks,
+      await chunk.stored,
+      tickerOf,
+      now,
+      result.corrected ? CORRECTED_HISTORY : "back-calculation",
+    );
     await writing;
     result.timing.write += performance.now() - waiting;
     writing = settled(
@@ -489,15 +708,39 @@ async function recomputeEntries(
     return;
   }
   // The checkpoints hold every entry's state: these entries' parts now come from this computation.
-  const mine = new Map(checkpoints.map((c) => [c.t.toISOString(), { indices: JSON.parse(c.indexStates) as Record<string, unknown>, series: JSON.parse(c.volStates) as Record<string, unknown> }]));
-  for (const cp of await tx.engineCheckpoint.findMany({ where: { t: { gte: start } }, select: { t: true, indexStates: true, volStates: true } })) {
+  const mine = new Map(
+    checkpoints.map((c) => [
+      c.t.toISOString(),
+      {
+        indices: JSON.parse(c.indexStates) as Record<string, unknown>,
+        series: JSON.parse(c.volStates) as Record<string, unknown>,
+      },
+    ]),
+  );
+  for (const cp of await tx.engineCheckpoint.findMany({
+    where: { t: { gte: start } },
+    select: { t: true, indexStates: true, volStates: true },
+  })) {
     const at = mine.get(cp.t.toISOString());
     const indices = { ...(cp.indexStates as Record<string, unknown>) };
     const series = { ...(cp.volStates as Record<string, unknown>) };
-    for (const d of catalog.indices) if (at?.indices[d.ticker]) indices[d.ticker] = at.indices[d.ticker]; else delete indices[d.ticker];
-    for (const d of catalog.series) if (at?.series[d.ticker]) series[d.ticker] = at.series[d.ticker]; else delete series[d.ticker];
+    for (const d of catalog.indices)
+      if (at?.indices[d.ticker]) indices[d.ticker] = at.indices[d.ticker];
+      else delete indices[d.ticker];
+    for (const d of catalog.series)
+      if (at?.series[d.ticker]) series[d.ticker] = at.series[d.ticker];
+      else delete series[d.ticker];
     // written losslessly (the typed Json input would round the states' doubles)
-    await updateRowsExact(tx, "engine_checkpoints", ["t", "timestamptz"], [["indexStates", "jsonb"], ["volStates", "jsonb"]], [{ t: cp.t, indexStates: indices, volStates: series }]);
+    await updateRowsExact(
+      tx,
+      "engine_checkpoints",
+      ["t", "timestamptz"],
+      [
+        ["indexStates", "jsonb"],
+        ["volStates", "jsonb"],
+      ],
+      [{ t: cp.t, indexStates: indices, volStates: series }],
+    );
   }
 }
 
@@ -524,23 +767,60 @@ function settled<T>(p: Promise<T>): Promise<T> {
 
 /** The values published before for a span, by `id|time`: what a recomputation keeps the revision of or restates. */
 interface StoredValues {
-  levels: Map<string, { indexId: string; t: Date; level: Prisma.Decimal; revision: number; stale: boolean; computedAt: Date; compositionVersion: string }>;
+  levels: Map<
+    string,
+    {
+      indexId: string;
+      t: Date;
+      level: Prisma.Decimal;
+      revision: number;
+      stale: boolean;
+      computedAt: Date;
+      compositionVersion: string;
+    }
+  >;
   ticks: Map<string, StoredTick & { seriesId: string; computedAt: Date }>;
 }
 
-async function storedValues(tx: Tx, indexIds: string[], seriesIds: string[], range: { gte: Date; lte: Date }): Promise<StoredValues> {
+async function storedValues(
+  tx: Tx,
+  indexIds: string[],
+  seriesIds: string[],
+  range: { gte: Date; lte: Date },
+): Promise<StoredValues> {
   const levels = new Map(
-    (await tx.indexLevel.findMany({ where: { indexId: { in: indexIds }, t: range }, select: { indexId: true, t: true, level: true, revision: true, stale: true, computedAt: true, compositionVersion: true } })).map((l) => [
-      key(l.indexId, l.t),
-      l,
-    ]),
+    (
+      await tx.indexLevel.findMany({
+        where: { indexId: { in: indexIds }, t: range },
+        select: {
+          indexId: true,
+          t: true,
+          level: true,
+          revision: true,
+          stale: true,
+          computedAt: true,
+          compositionVersion: true,
+        },
+      })
+    ).map((l) => [key(l.indexId, l.t), l]),
   );
   if (seriesIds.length === 0) return { levels, ticks: new Map() };
   const ticks = new Map(
     (
       await tx.volatilityTick.findMany({
         where: { seriesId: { in: seriesIds }, computedAt: range },
-        select: { seriesId: true, computedAt: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+        select: {
+          seriesId: true,
+          computedAt: true,
+          headlinePts: true,
+          bandLoPts: true,
+          bandHiPts: true,
+          fbvRPts: true,
+          status: true,
+          publicationState: true,
+          tenors: true,
+          revision: true,
+        },
       })
     ).map((x) => [key(x.seriesId, x.computedAt), x]),
   );
@@ -564,7 +844,22 @@ function keepRevisions(
     if (levelIsMaterial(s.level, l.level as string)) {
       l.revision = s.revision + 1;
       l.computedAt = now;
-      records.push({ restatedAt: now, kind: "index_level", ticker: tickerOf.get(l.indexId)!, t: l.t as Date, revision: s.revision + 1, previous: s.level.toFixed(8), value: l.level as string, detail: { revision: s.revision, stale: s.stale, compositionVersion: s.compositionVersion, computedAt: s.computedAt.toISOString(), reason } });
+      records.push({
+        restatedAt: now,
+        kind: "index_level",
+        ticker: tickerOf.get(l.indexId)!,
+        t: l.t as Date,
+        revision: s.revision + 1,
+        previous: s.level.toFixed(8),
+        value: l.level as string,
+        detail: {
+          revision: s.revision,
+          stale: s.stale,
+          compositionVersion: s.compositionVersion,
+          computedAt: s.computedAt.toISOString(),
+          reason,
+        },
+      });
     } else l.revision = s.revision;
   }
   const storedTicks = stored.ticks;
@@ -573,19 +868,35 @@ function keepRevisions(
     if (!s) continue;
     if (tickIsMaterial(s, x)) {
       x.revision = s.revision + 1;
-      records.push({ restatedAt: now, kind: "volatility", ticker: tickerOf.get(x.seriesId)!, t: x.computedAt as Date, revision: s.revision + 1, previous: String(s.headlinePts), value: String(x.headlinePts), detail: { revision: s.revision, status: s.status, publicationState: s.publicationState, reason } });
+      records.push({
+        restatedAt: now,
+        kind: "volatility",
+        ticker: tickerOf.get(x.seriesId)!,
+        t: x.computedAt as Date,
+        revision: s.revision + 1,
+        previous: String(s.headlinePts),
+        value: String(x.headlinePts),
+        detail: { revision: s.revision, status: s.status, publicationState: s.publicationState, reason },
+      });
     } else x.revision = s.revision;
   }
   return records;
 }
 
 export function describeBackCalc(r: BackCalcResult): string {
-  if (r.tickers.length === 0) return "nothing to back-calculate: no entry of the applied catalog has a base date before its launch\n";
+  if (r.tickers.length === 0)
+    return "nothing to back-calculate: no entry of the applied catalog has a base date before its launch\n";
   const lines = [
     `back-calculated ${r.tickers.join(", ")}: ${r.markets} market(s) priced from the venues' history (${r.prices} hourly prices stored, ${r.requests} requests)`,
     `  ${r.listedEarlier} market(s) listed from their first price, ${r.resolutions} resolution(s) dated from the history`,
-    ...(r.corrected ? [`  ${r.corrected} stored price(s) the venue has corrected since: replaced, and the hours from ${r.firstCorrected?.toISOString()} recomputed`] : []),
-    r.hours ? `  computed ${r.hours} hour(s): ${r.values} value(s), ${r.restated} published value(s) restated` : "  the engine computes these hours on its next tick",
+    ...(r.corrected
+      ? [
+          `  ${r.corrected} stored price(s) the venue has corrected since: replaced, and the hours from ${r.firstCorrected?.toISOString()} recomputed`,
+        ]
+      : []),
+    r.hours
+      ? `  computed ${r.hours} hour(s): ${r.values} value(s), ${r.restated} published value(s) restated`
+      : "  the engine computes these hours on its next tick",
   ];
   for (const p of r.problems.slice(0, 20)) lines.push(`  ${p}`);
   if (r.problems.length > 20) lines.push(`  … ${r.problems.length - 20} more`);
@@ -593,7 +904,11 @@ export function describeBackCalc(r: BackCalcResult): string {
 }
 
 /** Back-calculates the entries whose back-calculation has not run (a catalog just gave them a base date); null when there were none. */
-export async function backCalculatePending(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<BackCalcResult | null> {
+export async function backCalculatePending(
+  prisma: Db,
+  venues: Venues,
+  options: { now?: Date } = {},
+): Promise<BackCalcResult | null> {
   const pending = await pendingBackCalcTickers(prisma);
   return pending.length ? backCalculate(prisma, pending, venues, options) : null;
 }

@@ -28,13 +28,25 @@ export interface CollectResult {
 
 interface Catalogued {
   selectors: Map<VenueName, Set<string>>;
-  series: Array<{ ticker: string; name: string; venue: VenueName; event: string; headlineTenorDays: number; legs: string[]; legWindows: LegWindow[]; settlementDate: Date | null }>;
+  series: Array<{
+    ticker: string;
+    name: string;
+    venue: VenueName;
+    event: string;
+    headlineTenorDays: number;
+    legs: string[];
+    legWindows: LegWindow[];
+    settlementDate: Date | null;
+  }>;
 }
 
 /** What the applied catalog asks of each venue: the index universes' selectors and the series' events. */
 async function catalogued(prisma: Db): Promise<Catalogued> {
   const selectors = new Map<VenueName, Set<string>>();
-  for (const row of await prisma.index.findMany({ where: { removedAt: null, ceasedAt: null }, select: { universe: true } })) {
+  for (const row of await prisma.index.findMany({
+    where: { removedAt: null, ceasedAt: null },
+    select: { universe: true },
+  })) {
     const u = universeSchema.safeParse(row.universe);
     if (!u.success || u.data.venue === "demo") continue;
     const set = selectors.get(u.data.venue) ?? new Set<string>();
@@ -44,7 +56,16 @@ async function catalogued(prisma: Db): Promise<Catalogued> {
   const series = (
     await prisma.volatilitySeries.findMany({
       where: { ceasedAt: null, venue: { in: ["polymarket", "kalshi"] } },
-      select: { ticker: true, name: true, venue: true, event: true, headlineTenorDays: true, legConditionIds: true, legWindows: true, settlementDate: true },
+      select: {
+        ticker: true,
+        name: true,
+        venue: true,
+        event: true,
+        headlineTenorDays: true,
+        legConditionIds: true,
+        legWindows: true,
+        settlementDate: true,
+      },
     })
   ).map((r) => ({
     ticker: r.ticker,
@@ -90,16 +111,38 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
   const inputs: SnapshotInput[] = [];
   const marketsSeen: VenueMarket[] = [];
   const raws: Array<{ venue: VenueName; raw: RawResponse[]; drift: DriftFinding[]; healthy: Set<string> }> = [];
-  const seriesUpdates: Array<{ ticker: string; first: boolean; legs: string[]; legWindows: LegWindow[]; definitionLine: string; settlementDate: Date | null }> = [];
+  const seriesUpdates: Array<{
+    ticker: string;
+    first: boolean;
+    legs: string[];
+    legWindows: LegWindow[];
+    definitionLine: string;
+    settlementDate: Date | null;
+  }> = [];
 
   await Promise.all(
     [...asked].map(async (venue) => {
       const { http, connector } = venues.connect(venue);
-      const run: VenueRun = { venue, requests: 0, markets: 0, newMarkets: 0, snapshots: 0, resolved: 0, stale: 0, legChanges: [], problems: [] };
+      const run: VenueRun = {
+        venue,
+        requests: 0,
+        markets: 0,
+        newMarkets: 0,
+        snapshots: 0,
+        resolved: 0,
+        stale: 0,
+        legChanges: [],
+        problems: [],
+      };
       const found = new Map<string, VenueMarket>();
       const merge = (m: VenueMarket) => {
         const prior = found.get(m.conditionId);
-        found.set(m.conditionId, prior ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])], legKey: m.legKey ?? prior.legKey } : m);
+        found.set(
+          m.conditionId,
+          prior
+            ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])], legKey: m.legKey ?? prior.legKey }
+            : m,
+        );
       };
       const discovered = await connector.discover([...(wanted.selectors.get(venue) ?? [])]);
       run.problems.push(...discovered.problems);
@@ -112,7 +155,8 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
           run.problems.push(`${s.ticker}: ${(error as Error).message}`);
         }
         if (!legs) continue;
-        for (const leg of legs.legs) merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
+        for (const leg of legs.legs)
+          merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
         if (s.legs.length === 0 && s.legWindows.length === 0) {
           const first = firstLegsOf(s, legs);
           if (first) seriesUpdates.push({ ticker: s.ticker, first: true, legWindows: [], ...first });
@@ -123,8 +167,10 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
         const current = legsInForce({ legs: s.legs, legWindows: next.windows }, hour);
         const windowsChanged = next.added.length > 0 || next.removed.length > 0;
         if (windowsChanged || current.join() !== s.legs.join()) {
-          if (next.added.length) run.legChanges.push(`${s.ticker}: ${next.added.join(", ")} joined (listed by the venue since discovery)`);
-          if (next.removed.length) run.legChanges.push(`${s.ticker}: ${next.removed.join(", ")} left (no longer listed, or resolved NO)`);
+          if (next.added.length)
+            run.legChanges.push(`${s.ticker}: ${next.added.join(", ")} joined (listed by the venue since discovery)`);
+          if (next.removed.length)
+            run.legChanges.push(`${s.ticker}: ${next.removed.join(", ")} left (no longer listed, or resolved NO)`);
           seriesUpdates.push({
             ticker: s.ticker,
             first: false,
@@ -138,8 +184,13 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
       // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
       // batches where the venue has them. A market recorded as resolved is never looked up again;
       // one closed without a resolution is looked up at a slowing cadence until it settles.
-      const held = await prisma.market.findMany({ where: { venue, resolvedAt: null }, select: { conditionId: true, closedAt: true } });
-      const missing = held.filter((m) => !found.has(m.conditionId) && closedLookupDue(m.closedAt, hour)).map((m) => m.conditionId);
+      const held = await prisma.market.findMany({
+        where: { venue, resolvedAt: null },
+        select: { conditionId: true, closedAt: true },
+      });
+      const missing = held
+        .filter((m) => !found.has(m.conditionId) && closedLookupDue(m.closedAt, hour))
+        .map((m) => m.conditionId);
       if (missing.length) {
         try {
           for (const m of await connector.lookup(missing)) merge(m);
@@ -158,12 +209,28 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
           run.problems.push(`${r.conditionId}: ${r.problem}`);
           continue;
         }
-        inputs.push({ conditionId: r.conditionId, bestBid: r.quote.bestBid.toString(), bestAsk: r.quote.bestAsk.toString(), mid: r.quote.mid.toString(), depthUsd: r.quote.depthUsd.toFixed(2), resolved: false, outcome: null });
+        inputs.push({
+          conditionId: r.conditionId,
+          bestBid: r.quote.bestBid.toString(),
+          bestAsk: r.quote.bestAsk.toString(),
+          mid: r.quote.mid.toString(),
+          depthUsd: r.quote.depthUsd.toFixed(2),
+          resolved: false,
+          outcome: null,
+        });
         run.snapshots += 1;
       }
       for (const m of markets.filter((x) => x.resolved)) {
         const p = new Decimal(m.outcome ?? 0).toString();
-        inputs.push({ conditionId: m.conditionId, bestBid: p, bestAsk: p, mid: p, depthUsd: "0.00", resolved: true, outcome: m.outcome });
+        inputs.push({
+          conditionId: m.conditionId,
+          bestBid: p,
+          bestAsk: p,
+          mid: p,
+          depthUsd: "0.00",
+          resolved: true,
+          outcome: m.outcome,
+        });
         run.resolved += 1;
       }
       run.requests = http.requests;
@@ -183,7 +250,11 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
         else
           await tx.volatilitySeries.update({
             where: { ticker: u.ticker },
-            data: { legConditionIds: u.legs, legWindows: u.legWindows as unknown as Prisma.InputJsonValue, definitionLine: u.definitionLine },
+            data: {
+              legConditionIds: u.legs,
+              legWindows: u.legWindows as unknown as Prisma.InputJsonValue,
+              definitionLine: u.definitionLine,
+            },
           });
       }
       await recordVenueRuns(tx, runs, new Date());
@@ -191,7 +262,13 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
       for (const { venue, raw } of raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({
-          data: { venue, hour, collectedAt: new Date(), responses: raw.length, gzBase64: gzipSync(raw.map((r) => JSON.stringify(r)).join("\n")).toString("base64") },
+          data: {
+            venue,
+            hour,
+            collectedAt: new Date(),
+            responses: raw.length,
+            gzBase64: gzipSync(raw.map((r) => JSON.stringify(r)).join("\n")).toString("base64"),
+          },
         });
       }
       return storeSnapshots(tx, hour, inputs);
@@ -206,7 +283,12 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
   const created = new Map<VenueName, number>();
   if (markets.length === 0) return created;
   const existing = new Map(
-    (await tx.market.findMany({ where: { conditionId: { in: markets.map((m) => m.conditionId) } }, select: { conditionId: true, selectors: true, resolvedAt: true, legKey: true, closedAt: true } })).map((m) => [m.conditionId, m]),
+    (
+      await tx.market.findMany({
+        where: { conditionId: { in: markets.map((m) => m.conditionId) } },
+        select: { conditionId: true, selectors: true, resolvedAt: true, legKey: true, closedAt: true },
+      })
+    ).map((m) => [m.conditionId, m]),
   );
   const fresh = markets.filter((m) => !existing.has(m.conditionId));
   if (fresh.length)
@@ -236,10 +318,21 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
     // first seen closed and unsettled: its look-ups slow down from this hour; open again (or settled): back to every run
     const closedAt = m.closed && !m.resolved ? (row.closedAt ?? hour) : null;
     const closedChanged = (closedAt?.getTime() ?? null) !== (row.closedAt?.getTime() ?? null);
-    if (selectors.length === row.selectors.length && !resolvedNow && !closedChanged && (row.legKey !== null || m.legKey === null)) continue;
+    if (
+      selectors.length === row.selectors.length &&
+      !resolvedNow &&
+      !closedChanged &&
+      (row.legKey !== null || m.legKey === null)
+    )
+      continue;
     await tx.market.update({
       where: { conditionId: m.conditionId },
-      data: { selectors, legKey: row.legKey ?? m.legKey, closedAt, ...(resolvedNow ? { resolvedAt: hour, outcome: m.outcome } : {}) },
+      data: {
+        selectors,
+        legKey: row.legKey ?? m.legKey,
+        closedAt,
+        ...(resolvedNow ? { resolvedAt: hour, outcome: m.outcome } : {}),
+      },
     });
   }
   return created;
@@ -249,32 +342,55 @@ async function upsertMarkets(tx: Tx, markets: VenueMarket[], hour: Date): Promis
 async function storeSnapshots(tx: Tx, hour: Date, inputs: SnapshotInput[]): Promise<RestateResult> {
   if (inputs.length === 0) return NOTHING_RESTATED;
   const stored = new Map(
-    (await tx.marketSnapshot.findMany({ where: { observedAt: hour, conditionId: { in: inputs.map((i) => i.conditionId) } } })).map((s) => [s.conditionId, s]),
+    (
+      await tx.marketSnapshot.findMany({
+        where: { observedAt: hour, conditionId: { in: inputs.map((i) => i.conditionId) } },
+      })
+    ).map((s) => [s.conditionId, s]),
   );
   const fresh: Prisma.MarketSnapshotCreateManyInput[] = [];
   let revised = false;
   for (const i of inputs) {
     const s = stored.get(i.conditionId);
-    const values = { bestBid: i.bestBid, bestAsk: i.bestAsk, mid: i.mid, depthUsd: i.depthUsd, resolved: i.resolved, outcome: i.outcome };
+    const values = {
+      bestBid: i.bestBid,
+      bestAsk: i.bestAsk,
+      mid: i.mid,
+      depthUsd: i.depthUsd,
+      resolved: i.resolved,
+      outcome: i.outcome,
+    };
     if (!s) {
       fresh.push({ conditionId: i.conditionId, observedAt: hour, ...values, ingested: true });
       continue;
     }
-    const same = s.bestBid.equals(i.bestBid) && s.bestAsk.equals(i.bestAsk) && s.mid.equals(i.mid) && s.depthUsd.equals(i.depthUsd) && s.resolved === i.resolved && s.outcome === i.outcome;
+    const same =
+      s.bestBid.equals(i.bestBid) &&
+      s.bestAsk.equals(i.bestAsk) &&
+      s.mid.equals(i.mid) &&
+      s.depthUsd.equals(i.depthUsd) &&
+      s.resolved === i.resolved &&
+      s.outcome === i.outcome;
     if (same) continue;
-    await tx.marketSnapshot.update({ where: { conditionId_observedAt: { conditionId: i.conditionId, observedAt: hour } }, data: { ...values, revision: s.revision + 1, ingested: true } });
+    await tx.marketSnapshot.update({
+      where: { conditionId_observedAt: { conditionId: i.conditionId, observedAt: hour } },
+      data: { ...values, revision: s.revision + 1, ingested: true },
+    });
     revised = true;
   }
   if (fresh.length) await tx.marketSnapshot.createMany({ data: fresh, skipDuplicates: true });
   const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-  if (engine && hour <= engine.lastTickAt && (revised || fresh.length > 0)) return restate(tx, hour, { now: new Date(Math.max(Date.now(), hour.getTime())) });
+  if (engine && hour <= engine.lastTickAt && (revised || fresh.length > 0))
+    return restate(tx, hour, { now: new Date(Math.max(Date.now(), hour.getTime())) });
   return NOTHING_RESTATED;
 }
 
 export function describeCollect(r: CollectResult): string {
   const lines = [`collected ${r.hour.toISOString()}`];
   for (const v of r.venues) {
-    lines.push(`  ${v.venue}: ${v.requests} requests, ${v.markets} markets (${v.newMarkets} new), ${v.snapshots} books, ${v.resolved} resolved, ${v.stale} stale`);
+    lines.push(
+      `  ${v.venue}: ${v.requests} requests, ${v.markets} markets (${v.newMarkets} new), ${v.snapshots} books, ${v.resolved} resolved, ${v.stale} stale`,
+    );
     for (const c of v.legChanges) lines.push(`    legs of ${c}`);
     for (const p of v.problems.slice(0, 20)) lines.push(`    ${p}`);
     if (v.problems.length > 20) lines.push(`    … ${v.problems.length - 20} more`);

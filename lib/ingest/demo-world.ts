@@ -378,7 +378,10 @@ export function partitionLegKey(eventKey: string, legKey: string): string {
 }
 
 /** What the demo "venue" says about its partitions: title, legs and settlement, keyed as the catalog compiler looks them up. */
-export function demoVenueEvents(seed: number, start: Date): Map<string, { title: string; legs: string[]; settlementDate: string }> {
+export function demoVenueEvents(
+  seed: number,
+  start: Date,
+): Map<string, { title: string; legs: string[]; settlementDate: string }> {
   return new Map(
     PARTITIONS.map((spec) => [
       `demo:${spec.eventKey}`,

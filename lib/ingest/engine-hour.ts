@@ -107,7 +107,13 @@ export function tickRow(seriesId: string, tick: VolTick): Prisma.VolatilityTickC
  * Computes one hour for every index and series of the catalog from the engine's input at t
  * (the latest snapshot per market, feed and ingested files merged) and advances `states`.
  */
-export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Date, latest: readonly Snapshot[], universe: readonly MarketInfo[]): HourOutput {
+export function computeHour(
+  catalog: EngineCatalog,
+  states: EngineStates,
+  t: Date,
+  latest: readonly Snapshot[],
+  universe: readonly MarketInfo[],
+): HourOutput {
   const out: HourOutput = { levels: [], ticks: [], compositions: [], reconstitutions: [] };
   const latestById = new Map(latest.map((s) => [s.conditionId, s]));
   // every index reads the same latest quotes at t, and only the markets its rule admits
@@ -124,7 +130,14 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     if (prior === null && catalog.deferEmptyInception && !anyPriced(def.eligibility, latest, universe)) continue;
     const indexId = catalog.indexIds.get(def.ticker);
     if (indexId === undefined) throw new Error(`index ${def.ticker} has no row`);
-    const step = stepIndex(def, states.indices.get(def.ticker) ?? null, t, latest, universeOf(def.eligibility, universe), snaps);
+    const step = stepIndex(
+      def,
+      states.indices.get(def.ticker) ?? null,
+      t,
+      latest,
+      universeOf(def.eligibility, universe),
+      snaps,
+    );
     states.indices.set(def.ticker, step.state);
     if (step.level) {
       const q = step.level.dataQuality;
@@ -141,10 +154,20 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         computedAt: step.level.t,
         // plain data built afresh for this level (no copy needed); written compactly by insertLevels
         inputs: step.level.inputs as unknown as Prisma.InputJsonValue,
-        basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(step.level.inputs.constituents.map((c) => c.conditionId))),
+        basis: basisOf(
+          catalog.launches?.get(def.ticker),
+          t,
+          fromHistory(step.level.inputs.constituents.map((c) => c.conditionId)),
+        ),
       });
     }
-    if (step.composition) out.compositions.push({ indexId, version: step.composition.version, effectiveAt: step.composition.effectiveAt, members: step.composition.members });
+    if (step.composition)
+      out.compositions.push({
+        indexId,
+        version: step.composition.version,
+        effectiveAt: step.composition.effectiveAt,
+        members: step.composition.members,
+      });
     const r = step.reconstitution;
     if (r) {
       out.reconstitutions.push({
@@ -159,7 +182,14 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
         oldBasketValue: r.oldBasketValue,
         newBasketValue: r.newBasketValue,
         linkFactor: r.linkFactor,
-        detail: json({ levelAtLinkUnrounded: r.levelAtLinkUnrounded, oldLinkFactor: r.oldLinkFactor, linkFactor: r.linkFactor, marketsIn: r.marketsIn, marketsOut: r.marketsOut, pricesUsed: r.pricesUsed }),
+        detail: json({
+          levelAtLinkUnrounded: r.levelAtLinkUnrounded,
+          oldLinkFactor: r.oldLinkFactor,
+          linkFactor: r.linkFactor,
+          marketsIn: r.marketsIn,
+          marketsOut: r.marketsOut,
+          pricesUsed: r.pricesUsed,
+        }),
       });
     }
   }
@@ -171,11 +201,22 @@ export function computeHour(catalog: EngineCatalog, states: EngineStates, t: Dat
     if (seriesId === undefined) throw new Error(`series ${def.ticker} has no row`);
     // Every leg the series ever had is read (the counterfactual prices the inception legs); the
     // step sees the legs in force at t.
-    const legs = everyLeg(def).map((id) => latestById.get(id)).filter((s): s is Snapshot => s !== undefined);
+    const legs = everyLeg(def)
+      .map((id) => latestById.get(id))
+      .filter((s): s is Snapshot => s !== undefined);
     const inForce = legsInForce(def, t);
-    const step = stepVolatility(inForce === def.legs ? def : { ...def, legs: inForce }, states.series.get(def.ticker) ?? null, t, legs);
+    const step = stepVolatility(
+      inForce === def.legs ? def : { ...def, legs: inForce },
+      states.series.get(def.ticker) ?? null,
+      t,
+      legs,
+    );
     states.series.set(def.ticker, step.state);
-    if (step.tick) out.ticks.push({ ...tickRow(seriesId, step.tick), basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(inForce)) });
+    if (step.tick)
+      out.ticks.push({
+        ...tickRow(seriesId, step.tick),
+        basis: basisOf(catalog.launches?.get(def.ticker), t, fromHistory(inForce)),
+      });
   }
   return out;
 }
@@ -199,14 +240,23 @@ function anyPriced(rule: EligibilityRule, latest: readonly Snapshot[], universe:
 
 /** An index row's stored rule; rows from before the catalog carry only their theme. */
 function ruleOf(row: { theme: string; eligibility: Prisma.JsonValue }): EligibilityRule {
-  return (row.eligibility as unknown as EligibilityRule | null) ?? { theme: row.theme, eventKeyPrefix: null, includePartitionLegs: false };
+  return (
+    (row.eligibility as unknown as EligibilityRule | null) ?? {
+      theme: row.theme,
+      eventKeyPrefix: null,
+      includePartitionLegs: false,
+    }
+  );
 }
 
 /**
  * The engine's catalog, read from the index and series rows (what the applied catalogs made of
  * them), and the states after the newest computed hour: one read of each table.
  */
-export async function loadEngine(tx: Prisma.TransactionClient, options: { deferEmptyInception?: boolean } = {}): Promise<{ catalog: EngineCatalog; states: EngineStates }> {
+export async function loadEngine(
+  tx: Prisma.TransactionClient,
+  options: { deferEmptyInception?: boolean } = {},
+): Promise<{ catalog: EngineCatalog; states: EngineStates }> {
   const indexRows = await tx.index.findMany({ orderBy: { inceptionAt: "asc" } });
   const seriesRows = await tx.volatilitySeries.findMany({ orderBy: { inceptionAt: "asc" } });
   const indices: IndexDefinition[] = indexRows.map((r) => ({
@@ -265,7 +315,11 @@ export async function loadEngine(tx: Prisma.TransactionClient, options: { deferE
 }
 
 /** An entry with a base date before its launch whose back-calculation has not run. */
-export function awaitsBackCalculation(r: { inceptionAt: Date; launchAt: Date | null; backCalculatedAt: Date | null }): boolean {
+export function awaitsBackCalculation(r: {
+  inceptionAt: Date;
+  launchAt: Date | null;
+  backCalculatedAt: Date | null;
+}): boolean {
   return r.launchAt !== null && r.inceptionAt < r.launchAt && r.backCalculatedAt === null;
 }
 
@@ -273,23 +327,57 @@ export function awaitsBackCalculation(r: { inceptionAt: Date; launchAt: Date | n
  * Writes the engines' final states to their index and series rows, losslessly (JSON text into
  * jsonb: Prisma's typed Json input would round the doubles the next hours build on).
  */
-export async function saveStates(tx: Prisma.TransactionClient, catalog: EngineCatalog, states: EngineStates): Promise<void> {
+export async function saveStates(
+  tx: Prisma.TransactionClient,
+  catalog: EngineCatalog,
+  states: EngineStates,
+): Promise<void> {
   const indexRows = catalog.indices.flatMap((def) => {
     const state = states.indices.get(def.ticker);
     if (!state) return [];
-    return [{
-      ticker: def.ticker,
-      engineState: state,
-      ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
-      resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
-      seriesPartiallyResolved: state.resolvedConstituentCount > 0,
-    }];
+    return [
+      {
+        ticker: def.ticker,
+        engineState: state,
+        ceasedAt: state.ceasedAt ? new Date(state.ceasedAt) : (def.ceasedAt ?? null),
+        resolvedAt: state.resolvedAt ? new Date(state.resolvedAt) : null,
+        seriesPartiallyResolved: state.resolvedConstituentCount > 0,
+      },
+    ];
   });
-  await updateRowsExact(tx, "indices", ["ticker", "text"], [["engineState", "jsonb"], ["ceasedAt", "timestamptz"], ["resolvedAt", "timestamptz"], ["seriesPartiallyResolved", "boolean"]], indexRows);
+  await updateRowsExact(
+    tx,
+    "indices",
+    ["ticker", "text"],
+    [
+      ["engineState", "jsonb"],
+      ["ceasedAt", "timestamptz"],
+      ["resolvedAt", "timestamptz"],
+      ["seriesPartiallyResolved", "boolean"],
+    ],
+    indexRows,
+  );
   const seriesRows = catalog.series.flatMap((def) => {
     const state = states.series.get(def.ticker);
     if (!state) return [];
-    return [{ ticker: def.ticker, engineState: state, inceptionConfig: state.inception, retiredAt: state.retiredAt ? new Date(state.retiredAt) : null }];
+    return [
+      {
+        ticker: def.ticker,
+        engineState: state,
+        inceptionConfig: state.inception,
+        retiredAt: state.retiredAt ? new Date(state.retiredAt) : null,
+      },
+    ];
   });
-  await updateRowsExact(tx, "volatility_series", ["ticker", "text"], [["engineState", "jsonb"], ["inceptionConfig", "jsonb"], ["retiredAt", "timestamptz"]], seriesRows);
+  await updateRowsExact(
+    tx,
+    "volatility_series",
+    ["ticker", "text"],
+    [
+      ["engineState", "jsonb"],
+      ["inceptionConfig", "jsonb"],
+      ["retiredAt", "timestamptz"],
+    ],
+    seriesRows,
+  );
 }

@@ -25,7 +25,6 @@ export const ENGINE_LOCK = 7_261_121;
 
 type Tx = Prisma.TransactionClient;
 
-
 interface Pending {
   markets: Map<string, FeedMarket>;
   snapshots: Prisma.MarketSnapshotCreateManyInput[];
@@ -35,7 +34,14 @@ interface Pending {
   compositions: CompositionRow[];
 }
 
-const emptyPending = (): Pending => ({ markets: new Map(), snapshots: [], levels: [], ticks: [], reconstitutions: [], compositions: [] });
+const emptyPending = (): Pending => ({
+  markets: new Map(),
+  snapshots: [],
+  levels: [],
+  ticks: [],
+  reconstitutions: [],
+  compositions: [],
+});
 
 function snapshotRow(s: Snapshot): Prisma.MarketSnapshotCreateManyInput {
   return {
@@ -78,7 +84,10 @@ async function flushRows(tx: Tx, p: Pending): Promise<void> {
       skipDuplicates: true,
     });
     for (const m of markets.filter((x) => x.resolvedAt)) {
-      await tx.market.update({ where: { conditionId: m.conditionId }, data: { resolvedAt: m.resolvedAt, outcome: m.outcome } });
+      await tx.market.update({
+        where: { conditionId: m.conditionId },
+        data: { resolvedAt: m.resolvedAt, outcome: m.outcome },
+      });
     }
   }
   for (const c of chunks(p.snapshots)) await tx.marketSnapshot.createMany({ data: c, skipDuplicates: true });
@@ -89,7 +98,8 @@ async function flushRows(tx: Tx, p: Pending): Promise<void> {
   Object.assign(p, emptyPending());
 }
 
-const chunks = <T>(rows: T[], size = 2000) => Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
+const chunks = <T>(rows: T[], size = 2000) =>
+  Array.from({ length: Math.ceil(rows.length / size) }, (_, i) => rows.slice(i * size, (i + 1) * size));
 
 // Bulk rows travel as one JSON parameter each chunk: far cheaper than thousands of bound values.
 export async function insertLevels(tx: Tx, levels: Prisma.IndexLevelCreateManyInput[]): Promise<void> {
@@ -118,7 +128,12 @@ export async function insertTicks(tx: Tx, ticks: Prisma.VolatilityTickCreateMany
 export async function insertCompositions(tx: Tx, compositions: CompositionRow[]): Promise<void> {
   for (const comp of compositions) {
     await tx.composition.create({
-      data: { indexId: comp.indexId, version: comp.version, effectiveAt: comp.effectiveAt, members: { create: comp.members } },
+      data: {
+        indexId: comp.indexId,
+        version: comp.version,
+        effectiveAt: comp.effectiveAt,
+        members: { create: comp.members },
+      },
     });
   }
 }
@@ -196,7 +211,8 @@ export interface CatchUpOptions {
 export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<CatchUpResult> {
   let until = floorHour(options.now ?? new Date());
   const demo = options.demo ?? true;
-  const catalogFile = options.catalog !== undefined ? options.catalog : demo ? readCatalogFile(DEMO_CATALOG_FILE) : null;
+  const catalogFile =
+    options.catalog !== undefined ? options.catalog : demo ? readCatalogFile(DEMO_CATALOG_FILE) : null;
   const result = await prisma.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;
@@ -205,21 +221,41 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
       let feed: EngineFeed;
       let applied: ApplySummary | undefined;
       if (demo) {
-        if (engine && isStoredFeedState(engine.demoState)) throw new Error("this database was computed without the demo market; start with DEMO_MARKET=0");
+        if (engine && isStoredFeedState(engine.demoState))
+          throw new Error("this database was computed without the demo market; start with DEMO_MARKET=0");
         const market = engine
           ? resumeDemoMarket(engine.demoState as unknown as DemoState)
-          : createDemoMarket({ seed: options.seed, start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY) });
-        if (catalogFile) applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, { demo, seed: options.seed, now: until, demoStart: market.start });
+          : createDemoMarket({
+              seed: options.seed,
+              start: options.start ?? new Date(until.getTime() - (options.backfillDays ?? BACKFILL_DAYS) * MS_PER_DAY),
+            });
+        if (catalogFile)
+          applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, {
+            demo,
+            seed: options.seed,
+            now: until,
+            demoStart: market.start,
+          });
         feed = market;
       } else {
-        if (engine?.demoState && !isStoredFeedState(engine.demoState)) throw new Error("this database was computed by the demo market; start with DEMO_MARKET=1 or use a new database");
-        if (catalogFile) applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, { demo, seed: options.seed, now: until });
+        if (engine?.demoState && !isStoredFeedState(engine.demoState))
+          throw new Error(
+            "this database was computed by the demo market; start with DEMO_MARKET=1 or use a new database",
+          );
+        if (catalogFile)
+          applied = await applyCatalogText(tx, catalogFile.file, catalogFile.text, {
+            demo,
+            seed: options.seed,
+            now: until,
+          });
         const stored = engine && isStoredFeedState(engine.demoState) ? engine.demoState : null;
         let start = stored ? new Date(stored.start) : null;
         if (!start) {
           const first = await tx.index.aggregate({ _min: { inceptionAt: true } });
           const firstSeries = await tx.volatilitySeries.aggregate({ _min: { inceptionAt: true } });
-          const earliest = [first._min.inceptionAt, firstSeries._min.inceptionAt].filter((d): d is Date => d !== null).map((d) => d.getTime());
+          const earliest = [first._min.inceptionAt, firstSeries._min.inceptionAt]
+            .filter((d): d is Date => d !== null)
+            .map((d) => d.getTime());
           if (earliest.length === 0) return { hours: 0, lastTickAt: null, catalog: applied };
           start = floorHour(new Date(Math.min(...earliest) + 3_599_999));
         }
@@ -250,8 +286,15 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
         }
         // The demo feed is regenerated from its seed, so only its recent snapshots are kept (for
         // audits of the current levels); ingested files and venue reads keep every snapshot.
-        if (until.getTime() - hour.t.getTime() <= SNAPSHOT_KEEP_MS) for (const s of hour.observed) pending.snapshots.push(snapshotRow(s));
-        const out = computeHour(catalog, states, hour.t, overlay.apply(hour.t, hour.latest, hour.universe), hour.universe);
+        if (until.getTime() - hour.t.getTime() <= SNAPSHOT_KEEP_MS)
+          for (const s of hour.observed) pending.snapshots.push(snapshotRow(s));
+        const out = computeHour(
+          catalog,
+          states,
+          hour.t,
+          overlay.apply(hour.t, hour.latest, hour.universe),
+          hour.universe,
+        );
         pending.levels.push(...out.levels);
         pending.ticks.push(...out.ticks);
         pending.compositions.push(...out.compositions);
@@ -267,7 +310,11 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
       await saveStates(tx, catalog, states);
       // the demo's state written losslessly (its doubles continue the same path in the next chunk);
       // a database computed from scratch reflects every engine correction
-      await saveEngineStateExact(tx, { lastTickAt: last!, demoState: feed.state(), create: { demoSeed: demo ? options.seed : null, corrections: CURRENT_CORRECTIONS } });
+      await saveEngineStateExact(tx, {
+        lastTickAt: last!,
+        demoState: feed.state(),
+        create: { demoSeed: demo ? options.seed : null, corrections: CURRENT_CORRECTIONS },
+      });
       return { hours, lastTickAt: last, catalog: applied };
     },
     { timeout: 600_000, maxWait: 60_000 },

@@ -23,7 +23,8 @@ export interface GapFill {
   problems: string[];
 }
 
-const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
+const seriesOf = (selectors: readonly string[]) =>
+  selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
 /**
  * Hours the collector missed (a venue or this service was down, or it started after an entry's
@@ -33,7 +34,11 @@ const seriesOf = (selectors: readonly string[]) => selectors.find((s) => s.start
  * then recomputed under the restatement rules (values marked history-filled, stale flags corrected).
  * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
  */
-export async function fillMissedHours(prisma: Db, venues: Venues, options: { now?: Date; since?: Date | null } = {}): Promise<GapFill> {
+export async function fillMissedHours(
+  prisma: Db,
+  venues: Venues,
+  options: { now?: Date; since?: Date | null } = {},
+): Promise<GapFill> {
   const hour = floorHour(options.now ?? new Date());
   const lookback = hour.getTime() - GAP_LOOKBACK_HOURS * MS_PER_HOUR;
   // a launch before the look-back (a service started long after it): its hours since are filled too
@@ -45,7 +50,12 @@ export async function fillMissedHours(prisma: Db, venues: Venues, options: { now
 
   const wanted: HistoryMarket[] = markets
     .filter((m) => missing.has(m.conditionId))
-    .map((m) => ({ venue: m.venue as VenueName, conditionId: m.conditionId, venueRef: m.venueRef!, series: seriesOf(m.selectors) }));
+    .map((m) => ({
+      venue: m.venue as VenueName,
+      conditionId: m.conditionId,
+      venueRef: m.venueRef!,
+      series: seriesOf(m.selectors),
+    }));
   const first = new Date(Math.min(...[...missing.values()].map((h) => h[0]!)));
   const last = new Date(hour.getTime() - MS_PER_HOUR);
   const rows: Prisma.MarketSnapshotCreateManyInput[] = [];
@@ -61,7 +71,16 @@ export async function fillMissedHours(prisma: Db, venues: Venues, options: { now
       const gaps = new Set(missing.get(r.conditionId));
       for (const p of r.points) {
         if (!gaps.has(p.t.getTime())) continue;
-        rows.push({ conditionId: r.conditionId, observedAt: p.t, bestBid: p.bestBid.toString(), bestAsk: p.bestAsk.toString(), mid: p.mid.toString(), depthUsd: "0.00", ingested: true, source: "history" });
+        rows.push({
+          conditionId: r.conditionId,
+          observedAt: p.t,
+          bestBid: p.bestBid.toString(),
+          bestAsk: p.bestAsk.toString(),
+          mid: p.mid.toString(),
+          depthUsd: "0.00",
+          ingested: true,
+          source: "history",
+        });
       }
     }
     result.requests += http.requests;
@@ -73,7 +92,9 @@ export async function fillMissedHours(prisma: Db, venues: Venues, options: { now
       result.filled = await insertHistorySnapshots(tx, rows);
       const earliest = new Date(Math.min(...rows.map((r) => (r.observedAt as Date).getTime())));
       const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      return engine && earliest <= engine.lastTickAt && result.filled > 0 ? restate(tx, earliest, { now: new Date(Math.max(Date.now(), hour.getTime())) }) : NOTHING_RESTATED;
+      return engine && earliest <= engine.lastTickAt && result.filled > 0
+        ? restate(tx, earliest, { now: new Date(Math.max(Date.now(), hour.getTime())) })
+        : NOTHING_RESTATED;
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
@@ -86,7 +107,12 @@ export async function fillMissedHours(prisma: Db, venues: Venues, options: { now
  */
 export async function missedHours(prisma: Db, from: Date, until: Date) {
   const markets = await prisma.market.findMany({
-    where: { venue: { in: ["polymarket", "kalshi"] }, resolvedAt: null, venueRef: { not: null }, listedAt: { lt: until } },
+    where: {
+      venue: { in: ["polymarket", "kalshi"] },
+      resolvedAt: null,
+      venueRef: { not: null },
+      listedAt: { lt: until },
+    },
     select: { conditionId: true, venue: true, venueRef: true, selectors: true, listedAt: true },
   });
   const missing = new Map<string, number[]>();
@@ -95,11 +121,17 @@ export async function missedHours(prisma: Db, from: Date, until: Date) {
     where: { conditionId: { in: markets.map((m) => m.conditionId) }, observedAt: { gte: from, lt: until } },
     select: { conditionId: true, observedAt: true },
   });
-  const held = await historyHours(prisma, markets.map((m) => m.conditionId), from, new Date(until.getTime() - 1));
+  const held = await historyHours(
+    prisma,
+    markets.map((m) => m.conditionId),
+    from,
+    new Date(until.getTime() - 1),
+  );
   const have = new Set([...seen, ...held].map((s) => `${s.conditionId}|${s.observedAt.getTime()}`));
   for (const m of markets) {
     const hours: number[] = [];
-    for (let t = Math.max(from.getTime(), m.listedAt.getTime()); t < until.getTime(); t += MS_PER_HOUR) if (!have.has(`${m.conditionId}|${t}`)) hours.push(t);
+    for (let t = Math.max(from.getTime(), m.listedAt.getTime()); t < until.getTime(); t += MS_PER_HOUR)
+      if (!have.has(`${m.conditionId}|${t}`)) hours.push(t);
     if (hours.length) missing.set(m.conditionId, hours);
   }
   return { markets, missing };
@@ -107,8 +139,13 @@ export async function missedHours(prisma: Db, from: Date, until: Date) {
 
 export function describeGapFill(r: GapFill): string {
   if (r.filled === 0 && r.problems.length === 0) return "";
-  const lines = [`filled ${r.filled} missed market-hour(s) of ${r.markets} market(s) from the venues' price history (${r.requests} requests)`];
-  if (r.restated.hours) lines.push(`  recomputed ${r.restated.hours} hour(s) from ${r.restated.fromHour?.toISOString()}: ${r.restated.levelsRestated} index levels and ${r.restated.ticksRestated} volatility values restated`);
+  const lines = [
+    `filled ${r.filled} missed market-hour(s) of ${r.markets} market(s) from the venues' price history (${r.requests} requests)`,
+  ];
+  if (r.restated.hours)
+    lines.push(
+      `  recomputed ${r.restated.hours} hour(s) from ${r.restated.fromHour?.toISOString()}: ${r.restated.levelsRestated} index levels and ${r.restated.ticksRestated} volatility values restated`,
+    );
   for (const p of r.problems.slice(0, 10)) lines.push(`  ${p}`);
   return `${lines.join("\n")}\n`;
 }

@@ -25,8 +25,14 @@ export async function notFinalFrom(prisma: Db, now: Date): Promise<Date> {
   if (engine) first = Math.min(first, nextHour(engine.lastTickAt).getTime());
   const select = { inceptionAt: true, launchAt: true, backCalculatedAt: true } as const;
   const entries = [
-    ...(await prisma.index.findMany({ where: { removedAt: null, backCalculatedAt: null, launchAt: { not: null } }, select })),
-    ...(await prisma.volatilitySeries.findMany({ where: { ceasedAt: null, backCalculatedAt: null, launchAt: { not: null } }, select })),
+    ...(await prisma.index.findMany({
+      where: { removedAt: null, backCalculatedAt: null, launchAt: { not: null } },
+      select,
+    })),
+    ...(await prisma.volatilitySeries.findMany({
+      where: { ceasedAt: null, backCalculatedAt: null, launchAt: { not: null } },
+      select,
+    })),
   ];
   for (const e of entries) if (awaitsBackCalculation(e)) first = Math.min(first, e.inceptionAt.getTime());
   const { missing } = await missedHours(prisma, new Date(hour.getTime() - GAP_LOOKBACK_HOURS * MS_PER_HOUR), hour);
@@ -39,7 +45,11 @@ export async function notFinalFrom(prisma: Db, now: Date): Promise<Date> {
  * the months built; `waiting` gets the first closed month left for a later run, with the first
  * hour not final.
  */
-export async function buildFinalBundles(prisma: Db, now = new Date(), waiting?: Array<{ month: string; notFinalFrom: Date }>): Promise<string[]> {
+export async function buildFinalBundles(
+  prisma: Db,
+  now = new Date(),
+  waiting?: Array<{ month: string; notFinalFrom: Date }>,
+): Promise<string[]> {
   const finalUntil = await notFinalFrom(prisma, now);
   const months: string[] = [];
   const built = await buildMissingBundles(prisma, now, { finalUntil, waiting: months });

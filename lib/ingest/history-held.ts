@@ -32,11 +32,7 @@ export class HeldHistory {
   /** Holds the days from the one containing `first` through the one containing `last`. */
   constructor(first: Date, last: Date) {
     this.start = Math.floor(first.getTime() / MS_PER_DAY) * MS_PER_DAY;
-    this.hours =
-      (Math.floor(last.getTime() / MS_PER_DAY) * MS_PER_DAY +
-        MS_PER_DAY -
-        this.start) /
-      MS_PER_HOUR;
+    this.hours = (Math.floor(last.getTime() / MS_PER_DAY) * MS_PER_DAY + MS_PER_DAY - this.start) / MS_PER_HOUR;
   }
 
   /** The last hour held (inclusive). */
@@ -55,18 +51,11 @@ export class HeldHistory {
 
   /** Takes this market's prices as held (an empty market holds no price until `set`). */
   hold(conditionId: string): void {
-    if (!this.byMarket.has(conditionId))
-      this.byMarket.set(conditionId, new Uint32Array(this.hours * 3));
+    if (!this.byMarket.has(conditionId)) this.byMarket.set(conditionId, new Uint32Array(this.hours * 3));
   }
 
   /** The stored price of a held market at hour `ms` (decimals as stored text or decimals). */
-  set(
-    conditionId: string,
-    ms: number,
-    bid: Decimal | string,
-    ask: Decimal | string,
-    mid: Decimal | string,
-  ): void {
+  set(conditionId: string, ms: number, bid: Decimal | string, ask: Decimal | string, mid: Decimal | string): void {
     const cells = this.byMarket.get(conditionId);
     const at = (ms - this.start) / MS_PER_HOUR;
     if (!cells || at < 0 || at >= this.hours || !Number.isInteger(at)) return;
@@ -90,16 +79,9 @@ export class HeldHistory {
    * loadHistorySnapshots gives the stored ones; a market without a row in `info` is left out (it
    * has no market row, so the database would join none).
    */
-  snapshots(
-    from: number,
-    until: number,
-    info: ReadonlyMap<string, HistoryMarketInfo>,
-  ): Snapshot[] {
+  snapshots(from: number, until: number, info: ReadonlyMap<string, HistoryMarketInfo>): Snapshot[] {
     const lo = Math.max(0, Math.ceil((from - this.start) / MS_PER_HOUR));
-    const hi = Math.min(
-      this.hours - 1,
-      Math.floor((until - this.start) / MS_PER_HOUR),
-    );
+    const hi = Math.min(this.hours - 1, Math.floor((until - this.start) / MS_PER_HOUR));
     const zero = dec("0");
     const out: Snapshot[] = [];
     const markets = [...this.byMarket].flatMap(([id, cells]) => {

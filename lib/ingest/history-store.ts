@@ -39,7 +39,8 @@ export interface StoredHistory {
 }
 
 /** Equal as the numeric(12, 8) columns store them (rounded half away from zero). */
-const sameStored = (stored: string, next: Decimal) => new Decimal(stored).equals(next.toDecimalPlaces(8, Decimal.ROUND_HALF_UP));
+const sameStored = (stored: string, next: Decimal) =>
+  new Decimal(stored).equals(next.toDecimalPlaces(8, Decimal.ROUND_HALF_UP));
 
 /**
  * Stores hourly prices as the venue serves them now: an hour with a snapshot row is left as it is
@@ -48,7 +49,11 @@ const sameStored = (stored: string, next: Decimal) => new Decimal(stored).equals
  * `into`, every stored price of these markets within its days (the ones stored before and the
  * ones written) is put there as well, for a computation that follows.
  */
-export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: ReadonlyMap<string, readonly HistoryPoint[]>, into?: HeldHistory): Promise<StoredHistory> {
+export async function storeHistoryPrices(
+  tx: Prisma.TransactionClient,
+  history: ReadonlyMap<string, readonly HistoryPoint[]>,
+  into?: HeldHistory,
+): Promise<StoredHistory> {
   const ids = [...history.keys()];
   const out: StoredHistory = { added: 0, replaced: 0, firstReplaced: null };
   if (ids.length === 0) return out;
@@ -76,7 +81,9 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
       (taken.get(r.c) ?? taken.set(r.c, new Set()).get(r.c)!).add(r.ms);
   // rows already held for these days: merged with the new hours, their prices kept
   const held = new Map<string, Map<number, [string, string, string]>>();
-  for (const r of await tx.$queryRawUnsafe<Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>>(
+  for (const r of await tx.$queryRawUnsafe<
+    Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>
+  >(
     `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
      FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3`,
     ids,
@@ -87,7 +94,15 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
     held.set(`${r.c}|${r.day}`, new Map(h.map((x, i) => [r.day + Number(x) * MS_PER_HOUR, [b[i]!, a[i]!, m[i]!]])));
     if (into) h.forEach((x, i) => into.set(r.c, r.day + Number(x) * MS_PER_HOUR, b[i]!, a[i]!, m[i]!));
   }
-  const rows: Array<{ c: string; day: Date; hours: number[]; bid: string[]; ask: string[]; mid: string[]; last: Date }> = [];
+  const rows: Array<{
+    c: string;
+    day: Date;
+    hours: number[];
+    bid: string[];
+    ask: string[];
+    mid: string[];
+    last: Date;
+  }> = [];
   for (const [id, points] of history) {
     let day = Number.NaN;
     let row: (typeof rows)[number] | null = null;
@@ -99,7 +114,15 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
         const byHour = new Map<number, [string, string, string]>(prior);
         row.hours.forEach((h, i) => byHour.set(day + h * MS_PER_HOUR, [row!.bid[i]!, row!.ask[i]!, row!.mid[i]!]));
         const hours = [...byHour.keys()].sort((x, y) => x - y);
-        row = { c: id, day: row.day, hours: hours.map((ms) => (ms - day) / MS_PER_HOUR), bid: hours.map((ms) => byHour.get(ms)![0]), ask: hours.map((ms) => byHour.get(ms)![1]), mid: hours.map((ms) => byHour.get(ms)![2]), last: new Date(hours.at(-1)!) };
+        row = {
+          c: id,
+          day: row.day,
+          hours: hours.map((ms) => (ms - day) / MS_PER_HOUR),
+          bid: hours.map((ms) => byHour.get(ms)![0]),
+          ask: hours.map((ms) => byHour.get(ms)![1]),
+          mid: hours.map((ms) => byHour.get(ms)![2]),
+          last: new Date(hours.at(-1)!),
+        };
       }
       if (row.hours.length) rows.push(row);
       row = null;
@@ -133,7 +156,17 @@ export async function storeHistoryPrices(tx: Prisma.TransactionClient, history: 
   // Each batch travels as one JSON parameter: far cheaper through the client than seven arrays of
   // thousands of values (the same reason as insertLevels's).
   for (let i = 0; i < rows.length; i += DAY_ROWS_PER_INSERT) {
-    const batch = rows.slice(i, i + DAY_ROWS_PER_INSERT).map((r) => [r.c, r.day.toISOString(), `{${r.hours.join(",")}}`, `{${r.bid.join(",")}}`, `{${r.ask.join(",")}}`, `{${r.mid.join(",")}}`, r.last.toISOString()]);
+    const batch = rows
+      .slice(i, i + DAY_ROWS_PER_INSERT)
+      .map((r) => [
+        r.c,
+        r.day.toISOString(),
+        `{${r.hours.join(",")}}`,
+        `{${r.bid.join(",")}}`,
+        `{${r.ask.join(",")}}`,
+        `{${r.mid.join(",")}}`,
+        r.last.toISOString(),
+      ]);
     await tx.$executeRawUnsafe(
       `INSERT INTO market_history_prices ("conditionId", day, hours, "bestBid", "bestAsk", mid, "lastAt")
        SELECT e->>0, (e->>1)::timestamptz, (e->>2)::smallint[], (e->>3)::numeric[], (e->>4)::numeric[], (e->>5)::numeric[], (e->>6)::timestamptz
@@ -153,7 +186,13 @@ type DayRow = [string, number, string, string, string, string, string | null, st
  * order, without the hours a snapshot row holds. `settlementOf` shares the Date of a settlement
  * day between snapshots. The prices `held` holds in memory are not read again.
  */
-export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, settlementOf: (text: string | null) => Date | null, held?: HeldHistory): Promise<Snapshot[]> {
+export async function loadHistorySnapshots(
+  db: Reader,
+  from: Date,
+  until: Date,
+  settlementOf: (text: string | null) => Date | null,
+  held?: HeldHistory,
+): Promise<Snapshot[]> {
   const [answer] = await db.$queryRawUnsafe<Array<{ rows: string | null }>>(
     `SELECT json_agg(json_build_array(h."conditionId", (extract(epoch FROM h.day) * 1000)::float8, h.hours::text, h."bestBid"::text, h."bestAsk"::text, h.mid::text,
        m."legKey", m.label, m."settlementDate"::text))::text AS rows
@@ -205,9 +244,16 @@ export async function loadHistorySnapshots(db: Reader, from: Date, until: Date, 
 }
 
 /** The stored history hours of these markets from `from` to `until` (inclusive). */
-export async function historyHours(db: Reader, ids: readonly string[], from: Date, until: Date): Promise<HistoryPrice[]> {
+export async function historyHours(
+  db: Reader,
+  ids: readonly string[],
+  from: Date,
+  until: Date,
+): Promise<HistoryPrice[]> {
   if (ids.length === 0) return [];
-  const rows = await db.$queryRawUnsafe<Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>>(
+  const rows = await db.$queryRawUnsafe<
+    Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>
+  >(
     `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
      FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3 AND "lastAt" >= $4`,
     [...ids],
@@ -220,7 +266,8 @@ export async function historyHours(db: Reader, ids: readonly string[], from: Dat
     const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
     h.forEach((x, i) => {
       const ms = r.day + Number(x) * MS_PER_HOUR;
-      if (ms >= from.getTime() && ms <= until.getTime()) out.push({ conditionId: r.c, observedAt: new Date(ms), bestBid: b[i]!, bestAsk: a[i]!, mid: m[i]! });
+      if (ms >= from.getTime() && ms <= until.getTime())
+        out.push({ conditionId: r.c, observedAt: new Date(ms), bestBid: b[i]!, bestAsk: a[i]!, mid: m[i]! });
     });
   }
   return out;
@@ -229,7 +276,12 @@ export async function historyHours(db: Reader, ids: readonly string[], from: Dat
 /** The newest stored history hour per market (of these markets, or of all). */
 export async function newestHistoryHours(db: Reader, ids?: readonly string[]): Promise<Map<string, Date>> {
   const rows = ids
-    ? await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(`SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) GROUP BY 1`, [...ids])
-    : await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(`SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices GROUP BY 1`);
+    ? await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(
+        `SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) GROUP BY 1`,
+        [...ids],
+      )
+    : await db.$queryRawUnsafe<Array<{ c: string; last: Date }>>(
+        `SELECT "conditionId" AS c, max("lastAt") AS last FROM market_history_prices GROUP BY 1`,
+      );
   return new Map(rows.map((r) => [r.c, r.last]));
 }

@@ -13,19 +13,26 @@ async function catalogSelectors(tx: Prisma.TransactionClient): Promise<Set<strin
   const out = new Set<string>();
   for (const r of await tx.index.findMany({ where: { removedAt: null }, select: { eligibility: true } }))
     for (const s of (r.eligibility as { selectors?: string[] } | null)?.selectors ?? []) out.add(s);
-  for (const r of await tx.volatilitySeries.findMany({ where: { ceasedAt: null, venue: { not: "demo" } }, select: { venue: true, event: true } })) out.add(`${r.venue}:event:${r.event}`);
+  for (const r of await tx.volatilitySeries.findMany({
+    where: { ceasedAt: null, venue: { not: "demo" } },
+    select: { venue: true, event: true },
+  }))
+    out.add(`${r.venue}:event:${r.event}`);
   return out;
 }
 
 /** The selectors a file row answers to, from its venue, event, tags and series. */
 function rowSelectors(r: SnapshotRow): string[] {
-  if (r.venue === "polymarket") return [...r.tags.map((t) => `polymarket:tag:${t}`), ...(r.eventKey ? [`polymarket:event:${r.eventKey}`] : [])];
-  if (r.venue === "kalshi") return [...(r.series ? [`kalshi:series:${r.series}`] : []), ...(r.eventKey ? [`kalshi:event:${r.eventKey}`] : [])];
+  if (r.venue === "polymarket")
+    return [...r.tags.map((t) => `polymarket:tag:${t}`), ...(r.eventKey ? [`polymarket:event:${r.eventKey}`] : [])];
+  if (r.venue === "kalshi")
+    return [...(r.series ? [`kalshi:series:${r.series}`] : []), ...(r.eventKey ? [`kalshi:event:${r.eventKey}`] : [])];
   return [];
 }
 
 function unknownReason(r: SnapshotRow, selectors: string[]): string {
-  if (r.venue === null) return `unknown market ${r.conditionId} (a new market needs venue and eventKey, tags or series to be matched to the catalog's universe)`;
+  if (r.venue === null)
+    return `unknown market ${r.conditionId} (a new market needs venue and eventKey, tags or series to be matched to the catalog's universe)`;
   return `market ${r.conditionId} is not in the catalog's universe (${selectors.length ? selectors.join(", ") : `no event, tags or series given for ${r.venue}`})`;
 }
 import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/restate";
@@ -48,7 +55,12 @@ export interface IngestResult {
  * other values) is stored with revision + 1, and published values it moves beyond the materiality
  * threshold are restated. Unknown markets and time going backwards refuse the whole file.
  */
-export async function ingestFile(prisma: Db, file: string, text: string, options: { now?: Date } = {}): Promise<IngestResult> {
+export async function ingestFile(
+  prisma: Db,
+  file: string,
+  text: string,
+  options: { now?: Date } = {},
+): Promise<IngestResult> {
   const name = path.basename(file);
   const rows = readSnapshots(name, text);
   const result = await prisma.$transaction(
@@ -56,10 +68,18 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
       // Waits for a tick in progress; the scheduler skips its turn while a file is computed.
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
       const ids = [...new Set(rows.map((r) => r.conditionId))];
-      const known = new Set((await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true } })).map((m) => m.conditionId));
+      const known = new Set(
+        (await tx.market.findMany({ where: { conditionId: { in: ids } }, select: { conditionId: true } })).map(
+          (m) => m.conditionId,
+        ),
+      );
       const latest = new Map(
         (
-          await tx.marketSnapshot.groupBy({ by: ["conditionId"], where: { conditionId: { in: ids } }, _max: { observedAt: true } })
+          await tx.marketSnapshot.groupBy({
+            by: ["conditionId"],
+            where: { conditionId: { in: ids } },
+            _max: { observedAt: true },
+          })
         ).map((g) => [g.conditionId, g._max.observedAt]),
       );
       for (const [id, t] of await newestHistoryHours(tx, ids)) {
@@ -72,7 +92,17 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         (
           await tx.marketSnapshot.findMany({
             where: { OR: rows.map((r) => ({ conditionId: r.conditionId, observedAt: r.observedAt })) },
-            select: { conditionId: true, observedAt: true, bestBid: true, bestAsk: true, mid: true, depthUsd: true, resolved: true, outcome: true, revision: true },
+            select: {
+              conditionId: true,
+              observedAt: true,
+              bestBid: true,
+              bestAsk: true,
+              mid: true,
+              depthUsd: true,
+              resolved: true,
+              outcome: true,
+              revision: true,
+            },
           })
         ).map((s) => [`${s.conditionId}|${s.observedAt.toISOString()}`, { ...s, snapshotRow: true }]),
       );
@@ -83,7 +113,17 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         for (const h of await historyHours(tx, ids, new Date(Math.min(...times)), new Date(Math.max(...times)))) {
           const k = `${h.conditionId}|${h.observedAt.toISOString()}`;
           if (inFile.has(k) && !existing.has(k))
-            existing.set(k, { ...h, bestBid: new Decimal(h.bestBid), bestAsk: new Decimal(h.bestAsk), mid: new Decimal(h.mid), depthUsd: new Decimal(0), resolved: false, outcome: null, revision: 0, snapshotRow: false });
+            existing.set(k, {
+              ...h,
+              bestBid: new Decimal(h.bestBid),
+              bestAsk: new Decimal(h.bestAsk),
+              mid: new Decimal(h.mid),
+              depthUsd: new Decimal(0),
+              resolved: false,
+              outcome: null,
+              revision: 0,
+              snapshotRow: false,
+            });
         }
       }
       const universe = await catalogSelectors(tx);
@@ -98,7 +138,11 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         const stored = latest.get(r.conditionId);
         const isCorrection = existing.has(`${r.conditionId}|${r.observedAt.toISOString()}`);
         if ((prev && r.observedAt <= prev) || (!isCorrection && stored && r.observedAt < stored)) {
-          problems.push({ file: name, line: r.line, reason: `time goes backwards for ${r.conditionId} at ${r.observedAt.toISOString()}` });
+          problems.push({
+            file: name,
+            line: r.line,
+            reason: `time goes backwards for ${r.conditionId} at ${r.observedAt.toISOString()}`,
+          });
         }
         lastInFile.set(r.conditionId, r.observedAt);
       }
@@ -117,20 +161,53 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
             listedAt: row.observedAt,
           })),
         });
-      const result: Omit<IngestResult, "restated"> = { file: name, rows: rows.length, inserted: 0, revised: 0, unchanged: 0, created: creating.size };
+      const result: Omit<IngestResult, "restated"> = {
+        file: name,
+        rows: rows.length,
+        inserted: 0,
+        revised: 0,
+        unchanged: 0,
+        created: creating.size,
+      };
       let earliest: Date | null = null;
       for (const r of rows) {
         const s = existing.get(`${r.conditionId}|${r.observedAt.toISOString()}`);
-        const values = { bestBid: r.bestBid, bestAsk: r.bestAsk, mid: r.mid, depthUsd: r.depthUsd, resolved: r.resolved, outcome: r.outcome };
-        if (s && s.bestBid.equals(r.bestBid) && s.bestAsk.equals(r.bestAsk) && s.mid.equals(r.mid) && s.depthUsd.equals(r.depthUsd) && s.resolved === r.resolved && s.outcome === r.outcome) {
+        const values = {
+          bestBid: r.bestBid,
+          bestAsk: r.bestAsk,
+          mid: r.mid,
+          depthUsd: r.depthUsd,
+          resolved: r.resolved,
+          outcome: r.outcome,
+        };
+        if (
+          s &&
+          s.bestBid.equals(r.bestBid) &&
+          s.bestAsk.equals(r.bestAsk) &&
+          s.mid.equals(r.mid) &&
+          s.depthUsd.equals(r.depthUsd) &&
+          s.resolved === r.resolved &&
+          s.outcome === r.outcome
+        ) {
           result.unchanged++;
           continue;
         }
         if (!s) {
-          await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, ingested: true } });
+          await tx.marketSnapshot.create({
+            data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, ingested: true },
+          });
           result.inserted++;
         } else if (!s.snapshotRow) {
-          await tx.marketSnapshot.create({ data: { conditionId: r.conditionId, observedAt: r.observedAt, ...values, revision: 1, ingested: true, source: "history" } });
+          await tx.marketSnapshot.create({
+            data: {
+              conditionId: r.conditionId,
+              observedAt: r.observedAt,
+              ...values,
+              revision: 1,
+              ingested: true,
+              source: "history",
+            },
+          });
           result.revised++;
         } else {
           await tx.marketSnapshot.update({
@@ -141,7 +218,8 @@ export async function ingestFile(prisma: Db, file: string, text: string, options
         }
         if (earliest === null || r.observedAt < earliest) earliest = r.observedAt;
       }
-      const restated = earliest === null ? NOTHING_RESTATED : await restate(tx, earliest, { now: options.now ?? new Date() });
+      const restated =
+        earliest === null ? NOTHING_RESTATED : await restate(tx, earliest, { now: options.now ?? new Date() });
       return { ...result, restated };
     },
     { timeout: 600_000, maxWait: 60_000 },

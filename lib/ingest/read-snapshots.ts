@@ -45,7 +45,9 @@ const probability = (name: string) =>
 
 const row = z
   .object({
-    observedAt: z.string().refine((s) => !Number.isNaN(Date.parse(s)), { message: "observedAt is not an ISO 8601 timestamp" }),
+    observedAt: z
+      .string()
+      .refine((s) => !Number.isNaN(Date.parse(s)), { message: "observedAt is not an ISO 8601 timestamp" }),
     conditionId: z.string().min(1, "conditionId is missing"),
     legKey: z.string().nullish(),
     label: z.string().min(1, "label is missing"),
@@ -71,8 +73,15 @@ export function readSnapshots(file: string, text: string): SnapshotRow[] {
   const problems: Array<{ file: string; line: number; reason: string }> = [];
   const raw: Array<{ line: number; value: Record<string, unknown> }> = [];
   if (/\.csv$/i.test(file)) {
-    const records = parse(text, { columns: true, skip_empty_lines: true, info: true, trim: true }) as Array<{ record: Record<string, string>; info: { lines: number } }>;
-    for (const r of records) raw.push({ line: r.info.lines, value: Object.fromEntries(Object.entries(r.record).map(([k, v]) => [k, v === "" ? null : v])) });
+    const records = parse(text, { columns: true, skip_empty_lines: true, info: true, trim: true }) as Array<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>;
+    for (const r of records)
+      raw.push({
+        line: r.info.lines,
+        value: Object.fromEntries(Object.entries(r.record).map(([k, v]) => [k, v === "" ? null : v])),
+      });
   } else {
     text.split(/\r?\n/).forEach((l, i) => {
       if (!l.trim()) return;

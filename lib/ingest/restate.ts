@@ -1,7 +1,14 @@
 import "server-only";
 import Decimal from "decimal.js";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { checkpointBefore, checkpointOf, isCheckpointHour, RESTATEMENT_LOOKBACK_DAYS, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
+import {
+  checkpointBefore,
+  checkpointOf,
+  isCheckpointHour,
+  RESTATEMENT_LOOKBACK_DAYS,
+  writeCheckpoints,
+  type CheckpointRow,
+} from "@/lib/ingest/checkpoints";
 import { createDemoMarket, resumeDemoMarket, type DemoState } from "@/lib/ingest/demo-market";
 import { isStoredFeedState, loadStoredMarkets, StoredFeed, type EngineFeed } from "@/lib/ingest/stored-feed";
 import { computeHour, loadEngine, saveStates, type CompositionRow, type EngineStates } from "@/lib/ingest/engine-hour";
@@ -12,7 +19,6 @@ import { compactLevelRows } from "@/lib/db/level-inputs";
 import { CURRENT_CORRECTIONS, ENGINE_CORRECTIONS } from "@/lib/ingest/corrections";
 
 type Tx = Prisma.TransactionClient;
-
 
 /** The methodology page's materiality thresholds: a published value moves by more than this, or it stays. */
 export const LEVEL_MATERIALITY = new Decimal("0.01");
@@ -30,7 +36,14 @@ export interface RestateResult {
   linksRewritten: number;
 }
 
-export const NOTHING_RESTATED: RestateResult = { fromHour: null, hours: 0, levelsRestated: 0, ticksRestated: 0, added: 0, linksRewritten: 0 };
+export const NOTHING_RESTATED: RestateResult = {
+  fromHour: null,
+  hours: 0,
+  levelsRestated: 0,
+  ticksRestated: 0,
+  added: 0,
+  linksRewritten: 0,
+};
 
 const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
 
@@ -49,7 +62,9 @@ export type StoredTick = {
 
 function pts(tenors: unknown): Map<string, number> {
   const out = new Map<string, number>();
-  if (tenors && typeof tenors === "object") for (const [k, v] of Object.entries(tenors as Record<string, { pts?: unknown }>)) if (typeof v?.pts === "number") out.set(k, v.pts);
+  if (tenors && typeof tenors === "object")
+    for (const [k, v] of Object.entries(tenors as Record<string, { pts?: unknown }>))
+      if (typeof v?.pts === "number") out.set(k, v.pts);
   return out;
 }
 
@@ -61,9 +76,16 @@ export function gateNames(flags: unknown): string[] {
 /** A volatility value is restated when its gate decision (status, publication state, the gates failed) changed or any of its points moved by more than the threshold. */
 export function tickIsMaterial(stored: StoredTick, next: Prisma.VolatilityTickCreateManyInput): boolean {
   if (stored.status !== next.status || stored.publicationState !== next.publicationState) return true;
-  if (stored.gateFlags !== undefined && gateNames(stored.gateFlags).join() !== gateNames(next.gateFlags).join()) return true;
+  if (stored.gateFlags !== undefined && gateNames(stored.gateFlags).join() !== gateNames(next.gateFlags).join())
+    return true;
   const moved = (a: number, b: number) => Math.abs(a - b) > VOLATILITY_MATERIALITY_PTS;
-  if (moved(stored.headlinePts, next.headlinePts) || moved(stored.bandLoPts, next.bandLoPts) || moved(stored.bandHiPts, next.bandHiPts) || moved(stored.fbvRPts, next.fbvRPts)) return true;
+  if (
+    moved(stored.headlinePts, next.headlinePts) ||
+    moved(stored.bandLoPts, next.bandLoPts) ||
+    moved(stored.bandHiPts, next.bandHiPts) ||
+    moved(stored.fbvRPts, next.fbvRPts)
+  )
+    return true;
   const a = pts(stored.tenors);
   const b = pts(next.tenors);
   for (const k of new Set([...a.keys(), ...b.keys()])) {
@@ -98,7 +120,9 @@ export async function restate(tx: Tx, earliest: Date, options: RestateOptions): 
   const engine = await tx.engineState.findUnique({ where: { id: 1 } });
   if (!engine?.demoState) return NOTHING_RESTATED;
   const last = engine.lastTickAt;
-  const lookback = options.wholeHistory ? earliest : new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * MS_PER_DAY);
+  const lookback = options.wholeHistory
+    ? earliest
+    : new Date(floorHour(options.now).getTime() - RESTATEMENT_LOOKBACK_DAYS * MS_PER_DAY);
   const from = new Date(Math.max(ceilHour(earliest).getTime(), lookback.getTime()));
   if (from > last) return NOTHING_RESTATED; // not computed yet: the next tick reads it
 
@@ -155,7 +179,16 @@ async function storedValues(tx: Tx, from: Date) {
     (
       await tx.indexLevel.findMany({
         where: { t: { gte: from } },
-        select: { indexId: true, t: true, level: true, revision: true, stale: true, compositionVersion: true, computedAt: true, basis: true },
+        select: {
+          indexId: true,
+          t: true,
+          level: true,
+          revision: true,
+          stale: true,
+          compositionVersion: true,
+          computedAt: true,
+          basis: true,
+        },
       })
     ).map((l) => [key(l.indexId, l.t), l]),
   );
@@ -163,7 +196,19 @@ async function storedValues(tx: Tx, from: Date) {
     (
       await tx.volatilityTick.findMany({
         where: { computedAt: { gte: from } },
-        select: { seriesId: true, computedAt: true, gateFlags: true, headlinePts: true, bandLoPts: true, bandHiPts: true, fbvRPts: true, status: true, publicationState: true, tenors: true, revision: true },
+        select: {
+          seriesId: true,
+          computedAt: true,
+          gateFlags: true,
+          headlinePts: true,
+          bandLoPts: true,
+          bandHiPts: true,
+          fbvRPts: true,
+          status: true,
+          publicationState: true,
+          tenors: true,
+          revision: true,
+        },
       })
     ).map((x) => [key(x.seriesId, x.computedAt), x]),
   );
@@ -174,14 +219,34 @@ async function storedValues(tx: Tx, from: Date) {
 type HourOut = ReturnType<typeof computeHour>;
 
 /** What a restatement changes, gathered hour by hour and written at the end. */
-function newChanges(stored: Awaited<ReturnType<typeof storedValues>>, catalog: Awaited<ReturnType<typeof loadEngine>>["catalog"], options: RestateOptions) {
+function newChanges(
+  stored: Awaited<ReturnType<typeof storedValues>>,
+  catalog: Awaited<ReturnType<typeof loadEngine>>["catalog"],
+  options: RestateOptions,
+) {
   const records: Prisma.RestatementCreateManyInput[] = [];
   const computedAt = options.now;
   const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
   /** Keeps the superseded value beside the corrected one; `detail.revision` is the superseded revision. */
   const reason = options.reason ?? "corrected or late market snapshot";
-  const record = (kind: "index_level" | "volatility", ownerId: string, t: Date, previous: string, value: string, detail: Prisma.InputJsonObject & { revision: number }) =>
-    records.push({ restatedAt: computedAt, kind, ticker: tickerOf.get(ownerId) ?? ownerId, t, revision: detail.revision + 1, previous, value, detail: { ...detail, reason } });
+  const record = (
+    kind: "index_level" | "volatility",
+    ownerId: string,
+    t: Date,
+    previous: string,
+    value: string,
+    detail: Prisma.InputJsonObject & { revision: number },
+  ) =>
+    records.push({
+      restatedAt: computedAt,
+      kind,
+      ticker: tickerOf.get(ownerId) ?? ownerId,
+      t,
+      revision: detail.revision + 1,
+      previous,
+      value,
+      detail: { ...detail, reason },
+    });
   return {
     ...stored,
     computedAt,
@@ -202,7 +267,17 @@ type Changes = ReturnType<typeof newChanges>;
 
 /** One recomputed hour against what was published: new, restated (material), reflagged or unchanged. */
 function compareHour(changes: Changes, out: HourOut): void {
-  const { storedLevels, storedTicks, newLevels, restatedLevels, reflagged, newTicks, restatedTicks, record, computedAt } = changes;
+  const {
+    storedLevels,
+    storedTicks,
+    newLevels,
+    restatedLevels,
+    reflagged,
+    newTicks,
+    restatedTicks,
+    record,
+    computedAt,
+  } = changes;
   for (const level of out.levels) {
     const stored = storedLevels.get(key(level.indexId, level.t as Date));
     if (!stored) newLevels.push(level);
@@ -224,17 +299,24 @@ function compareHour(changes: Changes, out: HourOut): void {
     if (!stored) newTicks.push(tick);
     else if (tickIsMaterial(stored, tick)) {
       restatedTicks.push({ ...tick, revision: stored.revision + 1 });
-      record("volatility", tick.seriesId, tick.computedAt as Date, String(stored.headlinePts), String(tick.headlinePts), {
-        revision: stored.revision,
-        status: stored.status,
-        gates: gateNames(stored.gateFlags),
-        publicationState: stored.publicationState,
-        next: { status: tick.status, gates: gateNames(tick.gateFlags), publicationState: tick.publicationState },
-        bandLoPts: stored.bandLoPts,
-        bandHiPts: stored.bandHiPts,
-        fbvRPts: stored.fbvRPts,
-        tenors: stored.tenors ?? {},
-      });
+      record(
+        "volatility",
+        tick.seriesId,
+        tick.computedAt as Date,
+        String(stored.headlinePts),
+        String(tick.headlinePts),
+        {
+          revision: stored.revision,
+          status: stored.status,
+          gates: gateNames(stored.gateFlags),
+          publicationState: stored.publicationState,
+          next: { status: tick.status, gates: gateNames(tick.gateFlags), publicationState: tick.publicationState },
+          bandLoPts: stored.bandLoPts,
+          bandHiPts: stored.bandHiPts,
+          fbvRPts: stored.fbvRPts,
+          tenors: stored.tenors ?? {},
+        },
+      );
     }
   }
   changes.compositions.push(...out.compositions);
@@ -249,7 +331,16 @@ async function writeChanges(tx: Tx, changes: Changes): Promise<void> {
       `UPDATE index_levels l SET stale = r.stale, basis = r.basis, "freshMarketsCount" = r."freshMarketsCount", "staleMarketsCount" = r."staleMarketsCount"
        FROM jsonb_to_recordset($1::jsonb) AS r("indexId" text, t timestamptz, stale boolean, basis text, "freshMarketsCount" int, "staleMarketsCount" int)
        WHERE l."indexId" = r."indexId"::uuid AND l.t = r.t`,
-      JSON.stringify(reflagged.map((l) => ({ indexId: l.indexId, t: l.t, stale: l.stale, basis: l.basis ?? "live", freshMarketsCount: l.freshMarketsCount, staleMarketsCount: l.staleMarketsCount }))),
+      JSON.stringify(
+        reflagged.map((l) => ({
+          indexId: l.indexId,
+          t: l.t,
+          stale: l.stale,
+          basis: l.basis ?? "live",
+          freshMarketsCount: l.freshMarketsCount,
+          staleMarketsCount: l.staleMarketsCount,
+        })),
+      ),
     );
   }
   if (restatedLevels.length) {
@@ -283,7 +374,9 @@ async function writeChanges(tx: Tx, changes: Changes): Promise<void> {
 export async function applyEngineCorrections(tx: Tx, now: Date): Promise<RestateResult | null> {
   const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { corrections: true, demoState: true } });
   if (!engine || engine.corrections >= CURRENT_CORRECTIONS) return null;
-  const reason = ENGINE_CORRECTIONS.filter((c) => c.number > engine.corrections).map((c) => `engine correction: ${c.reason}`).join("; ");
+  const reason = ENGINE_CORRECTIONS.filter((c) => c.number > engine.corrections)
+    .map((c) => `engine correction: ${c.reason}`)
+    .join("; ");
   const start = (engine.demoState as { start?: string } | null)?.start;
   const result = start ? await restate(tx, new Date(start), { now, wholeHistory: true, reason }) : NOTHING_RESTATED;
   await tx.engineState.update({ where: { id: 1 }, data: { corrections: CURRENT_CORRECTIONS } });
@@ -295,9 +388,17 @@ const same = (stored: Prisma.Decimal, next: Prisma.Decimal | string | number, sc
   new Decimal(stored.toString()).equals(new Decimal(next.toString()).toDecimalPlaces(scale, Decimal.ROUND_HALF_UP));
 
 /** Brings the stored compositions and chain links from `from` on in line with the recomputation. */
-async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], links: Prisma.ReconstitutionEventCreateManyInput[]): Promise<number> {
+async function rewriteLinks(
+  tx: Tx,
+  from: Date,
+  compositions: CompositionRow[],
+  links: Prisma.ReconstitutionEventCreateManyInput[],
+): Promise<number> {
   let rewritten = 0;
-  const storedComps = await tx.composition.findMany({ where: { effectiveAt: { gte: from } }, include: { members: true } });
+  const storedComps = await tx.composition.findMany({
+    where: { effectiveAt: { gte: from } },
+    include: { members: true },
+  });
   const nextComps = new Map(compositions.map((c) => [`${c.indexId}|${c.version}`, c]));
   for (const s of storedComps) {
     const n = nextComps.get(`${s.indexId}|${s.version}`);
@@ -305,7 +406,9 @@ async function rewriteLinks(tx: Tx, from: Date, compositions: CompositionRow[], 
       n !== undefined &&
       n.effectiveAt.getTime() === s.effectiveAt.getTime() &&
       n.members.length === s.members.length &&
-      n.members.every((m) => s.members.some((x) => x.conditionId === m.conditionId && same(x.targetWeight, m.targetWeight, 12)));
+      n.members.every((m) =>
+        s.members.some((x) => x.conditionId === m.conditionId && same(x.targetWeight, m.targetWeight, 12)),
+      );
     if (unchanged) nextComps.delete(`${s.indexId}|${s.version}`);
     else {
       await tx.composition.delete({ where: { id: s.id } });

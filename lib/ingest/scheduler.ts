@@ -42,7 +42,8 @@ export function startScheduler(): void {
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
       const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS);
-      if (incidents.opened.length || incidents.closed) console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
+      if (incidents.opened.length || incidents.closed)
+        console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
       const months = await buildBundlesOnce(prisma, c.embedded);
       if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
     } catch (error) {

@@ -14,12 +14,16 @@ export interface FirstLegs {
  * reads it first: the collector, or a back-calculation that runs before the collector's first read.
  * Null when the event lists fewer than two.
  */
-export function firstLegsOf(series: { name: string; headlineTenorDays: number; settlementDate: Date | null }, event: VenueEventLegs): FirstLegs | null {
+export function firstLegsOf(
+  series: { name: string; headlineTenorDays: number; settlementDate: Date | null },
+  event: VenueEventLegs,
+): FirstLegs | null {
   if (event.legs.length < 2) return null;
   return {
     legs: event.legs.map((l) => l.conditionId),
     definitionLine: definitionLineOf(series.name, event.title, event.legs.length, series.headlineTenorDays),
-    settlementDate: series.settlementDate ?? (event.settlementDate ? new Date(`${event.settlementDate}T00:00:00Z`) : null),
+    settlementDate:
+      series.settlementDate ?? (event.settlementDate ? new Date(`${event.settlementDate}T00:00:00Z`) : null),
   };
 }
 

@@ -52,7 +52,20 @@ export class SnapshotOverlay {
 }
 
 /** One snapshot as the overlay query sends it: condition id, ms, bid, ask, mid, depth, resolved, outcome, source, leg key, label, settlement day. */
-type OverlayRow = [string, number, string, string, string, string, boolean, number | null, string, string | null, string, string | null];
+type OverlayRow = [
+  string,
+  number,
+  string,
+  string,
+  string,
+  string,
+  boolean,
+  number | null,
+  string,
+  string | null,
+  string,
+  string | null,
+];
 
 /**
  * Loads the ingested snapshots and stored history prices that can matter to the hours from `from` to `until`. A
@@ -99,7 +112,8 @@ export async function loadOverlay(
   const stored = await loadHistorySnapshots(db, lo, until, settlementOf, held?.history);
   const inMemory = held ? held.history.snapshots(lo.getTime(), until.getTime(), held.markets) : [];
   const history = inMemory.length ? mergeByTime(stored, inMemory) : stored;
-  const snapshots = rows.map(([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
+  const snapshots = rows.map(
+    ([conditionId, ms, bid, ask, mid, depth, resolved, outcome, source, legKey, label, settlement]): Snapshot => {
       // Decimals are immutable: equal cells share one (dec gives the same decimal for the same text)
       const bestBid = dec(bid);
       const bestAsk = dec(ask);
@@ -117,7 +131,8 @@ export async function loadOverlay(
         outcome: outcome === 0 || outcome === 1 ? outcome : null,
         ...(source === "history" ? { source: "history" as const } : {}),
       };
-    });
+    },
+  );
   const loaded = history.length ? mergeByTime(history, snapshots) : snapshots;
   if (!after) return new SnapshotOverlay(loaded, { since, until });
   // the previous overlay's rows from a day before `from` on, all at or before its end, then the loaded ones
@@ -132,7 +147,8 @@ function mergeByTime(first: readonly Snapshot[], second: readonly Snapshot[]): S
   let i = 0;
   let j = 0;
   let k = 0;
-  while (i < first.length && j < second.length) out[k++] = first[i]!.observedAt.getTime() <= second[j]!.observedAt.getTime() ? first[i++]! : second[j++]!;
+  while (i < first.length && j < second.length)
+    out[k++] = first[i]!.observedAt.getTime() <= second[j]!.observedAt.getTime() ? first[i++]! : second[j++]!;
   while (i < first.length) out[k++] = first[i++]!;
   while (j < second.length) out[k++] = second[j++]!;
   return out;

@@ -31,7 +31,8 @@ export interface StoredFeedState {
 }
 export type FeedState = DemoState | StoredFeedState;
 
-export const isStoredFeedState = (s: unknown): s is StoredFeedState => typeof s === "object" && s !== null && (s as { feed?: unknown }).feed === "stored";
+export const isStoredFeedState = (s: unknown): s is StoredFeedState =>
+  typeof s === "object" && s !== null && (s as { feed?: unknown }).feed === "stored";
 
 /** Resolved markets stay in the universe this long (as in the demo), so their exit is priced at settlement. */
 const KEEP_RESOLVED_MS = 24 * MS_PER_HOUR;
@@ -62,9 +63,12 @@ export class StoredFeed implements EngineFeed {
     const t = this.hour ? nextHour(this.hour) : this.start;
     this.hour = t;
     const universe = this.markets.filter(
-      (m) => m.listedAt.getTime() <= t.getTime() && (m.resolvedAt === null || t.getTime() - m.resolvedAt.getTime() < KEEP_RESOLVED_MS),
+      (m) =>
+        m.listedAt.getTime() <= t.getTime() &&
+        (m.resolvedAt === null || t.getTime() - m.resolvedAt.getTime() < KEEP_RESOLVED_MS),
     );
-    if (universe.length !== this.universe.length || universe.some((m, i) => m !== this.universe[i])) this.universe = universe;
+    if (universe.length !== this.universe.length || universe.some((m, i) => m !== this.universe[i]))
+      this.universe = universe;
     return { t, observed: [], latest: [], universe: this.universe, resolvedNow: [] };
   }
 
@@ -77,23 +81,32 @@ export class StoredFeed implements EngineFeed {
 export async function loadStoredMarkets(tx: Prisma.TransactionClient): Promise<FeedMarket[]> {
   const rows = await tx.market.findMany({
     where: { venue: { not: "demo" } },
-    select: { conditionId: true, label: true, legKey: true, eventKey: true, theme: true, selectors: true, settlementDate: true, listedAt: true, resolvedAt: true, outcome: true },
+    select: {
+      conditionId: true,
+      label: true,
+      legKey: true,
+      eventKey: true,
+      theme: true,
+      selectors: true,
+      settlementDate: true,
+      listedAt: true,
+      resolvedAt: true,
+      outcome: true,
+    },
     orderBy: { listedAt: "asc" },
   });
-  return rows.map(
-    (r): FeedMarket => ({
-      conditionId: r.conditionId,
-      label: r.label,
-      legKey: r.legKey,
-      eventKey: r.eventKey,
-      theme: r.theme,
-      selectors: r.selectors,
-      settlementDate: r.settlementDate,
-      listedAt: r.listedAt,
-      resolvedAt: r.resolvedAt,
-      outcome: r.outcome === 0 || r.outcome === 1 ? r.outcome : null,
-    }),
-  );
+  return rows.map((r): FeedMarket => ({
+    conditionId: r.conditionId,
+    label: r.label,
+    legKey: r.legKey,
+    eventKey: r.eventKey,
+    theme: r.theme,
+    selectors: r.selectors,
+    settlementDate: r.settlementDate,
+    listedAt: r.listedAt,
+    resolvedAt: r.resolvedAt,
+    outcome: r.outcome === 0 || r.outcome === 1 ? r.outcome : null,
+  }));
 }
 
 export type { MarketInfo };

@@ -10,7 +10,10 @@ import { config, parseConfig } from "@/lib/config";
 /** What the applied catalog asks of the venues: its indices' selectors and its volatility series' events. */
 export async function doctorTargets(prisma: Db): Promise<DoctorTargets> {
   const t: DoctorTargets = { polymarket: { tags: [], events: [] }, kalshi: { series: [], events: [] } };
-  for (const row of await prisma.index.findMany({ where: { removedAt: null, ceasedAt: null }, select: { universe: true } })) {
+  for (const row of await prisma.index.findMany({
+    where: { removedAt: null, ceasedAt: null },
+    select: { universe: true },
+  })) {
     const u = universeSchema.safeParse(row.universe);
     if (!u.success) continue;
     for (const s of universeSelectors(u.data)) {
@@ -19,11 +22,17 @@ export async function doctorTargets(prisma: Db): Promise<DoctorTargets> {
       if (venue === "kalshi") (kind === "series" ? t.kalshi.series : t.kalshi.events).push(value);
     }
   }
-  for (const s of await prisma.volatilitySeries.findMany({ where: { ceasedAt: null, venue: { in: ["polymarket", "kalshi"] } }, select: { venue: true, event: true } })) {
+  for (const s of await prisma.volatilitySeries.findMany({
+    where: { ceasedAt: null, venue: { in: ["polymarket", "kalshi"] } },
+    select: { venue: true, event: true },
+  })) {
     (s.venue === "polymarket" ? t.polymarket.events : t.kalshi.events).push(s.event);
   }
   const unique = (xs: string[]) => [...new Set(xs)].sort();
-  return { polymarket: { tags: unique(t.polymarket.tags), events: unique(t.polymarket.events) }, kalshi: { series: unique(t.kalshi.series), events: unique(t.kalshi.events) } };
+  return {
+    polymarket: { tags: unique(t.polymarket.tags), events: unique(t.polymarket.events) },
+    kalshi: { series: unique(t.kalshi.series), events: unique(t.kalshi.events) },
+  };
 }
 
 /**
@@ -33,7 +42,15 @@ export async function doctorTargets(prisma: Db): Promise<DoctorTargets> {
  */
 export async function doctorCommand(prisma: Db, io: CommandIo): Promise<number> {
   const e = { ...venueEndpoints(io.env ? parseConfig(io.env) : config()), ...io.endpoints };
-  const rows = await venueDoctor({ polymarketGammaUrl: e.polymarketGammaUrl, polymarketClobUrl: e.polymarketClobUrl, kalshiApiUrl: e.kalshiApiUrl, timeoutMs: e.timeoutMs }, await doctorTargets(prisma));
+  const rows = await venueDoctor(
+    {
+      polymarketGammaUrl: e.polymarketGammaUrl,
+      polymarketClobUrl: e.polymarketClobUrl,
+      kalshiApiUrl: e.kalshiApiUrl,
+      timeoutMs: e.timeoutMs,
+    },
+    await doctorTargets(prisma),
+  );
   io.out(formatDoctor(rows));
   return rows.some((r) => r.drift || r.failed) ? 1 : 0;
 }

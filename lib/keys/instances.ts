@@ -42,7 +42,11 @@ export function registerInstance({
   const beat = async () => {
     try {
       const prisma = await db();
-      await prisma.serviceInstance.upsert({ where: { id }, create: { id, redisPrefix, ...where }, update: { seenAt: new Date() } });
+      await prisma.serviceInstance.upsert({
+        where: { id },
+        create: { id, redisPrefix, ...where },
+        update: { seenAt: new Date() },
+      });
       // Instances not seen for ALIVE_MS are gone (killed, their host lost): their rows go.
       await prisma.serviceInstance.deleteMany({ where: { seenAt: { lt: new Date(Date.now() - ALIVE_MS) } } });
     } catch {
@@ -96,9 +100,18 @@ function watchRevocations(db: () => Promise<Db>, keys: KeyCache, id: string, dow
  * Null when a revocation made by this process reaches every running instance; otherwise why not.
  * Called by the operator CLI before it revokes or rotates a key directly in the database.
  */
-export async function revocationReach({ config: c, db }: { config: Config; db: () => Promise<Db> }): Promise<string | null> {
+export async function revocationReach({
+  config: c,
+  db,
+}: {
+  config: Config;
+  db: () => Promise<Db>;
+}): Promise<string | null> {
   const prisma = await db();
-  const alive = await prisma.serviceInstance.findMany({ where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) } }, select: { redisPrefix: true } });
+  const alive = await prisma.serviceInstance.findMany({
+    where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) } },
+    select: { redisPrefix: true },
+  });
   const local = alive.filter((i) => i.redisPrefix === null).length;
   if (local > 0) {
     return `${local} running server instance(s) of this database use no Redis: each keeps its own key cache (up to 5 minutes), which this tool cannot reach. Revoke the key in that server's portal, or stop the server first.`;
@@ -139,12 +152,19 @@ export async function liveInstances({ db }: { db: () => Promise<Db> }): Promise<
  * REVOCATION_WATCH_MS, from the database, whether or not Redis carried the news), or `timeoutMs`
  * passed. Returns the instances that have not confirmed (none: the revocation holds everywhere).
  */
-export async function awaitRevocationReach({ db }: { db: () => Promise<Db> }, revokedAt: Date, timeoutMs = CONFIRM_MS): Promise<LiveInstance[]> {
+export async function awaitRevocationReach(
+  { db }: { db: () => Promise<Db> },
+  revokedAt: Date,
+  timeoutMs = CONFIRM_MS,
+): Promise<LiveInstance[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const prisma = await db();
     const missing = await prisma.serviceInstance.findMany({
-      where: { seenAt: { gte: new Date(Date.now() - ALIVE_MS) }, OR: [{ revocationsSeenAt: null }, { revocationsSeenAt: { lt: revokedAt } }] },
+      where: {
+        seenAt: { gte: new Date(Date.now() - ALIVE_MS) },
+        OR: [{ revocationsSeenAt: null }, { revocationsSeenAt: { lt: revokedAt } }],
+      },
       select: { id: true, host: true, pid: true, redisPrefix: true, startedAt: true, seenAt: true },
     });
     if (missing.length === 0 || Date.now() >= deadline) return missing;

@@ -31,8 +31,7 @@ export function encodeBase62(bytes: Uint8Array, width = SECRET_LENGTH): string {
     digits = BASE62_ALPHABET.charAt(Number(n % 62n)) + digits;
     n /= 62n;
   }
-  if (digits.length > width)
-    throw new RangeError(`base62: value needs ${digits.length} digits > ${width}`);
+  if (digits.length > width) throw new RangeError(`base62: value needs ${digits.length} digits > ${width}`);
   return digits.padStart(width, BASE62_ALPHABET.charAt(0));
 }
 
@@ -47,8 +46,7 @@ const oneShot = (crypto as unknown as { hash?: (algorithm: string, data: string,
 /** Mints a key from 32 CSPRNG bytes; `random` is injectable for deterministic tests only. */
 export function generateKey(random: (size: number) => Uint8Array = randomBytes): GeneratedKey {
   const bytes = random(SECRET_BYTES);
-  if (bytes.length !== SECRET_BYTES)
-    throw new RangeError(`generateKey: need ${SECRET_BYTES} random bytes`);
+  if (bytes.length !== SECRET_BYTES) throw new RangeError(`generateKey: need ${SECRET_BYTES} random bytes`);
   const secret = encodeBase62(bytes);
   const key = KEY_PREFIX + secret;
   return {

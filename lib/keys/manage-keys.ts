@@ -63,7 +63,11 @@ async function lockAccount(tx: Prisma.TransactionClient, userId: string): Promis
 }
 
 /** Mints a key; the secret is in the result and nowhere else, ever. */
-export async function mintKey(prisma: Db, userId: string, options: MintOptions = {}): Promise<{ key: string; summary: KeySummary }> {
+export async function mintKey(
+  prisma: Db,
+  userId: string,
+  options: MintOptions = {},
+): Promise<{ key: string; summary: KeySummary }> {
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
     await lockAccount(tx, userId);
@@ -91,13 +95,24 @@ export async function mintKey(prisma: Db, userId: string, options: MintOptions =
 }
 
 /** Retires a key and issues its replacement in one transaction; the old secret dies at once. */
-export async function rotateKey(prisma: Db, keys: KeyCache, keyId: string, userId: string | null): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
+export async function rotateKey(
+  prisma: Db,
+  keys: KeyCache,
+  keyId: string,
+  userId: string | null,
+): Promise<{ key: string; summary: KeySummary; sharedCache: "told" | "deferred" }> {
   const fresh = generateKey();
   const row = await prisma.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { ...KEY_SUMMARY_SELECT, userId: true } });
+    const old = await tx.apiKey.findFirst({
+      where: { id: keyId, ...(userId ? { userId } : {}) },
+      select: { ...KEY_SUMMARY_SELECT, userId: true },
+    });
     if (!old) throw new KeyError("not_found", "No such key on this account.");
     await lockAccount(tx, old.userId);
-    const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "rotated", revokedAt: new Date() } });
+    const updated = await tx.apiKey.updateMany({
+      where: { id: keyId, status: "active" },
+      data: { status: "rotated", revokedAt: new Date() },
+    });
     if (updated.count !== 1) throw new KeyError("not_active", "Only an active key can be rotated.");
     return tx.apiKey.create({
       data: {
@@ -121,11 +136,22 @@ export async function rotateKey(prisma: Db, keys: KeyCache, keyId: string, userI
  * Revokes a key; every later call with it is refused. `sharedCache`: whether the other instances
  * were told through Redis now, or learn of it by themselves shortly (KeyCache.invalidate).
  */
-export async function revokeKey(prisma: Db, keys: KeyCache, keyId: string, userId: string | null): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
+export async function revokeKey(
+  prisma: Db,
+  keys: KeyCache,
+  keyId: string,
+  userId: string | null,
+): Promise<KeySummary & { sharedCache: "told" | "deferred" }> {
   const row = await prisma.$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: keyId, ...(userId ? { userId } : {}) }, select: { id: true } });
+    const old = await tx.apiKey.findFirst({
+      where: { id: keyId, ...(userId ? { userId } : {}) },
+      select: { id: true },
+    });
     if (!old) throw new KeyError("not_found", "No such key on this account.");
-    const updated = await tx.apiKey.updateMany({ where: { id: keyId, status: "active" }, data: { status: "revoked", revokedAt: new Date() } });
+    const updated = await tx.apiKey.updateMany({
+      where: { id: keyId, status: "active" },
+      data: { status: "revoked", revokedAt: new Date() },
+    });
     if (updated.count !== 1) throw new KeyError("not_active", "This key is not active.");
     return tx.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SUMMARY_SELECT });
   });
@@ -143,7 +169,12 @@ export async function keyIdFor(prisma: Db, hash: string): Promise<string | null>
 }
 
 export async function ensureUser(prisma: Db, email: string): Promise<string> {
-  const user = await prisma.user.upsert({ where: { email: email.toLowerCase() }, update: {}, create: { email: email.toLowerCase() }, select: { id: true } });
+  const user = await prisma.user.upsert({
+    where: { email: email.toLowerCase() },
+    update: {},
+    create: { email: email.toLowerCase() },
+    select: { id: true },
+  });
   return user.id;
 }
 

@@ -60,12 +60,19 @@ interface Pending {
   prunedAt: number;
 }
 
-const emptyBatch = (file: string | null): Batch => ({ counts: new Map(), lastUsed: new Map(), requests: new Map(), file, applied: 0 });
+const emptyBatch = (file: string | null): Batch => ({
+  counts: new Map(),
+  lastUsed: new Map(),
+  requests: new Map(),
+  file,
+  applied: 0,
+});
 
 const HOUR_MS = 3_600_000;
 
 /** A counter's id in a batch: key, hour, endpoint and status class. */
-const counterId = (keyId: string, hourMs: number, endpoint: string, cls: string) => `${keyId}|${new Date(hourMs).toISOString()}|${endpoint}|${cls}`;
+const counterId = (keyId: string, hourMs: number, endpoint: string, cls: string) =>
+  `${keyId}|${new Date(hourMs).toISOString()}|${endpoint}|${cls}`;
 
 function add(batch: Batch, keyId: string, hourMs: number, endpoint: string, cls: string, atMs: number, n = 1): void {
   count(batch, counterId(keyId, hourMs, endpoint, cls), keyId, atMs, n);
@@ -116,8 +123,22 @@ export interface Meter {
   startJournal(): Promise<number>;
 }
 
-export function createMeter(options: { db: () => Promise<Db>; dataDir: string; flushMs: number; journals: Journals; shutdown: Shutdown; onFlushFailed?: () => void }): Meter {
-  const pending: Pending = { current: emptyBatch(null), closed: [], journal: null, timer: null, flushing: null, prunedAt: 0 };
+export function createMeter(options: {
+  db: () => Promise<Db>;
+  dataDir: string;
+  flushMs: number;
+  journals: Journals;
+  shutdown: Shutdown;
+  onFlushFailed?: () => void;
+}): Meter {
+  const pending: Pending = {
+    current: emptyBatch(null),
+    closed: [],
+    journal: null,
+    timer: null,
+    flushing: null,
+    prunedAt: 0,
+  };
 
   function ensureTimer(): void {
     if (pending.timer) return;
@@ -135,7 +156,9 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
   function record(keyId: string, endpoint: string, status: number, atMs: number, detail?: RequestDetail): void {
     const hourMs = atMs - (atMs % HOUR_MS);
     const cls = statusClass(status);
-    const logged: LoggedRequest | null = detail ? { keyId, atMs, endpoint, status, ...detail, path: logPath(detail.path) } : null;
+    const logged: LoggedRequest | null = detail
+      ? { keyId, atMs, endpoint, status, ...detail, path: logPath(detail.path) }
+      : null;
     // One JSON line: [keyId, hourMs, endpoint, class, atMs], then for the request log status, requestId, method, path, errorCode.
     const fields = logged ? [status, logged.requestId, logged.method, logged.path, logged.errorCode] : [];
     pending.journal?.append(`${JSON.stringify([keyId, hourMs, endpoint, cls, atMs, ...fields])}\n`);
@@ -166,12 +189,16 @@ export function createMeter(options: { db: () => Promise<Db>; dataDir: string; f
         if (Date.now() - pending.prunedAt > HOUR_MS) {
           pending.prunedAt = Date.now();
           // A file is applied and deleted in moments; its name is kept long after, for a replay.
-          await (await options.db()).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
+          await (
+            await options.db()
+          ).$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
         }
       } catch (error) {
         options.onFlushFailed?.();
         const counters = pending.closed.reduce((n, b) => n + b.counts.size, 0);
-        console.error(`[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`);
+        console.error(
+          `[metering] flush failed, ${counters} counters kept for retry: ${(error as Error).message.split("\n")[0]}`,
+        );
       } finally {
         pending.flushing = null;
       }
@@ -281,10 +308,15 @@ async function apply(prisma: Db, batch: Batch): Promise<void> {
     return { keyId, hour, endpoint, cls, n };
   });
   const slices = logSlices(batch);
-  const segment = (slice: number) => (batch.file ? `${path.basename(batch.file)}${slice === 0 ? "" : `#log${slice}`}` : null);
+  const segment = (slice: number) =>
+    batch.file ? `${path.basename(batch.file)}${slice === 0 ? "" : `#log${slice}`}` : null;
   /** Records a transaction's segment name: false when it was applied before (nothing is then to be written). */
   const once = async (tx: Prisma.TransactionClient, name: string | null) =>
-    name === null || (await tx.$executeRawUnsafe(`INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, name)) > 0;
+    name === null ||
+    (await tx.$executeRawUnsafe(
+      `INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
+      name,
+    )) > 0;
   if (batch.applied === 0) {
     await prisma.$transaction(async (tx) => {
       if (!(await once(tx, segment(0)))) return;
@@ -325,7 +357,10 @@ async function apply(prisma: Db, batch: Batch): Promise<void> {
  * running (an instance that never came back, its data directory brought here), then removes them.
  * Each file's transactions are marked with its name, so a file replayed twice counts once.
  */
-export async function replayUsage(db: () => Promise<Db>, dataDir: string): Promise<{ files: number; requests: number }> {
+export async function replayUsage(
+  db: () => Promise<Db>,
+  dataDir: string,
+): Promise<{ files: number; requests: number }> {
   let files = 0;
   let requests = 0;
   for (const file of await orphanFiles(dataDir, "usage")) {
@@ -344,12 +379,41 @@ export function readUsageFile(file: string): Batch {
   for (const line of readLines(file)) {
     try {
       const [keyId, hourMs, endpoint, cls, atMs, status, requestId, method, logged, errorCode] = JSON.parse(line) as [
-        string, number, string, string, number, number?, string?, string?, string?, (string | null)?,
+        string,
+        number,
+        string,
+        string,
+        number,
+        number?,
+        string?,
+        string?,
+        string?,
+        (string | null)?,
       ];
-      if (typeof keyId === "string" && typeof endpoint === "string" && typeof cls === "string" && Number.isFinite(hourMs) && Number.isFinite(atMs)) {
+      if (
+        typeof keyId === "string" &&
+        typeof endpoint === "string" &&
+        typeof cls === "string" &&
+        Number.isFinite(hourMs) &&
+        Number.isFinite(atMs)
+      ) {
         add(batch, keyId, hourMs, endpoint, cls, atMs);
-        if (typeof status === "number" && typeof requestId === "string" && typeof method === "string" && typeof logged === "string") {
-          logRequest(batch, { keyId, atMs, endpoint, status, requestId, method, path: logged, errorCode: errorCode ?? null });
+        if (
+          typeof status === "number" &&
+          typeof requestId === "string" &&
+          typeof method === "string" &&
+          typeof logged === "string"
+        ) {
+          logRequest(batch, {
+            keyId,
+            atMs,
+            endpoint,
+            status,
+            requestId,
+            method,
+            path: logged,
+            errorCode: errorCode ?? null,
+          });
         }
       }
     } catch {
@@ -358,4 +422,3 @@ export function readUsageFile(file: string): Batch {
   }
   return batch;
 }
-

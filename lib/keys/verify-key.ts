@@ -8,7 +8,12 @@ import { hashKey, looksLikeKey, safeEqualHex } from "@/lib/keys/key-format";
  * `synced`: the revocation-epoch read (KeyCache.syncEpoch), when the caller started it earlier;
  * `hashed`: hashKey(presented), when the caller has it already.
  */
-export async function verifyKey({ db, keys }: { db: () => Promise<Db>; keys: KeyCache }, presented: string, synced?: Promise<void>, hashed?: string): Promise<ResolvedKey | null> {
+export async function verifyKey(
+  { db, keys }: { db: () => Promise<Db>; keys: KeyCache },
+  presented: string,
+  synced?: Promise<void>,
+  hashed?: string,
+): Promise<ResolvedKey | null> {
   if (!looksLikeKey(presented)) return null;
   const hash = hashed ?? hashKey(presented);
   const hit = await keys.cached(hash, synced);

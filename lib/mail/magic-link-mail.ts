@@ -3,7 +3,12 @@ import type { Mail } from "@/lib/mail/send-mail";
 const PRODUCT = "PM Benchmarks";
 
 function escapeHtml(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
 }
 
 /** The sign-in mail: one link to the confirmation page, valid once for `minutes`. */

@@ -14,7 +14,9 @@ export interface Mail {
 
 export class MailUnavailableError extends Error {
   constructor() {
-    super("E-mail delivery is not configured: set EMAIL_SERVER (an SMTP URL such as smtp://user:pass@mail.example.com:587).");
+    super(
+      "E-mail delivery is not configured: set EMAIL_SERVER (an SMTP URL such as smtp://user:pass@mail.example.com:587).",
+    );
     this.name = "MailUnavailableError";
   }
 }
@@ -42,13 +44,26 @@ export function createMailer(): Mailer {
     async send(mail) {
       const c = config();
       if (c.EMAIL_SERVER) {
-        const result = await transport(c.EMAIL_SERVER).sendMail({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+        const result = await transport(c.EMAIL_SERVER).sendMail({
+          from: c.EMAIL_FROM,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        });
         const failed = [...(result.rejected ?? []), ...(result.pending ?? [])].filter(Boolean);
         if (failed.length) throw new Error(`the SMTP server did not accept ${failed.length} recipient(s)`);
         return;
       }
       if (!outboxEnabled()) throw new MailUnavailableError();
-      outbox.add({ from: c.EMAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, links: mail.links ?? [] });
+      outbox.add({
+        from: c.EMAIL_FROM,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        links: mail.links ?? [],
+      });
     },
   };
 }

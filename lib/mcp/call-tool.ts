@@ -25,7 +25,11 @@ export const meterLabel = (tool: Pick<Tool, "name">) => `mcp:${tool.name}`;
  * windows, runs the endpoint's handler on the arguments as a query string, and is metered. The
  * result's structuredContent is the API's body: `{data, meta}`, or `{error}` with isError.
  */
-export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<string, unknown>): Promise<CallToolResult> {
+export async function callTool(
+  ctx: McpRequestContext,
+  tool: Tool,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
   let status = 500;
   let errorCode: string | null = "internal_error";
   try {
@@ -72,7 +76,12 @@ export async function callTool(ctx: McpRequestContext, tool: Tool, args: Record<
     // The request log shows a tool call as the call with its arguments (never a header).
     const path = `tools/call ${tool.name} ${JSON.stringify(args)}`;
     const { meter, clock, journals } = ctx.services;
-    meter.record(ctx.key.id, meterLabel(tool), status, clock.now(), { requestId: ctx.requestId, method: "MCP", path, errorCode });
+    meter.record(ctx.key.id, meterLabel(tool), status, clock.now(), {
+      requestId: ctx.requestId,
+      method: "MCP",
+      path,
+      errorCode,
+    });
     journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }
 }

@@ -6,7 +6,12 @@ import { tools } from "@/lib/mcp/tools";
 import { appVersion } from "@/lib/version";
 
 /** Every tool reads published data and changes nothing; the same call gives the same answer. */
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
 const INSTRUCTIONS = [
   "Read-only benchmark data about prediction markets: indices (levels are exact decimal strings based at 100) and volatility series (values in probability points).",
@@ -17,11 +22,19 @@ const INSTRUCTIONS = [
 
 /** A new server per HTTP request (stateless): its tools act for the key that request authenticated. */
 export function createMcpServer(ctx: McpRequestContext): McpServer {
-  const server = new McpServer({ name: "pmbench", title: "PM Benchmarks", version: appVersion() }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: "pmbench", title: "PM Benchmarks", version: appVersion() },
+    { instructions: INSTRUCTIONS },
+  );
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.input.schema, annotations: { title: tool.title, ...READ_ONLY } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input.schema,
+        annotations: { title: tool.title, ...READ_ONLY },
+      },
       (args: Record<string, unknown>) => callTool(ctx, tool, args),
     );
   }

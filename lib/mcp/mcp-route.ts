@@ -16,7 +16,16 @@ export const MCP_ENDPOINT = "/mcp";
 const MAX_BODY = 4 * 1024 * 1024;
 
 /** Query parameter names clients use for credentials (compared lower-case, without `-` and `_`). */
-const CREDENTIAL_PARAMS = new Set(["key", "apikey", "xapikey", "token", "accesstoken", "authorization", "bearer", "secret"]);
+const CREDENTIAL_PARAMS = new Set([
+  "key",
+  "apikey",
+  "xapikey",
+  "token",
+  "accesstoken",
+  "authorization",
+  "bearer",
+  "secret",
+]);
 
 /** True when the URL carries something that looks like a key: URLs end up in logs and histories. */
 export function keyInUrl(url: URL): boolean {
@@ -99,22 +108,34 @@ async function readMessage(request: Request, base: Record<string, string>): Prom
   const body = await readBody(request);
   if (body === "too_large") return jsonRpcError(413, -32000, TOO_LARGE, { ...base, Connection: "close" });
   // The client went away before its body ended: nobody reads this answer, and nothing failed here.
-  if (body === null) return jsonRpcError(400, -32700, "Parse error: the body ended before it was complete", { ...base, Connection: "close" });
+  if (body === null)
+    return jsonRpcError(400, -32700, "Parse error: the body ended before it was complete", {
+      ...base,
+      Connection: "close",
+    });
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder().decode(body));
   } catch {
     return jsonRpcError(400, -32700, "Parse error: Invalid JSON", base);
   }
-  if (Array.isArray(parsed) && parsed.length === 0) return jsonRpcError(400, -32600, "Invalid Request: an empty batch", base);
+  if (Array.isArray(parsed) && parsed.length === 0)
+    return jsonRpcError(400, -32600, "Invalid Request: an empty batch", base);
   const invalid = invalidToolArguments(parsed);
-  if (invalid) return { status: 200, headers: { ...base, "Content-Type": "application/json" }, body: JSON.stringify(invalid) };
+  if (invalid)
+    return { status: 200, headers: { ...base, "Content-Type": "application/json" }, body: JSON.stringify(invalid) };
   return { parsed };
 }
 
 /** The JSON type of a value, in words, for messages. */
 function jsonType(value: unknown): string {
-  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+  return value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "an array"
+      : typeof value === "object"
+        ? "an object"
+        : `a ${typeof value}`;
 }
 
 /**
@@ -123,7 +144,9 @@ function jsonType(value: unknown): string {
  * with a readable message (MCP specification, server/tools "Error Handling": malformed requests
  * are JSON-RPC errors, https://modelcontextprotocol.io/specification/2025-06-18/server/tools#error-handling).
  */
-export function invalidToolArguments(message: unknown): { jsonrpc: "2.0"; id: unknown; error: { code: number; message: string } } | null {
+export function invalidToolArguments(
+  message: unknown,
+): { jsonrpc: "2.0"; id: unknown; error: { code: number; message: string } } | null {
   if (!message || typeof message !== "object" || Array.isArray(message)) return null;
   const m = message as { method?: unknown; params?: unknown; id?: unknown };
   if (m.method !== "tools/call" || !m.params || typeof m.params !== "object" || !("arguments" in m.params)) return null;
@@ -132,7 +155,10 @@ export function invalidToolArguments(message: unknown): { jsonrpc: "2.0"; id: un
   return {
     jsonrpc: "2.0",
     id: m.id ?? null,
-    error: { code: -32602, message: `Invalid params: tools/call 'arguments' must be an object of named arguments (for example {"ticker": "PMX-ELEC"}), not ${jsonType(args)}.` },
+    error: {
+      code: -32602,
+      message: `Invalid params: tools/call 'arguments' must be an object of named arguments (for example {"ticker": "PMX-ELEC"}), not ${jsonType(args)}.`,
+    },
   };
 }
 
@@ -144,11 +170,20 @@ export function invalidToolArguments(message: unknown): { jsonrpc: "2.0"; id: un
  */
 function unavailableAnswer(baseUrl: string, id: unknown, requestId: string, base: Record<string, string>): ApiResult {
   const retryAfter = ERRORS.unavailable.retryAfter;
-  const { error } = errorBody("unavailable", `${ERRORS.unavailable.message} Retry after ${retryAfter} s.`, requestId, baseUrl);
+  const { error } = errorBody(
+    "unavailable",
+    `${ERRORS.unavailable.message} Retry after ${retryAfter} s.`,
+    requestId,
+    baseUrl,
+  );
   return {
     status: 503,
     headers: { ...base, "Content-Type": "application/json", "Retry-After": String(retryAfter) },
-    body: JSON.stringify({ jsonrpc: "2.0", id: id ?? null, error: { code: -32000, message: `${error.code}: ${error.message}`, data: { ...error, retryAfter } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: id ?? null,
+      error: { code: -32000, message: `${error.code}: ${error.message}`, data: { ...error, retryAfter } },
+    }),
   };
 }
 
@@ -165,11 +200,15 @@ export async function answerMcp(services: Services, request: Request): Promise<A
     const message = await readMessage(request, base);
     if (!("parsed" in message)) return message;
     const server = createMcpServer(ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       const response = await transport.handleRequest(request, { parsedBody: message.parsed });
-      if (ctx.unavailable && !Array.isArray(message.parsed)) return unavailableAnswer(services.config.baseUrl, (message.parsed as { id?: unknown }).id, requestId, base);
+      if (ctx.unavailable && !Array.isArray(message.parsed))
+        return unavailableAnswer(services.config.baseUrl, (message.parsed as { id?: unknown }).id, requestId, base);
       const headers: Record<string, string> = {};
       for (const [name, value] of response.headers) headers[name] = value;
       Object.assign(headers, base, ctx.decision ? rateLimitHeaders(ctx.decision, services.clock.now()) : {});

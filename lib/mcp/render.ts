@@ -1,5 +1,11 @@
 import type { IndexCatalogEntry, IndexLatest, LevelPoint, ReconstitutionEvent } from "@/lib/data/indices";
-import type { HistoryPoint, SeriesDefinition, Tick, VolatilityCatalogEntry, VolatilityLatest } from "@/lib/data/volatility";
+import type {
+  HistoryPoint,
+  SeriesDefinition,
+  Tick,
+  VolatilityCatalogEntry,
+  VolatilityLatest,
+} from "@/lib/data/volatility";
 
 /** A success body as the API returns it. */
 export interface Envelope<D = unknown> {
@@ -47,8 +53,14 @@ export const renderIndexLatest: Renderer<IndexLatest> = ({ data: d, meta }) => {
   );
 };
 
-export const renderIndexHistory: Renderer<{ ticker: string; interval: string; count: number; points: LevelPoint[] }> = ({ data, meta }) => {
-  const clamped = meta.clamped === true ? ` The requested start was clamped to the ${String(meta.historyMaxDays)}-day window.` : "";
+export const renderIndexHistory: Renderer<{
+  ticker: string;
+  interval: string;
+  count: number;
+  points: LevelPoint[];
+}> = ({ data, meta }) => {
+  const clamped =
+    meta.clamped === true ? ` The requested start was clamped to the ${String(meta.historyMaxDays)}-day window.` : "";
   const first = data.points[0];
   const last = data.points.at(-1);
   const body =
@@ -58,7 +70,10 @@ export const renderIndexHistory: Renderer<{ ticker: string; interval: string; co
   return withAttribution(body + clamped, meta);
 };
 
-export const renderReconstitutions: Renderer<{ ticker: string; count: number; events: ReconstitutionEvent[] }> = ({ data, meta }) => {
+export const renderReconstitutions: Renderer<{ ticker: string; count: number; events: ReconstitutionEvent[] }> = ({
+  data,
+  meta,
+}) => {
   const latest = data.events[0];
   const body = latest
     ? `${data.ticker}: ${plural(data.count, "reconstitution")}, newest first; the latest completed at ${latest.completedAt} and added ${plural(latest.addedMarketCount, "market")}.`
@@ -66,12 +81,19 @@ export const renderReconstitutions: Renderer<{ ticker: string; count: number; ev
   return withAttribution(body, meta);
 };
 
-export const renderVolatilityCatalog: Renderer<{ count: number; series: VolatilityCatalogEntry[] }> = ({ data, meta }) => {
+export const renderVolatilityCatalog: Renderer<{ count: number; series: VolatilityCatalogEntry[] }> = ({
+  data,
+  meta,
+}) => {
   if (data.count === 0) return withAttribution("No volatility series are published.", meta);
   const lines = data.series.map(
-    (s) => `- ${s.ticker}: ${quoteVolatility(s.headlinePts, s.headlineTenorDays, s.definitionLine)} (${s.status}, at ${s.lastComputedAt})`,
+    (s) =>
+      `- ${s.ticker}: ${quoteVolatility(s.headlinePts, s.headlineTenorDays, s.definitionLine)} (${s.status}, at ${s.lastComputedAt})`,
   );
-  return withAttribution(`${plural(data.count, "volatility series", "volatility series")}, latest published values:\n${lines.join("\n")}`, meta);
+  return withAttribution(
+    `${plural(data.count, "volatility series", "volatility series")}, latest published values:\n${lines.join("\n")}`,
+    meta,
+  );
 };
 
 function tickLine(series: SeriesDefinition, tick: Tick): string {
@@ -89,19 +111,33 @@ export const renderVolatilityLatest: Renderer<VolatilityLatest> = ({ data, meta 
   return withAttribution(body, meta);
 };
 
-export const renderVolatilityHistory: Renderer<{ count: number; points: HistoryPoint[]; series: SeriesDefinition; windowStart: string }> = ({ data, meta }) => {
+export const renderVolatilityHistory: Renderer<{
+  count: number;
+  points: HistoryPoint[];
+  series: SeriesDefinition;
+  windowStart: string;
+}> = ({ data, meta }) => {
   const newest = data.points[0];
-  const clamped = meta.clamped === true ? ` The requested start was clamped to the ${String(meta.historyMaxDays)}-day window.` : "";
+  const clamped =
+    meta.clamped === true ? ` The requested start was clamped to the ${String(meta.historyMaxDays)}-day window.` : "";
   const body = newest
     ? `${data.series.ticker}: ${plural(data.count, "point")} since ${data.windowStart}, newest first; newest ${quoteVolatility(newest.headlinePts, data.series.headlineTenorDays, data.series.definitionLine)} (at ${newest.t}, ${newest.publicationState}).`
     : `${data.series.ticker}: no points since ${data.windowStart}.`;
   return withAttribution(body + clamped, meta);
 };
 
-export const renderDownloads: Renderer<{ downloadsUrl: string; latestManifestUrl: string; license: string }> = ({ data, meta }) =>
-  withAttribution(`Snapshot bundles: ${data.downloadsUrl} (start automation from ${data.latestManifestUrl}). ${data.license}`, meta);
+export const renderDownloads: Renderer<{ downloadsUrl: string; latestManifestUrl: string; license: string }> = ({
+  data,
+  meta,
+}) =>
+  withAttribution(
+    `Snapshot bundles: ${data.downloadsUrl} (start automation from ${data.latestManifestUrl}). ${data.license}`,
+    meta,
+  );
 
-export const renderQuota: Renderer<{ key: { prefix: string; limitMinute: number; limitDay: number; remainingMinute: number; remainingDay: number } }> = ({ data }) => {
+export const renderQuota: Renderer<{
+  key: { prefix: string; limitMinute: number; limitDay: number; remainingMinute: number; remainingDay: number };
+}> = ({ data }) => {
   const k = data.key;
   return `Key ${k.prefix}…: ${k.remainingMinute} of ${k.limitMinute} requests left this minute, ${k.remainingDay} of ${k.limitDay} in the last 24 hours (this call counted as one).`;
 };

@@ -25,7 +25,11 @@ export function queryInput(schema: QuerySchema, ticker?: string): ToolInput {
     void invalid; // the docs' note of which error a bad value gives, not a JSON Schema keyword
     shape[name] = advertised(json);
   }
-  return inputWith(shape, params.map((p) => p.name), ticker);
+  return inputWith(
+    shape,
+    params.map((p) => p.name),
+    ticker,
+  );
 }
 
 /** A tool with no query parameters: only the ticker, or nothing. */
@@ -40,7 +44,9 @@ function advertised(jsonSchema: Record<string, unknown>): z.ZodType {
 function inputWith(query: Record<string, z.ZodType>, queryNames: string[], ticker: string | undefined): ToolInput {
   if (!ticker) return { schema: z.object(query), queryNames };
   // Listed as required for clients; checked by tickerArgument so a missing one is an API error too.
-  const schema = z.object({ ticker: advertised({ type: "string", description: ticker }), ...query }).meta({ required: ["ticker"] });
+  const schema = z
+    .object({ ticker: advertised({ type: "string", description: ticker }), ...query })
+    .meta({ required: ["ticker"] });
   return { schema, queryNames };
 }
 
@@ -48,7 +54,8 @@ function inputWith(query: Record<string, z.ZodType>, queryNames: string[], ticke
 export function tickerArgument(args: Record<string, unknown>): string {
   if (typeof args.ticker === "string") return args.ticker;
   throw new ApiError("invalid_parameter", {
-    message: "Invalid argument 'ticker': a ticker string is required; list_indices and list_volatility give the valid values.",
+    message:
+      "Invalid argument 'ticker': a ticker string is required; list_indices and list_volatility give the valid values.",
   });
 }
 
@@ -58,7 +65,12 @@ export function toQuery(args: Record<string, unknown>, names: readonly string[])
   for (const name of names) {
     const value = args[name];
     if (value === undefined || value === null) continue;
-    const text = typeof value === "string" ? value : typeof value === "number" || typeof value === "boolean" ? String(value) : JSON.stringify(value);
+    const text =
+      typeof value === "string"
+        ? value
+        : typeof value === "number" || typeof value === "boolean"
+          ? String(value)
+          : JSON.stringify(value);
     query.set(name, text);
   }
   return query;

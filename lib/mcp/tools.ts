@@ -32,7 +32,11 @@ const VOLATILITY_TICKER = "Volatility series ticker, case-insensitive; list_vola
 
 /** The tool's arguments, read from its endpoint: the path's ticker (described by catalog), then the query schema's parameters. */
 function inputOf(endpoint: Endpoint): ToolInput {
-  const ticker = pathParams(endpoint.path).includes("ticker") ? (endpoint.path.startsWith("/v1/volatility") ? VOLATILITY_TICKER : INDEX_TICKER) : undefined;
+  const ticker = pathParams(endpoint.path).includes("ticker")
+    ? endpoint.path.startsWith("/v1/volatility")
+      ? VOLATILITY_TICKER
+      : INDEX_TICKER
+    : undefined;
   return endpoint.query ? queryInput(endpoint.query, ticker) : noQueryInput(ticker);
 }
 
@@ -41,7 +45,9 @@ function tool<D>(spec: { name: string; title: string; endpoint: Endpoint; about?
   return {
     name: spec.name,
     title: spec.title,
-    description: [spec.endpoint.description, spec.about, `Same data as GET ${spec.endpoint.path}.`].filter(Boolean).join(" "),
+    description: [spec.endpoint.description, spec.about, `Same data as GET ${spec.endpoint.path}.`]
+      .filter(Boolean)
+      .join(" "),
     endpoint: spec.endpoint,
     input,
     ticker: "ticker" in input.schema.shape,
@@ -71,7 +77,12 @@ export const tools: readonly Tool[] = [
     endpoint: endpoints.indexReconstitutions,
     render: renderReconstitutions,
   }),
-  tool({ name: "list_volatility", title: "List volatility series", endpoint: endpoints.volatility, render: renderVolatilityCatalog }),
+  tool({
+    name: "list_volatility",
+    title: "List volatility series",
+    endpoint: endpoints.volatility,
+    render: renderVolatilityCatalog,
+  }),
   tool({
     name: "get_volatility_latest",
     title: "Latest volatility value",

@@ -9,7 +9,16 @@ import { closeIncident, listIncidents, noteIncident, openIncident } from "@/lib/
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
 import { awaitRevocationReach, CONFIRM_MS, liveInstances, type LiveInstance } from "@/lib/keys/instances";
-import { ensureUser, findUserId, keyIdFor, isKeyError, listKeys, mintKey, revokeKey, rotateKey } from "@/lib/keys/manage-keys";
+import {
+  ensureUser,
+  findUserId,
+  keyIdFor,
+  isKeyError,
+  listKeys,
+  mintKey,
+  revokeKey,
+  rotateKey,
+} from "@/lib/keys/manage-keys";
 
 /** One line on what the engine did with the file. */
 function describeRestatement(r: RestateResult, changed: number): string {
@@ -21,7 +30,8 @@ function describeRestatement(r: RestateResult, changed: number): string {
 /** Exit status of a revocation recorded in the database that some running instance has not confirmed. */
 export const NOT_CONFIRMED_EXIT = 3;
 
-const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;
+const describeInstance = (i: LiveInstance) =>
+  `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;
 
 /**
  * A revocation whose news Redis could not carry now (it is unreachable): the command reports
@@ -30,13 +40,23 @@ const describeInstance = (i: LiveInstance) => `${i.id.slice(0, 8)} (${i.host ?? 
  * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
  * next request, and nothing is awaited.
  */
-async function confirmReach(sharedCache: "told" | "deferred", done: string, keyId: string, stdout: string): Promise<CommandResult> {
+async function confirmReach(
+  sharedCache: "told" | "deferred",
+  done: string,
+  keyId: string,
+  stdout: string,
+): Promise<CommandResult> {
   if (sharedCache === "told") return { stdout, stderr: "", exitCode: 0 };
-  const revokedAt = (await (await root().db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } }))?.revokedAt;
+  const revokedAt = (await (await root().db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } }))
+    ?.revokedAt;
   if (!revokedAt) return { stdout, stderr: "", exitCode: 0 };
   const missing = await awaitRevocationReach(root(), revokedAt);
   if (missing.length === 0) {
-    return { stdout, stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`, exitCode: 0 };
+    return {
+      stdout,
+      stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`,
+      exitCode: 0,
+    };
   }
   return {
     stdout,
@@ -71,8 +91,15 @@ export const commandSchemas = {
   "catalog.validate": z.object({ file: z.string().min(1), text: z.string() }),
   "catalog.apply": z.object({ file: z.string().min(1), text: z.string() }),
   collect: z.object({ at: z.iso.datetime().optional() }),
-  backfill: z.object({ tickers: z.array(z.string().regex(/^[A-Z0-9][A-Z0-9-]{1,31}$/, "is not a ticker")).default([]) }),
-  "incidents.open": z.object({ title: z.string().trim().min(1).max(200), subject: z.string().trim().min(1).max(60).default("Service"), severity: z.enum(["major", "minor"]).default("major"), note: z.string().trim().max(2000).optional() }),
+  backfill: z.object({
+    tickers: z.array(z.string().regex(/^[A-Z0-9][A-Z0-9-]{1,31}$/, "is not a ticker")).default([]),
+  }),
+  "incidents.open": z.object({
+    title: z.string().trim().min(1).max(200),
+    subject: z.string().trim().min(1).max(60).default("Service"),
+    severity: z.enum(["major", "minor"]).default("major"),
+    note: z.string().trim().max(2000).optional(),
+  }),
   "incidents.note": z.object({ id: z.string().min(1), text: z.string().trim().min(1).max(2000) }),
   "incidents.close": z.object({ id: z.string().min(1), note: z.string().trim().max(2000).optional() }),
   "incidents.list": z.object({ all: z.coerce.boolean().optional() }),
@@ -85,14 +112,28 @@ async function keyId(key: string): Promise<string | null> {
 }
 
 /** The commands about the running instances: which are live, and the usage journals of one that is gone. */
-async function instancesCommand(name: "instances.list" | "usage.replay", args: Record<string, unknown>): Promise<CommandResult> {
+async function instancesCommand(
+  name: "instances.list" | "usage.replay",
+  args: Record<string, unknown>,
+): Promise<CommandResult> {
   if (name === "usage.replay") {
     const { replayUsage } = await import("@/lib/keys/usage-meter");
     const r = await replayUsage(() => root().db(), args.dir as string);
-    return ok(`replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`);
+    return ok(
+      `replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`,
+    );
   }
   const rows = await liveInstances(root());
-  const lines = rows.map((i) => [i.id, i.host ?? "?", String(i.pid ?? "?"), i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`, `started=${i.startedAt.toISOString()}`, `seen=${i.seenAt.toISOString()}`].join("\t"));
+  const lines = rows.map((i) =>
+    [
+      i.id,
+      i.host ?? "?",
+      String(i.pid ?? "?"),
+      i.redisPrefix === null ? "no-redis" : `redis:${i.redisPrefix}`,
+      `started=${i.startedAt.toISOString()}`,
+      `seen=${i.seenAt.toISOString()}`,
+    ].join("\t"),
+  );
   return ok(lines.length ? `${lines.join("\n")}\n` : "no running instances\n");
 }
 
@@ -108,10 +149,16 @@ async function catalogCommand(dryRun: boolean, args: Record<string, unknown>): P
   const rolledBack = Symbol("dry run");
   let summary;
   try {
-    summary = await (await root().db()).$transaction(
+    summary = await (
+      await root().db()
+    ).$transaction(
       async (tx) => {
         await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-        const s = await applyCatalogText(tx, args.file as string, args.text as string, { demo: c.demoMarket, seed: c.DEMO_SEED, now: new Date() });
+        const s = await applyCatalogText(tx, args.file as string, args.text as string, {
+          demo: c.demoMarket,
+          seed: c.DEMO_SEED,
+          now: new Date(),
+        });
         if (dryRun) throw Object.assign(new Error("dry run"), { [rolledBack]: s });
         return s;
       },
@@ -120,7 +167,9 @@ async function catalogCommand(dryRun: boolean, args: Record<string, unknown>): P
   } catch (error) {
     const s = (error as Record<symbol, unknown>)[rolledBack];
     if (!dryRun || s === undefined) throw error;
-    return ok(`${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`);
+    return ok(
+      `${args.file as string}: valid, ${catalog.indices.length} indices and ${catalog.volatility.length} volatility series; applying it would change: ${describeApply(s as Parameters<typeof describeApply>[0]).replace(/^applied /, "")}`,
+    );
   }
   root().cache.clear();
   return ok(describeApply(summary));
@@ -146,7 +195,9 @@ async function collectCommand(args: Record<string, unknown>): Promise<CommandRes
   root().cache.clear();
   return ok(
     `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
-      (incidents.opened.length || incidents.closed ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n` : ""),
+      (incidents.opened.length || incidents.closed
+        ? `incidents: opened ${incidents.opened.join(", ") || "none"}, closed ${incidents.closed}\n`
+        : ""),
   );
 }
 
@@ -155,16 +206,25 @@ async function backfillCommand(args: Record<string, unknown>): Promise<CommandRe
   const { backCalculate, backCalcEntries, describeBackCalc } = await import("@/lib/ingest/back-calculate");
   const { catchUp } = await import("@/lib/ingest/engine-runner");
   const c = config();
-  if (c.demoMarket) return fail("the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries");
+  if (c.demoMarket)
+    return fail(
+      "the demo market has no venue history to back-calculate from; run with DEMO_MARKET=0 and a catalog of venue entries",
+    );
   const prisma = await root().db();
   const tickers = args.tickers as string[];
   const known = new Set((await backCalcEntries(prisma)).map((e) => e.ticker));
   const unknown = tickers.filter((t) => !known.has(t));
-  if (unknown.length) return fail(`${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`, 2);
+  if (unknown.length)
+    return fail(
+      `${unknown.join(", ")}: no entry of the applied catalog with a base date (inceptionAt) before its launch (launchAt)`,
+      2,
+    );
   const r = await backCalculate(prisma, tickers.length ? tickers : null, root().venues);
   const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
   root().cache.clear();
-  return ok(`${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`);
+  return ok(
+    `${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`,
+  );
 }
 
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
@@ -194,20 +254,35 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const id = await keyId(args.key as string);
         if (!id) return fail("no such key");
         const row = await revokeKey(await root().db(), root().keys, id, null);
-        return confirmReach(row.sharedCache, "the key is revoked in the database", id, `revoked ${row.prefix}…${row.lastFour}\n`);
+        return confirmReach(
+          row.sharedCache,
+          "the key is revoked in the database",
+          id,
+          `revoked ${row.prefix}…${row.lastFour}\n`,
+        );
       }
       case "keys.list": {
         const userId = await findUserId(await root().db(), args.email as string);
         if (!userId) return fail(`no account for ${args.email as string}`);
         const rows = await listKeys(await root().db(), userId);
         const lines = rows.map((k) =>
-          [`${k.prefix}…${k.lastFour}`, k.status, `minute=${k.limitMinute ?? "default"}`, `day=${k.limitDay ?? "default"}`, `created=${k.createdAt.toISOString()}`, `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`, k.name].join("\t"),
+          [
+            `${k.prefix}…${k.lastFour}`,
+            k.status,
+            `minute=${k.limitMinute ?? "default"}`,
+            `day=${k.limitDay ?? "default"}`,
+            `created=${k.createdAt.toISOString()}`,
+            `lastUsed=${k.lastUsedAt?.toISOString() ?? "never"}`,
+            k.name,
+          ].join("\t"),
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
       case "ingest": {
         const r = await ingestFile(await root().db(), args.file as string, args.text as string);
-        return ok(`${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`);
+        return ok(
+          `${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`,
+        );
       }
       case "catalog.validate":
       case "catalog.apply":
@@ -217,7 +292,9 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "backfill":
         return await backfillCommand(args);
       case "incidents.open": {
-        return ok(`opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`);
+        return ok(
+          `opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`,
+        );
       }
       case "incidents.note": {
         return ok(`noted on ${await noteIncident(args.id as string, args.text as string)}\n`);
@@ -232,7 +309,18 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
       case "licenses.list": {
         const rows = await listLicenseRequests((args.limit as number | undefined) ?? 100);
         const lines = rows.map((r) =>
-          [r.createdAt.toISOString(), `LR-${r.id.slice(0, 8).toUpperCase()}`, r.status, r.acknowledged ? "acknowledged" : "not-acknowledged", r.email, r.name, r.organization, r.useCase, JSON.stringify(r.distribution), JSON.stringify(r.message)].join("\t"),
+          [
+            r.createdAt.toISOString(),
+            `LR-${r.id.slice(0, 8).toUpperCase()}`,
+            r.status,
+            r.acknowledged ? "acknowledged" : "not-acknowledged",
+            r.email,
+            r.name,
+            r.organization,
+            r.useCase,
+            JSON.stringify(r.distribution),
+            JSON.stringify(r.message),
+          ].join("\t"),
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no licence requests\n");
       }
@@ -240,16 +328,22 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         const { buildBundlesOnce } = await import("@/lib/ingest/bundles-once");
         const waits: Array<{ month: string; notFinalFrom: Date }> = [];
         const months = await buildBundlesOnce(await root().db(), config().embedded, new Date(), waits);
-        const waiting = waits.map((w) => `${w.month} waits: its values from ${w.notFinalFrom.toISOString()} are not final yet\n`).join("");
-        return ok(months.length ? `built ${months.join(", ")}\n${waiting}` : waiting || "every closed month already has its bundle\n");
+        const waiting = waits
+          .map((w) => `${w.month} waits: its values from ${w.notFinalFrom.toISOString()} are not final yet\n`)
+          .join("");
+        return ok(
+          months.length
+            ? `built ${months.join(", ")}\n${waiting}`
+            : waiting || "every closed month already has its bundle\n",
+        );
       }
     }
   } catch (error) {
     // by `kind`, never `instanceof`: this runs in the built server, where a class has a copy per chunk
-    if (isKeyError(error) || hasErrorKind(error, "CatalogError") || hasErrorKind(error, "IncidentError")) return fail(error.message);
+    if (isKeyError(error) || hasErrorKind(error, "CatalogError") || hasErrorKind(error, "IncidentError"))
+      return fail(error.message);
     if (hasErrorKind(error, "IngestError")) return fail(`refused, nothing stored:\n${error.message}`);
     throw error;
   }
   return fail(`unhandled command ${name}`, 2);
 }
-

@@ -15,5 +15,13 @@ export interface BackfillProgress {
 
 /** A record of one root (lib/root.ts): lib/server/backfill.ts writes it; /healthz, /status and the pages read it. */
 export function createBackfillProgress(): BackfillProgress {
-  return { state: "idle", hoursDone: 0, hoursTotal: null, through: null, startedAt: null, finishedAt: null, pending: false };
+  return {
+    state: "idle",
+    hoursDone: 0,
+    hoursTotal: null,
+    through: null,
+    startedAt: null,
+    finishedAt: null,
+    pending: false,
+  };
 }

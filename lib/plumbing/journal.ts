@@ -67,7 +67,12 @@ export function journalDir(dataDir: string): string {
   return path.join(dataDir, "journal");
 }
 
-async function openJournal(dataDir: string, kind: string, syncEveryMs: number, appended: (journal: Journal) => void): Promise<Journal> {
+async function openJournal(
+  dataDir: string,
+  kind: string,
+  syncEveryMs: number,
+  appended: (journal: Journal) => void,
+): Promise<Journal> {
   const dir = journalDir(dataDir);
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const tag = await ownTag();

@@ -9,7 +9,12 @@ export function seeOther(path: string): NextResponse {
 }
 
 /** The portal's JSON error shape (the same shape as the API's, without docs and request id). */
-export function portalError(status: number, code: string, message: string, headers: Record<string, string> = {}): NextResponse {
+export function portalError(
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): NextResponse {
   return NextResponse.json({ error: { code, message } }, { status, headers: { ...NO_STORE, ...headers } });
 }
 

@@ -14,7 +14,11 @@ const STATUS: Record<KeyError["reason"], number> = { too_many_keys: 409, not_fou
  * account only. KeyError messages are written for the user and are returned as they are.
  */
 export function keyRoute<P extends Record<string, string>>(
-  action: (ctx: { user: PortalUser; req: NextRequest; params: P }) => Promise<{ body: unknown; status?: number } | NextResponse>,
+  action: (ctx: {
+    user: PortalUser;
+    req: NextRequest;
+    params: P;
+  }) => Promise<{ body: unknown; status?: number } | NextResponse>,
 ) {
   return async (req: NextRequest, context: { params: Promise<P> }): Promise<NextResponse> => {
     const guard = await guardMutation(req);
@@ -27,7 +31,8 @@ export function keyRoute<P extends Record<string, string>>(
       return result instanceof NextResponse ? result : portalJson(result.body, result.status ?? 200);
     } catch (error) {
       if (isKeyError(error)) return portalError(STATUS[error.reason], error.reason, error.message);
-      if (isUnavailableError(error)) return portalError(503, "unavailable", "The service is temporarily unavailable. Try again in a moment.");
+      if (isUnavailableError(error))
+        return portalError(503, "unavailable", "The service is temporarily unavailable. Try again in a moment.");
       console.error(`[portal] key action failed: ${(error as Error).message.split("\n")[0]}`);
       return portalError(500, "internal_error", "Something went wrong on our side. Try again in a moment.");
     }

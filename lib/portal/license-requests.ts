@@ -8,7 +8,9 @@ import { root } from "@/lib/root";
 export const licenseRequestInput = z.object({
   name: z.string().trim().min(1, "Enter your name.").max(120),
   organization: z.string().trim().min(1, "Enter your organisation.").max(160),
-  useCase: z.enum(["internal", "product", "redistribution", "research", "other"], { message: "Choose how you will use the data." }),
+  useCase: z.enum(["internal", "product", "redistribution", "research", "other"], {
+    message: "Choose how you will use the data.",
+  }),
   distribution: z.string().trim().min(1, "Say who will see the data or products built on it.").max(500),
   message: z.string().trim().max(4000).default(""),
 });
@@ -28,7 +30,12 @@ export const DAILY_REQUESTS = 5;
 export class LicenseRequestLimit extends Error {}
 
 function escapeHtml(value: string): string {
-  return value.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+  return value
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&#39;");
 }
 
 export function acknowledgementMail(to: string, reference: string, input: LicenseRequestInput): Mail {
@@ -57,12 +64,21 @@ export function acknowledgementMail(to: string, reference: string, input: Licens
  * (verified) address. The request is kept even when the mail cannot be sent; `acknowledged`
  * records whether it was.
  */
-export async function submitLicenseRequest(user: { id: string; email: string }, input: LicenseRequestInput): Promise<{ id: string; reference: string; acknowledged: boolean }> {
+export async function submitLicenseRequest(
+  user: { id: string; email: string },
+  input: LicenseRequestInput,
+): Promise<{ id: string; reference: string; acknowledged: boolean }> {
   const prisma = await root().db();
   const since = new Date(Date.now() - 86_400_000);
   const recent = await prisma.licenseRequest.count({ where: { userId: user.id, createdAt: { gte: since } } });
-  if (recent >= DAILY_REQUESTS) throw new LicenseRequestLimit(`This account sent ${recent} requests in the last 24 hours; we answer each one, so there is no need to send more.`);
-  const row = await prisma.licenseRequest.create({ data: { ...input, userId: user.id, email: user.email }, select: { id: true } });
+  if (recent >= DAILY_REQUESTS)
+    throw new LicenseRequestLimit(
+      `This account sent ${recent} requests in the last 24 hours; we answer each one, so there is no need to send more.`,
+    );
+  const row = await prisma.licenseRequest.create({
+    data: { ...input, userId: user.id, email: user.email },
+    select: { id: true },
+  });
   const reference = `LR-${row.id.slice(0, 8).toUpperCase()}`;
   let acknowledged = false;
   try {
@@ -70,7 +86,9 @@ export async function submitLicenseRequest(user: { id: string; email: string }, 
     acknowledged = true;
     await prisma.licenseRequest.update({ where: { id: row.id }, data: { acknowledged: true } });
   } catch (error) {
-    console.error(`[portal] licence request ${reference} stored, acknowledgement mail failed: ${(error as Error).message.split("\n")[0]}`);
+    console.error(
+      `[portal] licence request ${reference} stored, acknowledgement mail failed: ${(error as Error).message.split("\n")[0]}`,
+    );
   }
   return { id: row.id, reference, acknowledged };
 }

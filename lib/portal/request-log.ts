@@ -36,7 +36,11 @@ export function requestIdQuery(raw: string | string[] | undefined): string | nul
 export async function keyRequests(keyId: string, userId: string, query: string | null = null): Promise<RequestLog> {
   const prisma = await root().db();
   const rows = await prisma.requestLogEntry.findMany({
-    where: { keyId, key: { userId }, ...(query ? { requestId: { contains: query, mode: "insensitive" as const } } : {}) },
+    where: {
+      keyId,
+      key: { userId },
+      ...(query ? { requestId: { contains: query, mode: "insensitive" as const } } : {}),
+    },
     orderBy: [{ at: "desc" }, { id: "desc" }],
     take: REQUEST_LOG_SIZE,
     select: { at: true, requestId: true, method: true, endpoint: true, path: true, status: true, errorCode: true },

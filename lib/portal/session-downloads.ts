@@ -21,7 +21,9 @@ const ENDPOINT = "/downloads";
 export async function sessionKey(user: PortalUser, wanted: string | null): Promise<ResolvedKey | null> {
   const active = (await listKeys(await root().db(), user.id)).filter((k) => k.status === "active");
   const pick = active.find((k) => k.id === wanted) ?? active[active.length - 1];
-  return pick ? { id: pick.id, userId: user.id, prefix: pick.prefix, limitMinute: pick.limitMinute, limitDay: pick.limitDay } : null;
+  return pick
+    ? { id: pick.id, userId: user.id, prefix: pick.prefix, limitMinute: pick.limitMinute, limitDay: pick.limitDay }
+    : null;
 }
 
 /**
@@ -40,14 +42,35 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
   try {
     await admitAddress(services, request.headers);
     decision = await spendWindows(services, key);
-    const payload = await downloadsHandler({ services, requestId, key, decision, query: new URL(request.url).searchParams, params: { path } });
+    const payload = await downloadsHandler({
+      services,
+      requestId,
+      key,
+      decision,
+      query: new URL(request.url).searchParams,
+      params: { path },
+    });
     status = 200;
     errorCode = null;
     if ("raw" in payload) {
-      const body = typeof payload.raw.body === "string" ? payload.raw.body : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
-      return new Response(body, { status, headers: { ...base, ...rateLimitHeaders(decision, services.clock.now()), "Content-Type": payload.raw.contentType, ...payload.raw.headers } });
+      const body =
+        typeof payload.raw.body === "string"
+          ? payload.raw.body
+          : new Blob([payload.raw.body as Uint8Array<ArrayBuffer>]);
+      return new Response(body, {
+        status,
+        headers: {
+          ...base,
+          ...rateLimitHeaders(decision, services.clock.now()),
+          "Content-Type": payload.raw.contentType,
+          ...payload.raw.headers,
+        },
+      });
     }
-    return Response.json(payload.data, { status, headers: { ...base, ...rateLimitHeaders(decision, services.clock.now()) } });
+    return Response.json(payload.data, {
+      status,
+      headers: { ...base, ...rateLimitHeaders(decision, services.clock.now()) },
+    });
   } catch (caught) {
     let error: unknown = caught;
     if (caught instanceof KeyedRefusal) {
@@ -57,12 +80,21 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
     const apiError = toApiError(error, requestId, "portal-downloads", services.database);
     status = apiError.status;
     errorCode = apiError.code;
-    const headers = { ...base, ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, services.clock.now()) : {}), ...apiError.headers };
+    const headers = {
+      ...base,
+      ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, services.clock.now()) : {}),
+      ...apiError.headers,
+    };
     return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
   } finally {
     if (decision) {
       const url = new URL(request.url);
-      services.meter.record(key.id, ENDPOINT, status, services.clock.now(), { requestId, method: request.method, path: url.pathname + url.search, errorCode });
+      services.meter.record(key.id, ENDPOINT, status, services.clock.now(), {
+        requestId,
+        method: request.method,
+        path: url.pathname + url.search,
+        errorCode,
+      });
     }
     services.journals.flush(); // before the answer leaves (lib/plumbing/journal.ts)
   }

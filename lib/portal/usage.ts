@@ -72,8 +72,14 @@ export async function keyUsage(keyId: string, userId: string, now = new Date()):
     prisma.usageCounter.groupBy({ by: ["endpoint", "statusClass"], where, _sum: { count: true } }),
   ]);
 
-  const hourly = Array.from({ length: HOURS }, (_, i) => ({ start: new Date(hourStart + i * HOUR_MS).toISOString(), ...empty() }));
-  const daily = Array.from({ length: DAYS }, (_, i) => ({ start: new Date(dayStart + i * DAY_MS).toISOString(), ...empty() }));
+  const hourly = Array.from({ length: HOURS }, (_, i) => ({
+    start: new Date(hourStart + i * HOUR_MS).toISOString(),
+    ...empty(),
+  }));
+  const daily = Array.from({ length: DAYS }, (_, i) => ({
+    start: new Date(dayStart + i * DAY_MS).toISOString(),
+    ...empty(),
+  }));
   const last24h = empty();
   const last30d = empty();
   for (const row of byHour) {
@@ -95,7 +101,9 @@ export async function keyUsage(keyId: string, userId: string, now = new Date()):
     add(entry, row.statusClass, row._sum.count ?? 0);
     endpoints.set(row.endpoint, entry);
   }
-  const top = [...endpoints.values()].sort((a, b) => b.total - a.total || a.endpoint.localeCompare(b.endpoint)).slice(0, TOP_ENDPOINTS);
+  const top = [...endpoints.values()]
+    .sort((a, b) => b.total - a.total || a.endpoint.localeCompare(b.endpoint))
+    .slice(0, TOP_ENDPOINTS);
 
   return { hourly, daily, endpoints: top, totals: { last24h, last30d }, generatedAt: now.toISOString() };
 }

@@ -120,7 +120,10 @@ export async function startRateLimitJournal(
   let live = writeSnapshot(journal, store, now);
   journal.flush(); // the snapshot is on disk before the files it replaces are deleted
   for (const file of orphans) fs.rmSync(file, { force: true });
-  if (orphans.length) options.log?.(`[ratelimit] restored ${restored} admission(s) of the rate-limit windows from ${orphans.length} journal file(s)`);
+  if (orphans.length)
+    options.log?.(
+      `[ratelimit] restored ${restored} admission(s) of the rate-limit windows from ${orphans.length} journal file(s)`,
+    );
   let written = live;
   let compactedAt = now;
 

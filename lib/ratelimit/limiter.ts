@@ -16,7 +16,12 @@ export interface Limiter {
 }
 
 /** `redis`: the connection (made on first use), or null for one instance. */
-export function createLimiter(options: { redis: () => Redis | null; prefix: string; journals: Journals; shutdown: Shutdown }): Limiter {
+export function createLimiter(options: {
+  redis: () => Redis | null;
+  prefix: string;
+  journals: Journals;
+  shutdown: Shutdown;
+}): Limiter {
   let store: RateLimitStore | null = null;
   let memory: MemoryStore | null = null;
   let journal: RateLimitJournal | null = null;
@@ -36,7 +41,10 @@ export function createLimiter(options: { redis: () => Redis | null; prefix: stri
     async startJournal(dataDir) {
       limiter.store();
       if (!memory || journal) return;
-      journal = await startRateLimitJournal(memory, dataDir, { journals: options.journals, log: (line) => console.log(line) });
+      journal = await startRateLimitJournal(memory, dataDir, {
+        journals: options.journals,
+        log: (line) => console.log(line),
+      });
       options.shutdown.on(async () => journal?.close(), 95);
     },
   };
@@ -44,6 +52,9 @@ export function createLimiter(options: { redis: () => Redis | null; prefix: stri
 }
 
 /** A key's limits: its own, else the free plan's. */
-export function keyLimits(key: { limitMinute: number | null; limitDay: number | null }, free: { FREE_LIMIT_MINUTE: number; FREE_LIMIT_DAY: number }) {
+export function keyLimits(
+  key: { limitMinute: number | null; limitDay: number | null },
+  free: { FREE_LIMIT_MINUTE: number; FREE_LIMIT_DAY: number },
+) {
   return { minute: key.limitMinute ?? free.FREE_LIMIT_MINUTE, day: key.limitDay ?? free.FREE_LIMIT_DAY };
 }

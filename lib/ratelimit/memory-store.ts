@@ -98,12 +98,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     }
   }
 
-  function run(
-    key: string,
-    windows: readonly LogWindow[],
-    nowMs: number,
-    record: boolean,
-  ): LogOutcome {
+  function run(key: string, windows: readonly LogWindow[], nowMs: number, record: boolean): LogOutcome {
     checkWindows(windows);
     if (nowMs - lastSweepMs >= sweepEveryMs || logs.size > maxKeys) sweep(nowMs);
     let spanMs = -Infinity;
@@ -156,14 +151,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): MemoryStore
     load(key, times, spanMs, nowMs) {
       const log = logs.get(key) ?? { times: [], head: 0, spanMs, movedAt: -Infinity };
       log.spanMs = Math.max(log.spanMs, spanMs);
-      for (const t of times) if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t, log.head), 0, t);
+      for (const t of times)
+        if (Number.isFinite(t) && nowMs - t < log.spanMs) log.times.splice(upperBound(log.times, t, log.head), 0, t);
       if (log.times.length > log.head) logs.set(key, log);
     },
     entries(nowMs) {
       const out: Array<{ key: string; times: readonly number[]; spanMs: number }> = [];
       for (const [key, log] of logs) {
         prune(log, nowMs);
-        if (log.times.length > log.head) out.push({ key, times: log.head === 0 ? log.times : log.times.slice(log.head), spanMs: log.spanMs });
+        if (log.times.length > log.head)
+          out.push({ key, times: log.head === 0 ? log.times : log.times.slice(log.head), spanMs: log.spanMs });
       }
       return out;
     },

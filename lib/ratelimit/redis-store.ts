@@ -76,7 +76,13 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
   /** One log's check ("h": and record) in one script run; the reply is the instant, then the outcome. */
   async function run(op: "h" | "l", key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome> {
     checkWindows(windows);
-    const args = [op, clock(nowMs), memberId(), String(windows.length), ...windows.flatMap((w) => [String(w.ms), String(w.limit)])];
+    const args = [
+      op,
+      clock(nowMs),
+      memberId(),
+      String(windows.length),
+      ...windows.flatMap((w) => [String(w.ms), String(w.limit)]),
+    ];
     const nums = numbers(await evaluate([prefix + key], args));
     if (nums.length !== 2 + 2 * windows.length) throw badReply();
     return readOutcome(nums, 1, nums[0]!, windows.length);

@@ -127,4 +127,3 @@ end
 for _, key in ipairs(expiringOrder) do redis.call('PEXPIRE', key, expiring[key]) end
 return out
 `;
-

@@ -1,11 +1,4 @@
-import type {
-  KeyLimits,
-  LimitDecision,
-  LogOutcome,
-  LogWindow,
-  RateLimitStore,
-  WindowCount,
-} from "./types";
+import type { KeyLimits, LimitDecision, LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types";
 
 export const MINUTE_MS = 60_000;
 export const DAY_MS = 86_400_000;
@@ -87,16 +80,10 @@ export function withKeyMethods(
   return {
     ...primitives,
     async consume(key, limits, nowMs) {
-      return toDecision(
-        limits,
-        await primitives.hit(KEY_NAMESPACE + key, keyWindows(limits), nowMs),
-      );
+      return toDecision(limits, await primitives.hit(KEY_NAMESPACE + key, keyWindows(limits), nowMs));
     },
     async peek(key, limits, nowMs) {
-      return toDecision(
-        limits,
-        await primitives.look(KEY_NAMESPACE + key, keyWindows(limits), nowMs),
-      );
+      return toDecision(limits, await primitives.look(KEY_NAMESPACE + key, keyWindows(limits), nowMs));
     },
   };
 }
@@ -106,7 +93,6 @@ export function checkWindows(windows: readonly LogWindow[]): void {
   if (windows.length === 0) throw new Error("sliding log: at least one window is required");
   for (const w of windows) {
     if (!Number.isInteger(w.ms) || w.ms <= 0) throw new Error(`sliding log: bad window ${w.ms}`);
-    if (!Number.isInteger(w.limit) || w.limit < 0)
-      throw new Error(`sliding log: bad limit ${w.limit}`);
+    if (!Number.isInteger(w.limit) || w.limit < 0) throw new Error(`sliding log: bad limit ${w.limit}`);
   }
 }

@@ -1,6 +1,12 @@
 import type { Db } from "@/lib/db";
 import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
-import { BACKFILL_DAYS, catchUp, ENGINE_LOCK, type CatchUpOptions, type CatchUpResult } from "@/lib/ingest/engine-runner";
+import {
+  BACKFILL_DAYS,
+  catchUp,
+  ENGINE_LOCK,
+  type CatchUpOptions,
+  type CatchUpResult,
+} from "@/lib/ingest/engine-runner";
 import { applyEngineCorrections, type RestateResult } from "@/lib/ingest/restate";
 import { root } from "@/lib/root";
 
@@ -70,13 +76,18 @@ export async function runBackfill(
       if (Date.now() - lastLogged > 2000) {
         lastLogged = Date.now();
         const pct = progress.hoursTotal ? Math.floor((100 * progress.hoursDone) / progress.hoursTotal) : 0;
-        log(`[engine] backfill: ${progress.hoursDone}/${progress.hoursTotal ?? "?"} hours (${pct}%), through ${progress.through}`);
+        log(
+          `[engine] backfill: ${progress.hoursDone}/${progress.hoursTotal ?? "?"} hours (${pct}%), through ${progress.through}`,
+        );
       }
       // Let requests waiting for the database go first.
       await new Promise((resolve) => setImmediate(resolve));
     }
     progress.state = "done";
-    if (progress.hoursDone) log(`[engine] ${options.demo === false ? "stored snapshots" : "demo market"}: computed ${progress.hoursDone} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (progress.hoursDone)
+      log(
+        `[engine] ${options.demo === false ? "stored snapshots" : "demo market"}: computed ${progress.hoursDone} hour(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
   } catch (error) {
     progress.state = "failed";
     progress.error = (error as Error).message.split("\n")[0]?.slice(0, 200);
@@ -91,7 +102,11 @@ export async function runBackfill(
  * A database computed before an engine correction is recomputed over its stored history and
  * what the correction changes is restated (lib/ingest/corrections.ts), before new hours are computed.
  */
-export async function correctStoredValues(prisma: Db, log: (line: string) => void = console.log, now = new Date()): Promise<RestateResult | null> {
+export async function correctStoredValues(
+  prisma: Db,
+  log: (line: string) => void = console.log,
+  now = new Date(),
+): Promise<RestateResult | null> {
   const result = await prisma.$transaction(
     async (tx) => {
       const [lock] = await tx.$queryRaw<Array<{ ok: boolean }>>`SELECT pg_try_advisory_xact_lock(${ENGINE_LOCK}) AS ok`;

@@ -48,7 +48,8 @@ async function start(r: Root): Promise<void> {
     void database.asJob(async () => {
       try {
         const r = await runBackfill(await db(), { seed: c.DEMO_SEED, demo: c.demoMarket, catalog }, c.embedded);
-        if (r.catalog && !r.catalog.unchanged) console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
+        if (r.catalog && !r.catalog.unchanged)
+          console.log(`[catalog] ${r.catalog.sha256.slice(0, 12)} applied from ${catalogFile}`);
         if (!c.demoMarket) {
           // Back-calculation reads each new series' event itself (the collector has not run yet);
           // then the hours from a launch already past are filled from the venues' history before

@@ -10,5 +10,8 @@ export async function startDurability(root: Root): Promise<void> {
   await root.limiter.startJournal(root.dataDir);
   await root.meter.startJournal();
   registerInstance(root);
-  if (root.redis.client()) await root.redis.ready().catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
+  if (root.redis.client())
+    await root.redis
+      .ready()
+      .catch(() => console.error("[redis] not reachable at start: keyed requests answer 503 unavailable until it is"));
 }

@@ -39,8 +39,14 @@ function hostCount(raw: readonly string[]): number {
  * (`GET http://host/v1`, meant for a proxy), the asterisk form (`OPTIONS *`) or anything else.
  */
 function targetRefusal(url: string): ApiResult {
-  if (url === "*") return badRequest("This server answers no server-wide OPTIONS * request: send OPTIONS to a path, such as /v1/indices.");
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return badRequest("This server is not a proxy: send the path (GET /v1/...) with the host in the Host header, not an absolute URL.");
+  if (url === "*")
+    return badRequest(
+      "This server answers no server-wide OPTIONS * request: send OPTIONS to a path, such as /v1/indices.",
+    );
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
+    return badRequest(
+      "This server is not a proxy: send the path (GET /v1/...) with the host in the Host header, not an absolute URL.",
+    );
   return badRequest("The request target must be a path starting with '/'.");
 }
 
@@ -53,7 +59,11 @@ function allowFor(path: string): string {
 }
 
 function redirectResult(location: string): ApiResult {
-  return { status: 308, headers: { Location: location, "X-Request-Id": newRequestId(), "Cache-Control": "no-store" }, body: null };
+  return {
+    status: 308,
+    headers: { Location: location, "X-Request-Id": newRequestId(), "Cache-Control": "no-store" },
+    body: null,
+  };
 }
 
 function badRequest(message: string): ApiResult {
@@ -115,13 +125,18 @@ export type Front = ReturnType<typeof createFront>;
  * Gives a request to `front`, and to `pass` when the front leaves it to Next. A fault in writing
  * the answer (the pipeline maps its own failures) is logged in one line and ends the response.
  */
-export function dispatch(front: Front, req: IncomingMessage, res: ServerResponse, peer: string, pass: (req: IncomingMessage, res: ServerResponse, peer: string) => void): void {
+export function dispatch(
+  front: Front,
+  req: IncomingMessage,
+  res: ServerResponse,
+  peer: string,
+  pass: (req: IncomingMessage, res: ServerResponse, peer: string) => void,
+): void {
   front(req, res, peer).then(
     (done) => done || pass(req, res, peer),
     (error: unknown) => writeFault(req, res, error),
   );
 }
-
 
 /**
  * The answer to a request Node could not parse (a malformed request line, raw bytes in the
@@ -137,17 +152,29 @@ export function clientError(error: Error & { code?: string; rawPacket?: Buffer }
   const packet = error.rawPacket;
   if (packet && packet.length >= 3 && packet[0] === 0x16 && packet[1] === 0x03) {
     // A TLS ClientHello (record type 22, version 3.x): a client speaking https to this plain port.
-    result = errorResult(new ApiError("error", { status: 400, message: "This port speaks plain HTTP, not TLS: use http://, or reach the service through its TLS front." }), newRequestId());
+    result = errorResult(
+      new ApiError("error", {
+        status: 400,
+        message: "This port speaks plain HTTP, not TLS: use http://, or reach the service through its TLS front.",
+      }),
+      newRequestId(),
+    );
   } else if (error.code === "HPE_HEADER_OVERFLOW") {
     reason = "Request Header Fields Too Large";
-    result = errorResult(new ApiError("error", { status: 431, message: "The request headers are too large." }), newRequestId());
+    result = errorResult(
+      new ApiError("error", { status: 431, message: "The request headers are too large." }),
+      newRequestId(),
+    );
   } else if (error.code === "HPE_INVALID_METHOD") {
     // A method Node's parser does not know (FOO): no route takes it.
     const line = /^(\S{1,32}) (\S+)/.exec(error.rawPacket?.subarray(0, 2048).toString("latin1") ?? "");
     reason = "Method Not Allowed";
     result = errorResult(methodNotAllowed(line?.[1] ?? "?", allowFor(line?.[2]?.split("?")[0] ?? "/")), newRequestId());
   } else {
-    result = errorResult(new ApiError("error", { status: 400, message: "The request could not be read as HTTP." }), newRequestId());
+    result = errorResult(
+      new ApiError("error", { status: 400, message: "The request could not be read as HTTP." }),
+      newRequestId(),
+    );
   }
   socket.end(rawHttp(result, reason));
 }

@@ -62,7 +62,9 @@ function address(c: Config): string {
 /** The cluster's primary: N workers, another started for each that dies, all stopped on a signal. */
 function runPrimary(c: Config, workerScript: string): void {
   if (c.embedded || !c.REDIS_URL) {
-    console.error("WEB_CONCURRENCY > 1 needs DATABASE_URL and REDIS_URL: the instances share the database and the rate-limit windows");
+    console.error(
+      "WEB_CONCURRENCY > 1 needs DATABASE_URL and REDIS_URL: the instances share the database and the rate-limit windows",
+    );
     process.exit(2);
   }
   // Each worker accepts its own connections from the shared socket: a worker that dies takes
@@ -124,7 +126,10 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   observeAnswers((res, id) => id && requestIds.set(res, id));
   const observe = observeRequests(requestIds, c.ACCESS_LOG ? logger : null);
   let drain: ReturnType<typeof trackConnections> | null = null;
-  const state = { stopping: () => drain?.stopping ?? false, metrics: cluster.isWorker ? clusterMetricsOf(root().metrics.registry) : undefined };
+  const state = {
+    stopping: () => drain?.stopping ?? false,
+    metrics: cluster.isWorker ? clusterMetricsOf(root().metrics.registry) : undefined,
+  };
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const peer = req.socket.remoteAddress ?? "";
     const path = observe(req, res);
@@ -152,7 +157,10 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
       void drain
         .stop(c.SHUTDOWN_TIMEOUT_MS * DRAIN_SHARE)
         .then(({ cut }) => {
-          if (cut) console.error(`[server] stopping: ${cut} connection(s) still busy after ${Math.round(performance.now() - started)} ms were cut`);
+          if (cut)
+            console.error(
+              `[server] stopping: ${cut} connection(s) still busy after ${Math.round(performance.now() - started)} ms were cut`,
+            );
         })
         .then(() => root().shutdown.run())
         .finally(() => process.exit(0));
@@ -178,10 +186,23 @@ function observeRequests(requestIds: WeakMap<http.ServerResponse, string>, acces
       const route = routeLabel(path);
       const status = res.statusCode;
       const method = req.method ?? "?";
-      metrics.httpDuration.observe({ http_route: route, http_request_method: method, http_response_status_code: String(status) }, seconds);
+      metrics.httpDuration.observe(
+        { http_route: route, http_request_method: method, http_response_status_code: String(status) },
+        seconds,
+      );
       if (!accessLog) return;
       const requestId = requestIds.get(res) ?? res.getHeader("x-request-id");
-      accessLog.info({ requestId, method, route, status, durationMs: Math.round(seconds * 10_000) / 10, ...(res.writableFinished ? {} : { aborted: true }) }, "request");
+      accessLog.info(
+        {
+          requestId,
+          method,
+          route,
+          status,
+          durationMs: Math.round(seconds * 10_000) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        "request",
+      );
     });
     return path;
   };
@@ -191,11 +212,17 @@ function observeRequests(requestIds: WeakMap<http.ServerResponse, string>, acces
 function watchEngineLag(): void {
   const r = root();
   let cached: { at: number; newest: number | null } | null = null;
-  r.metrics.gauge("pmb_engine_hour_lag_seconds", "Seconds between now and the newest hour the engine computed (absent before the first).", async () => {
-    if (!cached || Date.now() - cached.at > 15_000) {
-      const rows = await (await r.db()).$queryRawUnsafe<Array<{ t: Date | null }>>("SELECT max(t) AS t FROM index_levels");
-      cached = { at: Date.now(), newest: rows[0]?.t ? new Date(rows[0].t).getTime() : null };
-    }
-    return cached.newest === null ? null : Math.max(0, (Date.now() - cached.newest) / 1000);
-  });
+  r.metrics.gauge(
+    "pmb_engine_hour_lag_seconds",
+    "Seconds between now and the newest hour the engine computed (absent before the first).",
+    async () => {
+      if (!cached || Date.now() - cached.at > 15_000) {
+        const rows = await (
+          await r.db()
+        ).$queryRawUnsafe<Array<{ t: Date | null }>>("SELECT max(t) AS t FROM index_levels");
+        cached = { at: Date.now(), newest: rows[0]?.t ? new Date(rows[0].t).getTime() : null };
+      }
+      return cached.newest === null ? null : Math.max(0, (Date.now() - cached.newest) / 1000);
+    },
+  );
 }

@@ -52,7 +52,10 @@ function stdStreams(): pino.MultiStreamRes {
 }
 
 /** The process's logger: JSON lines with time, level, instance and pid (warn and error on stderr). */
-export function createLogger(instance: string, destination: pino.DestinationStream | pino.MultiStreamRes = stdStreams()): Logger {
+export function createLogger(
+  instance: string,
+  destination: pino.DestinationStream | pino.MultiStreamRes = stdStreams(),
+): Logger {
   return pino(
     {
       base: { instance, pid: process.pid },

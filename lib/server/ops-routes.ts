@@ -78,11 +78,27 @@ export async function readiness(state: OpsState): Promise<{ ok: boolean; body: R
  * Answers /livez, /readyz and /metrics; false for any other path (the front and Next answer it).
  * Only GET and HEAD; the answers carry X-Request-Id and the spec's error shape.
  */
-export function answerOps(req: IncomingMessage, res: ServerResponse, path: string, peer: string, state: OpsState): boolean {
+export function answerOps(
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  peer: string,
+  state: OpsState,
+): boolean {
   if (!OPS_PATHS.has(path)) return false;
   const requestId = newRequestId();
   if (req.method !== "GET" && req.method !== "HEAD") {
-    writeResult(req, res, errorResult(new ApiError("method_not_allowed", { message: `${path} answers GET and HEAD.`, headers: { Allow: "GET, HEAD" } }), requestId));
+    writeResult(
+      req,
+      res,
+      errorResult(
+        new ApiError("method_not_allowed", {
+          message: `${path} answers GET and HEAD.`,
+          headers: { Allow: "GET, HEAD" },
+        }),
+        requestId,
+      ),
+    );
     return true;
   }
   if (path === "/livez") {
@@ -91,20 +107,37 @@ export function answerOps(req: IncomingMessage, res: ServerResponse, path: strin
   }
   if (path === "/readyz") {
     void readiness(state).then(({ ok, body }) => {
-      const headers = { ...noStore(requestId), ...(ok ? {} : { "Retry-After": String(ERRORS.unavailable.retryAfter) }) };
+      const headers = {
+        ...noStore(requestId),
+        ...(ok ? {} : { "Retry-After": String(ERRORS.unavailable.retryAfter) }),
+      };
       writeResult(req, res, jsonResult(body, ok ? 200 : 503, headers));
     });
     return true;
   }
   if (!metricsAllowed(req, peer)) {
-    const message = "Metrics are served to this host's loopback address, or with the operator's token (Authorization: Bearer METRICS_TOKEN).";
+    const message =
+      "Metrics are served to this host's loopback address, or with the operator's token (Authorization: Bearer METRICS_TOKEN).";
     writeResult(req, res, errorResult(new ApiError("error", { status: 403, message }), requestId));
     return true;
   }
   const { registry } = root().metrics;
   void (state.metrics ?? (() => registry.metrics()))().then(
-    (text) => writeResult(req, res, { status: 200, headers: { ...noStore(requestId), "Content-Type": registry.contentType }, body: text }),
-    (error: unknown) => writeResult(req, res, errorResult(new ApiError("internal_error", { message: `metrics could not be collected: ${(error as Error).message}` }), requestId)),
+    (text) =>
+      writeResult(req, res, {
+        status: 200,
+        headers: { ...noStore(requestId), "Content-Type": registry.contentType },
+        body: text,
+      }),
+    (error: unknown) =>
+      writeResult(
+        req,
+        res,
+        errorResult(
+          new ApiError("internal_error", { message: `metrics could not be collected: ${(error as Error).message}` }),
+          requestId,
+        ),
+      ),
   );
   return true;
 }

@@ -13,7 +13,12 @@ export function routeLabel(path: string): string {
     const segments = pathSegments(path);
     return (segments && matchRoute(segments)?.endpoint.path) ?? "/v1/*";
   }
-  if (/^\/(mcp|healthz|livez|readyz|metrics|status\.json|openapi\.json|llms\.txt|robots\.txt|sitemap\.xml|operator|favicon\.ico|icon\.svg)?$/.test(path)) return path;
+  if (
+    /^\/(mcp|healthz|livez|readyz|metrics|status\.json|openapi\.json|llms\.txt|robots\.txt|sitemap\.xml|operator|favicon\.ico|icon\.svg)?$/.test(
+      path,
+    )
+  )
+    return path;
   const first = path.split("/")[1] ?? "";
   return PREFIXES.includes(first) ? `/${first}/*` : "other";
 }

@@ -36,7 +36,10 @@ export function atomTime(iso: string): string {
 }
 
 export function atomXml(feed: AtomFeed): string {
-  const updated = feed.entries.reduce((max, e) => (atomTime(e.updated) > max ? atomTime(e.updated) : max), "1970-01-01T00:00:00.000Z");
+  const updated = feed.entries.reduce(
+    (max, e) => (atomTime(e.updated) > max ? atomTime(e.updated) : max),
+    "1970-01-01T00:00:00.000Z",
+  );
   const entries = feed.entries.map((e) =>
     [
       "  <entry>",
@@ -69,5 +72,7 @@ export function atomXml(feed: AtomFeed): string {
 
 /** The response of a feed route. */
 export function atomResponse(feed: AtomFeed): Response {
-  return new Response(atomXml(feed), { headers: { "Content-Type": "application/atom+xml; charset=utf-8", "Cache-Control": "public, max-age=60" } });
+  return new Response(atomXml(feed), {
+    headers: { "Content-Type": "application/atom+xml; charset=utf-8", "Cache-Control": "public, max-age=60" },
+  });
 }

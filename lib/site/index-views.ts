@@ -39,7 +39,13 @@ async function changeOver(rc: ReadContext, ticker: string, latest: IndexLatest, 
   const at = new Date(parseApiTime(latest.computedAt).getTime() - days * DAY_MS);
   const base = await indexLevelAsOf(rc, ticker, at);
   const pct = changePct(base?.indexLevel, latest.indexLevel);
-  return { days, text: formatPct(pct), direction: changeDirection(pct), fromLevel: base?.indexLevel ?? null, fromT: base?.t ?? null };
+  return {
+    days,
+    text: formatPct(pct),
+    direction: changeDirection(pct),
+    fromLevel: base?.indexLevel ?? null,
+    fromT: base?.t ?? null,
+  };
 }
 
 export interface IndexRowView {
@@ -56,7 +62,10 @@ export async function indexCatalogView(rc: ReadContext): Promise<IndexRowView[]>
     indices.map(async (entry) => {
       const latest = await indexLatest(rc, entry.ticker);
       if (!latest) return { entry, latest: null, change1d: null, change30d: null };
-      const [change1d, change30d] = await Promise.all([changeOver(rc, entry.ticker, latest, 1), changeOver(rc, entry.ticker, latest, 30)]);
+      const [change1d, change30d] = await Promise.all([
+        changeOver(rc, entry.ticker, latest, 1),
+        changeOver(rc, entry.ticker, latest, 30),
+      ]);
       return { entry, latest, change1d, change30d };
     }),
   );
@@ -82,13 +91,22 @@ export interface IndexPageView {
 }
 
 /** Everything /indices/[ticker] shows, or null for a ticker the API answers 404. */
-export async function indexPageView(rc: ReadContext, rawTicker: string, range: RangeKey, interval: Interval, now = new Date()): Promise<IndexPageView | null> {
+export async function indexPageView(
+  rc: ReadContext,
+  rawTicker: string,
+  range: RangeKey,
+  interval: Interval,
+  now = new Date(),
+): Promise<IndexPageView | null> {
   const latest = await indexLatest(rc, rawTicker);
   if (!latest) return null;
   const ticker = latest.ticker;
   // A ceased or resolved index has no new levels: its chart window ends at its last level, so it
   // opens on a range that shows them (an active index's window ends now).
-  const anchor = latest.publicStatus === "active" ? now : new Date(Math.min(now.getTime(), parseApiTime(latest.computedAt).getTime() + 1000));
+  const anchor =
+    latest.publicStatus === "active"
+      ? now
+      : new Date(Math.min(now.getTime(), parseApiTime(latest.computedAt).getTime() + 1000));
   const req = rangeRequest(anchor, range);
   // Same steps as GET /v1/indices/{ticker}/history with start and end.
   const window = resolveWindow(now, req.start, req.end);

@@ -38,5 +38,11 @@ export function packLevels(points: readonly LevelPointIn[], parse: (t: string) =
 export function unpackLevels(s: PackedLevels): Array<LevelPointIn & { x: number }> {
   const stale = new Set(s.stale);
   const revisions = new Map(s.revisions);
-  return unpackTimes(s.times).map((x, i) => ({ t: iso6(x), x, indexLevel: s.levels[i]!, stale: stale.has(i), revision: revisions.get(i) ?? s.revision }));
+  return unpackTimes(s.times).map((x, i) => ({
+    t: iso6(x),
+    x,
+    indexLevel: s.levels[i]!,
+    stale: stale.has(i),
+    revision: revisions.get(i) ?? s.revision,
+  }));
 }

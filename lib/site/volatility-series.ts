@@ -33,7 +33,10 @@ export interface VolatilityPointOut extends Omit<VolatilityPointIn, "gateNames">
   gates: string;
 }
 
-export function packVolatility(points: readonly VolatilityPointIn[], parse: (t: string) => number): PackedVolatilitySeries {
+export function packVolatility(
+  points: readonly VolatilityPointIn[],
+  parse: (t: string) => number,
+): PackedVolatilitySeries {
   const statuses: string[] = [];
   const statusIndex = (s: string) => {
     const i = statuses.indexOf(s);

@@ -8,7 +8,8 @@ export function shownTick(latest: Pick<VolatilityLatest, "tick" | "published" | 
   tick: Tick;
   source: "tick" | "published";
 } {
-  if (latest.publicationState === "published" || latest.published === null) return { tick: latest.tick, source: "tick" };
+  if (latest.publicationState === "published" || latest.published === null)
+    return { tick: latest.tick, source: "tick" };
   return { tick: latest.published, source: "published" };
 }
 

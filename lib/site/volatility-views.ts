@@ -1,7 +1,15 @@
 import "server-only";
 import { resolveWindow } from "@/lib/data/window";
 import { config } from "@/lib/config";
-import { listVolatility, volatilityHistory, volatilityLatest, type HistoryPoint, type SeriesDefinition, type Tick, type VolatilityCatalogEntry } from "@/lib/data/volatility";
+import {
+  listVolatility,
+  volatilityHistory,
+  volatilityLatest,
+  type HistoryPoint,
+  type SeriesDefinition,
+  type Tick,
+  type VolatilityCatalogEntry,
+} from "@/lib/data/volatility";
 import { curlCommand } from "@/lib/site/api-call";
 import { rangeRequest, type RangeKey } from "@/lib/site/range";
 import { isoSecondsZ, parseApiTime } from "@/lib/site/time";
@@ -39,14 +47,24 @@ export interface VolatilityPageView {
 }
 
 /** Everything /volatility/[slug] shows, or null when the API would answer 404 for it. */
-export async function volatilityPageView(rc: ReadContext, slugOrTicker: string, range: RangeKey, now = new Date()): Promise<VolatilityPageView | null> {
+export async function volatilityPageView(
+  rc: ReadContext,
+  slugOrTicker: string,
+  range: RangeKey,
+  now = new Date(),
+): Promise<VolatilityPageView | null> {
   const latest = await volatilityLatest(rc, slugOrTicker, "tickerOrSlug");
   if (!latest) return null;
   const ticker = latest.series.ticker;
   const req = rangeRequest(now, range);
   // Same steps as GET /v1/volatility/{ticker}/history?start=...&limit=5000.
   const window = resolveWindow(now, req.start);
-  const history = await volatilityHistory(rc, ticker, { start: window.start, end: window.end, limit: HISTORY_LIMIT, includeGated: false });
+  const history = await volatilityHistory(rc, ticker, {
+    start: window.start,
+    end: window.end,
+    limit: HISTORY_LIMIT,
+    includeGated: false,
+  });
   const { tick, source } = shownTick(latest);
   const start = isoSecondsZ(req.start);
   const base = config().baseUrl;

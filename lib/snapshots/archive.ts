@@ -31,7 +31,11 @@ export async function monthArchive(prisma: Db, month: string): Promise<(Archive 
   return build(prisma, month, true) as Promise<(Archive & { content: Uint8Array }) | null>;
 }
 
-async function build(prisma: Db, month: string, withContent: boolean): Promise<(Archive & { content?: Uint8Array }) | null> {
+async function build(
+  prisma: Db,
+  month: string,
+  withContent: boolean,
+): Promise<(Archive & { content?: Uint8Array }) | null> {
   const manifest = await monthManifest(prisma, month);
   if (!manifest) return null;
   const manifestText = JSON.stringify(manifest, null, 2);
@@ -66,7 +70,19 @@ export async function latestManifestWithArchives(prisma: Db, baseUrl: string) {
   const months = [];
   for (const m of latest.months) {
     const a = await build(prisma, m.month, false);
-    months.push(a ? { ...m, archive: { name: archiveName(m.month), url: `${baseUrl}/downloads/${archiveName(m.month)}`, bytes: a.bytes, sha256: a.sha256 } } : m);
+    months.push(
+      a
+        ? {
+            ...m,
+            archive: {
+              name: archiveName(m.month),
+              url: `${baseUrl}/downloads/${archiveName(m.month)}`,
+              bytes: a.bytes,
+              sha256: a.sha256,
+            },
+          }
+        : m,
+    );
   }
   return { ...latest, months };
 }

@@ -10,7 +10,10 @@ const FILE = /^[a-z_]+\.csv$/;
 /** The latest manifest: every month with its files, URLs and checksums. */
 export async function latestManifest(prisma: Db) {
   const c = config();
-  const bundles = await prisma.snapshotBundle.findMany({ orderBy: { month: "asc" }, select: { month: true, manifest: true } });
+  const bundles = await prisma.snapshotBundle.findMany({
+    orderBy: { month: "asc" },
+    select: { month: true, manifest: true },
+  });
   return {
     schemaVersion: SCHEMA_VERSION,
     license: c.licenseUrl,
@@ -30,7 +33,10 @@ export async function latestManifest(prisma: Db) {
 }
 
 /** A month's manifest with each file's download address; `schemaVersion` is an integer (older bundles stored it as text). */
-export async function monthManifest(prisma: Db, month: string): Promise<(MonthManifest & { files: Array<MonthManifest["files"][number] & { url: string }> }) | null> {
+export async function monthManifest(
+  prisma: Db,
+  month: string,
+): Promise<(MonthManifest & { files: Array<MonthManifest["files"][number] & { url: string }> }) | null> {
   if (!MONTH.test(month)) return null;
   const b = await prisma.snapshotBundle.findUnique({ where: { month }, select: { manifest: true } });
   if (!b) return null;
@@ -45,8 +51,15 @@ export async function monthManifest(prisma: Db, month: string): Promise<(MonthMa
   };
 }
 
-export async function bundleFile(prisma: Db, month: string, name: string): Promise<{ content: Uint8Array; sha256: string } | null> {
+export async function bundleFile(
+  prisma: Db,
+  month: string,
+  name: string,
+): Promise<{ content: Uint8Array; sha256: string } | null> {
   if (!MONTH.test(month) || !FILE.test(name)) return null;
-  const f = await prisma.snapshotFile.findUnique({ where: { month_name: { month, name } }, select: { content: true, sha256: true } });
+  const f = await prisma.snapshotFile.findUnique({
+    where: { month_name: { month, name } },
+    select: { content: true, sha256: true },
+  });
   return f ? { content: new Uint8Array(Buffer.from(f.content, "utf8")), sha256: f.sha256 } : null;
 }

@@ -5,7 +5,12 @@ import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
 import { Dec } from "@/lib/engine/decimal";
 import { devigMultiplicative } from "@/lib/engine/devig";
-import { attributeLegs, type AttributionLegInput, type LegClock, type LegShape } from "@/lib/engine/volatility/attribution";
+import {
+  attributeLegs,
+  type AttributionLegInput,
+  type LegClock,
+  type LegShape,
+} from "@/lib/engine/volatility/attribution";
 import { horizonFraction, varianceToResolution } from "@/lib/engine/volatility/diffusion-share";
 import type { PartitionOrder } from "@/lib/engine/volatility/ordered";
 import { CALENDAR_PRIOR, withCalendarPrior } from "@/lib/engine/volatility/prior";
@@ -22,7 +27,13 @@ import {
 } from "@/lib/engine/volatility/tenor-variance";
 import { addClockIncrement, estimateClock, publishedClock } from "@/lib/engine/volatility/clock";
 import { forecastWindows, realizedMovePts, type RecordPoint } from "@/lib/engine/volatility/forecast-record";
-import type { ClockBucket, ClockEstimate, Counterfactual, InceptionConfig, VolGates } from "@/lib/engine/volatility/types";
+import type {
+  ClockBucket,
+  ClockEstimate,
+  Counterfactual,
+  InceptionConfig,
+  VolGates,
+} from "@/lib/engine/volatility/types";
 
 // Recomputes every published number of downloaded monthly bundles from the bundle files alone.
 // Index levels: L_t = base_level * sum(w_i * p_i,t) / base_basket_value of the composition that
@@ -143,7 +154,12 @@ function verifyManifest(dir: string, report: IntegrityReport): void {
     report.failures.push({ month, file, ticker: null, t: null, what, published, recomputed });
   const manifestFile = path.join(dir, "manifest.json");
   if (!fs.existsSync(manifestFile)) {
-    fail("manifest.json", "manifest", "a manifest.json beside the files", "none in this folder (download it with the files)");
+    fail(
+      "manifest.json",
+      "manifest",
+      "a manifest.json beside the files",
+      "none in this folder (download it with the files)",
+    );
     return;
   }
   let files: Array<{ name: string; bytes: number; sha256: string; rows: number }>;
@@ -183,7 +199,12 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
   const comps = new Map<string, Array<{ version: string; at: number; baseLevel: Decimal; baseBasket: Decimal }>>();
   for (const r of readCsv(dir, "compositions.csv")) {
     if (!comps.has(r.ticker!)) comps.set(r.ticker!, []);
-    comps.get(r.ticker!)!.push({ version: r.composition_version!, at: Date.parse(r.effective_at!), baseLevel: new D(r.base_level!), baseBasket: new D(r.base_basket_value!) });
+    comps.get(r.ticker!)!.push({
+      version: r.composition_version!,
+      at: Date.parse(r.effective_at!),
+      baseLevel: new D(r.base_level!),
+      baseBasket: new D(r.base_basket_value!),
+    });
   }
   for (const list of comps.values()) list.sort((a, b) => a.at - b.at);
   const prices = new Map<string, Map<string, Decimal>>();
@@ -220,15 +241,36 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
     // the composition in force before t prices t; at inception the first composition prices itself
     const pricing = [...list].reverse().find((c) => c.at < ms) ?? list.find((c) => c.at === ms);
     if (pricing === undefined) {
-      fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, "no composition in compositions.csv prices this hour");
+      fail(
+        "index_levels.csv",
+        r.ticker!,
+        r.t!,
+        "index_level",
+        r.index_level!,
+        "no composition in compositions.csv prices this hour",
+      );
       continue;
     }
     if (r.pricing_composition_version && r.pricing_composition_version !== pricing.version) {
-      fail("index_levels.csv", r.ticker!, r.t!, "pricing_composition_version", r.pricing_composition_version, pricing.version);
+      fail(
+        "index_levels.csv",
+        r.ticker!,
+        r.t!,
+        "pricing_composition_version",
+        r.pricing_composition_version,
+        pricing.version,
+      );
     }
     const basket = basketOf(r.ticker!, pricing.version, r.t!);
     if (basket === null) {
-      fail("index_levels.csv", r.ticker!, r.t!, "index_level", r.index_level!, "a constituent price or weight is missing");
+      fail(
+        "index_levels.csv",
+        r.ticker!,
+        r.t!,
+        "index_level",
+        r.index_level!,
+        "a constituent price or weight is missing",
+      );
       continue;
     }
     const level = pricing.baseLevel.times(basket).div(pricing.baseBasket);
@@ -252,12 +294,27 @@ function verifyIndexMonth(dir: string, report: IndexReport, tickers: Set<string>
       const inception = c.at === firstHour.get(ticker) && list[0] === c && !list.some((o) => o.at < c.at);
       const level = inception ? new D(100) : unrounded.get(key(ticker, t));
       if (basket === null || level === undefined) {
-        fail("compositions.csv", ticker, t, `${c.version} base`, `${c.baseLevel} / ${c.baseBasket}`, "cannot be recomputed from this month's files");
+        fail(
+          "compositions.csv",
+          ticker,
+          t,
+          `${c.version} base`,
+          `${c.baseLevel} / ${c.baseBasket}`,
+          "cannot be recomputed from this month's files",
+        );
         continue;
       }
       const diff = Decimal.max(basket.minus(c.baseBasket).abs(), level.minus(c.baseLevel).abs());
       if (diff.greaterThan(maxBase)) maxBase = diff;
-      if (!diff.isZero()) fail("compositions.csv", ticker, t, `${c.version} base_level / base_basket_value`, `${c.baseLevel} / ${c.baseBasket}`, `${level} / ${basket}`);
+      if (!diff.isZero())
+        fail(
+          "compositions.csv",
+          ticker,
+          t,
+          `${c.version} base_level / base_basket_value`,
+          `${c.baseLevel} / ${c.baseBasket}`,
+          `${level} / ${basket}`,
+        );
       report.basesChecked += 1;
     }
   }
@@ -290,10 +347,29 @@ interface Recomputed {
   headlinePts: number;
   speedH: number;
   /** p: de-vigged; pv: as the variances used it (the floor applied); shape: an ordered leg's thresholds */
-  legs: Array<{ conditionId: string; legKey: string; label: string; gridOrder: number; p: number; pv: number; shape: LegShape | undefined; days: number | null }>;
+  legs: Array<{
+    conditionId: string;
+    legKey: string;
+    label: string;
+    gridOrder: number;
+    p: number;
+    pv: number;
+    shape: LegShape | undefined;
+    days: number | null;
+  }>;
 }
 
-type ClockJson = Record<string, { tier: "budget-implied" | "historical-clock"; speed: number; speedLo: number; speedHi: number; windowDays: number; coverage: number }>;
+type ClockJson = Record<
+  string,
+  {
+    tier: "budget-implied" | "historical-clock";
+    speed: number;
+    speedLo: number;
+    speedHi: number;
+    windowDays: number;
+    coverage: number;
+  }
+>;
 
 /** The verifier's own reading of the documented gates, in exact decimal arithmetic. */
 interface GateFacts {
@@ -321,10 +397,12 @@ export function decideGates(f: GateFacts): { status: "ok" | "flagged" | "suspend
     };
     if (l.observedAt === null) return failLeg("leg_missing");
     if (l.resolved) return;
-    if (d(f.t.getTime() - l.observedAt.getTime()).greaterThan(d(g.snapshotMaxAgeSeconds).times(1000))) failLeg("snapshot_age");
+    if (d(f.t.getTime() - l.observedAt.getTime()).greaterThan(d(g.snapshotMaxAgeSeconds).times(1000)))
+      failLeg("snapshot_age");
     if (!l.fromHistory && d(l.cells.depthUsd).lessThan(d(g.depthFloorUsd))) failLeg("depth_floor");
     const mid = d(l.cells.mid);
-    if (!mid.greaterThan(0) || d(l.cells.ask).minus(d(l.cells.bid)).div(mid).greaterThan(d(g.spreadToMidMax))) failLeg("spread_to_mid");
+    if (!mid.greaterThan(0) || d(l.cells.ask).minus(d(l.cells.bid)).div(mid).greaterThan(d(g.spreadToMidMax)))
+      failLeg("spread_to_mid");
     if (d(f.impactPts[i] as number).greaterThan(d(g.impactBudgetPts))) failLeg("impact");
   });
   const quoted = f.legs.filter((l) => l.observedAt !== null);
@@ -334,9 +412,17 @@ export function decideGates(f: GateFacts): { status: "ok" | "flagged" | "suspend
   else if (sumMid.lessThan(d(g.overroundFlagLo))) names.add("underround");
   const live = quoted.filter((l) => !l.resolved);
   const times = live.map((l) => (l.observedAt as Date).getTime());
-  if (times.length > 1 && d(Math.max(...times) - Math.min(...times)).greaterThan(d(g.snapshotMaxSkewSeconds).times(1000))) names.add("snapshot_skew");
+  if (
+    times.length > 1 &&
+    d(Math.max(...times) - Math.min(...times)).greaterThan(d(g.snapshotMaxSkewSeconds).times(1000))
+  )
+    names.add("snapshot_skew");
   const tolerance = Decimal.max(d(g.arbToleranceMin), d(g.arbToleranceTicks).times("0.01"));
-  if (live.length > 1 && live.length === f.legs.filter((l) => !l.resolved).length && live.every((l) => !d(l.cells.depthUsd).lessThan(d(g.arbMinDepthUsd)))) {
+  if (
+    live.length > 1 &&
+    live.length === f.legs.filter((l) => !l.resolved).length &&
+    live.every((l) => !d(l.cells.depthUsd).lessThan(d(g.arbMinDepthUsd)))
+  ) {
     const asks = sum(live.map((l) => l.cells.ask));
     const bids = sum(live.map((l) => l.cells.bid));
     if (asks.lessThan(d(1).minus(tolerance)) || bids.greaterThan(d(1).plus(tolerance))) names.add("arbitrage");
@@ -390,12 +476,24 @@ export function volRulesOf(methodologyVersion: string | undefined, partitionOrde
  * for those no longer in force from volatility_counterfactual_legs.csv), multiplicative de-vig, the
  * calendar clock, the inception tenors. False when an inception leg is in neither file (bundles before schemaVersion 6).
  */
-function checkCounterfactual(published: Counterfactual, config: InceptionConfig, legs: readonly LegRow[], t: Date, check: (published: number, recomputed: number, what: string) => void, rules: VolRules): boolean {
+function checkCounterfactual(
+  published: Counterfactual,
+  config: InceptionConfig,
+  legs: readonly LegRow[],
+  t: Date,
+  check: (published: number, recomputed: number, what: string) => void,
+  rules: VolRules,
+): boolean {
   const byId = new Map(legs.map((l) => [l.conditionId, l]));
   if (config.legs.some((id) => !byId.has(id))) return false;
   const quoted = config.legs.map((id) => byId.get(id) as LegRow).filter((l) => l.observedAt !== null);
   const p = devigMultiplicative(quoted.map((l) => l.mid)) ?? quoted.map(() => 0);
-  const part = preparePartition(p, quoted.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / MS_DAY)), rules.order, rules.v2);
+  const part = preparePartition(
+    p,
+    quoted.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / MS_DAY)),
+    rules.order,
+    rules.v2,
+  );
   const calendar = rules.v2 ? CALENDAR_PRIOR[rules.order].speed : 1;
   for (const tau of config.tenorsDays) {
     const v = partitionTenorVariance(part, tau, calendar, "diffusion");
@@ -403,15 +501,29 @@ function checkCounterfactual(published: Counterfactual, config: InceptionConfig,
     check(value?.pts ?? Number.NaN, 100 * Math.sqrt(v), `counterfactual ${tau}d pts`);
     check(value?.share ?? Number.NaN, part.budget > 0 ? v / part.budget : 0, `counterfactual ${tau}d share`);
   }
-  check(published.headlinePts, 100 * Math.sqrt(partitionTenorVariance(part, config.headlineTenorDays, calendar, "diffusion")), "counterfactual headlinePts");
+  check(
+    published.headlinePts,
+    100 * Math.sqrt(partitionTenorVariance(part, config.headlineTenorDays, calendar, "diffusion")),
+    "counterfactual headlinePts",
+  );
   check(published.rPts, 100 * Math.sqrt(part.budget), "counterfactual rPts");
   return true;
 }
 
-function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string, Recomputed>, seriesSeen: Set<string>, clocks: Map<string, ClockTrack>, dirStart: number, inceptions: Map<string, InceptionConfig>): void {
+function verifyVolMonth(
+  dir: string,
+  report: VolReport,
+  prevBySeries: Map<string, Recomputed>,
+  seriesSeen: Set<string>,
+  clocks: Map<string, ClockTrack>,
+  dirStart: number,
+  inceptions: Map<string, InceptionConfig>,
+): void {
   const month = path.basename(dir);
   const manifestFile = path.join(dir, "manifest.json");
-  const schemaVersion = fs.existsSync(manifestFile) ? Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) : 0;
+  const schemaVersion = fs.existsSync(manifestFile)
+    ? Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion)
+    : 0;
   const hasIncrements = schemaVersion >= 3;
   const history = readCsv(dir, "volatility_history.csv");
   const monthStart = history[0] ? Date.parse(`${history[0].t!.slice(0, 7)}-01T00:00:00Z`) : 0;
@@ -428,14 +540,27 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
   const defs = new Map(
     readCsv(dir, "volatility_series.csv").map((r) => [
       r.ticker!,
-      { H: Number(r.headline_tenor_days), tenors: JSON.parse(r.tenors_days_json!) as number[], gates: JSON.parse(r.gates_json!) as VolGates, order: r.partition_order },
+      {
+        H: Number(r.headline_tenor_days),
+        tenors: JSON.parse(r.tenors_days_json!) as number[],
+        gates: JSON.parse(r.gates_json!) as VolGates,
+        order: r.partition_order,
+      },
     ]),
   );
   // each series' frozen inception configuration: its sha256 is the counterfactual's anchorFingerprint
   for (const r of readCsv(dir, "volatility_inception.csv")) {
     const sha = crypto.createHash("sha256").update(r.config_json!, "utf8").digest("hex");
     if (sha !== r.anchor_fingerprint) {
-      report.failures.push({ month, file: "volatility_inception.csv", ticker: r.ticker!, t: r.anchor_at!, what: "anchor_fingerprint", published: r.anchor_fingerprint!, recomputed: sha });
+      report.failures.push({
+        month,
+        file: "volatility_inception.csv",
+        ticker: r.ticker!,
+        t: r.anchor_at!,
+        what: "anchor_fingerprint",
+        published: r.anchor_fingerprint!,
+        recomputed: sha,
+      });
       continue;
     }
     inceptions.set(key(r.ticker!, sha), JSON.parse(r.config_json!) as InceptionConfig);
@@ -473,7 +598,15 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
   let t0 = "";
   let file = "volatility_history.csv";
   const fail = (what: string, published: string | number, recomputed: string | number) =>
-    report.failures.push({ month, file, ticker, t: t0, what, published: String(published), recomputed: String(recomputed) });
+    report.failures.push({
+      month,
+      file,
+      ticker,
+      t: t0,
+      what,
+      published: String(published),
+      recomputed: String(recomputed),
+    });
   const check = (published: number, recomputed: number, what: string) => {
     const diff = Math.abs(published - round6(recomputed));
     report.valuesChecked += 1;
@@ -502,12 +635,21 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     let track = clocks.get(r.ticker!);
     if (track === undefined) {
       // a series whose first computation in DIR is not at its first hour may have history before DIR
-      track = { buckets: [], knownFrom: !hasIncrements ? Number.POSITIVE_INFINITY : t.getTime() > dirStart ? Number.NEGATIVE_INFINITY : dirStart };
+      track = {
+        buckets: [],
+        knownFrom: !hasIncrements
+          ? Number.POSITIVE_INFINITY
+          : t.getTime() > dirStart
+            ? Number.NEGATIVE_INFINITY
+            : dirStart,
+      };
       clocks.set(r.ticker!, track);
     }
     for (const [tau, published] of Object.entries(clock)) {
       const windowDays = Math.max(30, Math.ceil(Number(tau)));
-      const windowStart = Date.parse(`${new Date(t.getTime() - (windowDays - 1) * MS_DAY).toISOString().slice(0, 10)}T00:00:00Z`);
+      const windowStart = Date.parse(
+        `${new Date(t.getTime() - (windowDays - 1) * MS_DAY).toISOString().slice(0, 10)}T00:00:00Z`,
+      );
       if (windowStart < track.knownFrom) {
         report.clockUnchecked += 1;
         continue;
@@ -521,15 +663,24 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       }
     }
     if (hasIncrements && r.clock_increment_realized && r.clock_increment_predicted) {
-      track.buckets = addClockIncrement(track.buckets, t, Number(r.clock_increment_realized), Number(r.clock_increment_predicted));
+      track.buckets = addClockIncrement(
+        track.buckets,
+        t,
+        Number(r.clock_increment_realized),
+        Number(r.clock_increment_predicted),
+      );
     }
     const live = legs.filter((l) => l.observedAt !== null);
     const mids = live.map((l) => l.mid);
     const p = devigMultiplicative(mids) ?? [];
-    const days = live.map((l) => (l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / 86_400_000));
+    const days = live.map((l) =>
+      l.settlementAt === null ? null : (l.settlementAt.getTime() - t.getTime()) / 86_400_000,
+    );
     const part = preparePartition(p, days, rules.order, rules.v2);
     const budget = part.budget;
-    const scenarios = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) }).map((s) => preparePartition(s.p, days, rules.order, rules.v2));
+    const scenarios = devigScenarios({ mid: mids, bid: live.map((l) => l.bid), ask: live.map((l) => l.ask) }).map((s) =>
+      preparePartition(s.p, days, rules.order, rules.v2),
+    );
     const clockOf = (tau: number): ClockEstimate => {
       const c = clock[String(tau)];
       if (c === undefined) throw new Error(`${ticker} ${t0}: no clock for ${tau} days`);
@@ -541,7 +692,10 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
     });
     file = "volatility_history.csv";
 
-    const tenors = JSON.parse(r.tenors_json!) as Record<string, { pts: number; share: number; share_ci: [number, number] | null }>;
+    const tenors = JSON.parse(r.tenors_json!) as Record<
+      string,
+      { pts: number; share: number; share_ci: [number, number] | null }
+    >;
     const ptsOf = (tau: number) => 100 * Math.sqrt(partitionTenorVariance(part, tau, clockOf(tau).speed, "diffusion"));
     const legPts: Record<string, number[]> = {};
     for (const tau of def.tenors) {
@@ -566,7 +720,8 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       if (l.tenorPts === null) return;
       for (const tau of def.tenors) {
         const published = l.tenorPts[String(tau)];
-        if (published !== undefined) check(published, legPts[String(tau)]?.[j] as number, `leg ${l.legKey} ${tau}d pts`);
+        if (published !== undefined)
+          check(published, legPts[String(tau)]?.[j] as number, `leg ${l.legKey} ${tau}d pts`);
       }
     });
     file = "volatility_history.csv";
@@ -585,7 +740,20 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       return Math.max(
         ...[l.bid, l.ask].map((side) => {
           const moved = devigMultiplicative(mids.map((m, i) => (i === j ? side : m)));
-          return moved === null ? 0 : Math.abs(100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days, rules.order, rules.v2), def.H, speedH, "diffusion")) - headline);
+          return moved === null
+            ? 0
+            : Math.abs(
+                100 *
+                  Math.sqrt(
+                    partitionTenorVariance(
+                      preparePartition(moved, days, rules.order, rules.v2),
+                      def.H,
+                      speedH,
+                      "diffusion",
+                    ),
+                  ) -
+                  headline,
+              );
         }),
       );
     });
@@ -610,7 +778,8 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
         const before = prevById.get(id);
         const j = liveIndex.get(id);
         const nowClock: LegClock | undefined = j === undefined ? undefined : { days: days[j] ?? null, speed: speedH };
-        const prevClock: LegClock | undefined = before === undefined ? undefined : { days: before.days, speed: prev.speedH };
+        const prevClock: LegClock | undefined =
+          before === undefined ? undefined : { days: before.days, speed: prev.speedH };
         return {
           legKey: id,
           label: id,
@@ -623,14 +792,20 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
           shape1: j === undefined ? undefined : legShape(part, j),
         };
       });
-      const f = (pp: number, c: LegClock, shape?: LegShape) => PTS2 * legVarianceAt(pp, shape, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
+      const f = (pp: number, c: LegClock, shape?: LegShape) =>
+        PTS2 * legVarianceAt(pp, shape, c.days === null ? 1 : horizonFraction(def.H, c.days, c.speed));
       const splits = attributeLegs(inputs, f);
       const deltaPts2 = headline * headline - prev.headlinePts * prev.headlinePts;
-      identity = { deltaPts2: round6(deltaPts2), parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]) };
+      identity = {
+        deltaPts2: round6(deltaPts2),
+        parts: splits.flatMap((x) => [round6(x.deltaPrice), round6(x.deltaClock)]),
+      };
       check(Number(r.attr_delta_headline_pts), headline - prev.headlinePts, "attr_delta_headline_pts");
-      if (r.attr_delta_pts2 !== undefined && r.attr_delta_pts2 !== "") check(Number(r.attr_delta_pts2), deltaPts2, "attr_delta_pts2");
+      if (r.attr_delta_pts2 !== undefined && r.attr_delta_pts2 !== "")
+        check(Number(r.attr_delta_pts2), deltaPts2, "attr_delta_pts2");
       // per-leg attribution (volatility_attribution.csv), by leg key
-      const legKeyOf = (id: string) => live.find((l) => l.conditionId === id)?.legKey ?? prev.legs.find((l) => l.conditionId === id)?.legKey ?? id;
+      const legKeyOf = (id: string) =>
+        live.find((l) => l.conditionId === id)?.legKey ?? prev.legs.find((l) => l.conditionId === id)?.legKey ?? id;
       const published = attributionOf.get(key(r.ticker!, r.t!));
       if (published !== undefined) {
         file = "volatility_attribution.csv";
@@ -639,7 +814,11 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
           const a = byKey.get(legKeyOf(x.legKey));
           report.attributionLegsChecked += 1;
           if (a === undefined) {
-            fail(`leg ${legKeyOf(x.legKey)} attribution`, "no row", `${round6(x.deltaPrice)} / ${round6(x.deltaClock)}`);
+            fail(
+              `leg ${legKeyOf(x.legKey)} attribution`,
+              "no row",
+              `${round6(x.deltaPrice)} / ${round6(x.deltaClock)}`,
+            );
             continue;
           }
           check(Number(a.delta_price), x.deltaPrice, `leg ${a.leg_key} delta_price`);
@@ -647,7 +826,10 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
           check(Number(a.delta), x.delta, `leg ${a.leg_key} delta`);
         }
         if (published.length !== splits.length) fail("attribution legs", published.length, splits.length);
-        identity = { deltaPts2: Number(r.attr_delta_pts2), parts: published.flatMap((a) => [Number(a.delta_price), Number(a.delta_clock)]) };
+        identity = {
+          deltaPts2: Number(r.attr_delta_pts2),
+          parts: published.flatMap((a) => [Number(a.delta_price), Number(a.delta_clock)]),
+        };
         file = "volatility_history.csv";
       }
     } else if (r.attr_delta_from) {
@@ -660,14 +842,25 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       file = "volatility_counterfactual_legs.csv";
       const inPanel = new Set(legs.map((l) => l.conditionId));
       for (const l of departed) {
-        if (inPanel.has(l.conditionId)) fail(`leg ${l.legKey}`, "an inception leg no longer in force", "in force (a row of volatility_legs.csv)");
-        else if (config !== undefined && !config.legs.includes(l.conditionId)) fail(`leg ${l.legKey}`, "an inception leg no longer in force", "not an inception leg (volatility_inception.csv)");
+        if (inPanel.has(l.conditionId))
+          fail(`leg ${l.legKey}`, "an inception leg no longer in force", "in force (a row of volatility_legs.csv)");
+        else if (config !== undefined && !config.legs.includes(l.conditionId))
+          fail(
+            `leg ${l.legKey}`,
+            "an inception leg no longer in force",
+            "not an inception leg (volatility_inception.csv)",
+          );
       }
       file = "volatility_history.csv";
-      if (config !== undefined && checkCounterfactual(counterfactual, config, [...departed, ...legs], t, check, rules)) {
+      if (
+        config !== undefined &&
+        checkCounterfactual(counterfactual, config, [...departed, ...legs], t, check, rules)
+      ) {
         report.counterfactualsChecked += 1;
-        if (counterfactual.anchorAt !== config.anchorAt) fail("counterfactual anchorAt", counterfactual.anchorAt, config.anchorAt);
-        if (counterfactual.clockVersion !== config.clockVersion) fail("counterfactual clockVersion", counterfactual.clockVersion, config.clockVersion);
+        if (counterfactual.anchorAt !== config.anchorAt)
+          fail("counterfactual anchorAt", counterfactual.anchorAt, config.anchorAt);
+        if (counterfactual.clockVersion !== config.clockVersion)
+          fail("counterfactual clockVersion", counterfactual.clockVersion, config.clockVersion);
       } else report.counterfactualUnchecked += 1;
     }
     const gates = decideGates({
@@ -692,14 +885,27 @@ function verifyVolMonth(dir: string, report: VolReport, prevBySeries: Map<string
       report.gateDecisionsChecked += 1;
       if (gates.status !== r.status || gates.names.join() !== publishedNames.join()) {
         report.gateMismatches += 1;
-        fail("status [gates]", `${r.status} [${publishedNames.join(" ")}]`, `${gates.status} [${gates.names.join(" ")}]`);
+        fail(
+          "status [gates]",
+          `${r.status} [${publishedNames.join(" ")}]`,
+          `${gates.status} [${gates.names.join(" ")}]`,
+        );
       }
     }
     prevBySeries.set(r.ticker!, {
       t: r.t!,
       headlinePts: headline,
       speedH,
-      legs: live.map((l, j) => ({ conditionId: l.conditionId, legKey: l.legKey, label: l.label, gridOrder: l.gridOrder, p: p[j] as number, pv: part.p[j] as number, shape: legShape(part, j), days: days[j] ?? null })),
+      legs: live.map((l, j) => ({
+        conditionId: l.conditionId,
+        legKey: l.legKey,
+        label: l.label,
+        gridOrder: l.gridOrder,
+        p: p[j] as number,
+        pv: part.p[j] as number,
+        shape: legShape(part, j),
+        days: days[j] ?? null,
+      })),
     });
   }
 }
@@ -714,14 +920,18 @@ function verifyForecastRecord(dir: string, report: VolReport, points: Map<string
   const month = path.basename(dir);
   const manifestFile = path.join(dir, "manifest.json");
   // the record is in bundles from schemaVersion 7 on; earlier months still feed the windows that start in them
-  const hasRecord = fs.existsSync(manifestFile) && Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) >= 7;
+  const hasRecord =
+    fs.existsSync(manifestFile) &&
+    Number((JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { schemaVersion?: unknown }).schemaVersion) >= 7;
   const legP = new Map<string, Map<string, number>>();
   for (const r of readCsv(dir, "volatility_legs.csv")) {
     const k = key(r.ticker!, r.t!);
     if (!legP.has(k)) legP.set(k, new Map());
     if (r.p !== undefined && r.p !== "") legP.get(k)!.set(r.condition_id!, Number(r.p));
   }
-  const tenorsOf = new Map(readCsv(dir, "volatility_series.csv").map((r) => [r.ticker!, JSON.parse(r.tenors_days_json!) as number[]]));
+  const tenorsOf = new Map(
+    readCsv(dir, "volatility_series.csv").map((r) => [r.ticker!, JSON.parse(r.tenors_days_json!) as number[]]),
+  );
   let first = Number.POSITIVE_INFINITY;
   for (const r of readCsv(dir, "volatility_history.csv")) {
     const ms = Date.parse(r.t!);
@@ -739,7 +949,8 @@ function verifyForecastRecord(dir: string, report: VolReport, points: Map<string
   }
   if (!hasRecord) return;
   const file = "volatility_forecast_record.csv";
-  const fail = (ticker: string, t: string | null, what: string, published: string, recomputed: string) => report.failures.push({ month, file, ticker, t, what, published, recomputed });
+  const fail = (ticker: string, t: string | null, what: string, published: string, recomputed: string) =>
+    report.failures.push({ month, file, ticker, t, what, published, recomputed });
   const rows = new Map(readCsv(dir, file).map((r) => [key(r.ticker!, r.tenor_days!, r.window_start!), r]));
   const dirStart = Math.min(...[...points.values()].map((m) => Math.min(...m.keys())));
   for (const [ticker, byMs] of points) {
@@ -751,19 +962,35 @@ function verifyForecastRecord(dir: string, report: VolReport, points: Map<string
       rows.delete(key(ticker, String(w.tenorDays), start));
       report.recordWindowsChecked += 1;
       if (r === undefined) {
-        fail(ticker, start, `${w.tenorDays}d window`, "no row", `expected ${w.expectedPts} / realized ${w.realizedPts}`);
+        fail(
+          ticker,
+          start,
+          `${w.tenorDays}d window`,
+          "no row",
+          `expected ${w.expectedPts} / realized ${w.realizedPts}`,
+        );
         continue;
       }
-      if (Date.parse(r.window_end!) !== w.endMs) fail(ticker, start, `${w.tenorDays}d window_end`, r.window_end!, new Date(w.endMs).toISOString());
-      if (Number(r.expected_pts) !== w.expectedPts) fail(ticker, start, `${w.tenorDays}d expected_pts`, r.expected_pts!, String(w.expectedPts));
+      if (Date.parse(r.window_end!) !== w.endMs)
+        fail(ticker, start, `${w.tenorDays}d window_end`, r.window_end!, new Date(w.endMs).toISOString());
+      if (Number(r.expected_pts) !== w.expectedPts)
+        fail(ticker, start, `${w.tenorDays}d expected_pts`, r.expected_pts!, String(w.expectedPts));
       const realized = realizedMovePts(byMs.get(w.startMs)!.p, byMs.get(w.endMs)!.p);
-      if (Math.abs(Number(r.realized_pts) - realized) > VOL_ROUNDING) fail(ticker, start, `${w.tenorDays}d realized_pts`, r.realized_pts!, String(realized));
+      if (Math.abs(Number(r.realized_pts) - realized) > VOL_ROUNDING)
+        fail(ticker, start, `${w.tenorDays}d realized_pts`, r.realized_pts!, String(realized));
     }
   }
   // rows left: a window whose start is before DIR, or one that should not be there
   for (const r of rows.values()) {
     if (Date.parse(r.window_start!) < dirStart) report.recordUnchecked += 1;
-    else fail(r.ticker!, r.window_start!, `${r.tenor_days}d window`, "a row", "no such closed window (start or end not published)");
+    else
+      fail(
+        r.ticker!,
+        r.window_start!,
+        `${r.tenor_days}d window`,
+        "a row",
+        "no such closed window (start or end not published)",
+      );
   }
 }
 
@@ -771,7 +998,15 @@ function verifyForecastRecord(dir: string, report: VolReport, points: Map<string
 export function verifyBundles(dir: string): VerifyReport {
   const months = monthDirs(dir);
   const integrity: IntegrityReport = { filesChecked: 0, failures: [] };
-  const index: IndexReport = { hours: 0, indices: 0, maxLevelDiff: "0", basesChecked: 0, maxBaseDiff: "0", fromHistory: 0, failures: [] };
+  const index: IndexReport = {
+    hours: 0,
+    indices: 0,
+    maxLevelDiff: "0",
+    basesChecked: 0,
+    maxBaseDiff: "0",
+    fromHistory: 0,
+    failures: [],
+  };
   const volatility: VolReport = {
     computations: 0,
     series: 0,
@@ -811,5 +1046,11 @@ export function verifyBundles(dir: string): VerifyReport {
 
 /** True when every file matches its manifest and every published value and gate decision recomputes. */
 export function verified(r: VerifyReport): boolean {
-  return r.integrity.failures.length === 0 && r.index.failures.length === 0 && r.volatility.failures.length === 0 && r.index.hours > 0 && r.index.maxLevelDiff === "0.00000000";
+  return (
+    r.integrity.failures.length === 0 &&
+    r.index.failures.length === 0 &&
+    r.volatility.failures.length === 0 &&
+    r.index.hours > 0 &&
+    r.index.maxLevelDiff === "0.00000000"
+  );
 }

@@ -43,9 +43,13 @@ export function quoteOf(bids: readonly Level[], asks: readonly Level[]): { quote
   if (a.length === 0) return { problem: "no asks" };
   const bestBid = b[0]!.price;
   const bestAsk = a[0]!.price;
-  if (bestBid.greaterThanOrEqualTo(bestAsk)) return { problem: `crossed book (bid ${bestBid.toString()} >= ask ${bestAsk.toString()})` };
+  if (bestBid.greaterThanOrEqualTo(bestAsk))
+    return { problem: `crossed book (bid ${bestBid.toString()} >= ask ${bestAsk.toString()})` };
   const mid = bestBid.plus(bestAsk).dividedBy(2);
   const near = (l: Level) => l.price.minus(mid).abs().lessThanOrEqualTo(DEPTH_BAND);
-  const depthUsd = [...b.filter(near), ...a.filter(near)].reduce((acc, l) => acc.plus(l.price.times(l.size)), new Decimal(0));
+  const depthUsd = [...b.filter(near), ...a.filter(near)].reduce(
+    (acc, l) => acc.plus(l.price.times(l.size)),
+    new Decimal(0),
+  );
   return { quote: { bestBid, bestAsk, mid, depthUsd: depthUsd.toDecimalPlaces(2) } };
 }

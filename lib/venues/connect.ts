@@ -28,7 +28,16 @@ export interface CommandIo {
 
 /** The venue addresses and limits of the configuration (the collector's settings). */
 export function venueEndpoints(
-  c: Pick<Config, "POLYMARKET_GAMMA_URL" | "POLYMARKET_CLOB_URL" | "KALSHI_API_URL" | "COLLECT_CONCURRENCY" | "COLLECT_TIMEOUT_MS" | "POLYMARKET_RPS" | "KALSHI_RPS">,
+  c: Pick<
+    Config,
+    | "POLYMARKET_GAMMA_URL"
+    | "POLYMARKET_CLOB_URL"
+    | "KALSHI_API_URL"
+    | "COLLECT_CONCURRENCY"
+    | "COLLECT_TIMEOUT_MS"
+    | "POLYMARKET_RPS"
+    | "KALSHI_RPS"
+  >,
 ): VenueEndpoints {
   const base = (url: string) => url.replace(/\/+$/, "");
   return {
@@ -55,9 +64,13 @@ export interface Venues {
 }
 
 /** `observe`: told of each venue request's outcome (status 0: no answer), for the metrics. */
-export function createVenues(e: VenueEndpoints, observe?: (venue: VenueName, url: string, status: number) => void): Venues {
+export function createVenues(
+  e: VenueEndpoints,
+  observe?: (venue: VenueName, url: string, status: number) => void,
+): Venues {
   const budgets = new Map<VenueName, VenueBudget>();
-  const budgetOf = (venue: VenueName) => budgets.get(venue) ?? budgets.set(venue, new VenueBudget(e.concurrency, e.rps?.[venue])).get(venue)!;
+  const budgetOf = (venue: VenueName) =>
+    budgets.get(venue) ?? budgets.set(venue, new VenueBudget(e.concurrency, e.rps?.[venue])).get(venue)!;
   const http = (venue: VenueName, options: { keepRaw?: boolean } = {}) =>
     new VenueHttp({
       venue,
@@ -72,7 +85,10 @@ export function createVenues(e: VenueEndpoints, observe?: (venue: VenueName, url
     http,
     connect(venue, options) {
       const client = http(venue, options);
-      const connector = venue === "polymarket" ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl) : new KalshiConnector(client, e.kalshiApiUrl);
+      const connector =
+        venue === "polymarket"
+          ? new PolymarketConnector(client, e.polymarketGammaUrl, e.polymarketClobUrl)
+          : new KalshiConnector(client, e.kalshiApiUrl);
       return { http: client, connector };
     },
   };

@@ -84,7 +84,13 @@ export function deprecationOf(headers: Headers): string | null {
 /** The first difference a zod error names, as a JSON path and a message. */
 export function shapeDifference(error: z.ZodError): { field: string; detail: string } {
   const issue = error.issues[0];
-  const field = issue && issue.path.length ? issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "") : "(body)";
+  const field =
+    issue && issue.path.length
+      ? issue.path
+          .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+          .join("")
+          .replace(/^\./, "")
+      : "(body)";
   return { field, detail: issue?.message ?? "unexpected shape" };
 }
 
@@ -196,7 +202,8 @@ export class VenueHttp {
 
   /** GETs (or POSTs `post`) and reads the answer through `schema`: a different shape is drift, and a VenueError. */
   async read<T>(url: string, schema: z.ZodType<T>, options: RequestOptions & { post?: unknown } = {}): Promise<T> {
-    const body = options.post === undefined ? await this.getJson(url, options) : await this.postJson(url, options.post, options);
+    const body =
+      options.post === undefined ? await this.getJson(url, options) : await this.postJson(url, options.post, options);
     return this.parse(body, schema, url, options.endpoint);
   }
 
@@ -229,7 +236,13 @@ export class VenueHttp {
     const notices = headers ? deprecationOf(headers) : null;
     if (notices) this.noteDrift({ venue, endpoint, field: "headers", detail: notices });
     const gone = status === 410 || (status === 404 && !options.notFoundIsAnswer);
-    if (gone) this.noteDrift({ venue, endpoint, field: "status", detail: `HTTP ${status}${status === 410 ? " Gone" : " Not Found"}: the endpoint no longer answers` });
+    if (gone)
+      this.noteDrift({
+        venue,
+        endpoint,
+        field: "status",
+        detail: `HTTP ${status}${status === 410 ? " Gone" : " Not Found"}: the endpoint no longer answers`,
+      });
     return notices !== null || gone;
   }
 
@@ -239,7 +252,9 @@ export class VenueHttp {
     const sleep = this.options.sleep ?? defaultSleep;
     const doFetch = this.options.fetch ?? fetch;
     const init: RequestInit =
-      body === undefined ? { headers: { accept: "application/json" } } : { method: "POST", body, headers: { accept: "application/json", "content-type": "application/json" } };
+      body === undefined
+        ? { headers: { accept: "application/json" } }
+        : { method: "POST", body, headers: { accept: "application/json", "content-type": "application/json" } };
     const kept = body === undefined ? {} : { request: body };
     let last = "no answer";
     let lastStatus: number | null = null;
@@ -251,12 +266,38 @@ export class VenueHttp {
           const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
           const text = bodyText(Buffer.from(await res.arrayBuffer()));
           this.options.observe?.(url, res.status);
-          if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: res.status, at: new Date(started).toISOString(), ms: Date.now() - started, body: text });
-          return { status: res.status, body: text, retryAfter: retryAfterMs(res.headers.get("retry-after")), headers: res.headers };
+          if (this.options.keepRaw !== false)
+            this.raw.push({
+              venue: this.options.venue,
+              url,
+              ...kept,
+              status: res.status,
+              at: new Date(started).toISOString(),
+              ms: Date.now() - started,
+              body: text,
+            });
+          return {
+            status: res.status,
+            body: text,
+            retryAfter: retryAfterMs(res.headers.get("retry-after")),
+            headers: res.headers,
+          };
         } catch (error) {
           this.options.observe?.(url, 0);
-          const reason = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError") ? `timed out after ${this.options.timeoutMs} ms` : `unreachable (${(error as Error).message})`;
-          if (this.options.keepRaw !== false) this.raw.push({ venue: this.options.venue, url, ...kept, status: 0, at: new Date(started).toISOString(), ms: Date.now() - started, body: reason });
+          const reason =
+            error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
+              ? `timed out after ${this.options.timeoutMs} ms`
+              : `unreachable (${(error as Error).message})`;
+          if (this.options.keepRaw !== false)
+            this.raw.push({
+              venue: this.options.venue,
+              url,
+              ...kept,
+              status: 0,
+              at: new Date(started).toISOString(),
+              ms: Date.now() - started,
+              body: reason,
+            });
           return { status: 0, body: reason, retryAfter: null, headers: null };
         }
       }, options.cost ?? 1);

@@ -3,7 +3,14 @@ import { decimalOf, quoteOf, type Level } from "./book";
 import type { VenueHttp } from "./http";
 import { isVenueError, VenueError } from "./http";
 import { arr, bool, dateOf, isObj, str, type Obj } from "./read";
-import { kalshiCutoff, kalshiEventAnswer, kalshiEventsPage, kalshiMarketAnswer, kalshiMarketsPage, kalshiOrderbook } from "./schemas";
+import {
+  kalshiCutoff,
+  kalshiEventAnswer,
+  kalshiEventsPage,
+  kalshiMarketAnswer,
+  kalshiMarketsPage,
+  kalshiOrderbook,
+} from "./schemas";
 import { type BookRead, DiscoveredMarkets, type VenueConnector, type VenueEventLegs, type VenueMarket } from "./types";
 
 const PAGE = 200;
@@ -74,9 +81,17 @@ export class KalshiConnector implements VenueConnector {
       conditionId: `kalshi:${ticker}`,
       venueRef: ticker,
       label: sub && mutuallyExclusive ? `${event ? (str(event, "title") ?? title) : title}: ${sub}` : title,
-      legKey: mutuallyExclusive ? (ticker.startsWith(`${eventTicker}-`) ? ticker.slice(eventTicker.length + 1) : ticker).toLowerCase() : null,
+      legKey: mutuallyExclusive
+        ? (ticker.startsWith(`${eventTicker}-`) ? ticker.slice(eventTicker.length + 1) : ticker).toLowerCase()
+        : null,
       eventKey: eventTicker,
-      selectors: [...new Set([...selectors, ...(seriesTicker ? [`kalshi:series:${seriesTicker}`] : []), ...(eventTicker ? [`kalshi:event:${eventTicker}`] : [])])],
+      selectors: [
+        ...new Set([
+          ...selectors,
+          ...(seriesTicker ? [`kalshi:series:${seriesTicker}`] : []),
+          ...(eventTicker ? [`kalshi:event:${eventTicker}`] : []),
+        ]),
+      ],
       settlementDate: dateOf(m.close_time) ?? dateOf(m.expiration_time),
       closed: status !== "active" && status !== "open",
       resolved,
@@ -87,7 +102,10 @@ export class KalshiConnector implements VenueConnector {
   private marketsOfEvent(body: Obj, selectors: string[]): VenueMarket[] {
     const event = isObj(body.event) ? body.event : body;
     const nested = arr(event, "markets") ?? arr(body, "markets") ?? [];
-    return nested.filter(isObj).map((m) => this.market(m, event, selectors)).filter((m): m is VenueMarket => m !== null);
+    return nested
+      .filter(isObj)
+      .map((m) => this.market(m, event, selectors))
+      .filter((m): m is VenueMarket => m !== null);
   }
 
   async discover(selectors: readonly string[]): Promise<{ markets: VenueMarket[]; problems: string[] }> {
@@ -104,7 +122,11 @@ export class KalshiConnector implements VenueConnector {
             await this.seriesEvents(value, "status=open", (e) => add(this.marketsOfEvent(e, [selector])));
           } else if (kind === "event") {
             // `/events/{ticker}` answers an event whatever its status, with all its markets
-            const body = await this.http.read(`${this.apiUrl}/events/${encodeURIComponent(value)}?with_nested_markets=true`, kalshiEventAnswer, { endpoint: KALSHI_ENDPOINTS.event, notFoundIsAnswer: true });
+            const body = await this.http.read(
+              `${this.apiUrl}/events/${encodeURIComponent(value)}?with_nested_markets=true`,
+              kalshiEventAnswer,
+              { endpoint: KALSHI_ENDPOINTS.event, notFoundIsAnswer: true },
+            );
             add(this.marketsOfEvent(body as Obj, [selector]));
           }
         } catch (error) {
@@ -134,9 +156,15 @@ export class KalshiConnector implements VenueConnector {
 
   /** `GET /historical/cutoff`'s `market_settled_ts`: markets settled before it are served only by the historical tier. */
   async historicalCutoff(): Promise<Date> {
-    const body = await this.http.read(`${this.apiUrl}/historical/cutoff`, kalshiCutoff, { endpoint: KALSHI_ENDPOINTS.cutoff });
+    const body = await this.http.read(`${this.apiUrl}/historical/cutoff`, kalshiCutoff, {
+      endpoint: KALSHI_ENDPOINTS.cutoff,
+    });
     const at = cutoffOf(body.market_settled_ts);
-    if (at === null) throw new VenueError(`${this.apiUrl}/historical/cutoff`, `unreadable market_settled_ts ${JSON.stringify(body.market_settled_ts)}`);
+    if (at === null)
+      throw new VenueError(
+        `${this.apiUrl}/historical/cutoff`,
+        `unreadable market_settled_ts ${JSON.stringify(body.market_settled_ts)}`,
+      );
     return at;
   }
 
@@ -168,7 +196,10 @@ export class KalshiConnector implements VenueConnector {
    * with a market closing at `since` or later (`status=closed|settled&min_close_ts=`, one status per
    * request). An event selector needs no such read: `/events/{ticker}` answers whatever its status.
    */
-  async closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }> {
+  async closedSince(
+    selectors: readonly string[],
+    since: Date,
+  ): Promise<{ markets: VenueMarket[]; problems: string[] }> {
     const problems: string[] = [];
     const found = new DiscoveredMarkets();
     const minClose = Math.floor(since.getTime() / 1000);
@@ -182,27 +213,50 @@ export class KalshiConnector implements VenueConnector {
         if (kind !== "series") return [];
         const live = ["closed", "settled"].map(async (status) => {
           try {
-            await this.seriesEvents(value, `status=${status}&min_close_ts=${minClose}`, (e) => found.add(this.marketsOfEvent(e, [selector])));
+            await this.seriesEvents(value, `status=${status}&min_close_ts=${minClose}`, (e) =>
+              found.add(this.marketsOfEvent(e, [selector])),
+            );
           } catch (error) {
             problems.push(`kalshi ${selector} (${status} since ${since.toISOString()}): ${(error as Error).message}`);
           }
         });
-        return [...live, cutoff.then(async (at) => (at !== null && since < at ? found.add(await this.historicalMarkets(value, since, selector)) : undefined)).catch((error: Error) => void problems.push(`kalshi ${selector} (settled before the historical cutoff): ${error.message}`))];
+        return [
+          ...live,
+          cutoff
+            .then(async (at) =>
+              at !== null && since < at ? found.add(await this.historicalMarkets(value, since, selector)) : undefined,
+            )
+            .catch(
+              (error: Error) =>
+                void problems.push(`kalshi ${selector} (settled before the historical cutoff): ${error.message}`),
+            ),
+        ];
       }),
     );
     return { markets: found.list(), problems };
   }
 
   async event(ticker: string): Promise<VenueEventLegs | null> {
-    const body = (await this.http.read(`${this.apiUrl}/events/${encodeURIComponent(ticker)}?with_nested_markets=true`, kalshiEventAnswer, {
-      endpoint: KALSHI_ENDPOINTS.event,
-      notFoundIsAnswer: true,
-    })) as Obj;
+    const body = (await this.http.read(
+      `${this.apiUrl}/events/${encodeURIComponent(ticker)}?with_nested_markets=true`,
+      kalshiEventAnswer,
+      {
+        endpoint: KALSHI_ENDPOINTS.event,
+        notFoundIsAnswer: true,
+      },
+    )) as Obj;
     const event = body.event as Obj;
-    if (bool(event, "mutually_exclusive") !== true) throw new VenueError(`kalshi event ${ticker}`, "is not mutually exclusive");
+    if (bool(event, "mutually_exclusive") !== true)
+      throw new VenueError(`kalshi event ${ticker}`, "is not mutually exclusive");
     const legs = this.marketsOfEvent(body, []);
     const last = legs.map((l) => l.settlementDate?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
-    return { venue: "kalshi", event: ticker, title: str(event, "title") ?? ticker, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
+    return {
+      venue: "kalshi",
+      event: ticker,
+      title: str(event, "title") ?? ticker,
+      legs,
+      settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null,
+    };
   }
 
   /**
@@ -215,11 +269,17 @@ export class KalshiConnector implements VenueConnector {
       conditionIds.map(async (id) => {
         const ticker = encodeURIComponent(id.replace(/^kalshi:/, ""));
         try {
-          const body = await this.http.read(`${this.apiUrl}/markets/${ticker}`, kalshiMarketAnswer, { endpoint: KALSHI_ENDPOINTS.market, notFoundIsAnswer: true });
+          const body = await this.http.read(`${this.apiUrl}/markets/${ticker}`, kalshiMarketAnswer, {
+            endpoint: KALSHI_ENDPOINTS.market,
+            notFoundIsAnswer: true,
+          });
           return this.market(body.market as Obj, null, []);
         } catch (error) {
           if (!isVenueError(error) || error.status !== 404) throw error;
-          const body = await this.http.read(`${this.apiUrl}/historical/markets/${ticker}`, kalshiMarketAnswer, { endpoint: KALSHI_ENDPOINTS.historicalMarket, notFoundIsAnswer: true });
+          const body = await this.http.read(`${this.apiUrl}/historical/markets/${ticker}`, kalshiMarketAnswer, {
+            endpoint: KALSHI_ENDPOINTS.historicalMarket,
+            notFoundIsAnswer: true,
+          });
           const m = this.market(body.market as Obj, null, []);
           return m && { ...m, historical: true };
         }
@@ -233,12 +293,19 @@ export class KalshiConnector implements VenueConnector {
       markets.map(async (m): Promise<BookRead> => {
         try {
           const url = `${this.apiUrl}/markets/${encodeURIComponent(m.venueRef)}/orderbook`;
-          const body = this.http.parse(await this.http.getJson(url, { endpoint: KALSHI_ENDPOINTS.orderbook, notFoundIsAnswer: true }), kalshiOrderbook, url, KALSHI_ENDPOINTS.orderbook);
+          const body = this.http.parse(
+            await this.http.getJson(url, { endpoint: KALSHI_ENDPOINTS.orderbook, notFoundIsAnswer: true }),
+            kalshiOrderbook,
+            url,
+            KALSHI_ENDPOINTS.orderbook,
+          );
           const sides = kalshiBook(body);
           if (sides === null) return { conditionId: m.conditionId, problem: "malformed order book" };
           const asks = sides.no.map((l) => ({ price: new Decimal(1).minus(l.price), size: l.size }));
           const q = quoteOf(sides.yes, asks);
-          return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
+          return "quote" in q
+            ? { conditionId: m.conditionId, quote: q.quote }
+            : { conditionId: m.conditionId, problem: q.problem };
         } catch (error) {
           return { conditionId: m.conditionId, problem: (error as Error).message };
         }

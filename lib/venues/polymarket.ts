@@ -41,7 +41,8 @@ const BOOKS_BATCH = 100;
  * and placeholders awaiting a name ("Person A", "Candidate 3"). A placeholder once named reads
  * as an outcome from then on.
  */
-const PLACEHOLDER = /^(other|(person|candidate|option|player|team|driver|party|country|company|outcome)\s+[a-z0-9]{1,2})$/i;
+const PLACEHOLDER =
+  /^(other|(person|candidate|option|player|team|driver|party|country|company|outcome)\s+[a-z0-9]{1,2})$/i;
 
 /**
  * Polymarket: events and markets from the Gamma API (`/events/keyset?tag_slug=`,
@@ -72,7 +73,11 @@ export class PolymarketConnector implements VenueConnector {
     const closed = bool(m, "closed") === true;
     const yesPrice = prices[0];
     // Resolved once closed with the winning outcome priced at 1 (and the other at 0).
-    const resolved = closed && prices.length === 2 && prices.every((p) => p !== null && (p.equals(0) || p.equals(1))) && !prices[0]!.equals(prices[1]!);
+    const resolved =
+      closed &&
+      prices.length === 2 &&
+      prices.every((p) => p !== null && (p.equals(0) || p.equals(1))) &&
+      !prices[0]!.equals(prices[1]!);
     const eventSlug = str(event, "slug") ?? "";
     return {
       venue: "polymarket",
@@ -90,14 +95,22 @@ export class PolymarketConnector implements VenueConnector {
   }
 
   private selectorsOf(event: Obj, extra: string[]): string[] {
-    const tags = (arr(event, "tags") ?? []).filter(isObj).map((t) => str(t, "slug")).filter((s): s is string => s !== null);
+    const tags = (arr(event, "tags") ?? [])
+      .filter(isObj)
+      .map((t) => str(t, "slug"))
+      .filter((s): s is string => s !== null);
     const slug = str(event, "slug");
-    return [...new Set([...extra, ...tags.map((t) => `polymarket:tag:${t}`), ...(slug ? [`polymarket:event:${slug}`] : [])])];
+    return [
+      ...new Set([...extra, ...tags.map((t) => `polymarket:tag:${t}`), ...(slug ? [`polymarket:event:${slug}`] : [])]),
+    ];
   }
 
   private marketsOf(event: Obj, extra: string[]): VenueMarket[] {
     const selectors = this.selectorsOf(event, extra);
-    return (arr(event, "markets") ?? []).filter(isObj).map((m) => this.market(m, event, selectors)).filter((m): m is VenueMarket => m !== null);
+    return (arr(event, "markets") ?? [])
+      .filter(isObj)
+      .map((m) => this.market(m, event, selectors))
+      .filter((m): m is VenueMarket => m !== null);
   }
 
   /**
@@ -121,12 +134,17 @@ export class PolymarketConnector implements VenueConnector {
       const body: P = await this.http.read(pageUrl, schema, { endpoint });
       const items = itemsOf(body);
       const fingerprint = JSON.stringify(items.map((i) => str(i, "slug") ?? str(i, "conditionId") ?? str(i, "id")));
-      if (page > 0 && items.length > 0 && fingerprint === previous) throw new VenueError(pageUrl, "the venue served the same page again (its cursor was ignored): read stopped");
+      if (page > 0 && items.length > 0 && fingerprint === previous)
+        throw new VenueError(pageUrl, "the venue served the same page again (its cursor was ignored): read stopped");
       previous = fingerprint;
       items.forEach(add);
       const next = body.next_cursor ?? null;
       if (!next) return;
-      if (cursors.has(next)) throw new VenueError(pageUrl, `the venue sent cursor ${JSON.stringify(next.slice(0, 40))} again (its cursor was ignored): read stopped`);
+      if (cursors.has(next))
+        throw new VenueError(
+          pageUrl,
+          `the venue sent cursor ${JSON.stringify(next.slice(0, 40))} again (its cursor was ignored): read stopped`,
+        );
       cursors.add(next);
       cursor = next;
     }
@@ -177,7 +195,10 @@ export class PolymarketConnector implements VenueConnector {
    * end_date_min=`), with their markets. An event selector needs no such read: `/events/slug/`
    * answers an event whatever its state, so `discover` already has its closed markets.
    */
-  async closedSince(selectors: readonly string[], since: Date): Promise<{ markets: VenueMarket[]; problems: string[] }> {
+  async closedSince(
+    selectors: readonly string[],
+    since: Date,
+  ): Promise<{ markets: VenueMarket[]; problems: string[] }> {
     const problems: string[] = [];
     const found = new DiscoveredMarkets();
     await Promise.all(
@@ -185,7 +206,9 @@ export class PolymarketConnector implements VenueConnector {
         const [, kind, value] = selector.split(":", 3) as [string, string, string];
         if (kind !== "tag") return;
         try {
-          await this.tagEvents(value, `closed=true&end_date_min=${encodeURIComponent(since.toISOString())}`, (e) => found.add(this.marketsOf(e, [selector])));
+          await this.tagEvents(value, `closed=true&end_date_min=${encodeURIComponent(since.toISOString())}`, (e) =>
+            found.add(this.marketsOf(e, [selector])),
+          );
         } catch (error) {
           problems.push(`polymarket ${selector} (closed since ${since.toISOString()}): ${(error as Error).message}`);
         }
@@ -196,17 +219,28 @@ export class PolymarketConnector implements VenueConnector {
 
   /** Gamma `/events/slug/{slug}` answers an event whatever its state, with every market it lists. */
   private async eventBody(slug: string): Promise<Obj | null> {
-    const body = await this.http.read(`${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`, gammaEvent.nullable(), { endpoint: POLY_ENDPOINTS.eventBySlug, notFoundIsAnswer: true });
+    const body = await this.http.read(
+      `${this.gammaUrl}/events/slug/${encodeURIComponent(slug)}`,
+      gammaEvent.nullable(),
+      { endpoint: POLY_ENDPOINTS.eventBySlug, notFoundIsAnswer: true },
+    );
     return body === null ? null : (body as Obj);
   }
 
   async event(slug: string): Promise<VenueEventLegs | null> {
     const e = await this.eventBody(slug);
     if (!e) return null;
-    if (bool(e, "negRisk") !== true) throw new VenueError(`polymarket event ${slug}`, "is not a neg-risk (mutually exclusive) event");
+    if (bool(e, "negRisk") !== true)
+      throw new VenueError(`polymarket event ${slug}`, "is not a neg-risk (mutually exclusive) event");
     const legs = this.marketsOf(e, []);
     const last = legs.map((l) => l.settlementDate?.getTime() ?? 0).reduce((a, b) => Math.max(a, b), 0);
-    return { venue: "polymarket", event: slug, title: str(e, "title") ?? slug, legs, settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null };
+    return {
+      venue: "polymarket",
+      event: slug,
+      title: str(e, "title") ?? slug,
+      legs,
+      settlementDate: last ? new Date(last).toISOString().slice(0, 10) : null,
+    };
   }
 
   /**
@@ -224,11 +258,17 @@ export class PolymarketConnector implements VenueConnector {
         chunks(rest, LOOKUP_BATCH).map(async (batch) => {
           const ids = batch.map((c) => `condition_ids=${encodeURIComponent(c)}`).join("&");
           const url = `${this.gammaUrl}/markets/keyset?${ids}&closed=${closed}&limit=${MARKETS_PAGE}`;
-          await this.keysetPages(url, gammaMarketsPage, POLY_ENDPOINTS.marketsKeyset, (p) => p.markets as Obj[], (m) => {
-            const events = (arr(m, "events") ?? []).filter(isObj);
-            const v = this.market(m, events[0] ?? {}, []);
-            if (v && batch.includes(v.conditionId)) found.set(v.conditionId, v);
-          });
+          await this.keysetPages(
+            url,
+            gammaMarketsPage,
+            POLY_ENDPOINTS.marketsKeyset,
+            (p) => p.markets as Obj[],
+            (m) => {
+              const events = (arr(m, "events") ?? []).filter(isObj);
+              const v = this.market(m, events[0] ?? {}, []);
+              if (v && batch.includes(v.conditionId)) found.set(v.conditionId, v);
+            },
+          );
         }),
       );
     }
@@ -248,24 +288,34 @@ export class PolymarketConnector implements VenueConnector {
   private async booksBatch(batch: readonly VenueMarket[]): Promise<BookRead[]> {
     let body: unknown;
     try {
-      body = await this.http.read(`${this.clobUrl}/books`, clobBooks, { post: batch.map((m) => ({ token_id: m.venueRef })), endpoint: POLY_ENDPOINTS.books });
+      body = await this.http.read(`${this.clobUrl}/books`, clobBooks, {
+        post: batch.map((m) => ({ token_id: m.venueRef })),
+        endpoint: POLY_ENDPOINTS.books,
+      });
     } catch (error) {
       const status = isVenueError(error) ? error.status : null;
-      if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1) return Promise.all(batch.map((m) => this.bookOne(m)));
+      if (status !== null && status >= 400 && status < 500 && status !== 429 && batch.length > 1)
+        return Promise.all(batch.map((m) => this.bookOne(m)));
       return batch.map((m) => ({ conditionId: m.conditionId, problem: (error as Error).message }));
     }
-    if (!Array.isArray(body)) return batch.map((m) => ({ conditionId: m.conditionId, problem: "malformed /books answer (not a list)" }));
+    if (!Array.isArray(body))
+      return batch.map((m) => ({ conditionId: m.conditionId, problem: "malformed /books answer (not a list)" }));
     const byToken = new Map(body.filter(isObj).map((b) => [str(b, "asset_id") ?? "", b]));
     return batch.map((m) => {
       const book = byToken.get(m.venueRef);
-      return book ? bookRead(m, book) : { conditionId: m.conditionId, problem: "no order book (left out of the /books answer)" };
+      return book
+        ? bookRead(m, book)
+        : { conditionId: m.conditionId, problem: "no order book (left out of the /books answer)" };
     });
   }
 
   private async bookOne(m: VenueMarket): Promise<BookRead> {
     try {
       const url = `${this.clobUrl}/book?token_id=${encodeURIComponent(m.venueRef)}`;
-      return bookRead(m, await this.http.read(url, clobBook, { endpoint: POLY_ENDPOINTS.book, notFoundIsAnswer: true }));
+      return bookRead(
+        m,
+        await this.http.read(url, clobBook, { endpoint: POLY_ENDPOINTS.book, notFoundIsAnswer: true }),
+      );
     } catch (error) {
       return { conditionId: m.conditionId, problem: (error as Error).message };
     }
@@ -278,11 +328,16 @@ function bookRead(m: VenueMarket, body: unknown): BookRead {
   const levels = (side: string): Level[] | null => {
     const list = arr(body, side);
     if (list === null) return null;
-    return list.filter(isObj).map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
+    return list
+      .filter(isObj)
+      .map((l) => ({ price: decimalOf(l.price) ?? new Decimal(-1), size: decimalOf(l.size) ?? new Decimal(0) }));
   };
   const bids = levels("bids");
   const asks = levels("asks");
-  if (bids === null || asks === null) return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
+  if (bids === null || asks === null)
+    return { conditionId: m.conditionId, problem: "malformed book (no bids or asks list)" };
   const q = quoteOf(bids, asks);
-  return "quote" in q ? { conditionId: m.conditionId, quote: q.quote } : { conditionId: m.conditionId, problem: q.problem };
+  return "quote" in q
+    ? { conditionId: m.conditionId, quote: q.quote }
+    : { conditionId: m.conditionId, problem: q.problem };
 }

@@ -59,14 +59,19 @@ const midsByBid = boundedCache<Decimal, (ask: Decimal, make: (ask: Decimal) => D
 /** (bid + ask) / 2, the same decimal for the same (interned) bid and ask. */
 function midOf(bid: Decimal, ask: Decimal): Decimal {
   if (bid === ask || bid.equals(ask)) return bid;
-  return midsByBid(bid, () => boundedCache<Decimal, Decimal>(4_096))(ask, () => dec(bid.plus(ask).dividedBy(2).toString()));
+  return midsByBid(bid, () => boundedCache<Decimal, Decimal>(4_096))(ask, () =>
+    dec(bid.plus(ask).dividedBy(2).toString()),
+  );
 }
 
 /** Windows of at most HISTORY_WINDOW_MS covering [from, until], in unix seconds. */
 export function historyWindows(from: Date, until: Date): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
   for (let s = from.getTime(); s <= until.getTime(); s += HISTORY_WINDOW_MS) {
-    out.push({ start: Math.floor(s / 1000), end: Math.floor(Math.min(until.getTime(), s + HISTORY_WINDOW_MS - 1000) / 1000) });
+    out.push({
+      start: Math.floor(s / 1000),
+      end: Math.floor(Math.min(until.getTime(), s + HISTORY_WINDOW_MS - 1000) / 1000),
+    });
   }
   return out;
 }
@@ -79,7 +84,11 @@ const hourDate = (ms: number): Date => hourDates(ms, () => new Date(ms));
  * Prices at the hours from `from` to `until`: each hour takes the last price observed in the hour
  * ending at it; an hour with no price in it has no point (the engine then treats it as missing).
  */
-export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask: Decimal }>, from: Date, until: Date): HistoryPoint[] {
+export function hourlyPoints(
+  raw: ReadonlyArray<{ at: number; bid: Decimal; ask: Decimal }>,
+  from: Date,
+  until: Date,
+): HistoryPoint[] {
   const byHour = new Map<number, { at: number; bid: Decimal; ask: Decimal }>();
   for (const r of raw) {
     const hour = ceilHourMs(r.at);
@@ -100,7 +109,11 @@ export function hourlyPoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
  * no hours after its last point: the back-calculation dates its resolution the hour after it, as
  * for any history (in the history while it traded, never a price it did not show).
  */
-export function coarsePoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask: Decimal }>, from: Date, until: Date): HistoryPoint[] {
+export function coarsePoints(
+  raw: ReadonlyArray<{ at: number; bid: Decimal; ask: Decimal }>,
+  from: Date,
+  until: Date,
+): HistoryPoint[] {
   const sorted = [...raw].sort((a, b) => a.at - b.at);
   if (sorted.length === 0) return [];
   const out: HistoryPoint[] = [];
@@ -109,7 +122,8 @@ export function coarsePoints(raw: ReadonlyArray<{ at: number; bid: Decimal; ask:
   for (let hour = ceilHourMs(sorted[0]!.at); hour <= last; hour += HOUR_MS) {
     while (i + 1 < sorted.length && sorted[i + 1]!.at <= hour) i++;
     const r = sorted[i]!;
-    if (hour >= from.getTime()) out.push({ t: hourDate(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask), coarse: true });
+    if (hour >= from.getTime())
+      out.push({ t: hourDate(hour), bestBid: r.bid, bestAsk: r.ask, mid: midOf(r.bid, r.ask), coarse: true });
   }
   return out;
 }
@@ -145,7 +159,11 @@ function close(side: unknown, historical: boolean): Decimal | null {
  * (`historical`: `GET /historical/markets/{ticker}/candlesticks`, closes named `close`). A candle
  * without both a YES bid and a YES ask (or with them crossed) is skipped.
  */
-export function readKalshiCandles(body: unknown, url: string, historical = false): Array<{ at: number; bid: Decimal; ask: Decimal }> {
+export function readKalshiCandles(
+  body: unknown,
+  url: string,
+  historical = false,
+): Array<{ at: number; bid: Decimal; ask: Decimal }> {
   if (!isObj(body)) throw new VenueError(url, "malformed candlesticks (not an object)");
   const list = arr(body, "candlesticks");
   if (list === null) throw new VenueError(url, "malformed candlesticks (no candlesticks list)");
@@ -172,7 +190,9 @@ type Raw = Array<{ at: number; bid: Decimal; ask: Decimal }>;
 export function readPolymarketBatch(body: unknown, url: string, tokens: readonly string[]): Map<string, Raw> {
   if (!isObj(body) || !isObj(body.history)) throw new VenueError(url, "malformed batch price history (no history map)");
   const history = body.history;
-  return new Map(tokens.map((t) => [t, Array.isArray(history[t]) ? readPolymarketHistory({ history: history[t] }, url) : []]));
+  return new Map(
+    tokens.map((t) => [t, Array.isArray(history[t]) ? readPolymarketHistory({ history: history[t] }, url) : []]),
+  );
 }
 
 /** Kalshi `GET /markets/candlesticks`: `{markets: [{market_ticker, candlesticks: [...]}]}`, one entry per market it knows. */
@@ -188,9 +208,11 @@ export function readKalshiBatch(body: unknown, url: string): Map<string, Raw> {
 }
 
 /** A 4xx other than 429: the venue refused this request as asked (the single form may still answer). */
-const refused = (error: unknown) => isVenueError(error) && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429;
+const refused = (error: unknown) =>
+  isVenueError(error) && error.status !== null && error.status >= 400 && error.status < 500 && error.status !== 429;
 
-const chunk = <T>(xs: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
+const chunk = <T>(xs: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(xs.length / size) }, (_, i) => xs.slice(i * size, (i + 1) * size));
 
 /** Minutes between the points `/prices-history` serves for a resolved market: nothing finer than 12 hours. */
 export const RESOLVED_FIDELITY_MINUTES = 720;
@@ -198,35 +220,68 @@ export const RESOLVED_FIDELITY_MINUTES = 720;
 type Window = { start: number; end: number };
 
 /** The request for one market's history over a window in the single form (the venues' own). */
-function singleRequest(urls: { polymarketClobUrl: string; kalshiApiUrl: string }, m: HistoryMarket, w: Window): { url: string; endpoint: string } {
+function singleRequest(
+  urls: { polymarketClobUrl: string; kalshiApiUrl: string },
+  m: HistoryMarket,
+  w: Window,
+): { url: string; endpoint: string } {
   const enc = encodeURIComponent;
   if (m.venue === "polymarket") {
     const fidelity = m.resolved ? RESOLVED_FIDELITY_MINUTES : 60;
     // a resolved market's 12-hour points: from 12 hours before the window, so its first hours have the point before them
     const from = w.start - (m.resolved ? RESOLVED_FIDELITY_MINUTES * 60 : 3600);
-    return { url: `${urls.polymarketClobUrl}/prices-history?market=${enc(m.venueRef)}&startTs=${from}&endTs=${w.end}&fidelity=${fidelity}`, endpoint: POLY_ENDPOINTS.pricesHistory };
+    return {
+      url: `${urls.polymarketClobUrl}/prices-history?market=${enc(m.venueRef)}&startTs=${from}&endTs=${w.end}&fidelity=${fidelity}`,
+      endpoint: POLY_ENDPOINTS.pricesHistory,
+    };
   }
-  if (m.historical) return { url: `${urls.kalshiApiUrl}/historical/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`, endpoint: KALSHI_ENDPOINTS.historicalCandlesticks };
+  if (m.historical)
+    return {
+      url: `${urls.kalshiApiUrl}/historical/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`,
+      endpoint: KALSHI_ENDPOINTS.historicalCandlesticks,
+    };
   if (!m.series) throw new Error("no series ticker known for its candlesticks");
-  return { url: `${urls.kalshiApiUrl}/series/${enc(m.series)}/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`, endpoint: KALSHI_ENDPOINTS.candlesticks };
+  return {
+    url: `${urls.kalshiApiUrl}/series/${enc(m.series)}/markets/${enc(m.venueRef)}/candlesticks?start_ts=${w.start - 3600}&end_ts=${w.end}&period_interval=60`,
+    endpoint: KALSHI_ENDPOINTS.candlesticks,
+  };
 }
 
 /** One market's history over a window, in the single form, read through its schema (a different shape is drift). */
-async function readSingle(http: VenueHttp, urls: { polymarketClobUrl: string; kalshiApiUrl: string }, m: HistoryMarket, w: Window): Promise<Raw> {
+async function readSingle(
+  http: VenueHttp,
+  urls: { polymarketClobUrl: string; kalshiApiUrl: string },
+  m: HistoryMarket,
+  w: Window,
+): Promise<Raw> {
   const { url, endpoint } = singleRequest(urls, m, w);
   const body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
   if (m.venue === "polymarket") return readPolymarketHistory(http.parse(body, clobHistory, url, endpoint), url);
-  return readKalshiCandles(http.parse(body, m.historical ? kalshiHistoricalCandles : kalshiCandles, url, endpoint), url, m.historical === true);
+  return readKalshiCandles(
+    http.parse(body, m.historical ? kalshiHistoricalCandles : kalshiCandles, url, endpoint),
+    url,
+    m.historical === true,
+  );
 }
 
 /** A batch's history over a window: Polymarket `POST /batch-prices-history`, Kalshi `GET /markets/candlesticks` (billed per ticker). */
-async function readBatch(http: VenueHttp, urls: { polymarketClobUrl: string; kalshiApiUrl: string }, group: readonly HistoryMarket[], w: Window): Promise<Map<string, Raw>> {
+async function readBatch(
+  http: VenueHttp,
+  urls: { polymarketClobUrl: string; kalshiApiUrl: string },
+  group: readonly HistoryMarket[],
+  w: Window,
+): Promise<Map<string, Raw>> {
   if (group[0]!.venue === "polymarket") {
     const url = `${urls.polymarketClobUrl}/batch-prices-history`;
     const tokens = group.map((m) => m.venueRef);
     const resolved = group[0]!.resolved === true;
     const fidelity = resolved ? RESOLVED_FIDELITY_MINUTES : 60;
-    const post = { markets: tokens, start_ts: w.start - (resolved ? RESOLVED_FIDELITY_MINUTES * 60 : 3600), end_ts: w.end, fidelity };
+    const post = {
+      markets: tokens,
+      start_ts: w.start - (resolved ? RESOLVED_FIDELITY_MINUTES * 60 : 3600),
+      end_ts: w.end,
+      fidelity,
+    };
     const body = await http.postJson(url, post, { endpoint: POLY_ENDPOINTS.batchPricesHistory });
     return readPolymarketBatch(http.parse(body, clobBatchHistory, url, POLY_ENDPOINTS.batchPricesHistory), url, tokens);
   }
@@ -236,13 +291,29 @@ async function readBatch(http: VenueHttp, urls: { polymarketClobUrl: string; kal
 }
 
 /** The batches of one window: Polymarket's resolved and trading markets apart (their fidelities differ); Kalshi's historical ones have no batch form. */
-function batchesOf(markets: readonly HistoryMarket[], w: Window): { batches: HistoryMarket[][]; singles: HistoryMarket[] } {
+function batchesOf(
+  markets: readonly HistoryMarket[],
+  w: Window,
+): { batches: HistoryMarket[][]; singles: HistoryMarket[] } {
   const hours = Math.ceil((w.end - w.start + 3600) / 3600) + 1;
   const kalshiSize = Math.max(1, Math.min(KALSHI_BATCH, Math.floor(KALSHI_BATCH_CANDLES / hours)));
   const poly = markets.filter((m) => m.venue === "polymarket");
   const kalshi = markets.filter((m) => m.venue === "kalshi");
   return {
-    batches: [...chunk(poly.filter((m) => !m.resolved), POLY_BATCH), ...chunk(poly.filter((m) => m.resolved), POLY_BATCH), ...chunk(kalshi.filter((m) => !m.historical), kalshiSize)],
+    batches: [
+      ...chunk(
+        poly.filter((m) => !m.resolved),
+        POLY_BATCH,
+      ),
+      ...chunk(
+        poly.filter((m) => m.resolved),
+        POLY_BATCH,
+      ),
+      ...chunk(
+        kalshi.filter((m) => !m.historical),
+        kalshiSize,
+      ),
+    ],
     singles: kalshi.filter((m) => m.historical),
   };
 }
@@ -281,7 +352,8 @@ export async function readHistory(
       for (const m of group) {
         const points = got.get(m.venueRef);
         // Kalshi answers one entry per market it knows; Polymarket maps every token asked (an unknown one to nothing)
-        if (points === undefined && m.venue === "kalshi") fail(m, new Error("not in the venue's batch answer (unknown ticker)"));
+        if (points === undefined && m.venue === "kalshi")
+          fail(m, new Error("not in the venue's batch answer (unknown ticker)"));
         else raw.get(m.conditionId)!.push(...(points ?? []));
       }
     } catch (error) {
@@ -300,7 +372,9 @@ export async function readHistory(
   return markets.map((m): HistoryRead => {
     const problem = problems.get(m.conditionId);
     if (problem !== undefined) return { conditionId: m.conditionId, problem };
-    const points = m.resolved ? coarsePoints(raw.get(m.conditionId)!, from, until) : hourlyPoints(raw.get(m.conditionId)!, from, until);
+    const points = m.resolved
+      ? coarsePoints(raw.get(m.conditionId)!, from, until)
+      : hourlyPoints(raw.get(m.conditionId)!, from, until);
     return { conditionId: m.conditionId, points };
   });
 }

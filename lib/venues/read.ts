@@ -2,7 +2,8 @@
 export type Obj = Record<string, unknown>;
 
 export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-export const str = (o: Obj, k: string): string | null => (typeof o[k] === "string" && (o[k] as string).length > 0 ? (o[k] as string) : null);
+export const str = (o: Obj, k: string): string | null =>
+  typeof o[k] === "string" && (o[k] as string).length > 0 ? (o[k] as string) : null;
 export const bool = (o: Obj, k: string): boolean | null => (typeof o[k] === "boolean" ? (o[k] as boolean) : null);
 export const arr = (o: Obj, k: string): unknown[] | null => (Array.isArray(o[k]) ? (o[k] as unknown[]) : null);
 
@@ -19,7 +20,8 @@ export function encodedArray(v: unknown): unknown[] | null {
 }
 
 /** A list cut into batches of at most `size` (a venue's batch read). */
-export const chunks = <T>(list: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
+export const chunks = <T>(list: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(list.length / size) }, (_, i) => list.slice(i * size, (i + 1) * size));
 
 /** The UTC date of a timestamp, as a Date at midnight; null when unreadable. */
 export function dateOf(v: unknown): Date | null {

@@ -106,16 +106,26 @@ export const kalshiCutoff = z.looseObject({ market_settled_ts: z.union([text, z.
 
 const dollarLevels = z.array(z.tuple([decimalString, decimalString]).rest(z.unknown())).nullish();
 /** `GET /markets/{ticker}/orderbook`: `orderbook_fp` with `yes_dollars` / `no_dollars` (bids only). */
-export const kalshiOrderbook = z.looseObject({ orderbook_fp: z.looseObject({ yes_dollars: dollarLevels, no_dollars: dollarLevels }) });
+export const kalshiOrderbook = z.looseObject({
+  orderbook_fp: z.looseObject({ yes_dollars: dollarLevels, no_dollars: dollarLevels }),
+});
 
 const liveSide = z.looseObject({ close_dollars: decimalString.nullish() });
-const liveCandle = z.looseObject({ end_period_ts: z.number(), yes_bid: liveSide.nullish(), yes_ask: liveSide.nullish() });
+const liveCandle = z.looseObject({
+  end_period_ts: z.number(),
+  yes_bid: liveSide.nullish(),
+  yes_ask: liveSide.nullish(),
+});
 /** `GET /series/{series}/markets/{ticker}/candlesticks`: closes as `close_dollars`. */
 export const kalshiCandles = z.looseObject({ candlesticks: z.array(liveCandle) });
 /** `GET /markets/candlesticks?market_tickers=…` (at most 100 tickers). */
-export const kalshiBatchCandles = z.looseObject({ markets: z.array(z.looseObject({ market_ticker: text, candlesticks: z.array(liveCandle) })) });
+export const kalshiBatchCandles = z.looseObject({
+  markets: z.array(z.looseObject({ market_ticker: text, candlesticks: z.array(liveCandle) })),
+});
 const historicalSide = z.looseObject({ close: decimalString.nullish() });
 /** `GET /historical/markets/{ticker}/candlesticks`: closes as dollar strings named `close`. */
 export const kalshiHistoricalCandles = z.looseObject({
-  candlesticks: z.array(z.looseObject({ end_period_ts: z.number(), yes_bid: historicalSide.nullish(), yes_ask: historicalSide.nullish() })),
+  candlesticks: z.array(
+    z.looseObject({ end_period_ts: z.number(), yes_bid: historicalSide.nullish(), yes_ask: historicalSide.nullish() }),
+  ),
 });

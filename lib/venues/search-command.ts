@@ -3,7 +3,8 @@ import { createVenues, venueEndpoints, type CommandIo, type VenueEndpoints } fro
 import { formatSearchTable, SEARCH_DEFAULTS, searchVenues } from "./search";
 import type { VenueName } from "./types";
 
-export const VENUES_USAGE = "usage: npm run venues -- search WORDS... [--venue polymarket|kalshi] [--limit N]\n       npm run venues -- doctor";
+export const VENUES_USAGE =
+  "usage: npm run venues -- search WORDS... [--venue polymarket|kalshi] [--limit N]\n       npm run venues -- doctor";
 
 /**
  * `venues search WORDS`: the tags, events and series of each venue that match, as a table. Exit 0
@@ -24,11 +25,17 @@ export async function venuesCommand(argv: readonly string[], io: CommandIo): Pro
   const limit = Number(flags.get("limit") ?? SEARCH_DEFAULTS.limit);
   const unknown = [...flags.keys()].filter((f) => f !== "venue" && f !== "limit");
   const problem =
-    verb !== "search" ? `unknown command ${JSON.stringify(verb ?? "")}` :
-    words.join(" ").trim().length < 2 ? "give the words to search for (at least 2 characters)" :
-    unknown.length ? `unknown option --${unknown[0]}` :
-    venue !== undefined && venue !== "polymarket" && venue !== "kalshi" ? `--venue must be polymarket or kalshi, got ${JSON.stringify(venue)}` :
-    !Number.isInteger(limit) || limit < 1 || limit > 100 ? "--limit must be a whole number from 1 to 100" : null;
+    verb !== "search"
+      ? `unknown command ${JSON.stringify(verb ?? "")}`
+      : words.join(" ").trim().length < 2
+        ? "give the words to search for (at least 2 characters)"
+        : unknown.length
+          ? `unknown option --${unknown[0]}`
+          : venue !== undefined && venue !== "polymarket" && venue !== "kalshi"
+            ? `--venue must be polymarket or kalshi, got ${JSON.stringify(venue)}`
+            : !Number.isInteger(limit) || limit < 1 || limit > 100
+              ? "--limit must be a whole number from 1 to 100"
+              : null;
   if (problem) {
     io.err(`venues: ${problem}\n${VENUES_USAGE}\n`);
     return 2;
@@ -45,7 +52,9 @@ export async function venuesCommand(argv: readonly string[], io: CommandIo): Pro
   const results = await searchVenues(
     words.join(" "),
     {
-      ...(wanted("polymarket") ? { polymarket: { http: venues.http("polymarket"), gammaUrl: endpoints.polymarketGammaUrl } } : {}),
+      ...(wanted("polymarket")
+        ? { polymarket: { http: venues.http("polymarket"), gammaUrl: endpoints.polymarketGammaUrl } }
+        : {}),
       ...(wanted("kalshi") ? { kalshi: { http: venues.http("kalshi"), apiUrl: endpoints.kalshiApiUrl } } : {}),
     },
     { ...SEARCH_DEFAULTS, limit },

@@ -47,7 +47,11 @@ const day = (v: unknown): string | null => {
   return Number.isNaN(t) ? null : new Date(t).toISOString().slice(0, 10);
 };
 const earliest = (dates: Array<string | null>) => dates.filter((d): d is string => d !== null).sort()[0] ?? null;
-const latest = (dates: Array<string | null>) => dates.filter((d): d is string => d !== null).sort().at(-1) ?? null;
+const latest = (dates: Array<string | null>) =>
+  dates
+    .filter((d): d is string => d !== null)
+    .sort()
+    .at(-1) ?? null;
 const objects = (o: Obj, key: string): Obj[] => (arr(o, key) ?? []).filter(isObj);
 
 /** Polymarket: an event's open markets (Gamma may keep closed ones in an event). */
@@ -73,10 +77,19 @@ function gammaEventRow(e: Obj): SearchRow | null {
 }
 
 /** Tags and events matching the words, each tag with its open events counted within the page cap. */
-export async function searchPolymarket(http: VenueHttp, gammaUrl: string, words: string, options: SearchOptions = SEARCH_DEFAULTS): Promise<SearchRow[]> {
+export async function searchPolymarket(
+  http: VenueHttp,
+  gammaUrl: string,
+  words: string,
+  options: SearchOptions = SEARCH_DEFAULTS,
+): Promise<SearchRow[]> {
   const events: SearchRow[] = [];
   const tags: Array<{ slug: string; title: string }> = [];
-  for (let page = 1; page <= options.maxPages && (events.length < options.limit || tags.length < options.limit); page++) {
+  for (
+    let page = 1;
+    page <= options.maxPages && (events.length < options.limit || tags.length < options.limit);
+    page++
+  ) {
     const body = await http.getJson(
       `${gammaUrl}/public-search?q=${encodeURIComponent(words)}&events_status=active&keep_closed_markets=0&search_tags=true&search_profiles=false&limit_per_type=${options.limit}&page=${page}`,
     );
@@ -87,7 +100,8 @@ export async function searchPolymarket(http: VenueHttp, gammaUrl: string, words:
     }
     for (const t of objects(body, "tags")) {
       const slug = str(t, "slug");
-      if (slug && tags.length < options.limit && !tags.some((x) => x.slug === slug)) tags.push({ slug, title: str(t, "label") ?? slug });
+      if (slug && tags.length < options.limit && !tags.some((x) => x.slug === slug))
+        tags.push({ slug, title: str(t, "label") ?? slug });
     }
     if (!(isObj(body.pagination) && bool(body.pagination, "hasMore") === true)) break;
   }
@@ -95,7 +109,12 @@ export async function searchPolymarket(http: VenueHttp, gammaUrl: string, words:
   return [...tagRows, ...events];
 }
 
-async function polymarketTagRow(http: VenueHttp, gammaUrl: string, tag: { slug: string; title: string }, options: SearchOptions): Promise<SearchRow> {
+async function polymarketTagRow(
+  http: VenueHttp,
+  gammaUrl: string,
+  tag: { slug: string; title: string },
+  options: SearchOptions,
+): Promise<SearchRow> {
   let markets = 0;
   let capped = false;
   const closes: Array<string | null> = [];
@@ -117,14 +136,29 @@ async function polymarketTagRow(http: VenueHttp, gammaUrl: string, tag: { slug: 
     if (cursor === null || seen.has(cursor)) break;
     seen.add(cursor);
   }
-  return { venue: "polymarket", kind: "tag", selector: tag.slug, title: tag.title, status: markets > 0 ? "open" : "no open markets", closes: earliest(closes), markets, capped, exclusive: false };
+  return {
+    venue: "polymarket",
+    kind: "tag",
+    selector: tag.slug,
+    title: tag.title,
+    status: markets > 0 ? "open" : "no open markets",
+    closes: earliest(closes),
+    markets,
+    capped,
+    exclusive: false,
+  };
 }
 
 const matches = (text: string, words: string[]) => words.every((w) => text.toLowerCase().includes(w));
 const isOpenKalshi = (m: Obj) => ["active", "open"].includes(str(m, "status") ?? "");
 
 /** Series whose ticker, title, category or tags hold every word, each with its open events. */
-export async function searchKalshi(http: VenueHttp, apiUrl: string, words: string, options: SearchOptions = SEARCH_DEFAULTS): Promise<SearchRow[]> {
+export async function searchKalshi(
+  http: VenueHttp,
+  apiUrl: string,
+  words: string,
+  options: SearchOptions = SEARCH_DEFAULTS,
+): Promise<SearchRow[]> {
   const ws = words.toLowerCase().split(/\s+/).filter(Boolean);
   const series: Obj[] = [];
   let cursor = "";
@@ -132,7 +166,12 @@ export async function searchKalshi(http: VenueHttp, apiUrl: string, words: strin
     const body = await http.getJson(`${apiUrl}/series${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ""}`);
     if (!isObj(body) || arr(body, "series") === null) throw new VenueError("kalshi /series", "no series list");
     for (const s of objects(body, "series")) {
-      const text = [str(s, "ticker"), str(s, "title"), str(s, "category"), ...(arr(s, "tags") ?? []).filter((t): t is string => typeof t === "string")].join(" ");
+      const text = [
+        str(s, "ticker"),
+        str(s, "title"),
+        str(s, "category"),
+        ...(arr(s, "tags") ?? []).filter((t): t is string => typeof t === "string"),
+      ].join(" ");
       if (str(s, "ticker") && matches(text, ws) && series.length < options.limit) series.push(s);
     }
     cursor = str(body, "cursor") ?? "";
@@ -179,7 +218,17 @@ async function kalshiSeriesRows(http: VenueHttp, apiUrl: string, s: Obj, options
     cursor = str(body, "cursor") ?? "";
     if (!cursor) break;
   }
-  const row: SearchRow = { venue: "kalshi", kind: "series", selector: ticker, title: str(s, "title") ?? ticker, status: markets > 0 ? "open" : "no open markets", closes: earliest(closes), markets, capped, exclusive: false };
+  const row: SearchRow = {
+    venue: "kalshi",
+    kind: "series",
+    selector: ticker,
+    title: str(s, "title") ?? ticker,
+    status: markets > 0 ? "open" : "no open markets",
+    closes: earliest(closes),
+    markets,
+    capped,
+    exclusive: false,
+  };
   return [row, ...events];
 }
 
@@ -223,14 +272,31 @@ export function formatSearchTable(results: readonly VenueSearch[], titleWidth = 
   const cut = (s: string) => (s.length > titleWidth ? `${s.slice(0, titleWidth - 1)}…` : s);
   const table = [
     ["VENUE", "KIND", "SELECTOR", "TITLE", "STATUS", "CLOSES", "MARKETS"],
-    ...rows.map((r) => [r.venue, `${r.kind}${r.exclusive ? "*" : ""}`, r.selector, cut(r.title), r.status, r.closes ?? "-", r.markets === null ? "-" : `${r.markets}${r.capped ? "+" : ""}`]),
+    ...rows.map((r) => [
+      r.venue,
+      `${r.kind}${r.exclusive ? "*" : ""}`,
+      r.selector,
+      cut(r.title),
+      r.status,
+      r.closes ?? "-",
+      r.markets === null ? "-" : `${r.markets}${r.capped ? "+" : ""}`,
+    ]),
   ];
   const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
-  const lines = table.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join("  ").trimEnd());
-  const fields = [...new Set(rows.map((r) => `${r.venue} ${r.kind}: universe.${CATALOG_FIELD[r.venue][r.kind]}`))].sort();
+  const lines = table.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd(),
+  );
+  const fields = [
+    ...new Set(rows.map((r) => `${r.venue} ${r.kind}: universe.${CATALOG_FIELD[r.venue][r.kind]}`)),
+  ].sort();
   const notes = [
     `In a catalog: ${fields.join("; ")}.`,
-    ...(rows.some((r) => r.exclusive) ? ["* mutually exclusive event: its selector can also be a volatility series' `event`."] : []),
+    ...(rows.some((r) => r.exclusive)
+      ? ["* mutually exclusive event: its selector can also be a volatility series' `event`."]
+      : []),
     ...(rows.some((r) => r.capped) ? ["+ counted up to the page cap; there are more."] : []),
   ];
   return `${lines.join("\n")}\n\n${notes.join("\n")}\n`;

@@ -33,7 +33,9 @@ export function buildServerBundle(root = process.cwd()) {
     // (empty) is bundled, since this process runs without that condition (Next shares it).
     alias: { "server-only": "./node_modules/server-only/empty.js" },
     // Some bundled modules call require() (node: built-ins): give the ES module one.
-    banner: { js: 'import { createRequire as __pmbCreateRequire } from "node:module"; const require = __pmbCreateRequire(import.meta.url);' },
+    banner: {
+      js: 'import { createRequire as __pmbCreateRequire } from "node:module"; const require = __pmbCreateRequire(import.meta.url);',
+    },
   });
 }
 

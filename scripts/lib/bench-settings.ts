@@ -9,7 +9,10 @@ export const benchSettings = {
   /** every row this many times, the rows taking turns */
   rounds: Math.max(1, Number(env.BENCH_ROUNDS || 1)),
   /** only the rows whose label contains one of these words */
-  only: (env.BENCH_ONLY ?? "").split(",").map((w) => w.trim()).filter(Boolean),
+  only: (env.BENCH_ONLY ?? "")
+    .split(",")
+    .map((w) => w.trim())
+    .filter(Boolean),
   /** which setups of `npm run bench` run */
   setups: (env.BENCH_SETUPS || "embedded,postgres,redis").split(",").map((w) => w.trim()),
   /** a directory for the server's V8 CPU profile */

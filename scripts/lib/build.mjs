@@ -7,7 +7,19 @@ import path from "node:path";
 import { buildServerBundle, SERVER_BUNDLE } from "./api-bundle.mjs";
 import { buildPublicFiles, GENERATED_PUBLIC } from "./public-files.mjs";
 
-const INPUTS = ["app", "components", "content", "lib", "public", "next.config.ts", "package-lock.json", "instrumentation.ts", "proxy.ts", "postcss.config.mjs", "mdx-components.tsx"];
+const INPUTS = [
+  "app",
+  "components",
+  "content",
+  "lib",
+  "public",
+  "next.config.ts",
+  "package-lock.json",
+  "instrumentation.ts",
+  "proxy.ts",
+  "postcss.config.mjs",
+  "mdx-components.tsx",
+];
 
 export function sourceFingerprint() {
   const hash = crypto.createHash("sha256");
@@ -35,7 +47,10 @@ export function ensureBuild({ quiet = false } = {}) {
   buildPublicFiles();
   const fingerprint = sourceFingerprint();
   const current =
-    fs.existsSync(path.join(".next", "BUILD_ID")) && fs.existsSync(SERVER_BUNDLE) && fs.existsSync(stamp) && fs.readFileSync(stamp, "utf8") === fingerprint;
+    fs.existsSync(path.join(".next", "BUILD_ID")) &&
+    fs.existsSync(SERVER_BUNDLE) &&
+    fs.existsSync(stamp) &&
+    fs.readFileSync(stamp, "utf8") === fingerprint;
   if (current) return false;
   if (!quiet) console.log("building the application (first start or sources changed)...");
   const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {

@@ -59,7 +59,9 @@ export function quantile(sorted: readonly number[], q: number): number {
 
 export function calibrate(o: CalibrationOptions): { samples: Sample[]; pooled: PooledSpeed[] } {
   const { days, seed, start, every, binary = false } = o;
-  const catalog = catalogSchema.parse(JSON.parse(fs.readFileSync(path.join(process.cwd(), "catalog/demo.json"), "utf8")));
+  const catalog = catalogSchema.parse(
+    JSON.parse(fs.readFileSync(path.join(process.cwd(), "catalog/demo.json"), "utf8")),
+  );
   const events = demoVenueEvents(seed, start);
   const defs = catalog.volatility.map((s) => {
     const def = compileSeries(s, { start, events });
@@ -77,9 +79,16 @@ export function calibrate(o: CalibrationOptions): { samples: Sample[]; pooled: P
     const sim = h % every === 0 ? market.state() : null;
     for (const { def, event } of defs) {
       if (t < def.inceptionAt) continue;
-      const legs = everyLeg(def).map((id) => latest.get(id)).filter((s) => s !== undefined);
+      const legs = everyLeg(def)
+        .map((id) => latest.get(id))
+        .filter((s) => s !== undefined);
       const inForce = legsInForce(def, t);
-      const step = stepVolatility(inForce === def.legs ? def : { ...def, legs: inForce }, states.get(def.ticker) ?? null, t, legs);
+      const step = stepVolatility(
+        inForce === def.legs ? def : { ...def, legs: inForce },
+        states.get(def.ticker) ?? null,
+        t,
+        legs,
+      );
       states.set(def.ticker, step.state);
       const tick = step.tick;
       if (tick === null) continue;
@@ -110,8 +119,21 @@ export function calibrate(o: CalibrationOptions): { samples: Sample[]; pooled: P
         const truth =
           tenor >= T
             ? cumulative(ev.model.edges, f.x, f.sigmaPerDay * Math.sqrt(T)).reduce((s, p) => s + p * (1 - p), 0)
-            : intervalVariances(ev.model.edges, f.x, f.sigmaPerDay * Math.sqrt(tenor), f.sigmaPerDay * Math.sqrt(T - tenor)).reduce((s, v) => s + v, 0);
-        if (expected > 0) samples.push({ ticker: def.ticker, tenor, tier: tick.labels.tier[String(tenor)] ?? "?", ratio: truth / expected, daysLeft: T, ratioUnfloored: truth / unfloored });
+            : intervalVariances(
+                ev.model.edges,
+                f.x,
+                f.sigmaPerDay * Math.sqrt(tenor),
+                f.sigmaPerDay * Math.sqrt(T - tenor),
+              ).reduce((s, v) => s + v, 0);
+        if (expected > 0)
+          samples.push({
+            ticker: def.ticker,
+            tenor,
+            tier: tick.labels.tier[String(tenor)] ?? "?",
+            ratio: truth / expected,
+            daysLeft: T,
+            ratioUnfloored: truth / unfloored,
+          });
       }
     }
   }

@@ -63,7 +63,13 @@ export function phiInverse(p: number): number {
  * `sdStep` over the horizon and by `sdRest` after it (both > 0): the expectation over the step
  * z ~ N(0, 1) of (P_j(x + sdStep z) - P_j(x))^2, by Simpson's rule on [-9, 9].
  */
-export function intervalVariances(thresholds: readonly number[], x: number, sdStep: number, sdRest: number, intervals = 600): number[] {
+export function intervalVariances(
+  thresholds: readonly number[],
+  x: number,
+  sdStep: number,
+  sdRest: number,
+  intervals = 600,
+): number[] {
   const now = cumulative(thresholds, x, Math.hypot(sdStep, sdRest));
   const n = now.length;
   const out = new Array<number>(n).fill(0);
@@ -71,7 +77,10 @@ export function intervalVariances(thresholds: readonly number[], x: number, sdSt
   const h = 18 / intervals;
   for (let i = 0; i <= intervals; i++) {
     const z = lo + i * h;
-    const weight = (i === 0 || i === intervals ? 1 : i % 2 === 1 ? 4 : 2) * (h / 3) * (Math.exp(-z * z / 2) / Math.sqrt(2 * Math.PI));
+    const weight =
+      (i === 0 || i === intervals ? 1 : i % 2 === 1 ? 4 : 2) *
+      (h / 3) *
+      (Math.exp((-z * z) / 2) / Math.sqrt(2 * Math.PI));
     const later = cumulative(thresholds, x + sdStep * z, sdRest);
     for (let j = 0; j < n; j++) out[j] = (out[j] as number) + weight * ((later[j] as number) - (now[j] as number)) ** 2;
   }

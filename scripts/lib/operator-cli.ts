@@ -27,7 +27,10 @@ export async function runOperator(command: string, args: Record<string, unknown>
       // A revocation made here must hold on the next request of every running instance.
       // An operator tool's queries are a job's (DB_JOB_TIMEOUT_MS): a backfill or a bundle build may run long.
       result = await root().database.asJob(async () => {
-        const refusal = command === "keys.revoke" || command === "keys.rotate" ? await (await import("@/lib/keys/instances")).revocationReach(root()) : null;
+        const refusal =
+          command === "keys.revoke" || command === "keys.rotate"
+            ? await (await import("@/lib/keys/instances")).revocationReach(root())
+            : null;
         return refusal ? { stdout: "", stderr: `refused: ${refusal}`, exitCode: 1 } : await runCommand(command, args);
       });
     } finally {

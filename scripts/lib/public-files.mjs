@@ -22,7 +22,12 @@ function files(dir) {
   const out = [];
   const walk = (/** @type {string} */ p) => {
     for (const name of fs.readdirSync(p).sort()) {
-      if (["node_modules", "dist", "__pycache__", "tests"].includes(name) || name.startsWith(".") || name.endsWith(".tgz")) continue;
+      if (
+        ["node_modules", "dist", "__pycache__", "tests"].includes(name) ||
+        name.startsWith(".") ||
+        name.endsWith(".tgz")
+      )
+        continue;
       const full = path.join(p, name);
       if (fs.statSync(full).isDirectory()) walk(full);
       else out.push(full);
@@ -46,10 +51,15 @@ export function pythonPackage() {
 /** Name, version and tarball name of the TypeScript package (as `npm pack` names it). */
 export function typescriptPackage() {
   const pkg = JSON.parse(fs.readFileSync(path.join(TS, "package.json"), "utf8"));
-  return { name: pkg.name, version: pkg.version, tarball: `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz` };
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    tarball: `${pkg.name.replace(/^@/, "").replace("/", "-")}-${pkg.version}.tgz`,
+  };
 }
 
-const b64url = (/** @type {Buffer} */ b) => b.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64url = (/** @type {Buffer} */ b) =>
+  b.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
 /**
  * A pure-Python wheel (PEP 427): the package's modules, METADATA, WHEEL and RECORD, zipped with a
@@ -76,9 +86,14 @@ export function buildWheel() {
     readme,
   ].join("\n");
   entries.push([`${distInfo}/METADATA`, Buffer.from(metadata)]);
-  entries.push([`${distInfo}/WHEEL`, Buffer.from("Wheel-Version: 1.0\nGenerator: pm-benchmarks\nRoot-Is-Purelib: true\nTag: py3-none-any\n")]);
+  entries.push([
+    `${distInfo}/WHEEL`,
+    Buffer.from("Wheel-Version: 1.0\nGenerator: pm-benchmarks\nRoot-Is-Purelib: true\nTag: py3-none-any\n"),
+  ]);
   entries.push([`${distInfo}/top_level.txt`, Buffer.from("pmb_client\n")]);
-  const record = entries.map(([p, b]) => `${p},sha256=${b64url(crypto.createHash("sha256").update(b).digest())},${b.length}`);
+  const record = entries.map(
+    ([p, b]) => `${p},sha256=${b64url(crypto.createHash("sha256").update(b).digest())},${b.length}`,
+  );
   record.push(`${distInfo}/RECORD,,`);
   entries.push([`${distInfo}/RECORD`, Buffer.from(record.join("\n") + "\n")]);
   const mtime = new Date(1980, 0, 2); // local fields, as zip stores them: the same on every host
@@ -97,14 +112,22 @@ export function buildTarball() {
   const stage = path.join(".next", "client-pack");
   fs.rmSync(stage, { recursive: true, force: true });
   fs.mkdirSync(stage, { recursive: true });
-  for (const name of ["package.json", "README.md", "tsconfig.json"]) fs.copyFileSync(path.join(TS, name), path.join(stage, name));
+  for (const name of ["package.json", "README.md", "tsconfig.json"])
+    fs.copyFileSync(path.join(TS, name), path.join(stage, name));
   fs.cpSync(path.join(TS, "src"), path.join(stage, "src"), { recursive: true });
-  const tsc = spawnSync(process.execPath, [path.join("node_modules", "typescript", "bin", "tsc"), "-p", path.join(stage, "tsconfig.json")], { encoding: "utf8" });
+  const tsc = spawnSync(
+    process.execPath,
+    [path.join("node_modules", "typescript", "bin", "tsc"), "-p", path.join(stage, "tsconfig.json")],
+    { encoding: "utf8" },
+  );
   if (tsc.status !== 0) throw new Error(`compiling ${TS} failed:\n${tsc.stdout}${tsc.stderr}`);
   const out = path.join(stage, "out");
   fs.mkdirSync(out);
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const pack = spawnSync(npm, ["pack", "--ignore-scripts", "--silent", "--pack-destination", path.resolve(out)], { cwd: stage, encoding: "utf8" });
+  const pack = spawnSync(npm, ["pack", "--ignore-scripts", "--silent", "--pack-destination", path.resolve(out)], {
+    cwd: stage,
+    encoding: "utf8",
+  });
   if (pack.status !== 0) throw new Error(`npm pack of ${TS} failed:\n${pack.stdout}${pack.stderr}`);
   const { tarball } = typescriptPackage();
   const bytes = fs.readFileSync(path.join(out, tarball));
@@ -114,7 +137,8 @@ export function buildTarball() {
 
 function inputsHash() {
   const hash = crypto.createHash("sha256");
-  for (const f of [...files(TS), ...files(PY), VERIFIER, "scripts/lib/public-files.mjs"]) hash.update(`${f}\n`).update(fs.readFileSync(f));
+  for (const f of [...files(TS), ...files(PY), VERIFIER, "scripts/lib/public-files.mjs"])
+    hash.update(`${f}\n`).update(fs.readFileSync(f));
   return hash.digest("hex");
 }
 

@@ -103,7 +103,11 @@ const send = (res: http.ServerResponse, status: number, body: unknown, headers: 
 };
 
 /** The headers Gamma's offset lists carried before their sunset (forecastingresearch/forecastbench#194). */
-export const LEGACY_GAMMA_HEADERS = { deprecation: "true", sunset: "Fri, 01 May 2026 00:00:00 GMT", warning: '299 - "use /markets/keyset"' };
+export const LEGACY_GAMMA_HEADERS = {
+  deprecation: "true",
+  sunset: "Fri, 01 May 2026 00:00:00 GMT",
+  warning: '299 - "use /markets/keyset"',
+};
 
 function gammaMarket(m: PolyMarket, e: PolyEvent) {
   return {
@@ -153,25 +157,36 @@ const kalshiMarket = (m: KalshiMarket, e: KalshiEvent) => ({
 });
 const SETTLED_STATUSES = ["settled", "finalized", "determined"];
 /** Settled before the historical cutoff (the fake dates a settlement at the market's close): only the historical tier serves it. */
-const isHistorical = (m: KalshiMarket, cutoff: Date) => SETTLED_STATUSES.includes(m.status) && Date.parse(m.close_time) < cutoff.getTime();
+const isHistorical = (m: KalshiMarket, cutoff: Date) =>
+  SETTLED_STATUSES.includes(m.status) && Date.parse(m.close_time) < cutoff.getTime();
 
 export async function startFakeVenues(): Promise<FakeVenues> {
   const state = {
     poly: { events: [] as PolyEvent[], books: new Map<string, unknown>(), rejected: new Set<string>() },
-    kalshi: { events: [] as KalshiEvent[], books: new Map<string, unknown>(), cutoff: new Date(Date.now() - 90 * 86_400_000) },
+    kalshi: {
+      events: [] as KalshiEvent[],
+      books: new Map<string, unknown>(),
+      cutoff: new Date(Date.now() - 90 * 86_400_000),
+    },
     faults: new Map<string, Fault[]>(),
     hits: [] as string[],
     received: [] as Array<{ at: number; method: string; path: string }>,
     pageSize: {} as { gamma?: number; gammaMarkets?: number; kalshi?: number },
     legacy: { gamma: "gone" } as { gamma: "gone" | "deprecated" },
     ignoreCursor: { gamma: false },
-    drift: { headers: new Map<string, Record<string, string>>(), reshape: new Map<string, (body: unknown) => unknown>() },
+    drift: {
+      headers: new Map<string, Record<string, string>>(),
+      reshape: new Map<string, (body: unknown) => unknown>(),
+    },
     history: emptyHistory(),
     discovery: { kalshiSeries: [] } as Discovery,
   };
-  const resolvedMarket = (m: PolyMarket) => (m.closed ?? false) && (m.outcomePrices?.join() === "1,0" || m.outcomePrices?.join() === "0,1");
-  state.history.resolvedToken = (token) => state.poly.events.some((e) => e.markets.some((m) => m.yesToken === token && resolvedMarket(m)));
-  state.history.historicalTicker = (ticker) => state.kalshi.events.some((e) => e.markets.some((m) => m.ticker === ticker && isHistorical(m, state.kalshi.cutoff)));
+  const resolvedMarket = (m: PolyMarket) =>
+    (m.closed ?? false) && (m.outcomePrices?.join() === "1,0" || m.outcomePrices?.join() === "0,1");
+  state.history.resolvedToken = (token) =>
+    state.poly.events.some((e) => e.markets.some((m) => m.yesToken === token && resolvedMarket(m)));
+  state.history.historicalTicker = (ticker) =>
+    state.kalshi.events.some((e) => e.markets.some((m) => m.ticker === ticker && isHistorical(m, state.kalshi.cutoff)));
   const server = http.createServer((req, res) => {
     const path = req.url ?? "/";
     const method = req.method ?? "GET";
@@ -212,7 +227,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
         res.end("{ not json");
         return;
       }
-      res.writeHead(fault.status ?? 500, { "content-type": "application/json", ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}) });
+      res.writeHead(fault.status ?? 500, {
+        "content-type": "application/json",
+        ...(fault.retryAfter ? { "retry-after": fault.retryAfter } : {}),
+      });
       // Kalshi's 429 carries no Retry-After nor rate-limit headers, and this body (Kalshi API docs, page getting_started/rate_limits)
       res.end(JSON.stringify(fault.status === 429 ? { error: "too many requests" } : { error: "fault" }));
       return;
@@ -235,7 +253,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       const closed = q.get("closed") === "true";
       const endMin = q.get("end_date_min");
       const list = state.poly.events.filter(
-        (e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed && (!endMin || Date.parse(e.endDate) >= Date.parse(endMin)),
+        (e) =>
+          (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) &&
+          (e.closed ?? false) === closed &&
+          (!endMin || Date.parse(e.endDate) >= Date.parse(endMin)),
       );
       const start = state.ignoreCursor.gamma ? 0 : cursorIndex(q.get("after_cursor"));
       const next = start + limit < list.length ? { next_cursor: cursorOf(start + limit) } : {};
@@ -254,7 +275,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       const closed = q.get("closed") === "true";
       const limit = Math.min(Number(q.get("limit") ?? 20), 100, state.pageSize.gammaMarkets ?? 100);
       const out = state.poly.events.flatMap((e) =>
-        e.markets.filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed).map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
+        e.markets
+          .filter((m) => ids.has(m.conditionId) && (m.closed ?? false) === closed)
+          .map((m) => ({ ...gammaMarket(m, e), events: [{ ...gammaEvent(e), markets: undefined }] })),
       );
       const start = state.ignoreCursor.gamma ? 0 : cursorIndex(q.get("after_cursor"));
       const next = start + limit < out.length ? { next_cursor: cursorOf(start + limit) } : {};
@@ -270,7 +293,8 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       }
       if (!Array.isArray(asked)) return send(res, 400, { error: "Invalid payload" });
       const tokens = asked.map((t) => (t as { token_id?: unknown }).token_id);
-      if (tokens.some((t) => typeof t !== "string" || state.poly.rejected.has(t))) return send(res, 400, { error: "Invalid token id" });
+      if (tokens.some((t) => typeof t !== "string" || state.poly.rejected.has(t)))
+        return send(res, 400, { error: "Invalid token id" });
       return send(
         res,
         200,
@@ -303,7 +327,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
           (!status || stateOf(e) === status) &&
           (!minClose || live(e).some((m) => Date.parse(m.close_time) / 1000 >= Number(minClose))),
       );
-      const page = list.slice(start, start + limit).map((e) => ({ ...e, markets: live(e).map((m) => kalshiMarket(m, e)) }));
+      const page = list
+        .slice(start, start + limit)
+        .map((e) => ({ ...e, markets: live(e).map((m) => kalshiMarket(m, e)) }));
       return send(res, 200, { events: page, cursor: start + limit < list.length ? String(start + limit) : "" });
     }
     const ev = /^\/kalshi\/events\/([^/]+)$/.exec(p);
@@ -311,7 +337,10 @@ export async function startFakeVenues(): Promise<FakeVenues> {
       const e = state.kalshi.events.find((x) => x.event_ticker === decodeURIComponent(ev[1]!));
       if (!e) return send(res, 404, { error: { code: "not_found" } });
       const { markets, ...event } = e;
-      return send(res, 200, { event, markets: markets.filter((m) => !isHistorical(m, state.kalshi.cutoff)).map((m) => kalshiMarket(m, e)) });
+      return send(res, 200, {
+        event,
+        markets: markets.filter((m) => !isHistorical(m, state.kalshi.cutoff)).map((m) => kalshiMarket(m, e)),
+      });
     }
     const book = /^\/kalshi\/markets\/([^/]+)\/orderbook$/.exec(p);
     if (book) {
@@ -321,7 +350,9 @@ export async function startFakeVenues(): Promise<FakeVenues> {
     const mk = /^\/kalshi\/markets\/([^/]+)$/.exec(p);
     if (mk) {
       for (const e of state.kalshi.events)
-        for (const m of e.markets) if (m.ticker === decodeURIComponent(mk[1]!) && !isHistorical(m, state.kalshi.cutoff)) return send(res, 200, { market: kalshiMarket(m, e) });
+        for (const m of e.markets)
+          if (m.ticker === decodeURIComponent(mk[1]!) && !isHistorical(m, state.kalshi.cutoff))
+            return send(res, 200, { market: kalshiMarket(m, e) });
       return send(res, 404, { error: { code: "not_found" } });
     }
     send(res, 404, { error: "no route" });
@@ -347,17 +378,41 @@ export async function startFakeVenues(): Promise<FakeVenues> {
  * and its candlesticks; each serves only markets settled before the cutoff
  * (Kalshi API docs, page getting_started/historical_data).
  */
-function kalshiHistorical(kalshi: { events: KalshiEvent[]; cutoff: Date }, p: string, q: URLSearchParams, history?: VenueHistory): { status: number; body: unknown } | null {
+function kalshiHistorical(
+  kalshi: { events: KalshiEvent[]; cutoff: Date },
+  p: string,
+  q: URLSearchParams,
+  history?: VenueHistory,
+): { status: number; body: unknown } | null {
   if (!p.startsWith("/kalshi/historical/")) return null;
   const cutoff = kalshi.cutoff;
-  if (p === "/kalshi/historical/cutoff") return { status: 200, body: { market_settled_ts: cutoff.toISOString(), trades_created_ts: cutoff.toISOString(), orders_updated_ts: cutoff.toISOString() } };
+  if (p === "/kalshi/historical/cutoff")
+    return {
+      status: 200,
+      body: {
+        market_settled_ts: cutoff.toISOString(),
+        trades_created_ts: cutoff.toISOString(),
+        orders_updated_ts: cutoff.toISOString(),
+      },
+    };
   const all = kalshi.events.flatMap((e) => e.markets.filter((m) => isHistorical(m, cutoff)).map((m) => ({ m, e })));
   if (p === "/kalshi/historical/markets") {
     const tickers = (q.get("tickers") ?? "").split(",").filter(Boolean);
-    const list = all.filter(({ m, e }) => (!q.get("series_ticker") || e.series_ticker === q.get("series_ticker")) && (!q.get("event_ticker") || e.event_ticker === q.get("event_ticker")) && (tickers.length === 0 || tickers.includes(m.ticker)));
+    const list = all.filter(
+      ({ m, e }) =>
+        (!q.get("series_ticker") || e.series_ticker === q.get("series_ticker")) &&
+        (!q.get("event_ticker") || e.event_ticker === q.get("event_ticker")) &&
+        (tickers.length === 0 || tickers.includes(m.ticker)),
+    );
     const limit = Math.min(Number(q.get("limit") ?? 100), 1000);
     const start = Number(q.get("cursor") || 0);
-    return { status: 200, body: { markets: list.slice(start, start + limit).map(({ m, e }) => kalshiMarket(m, e)), cursor: start + limit < list.length ? String(start + limit) : "" } };
+    return {
+      status: 200,
+      body: {
+        markets: list.slice(start, start + limit).map(({ m, e }) => kalshiMarket(m, e)),
+        cursor: start + limit < list.length ? String(start + limit) : "",
+      },
+    };
   }
   const one = /^\/kalshi\/historical\/markets\/([^/]+)(\/candlesticks)?$/.exec(p);
   const found = one && all.find(({ m }) => m.ticker === decodeURIComponent(one[1]!));
@@ -365,24 +420,38 @@ function kalshiHistorical(kalshi: { events: KalshiEvent[]; cutoff: Date }, p: st
   if (!one[2]) return { status: 200, body: { market: kalshiMarket(found.m, found.e) } };
   const start = Number(q.get("start_ts"));
   const end = Number(q.get("end_ts"));
-  if (!["1", "60", "1440"].includes(q.get("period_interval") ?? "") || !Number.isFinite(start) || !Number.isFinite(end)) return { status: 400, body: { error: { code: "invalid_parameters" } } };
+  if (!["1", "60", "1440"].includes(q.get("period_interval") ?? "") || !Number.isFinite(start) || !Number.isFinite(end))
+    return { status: 400, body: { error: { code: "invalid_parameters" } } };
   const list = (history?.kalshi.get(found.m.ticker) ?? []).filter((x) => x.t >= start && x.t <= end);
   return { status: 200, body: { ticker: found.m.ticker, candlesticks: list.map(historicalCandle) } };
 }
 
 /** An opaque keyset cursor (the venue's are base64 of a position) and its position. */
 const cursorOf = (i: number) => Buffer.from(`pos:${i}`).toString("base64url");
-const cursorIndex = (c: string | null) => (c ? Number(Buffer.from(c, "base64url").toString("utf8").replace(/^pos:/, "")) || 0 : 0);
+const cursorIndex = (c: string | null) =>
+  c ? Number(Buffer.from(c, "base64url").toString("utf8").replace(/^pos:/, "")) || 0 : 0;
 
 /** Gamma's sunset offset lists: 410, or (`legacy: "deprecated"`) the old shape with the deprecation headers. */
-function legacyGamma(state: { poly: { events: PolyEvent[] }; legacy: { gamma: "gone" | "deprecated" } }, p: string, q: URLSearchParams): { status: number; body: unknown; headers: Record<string, string> } | null {
+function legacyGamma(
+  state: { poly: { events: PolyEvent[] }; legacy: { gamma: "gone" | "deprecated" } },
+  p: string,
+  q: URLSearchParams,
+): { status: number; body: unknown; headers: Record<string, string> } | null {
   if (p !== "/gamma/events" && p !== "/gamma/markets") return null;
-  if (state.legacy.gamma === "gone") return { status: 410, body: { error: `${p.slice(6)} was sunset on 2026-05-01; use ${p.slice(6)}/keyset` }, headers: LEGACY_GAMMA_HEADERS };
+  if (state.legacy.gamma === "gone")
+    return {
+      status: 410,
+      body: { error: `${p.slice(6)} was sunset on 2026-05-01; use ${p.slice(6)}/keyset` },
+      headers: LEGACY_GAMMA_HEADERS,
+    };
   const offset = Number(q.get("offset") ?? 0);
   const limit = Number(q.get("limit") ?? 20);
   const closed = q.get("closed") === "true";
-  const events = state.poly.events.filter((e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed);
-  const body = p === "/gamma/events" ? events.map(gammaEvent) : events.flatMap((e) => e.markets.map((m) => gammaMarket(m, e)));
+  const events = state.poly.events.filter(
+    (e) => (!q.get("tag_slug") || e.tags.includes(q.get("tag_slug")!)) && (e.closed ?? false) === closed,
+  );
+  const body =
+    p === "/gamma/events" ? events.map(gammaEvent) : events.flatMap((e) => e.markets.map((m) => gammaMarket(m, e)));
   return { status: 200, body: body.slice(offset, offset + limit), headers: LEGACY_GAMMA_HEADERS };
 }
 
@@ -406,12 +475,28 @@ export function polyBook(bid: number, ask: number, size = 1000) {
 
 /** A Kalshi book of bids only: YES bids at `yesBid`, NO bids at 1 - `yesAsk`; the newer dollar shape. */
 export function kalshiBookFp(yesBid: number, yesAsk: number, size = 500) {
-  return { orderbook_fp: { yes_dollars: [[(yesBid - 0.01).toFixed(4), `${size}.00`], [yesBid.toFixed(4), `${size}.00`]], no_dollars: [[(1 - yesAsk).toFixed(4), `${size}.00`]] } };
+  return {
+    orderbook_fp: {
+      yes_dollars: [
+        [(yesBid - 0.01).toFixed(4), `${size}.00`],
+        [yesBid.toFixed(4), `${size}.00`],
+      ],
+      no_dollars: [[(1 - yesAsk).toFixed(4), `${size}.00`]],
+    },
+  };
 }
 
 /** The older cents shape, levels in descending order. */
 export function kalshiBookCents(yesBid: number, yesAsk: number, size = 500) {
-  return { orderbook: { yes: [[Math.round(yesBid * 100), size], [Math.round(yesBid * 100) - 2, size]], no: [[Math.round((1 - yesAsk) * 100), size]] } };
+  return {
+    orderbook: {
+      yes: [
+        [Math.round(yesBid * 100), size],
+        [Math.round(yesBid * 100) - 2, size],
+      ],
+      no: [[Math.round((1 - yesAsk) * 100), size]],
+    },
+  };
 }
 
 // ---------- price history (back-calculation and gap filling) ----------
@@ -444,9 +529,21 @@ const dollars = (x: number) => x.toFixed(4);
 // cents were removed on 2026-03-12: Kalshi API docs, page getting_started/subpenny_pricing); the
 // historical ones name the same dollar strings without the suffix
 // (Kalshi API docs, page api-reference/historical/get-historical-market-candlesticks).
-const side = (x: number) => ({ open_dollars: dollars(x), low_dollars: dollars(x), high_dollars: dollars(x), close_dollars: dollars(x) });
+const side = (x: number) => ({
+  open_dollars: dollars(x),
+  low_dollars: dollars(x),
+  high_dollars: dollars(x),
+  close_dollars: dollars(x),
+});
 const historicalSide = (x: number) => ({ open: dollars(x), low: dollars(x), high: dollars(x), close: dollars(x) });
-export const historicalCandle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: historicalSide(x.bid), yes_ask: historicalSide(x.ask), price: {}, volume: "0.00", open_interest: "0.00" });
+export const historicalCandle = (x: HistoryPrice) => ({
+  end_period_ts: x.t,
+  yes_bid: historicalSide(x.bid),
+  yes_ask: historicalSide(x.ask),
+  price: {},
+  volume: "0.00",
+  open_interest: "0.00",
+});
 /** Polymarket's points for a resolved market: 12-hour ones only (t a multiple of 12 hours). */
 const TWELVE_HOURS = 43_200;
 
@@ -456,7 +553,14 @@ const TWELVE_HOURS = 43_200;
  * `GET /series/{series}/markets/{ticker}/candlesticks?start_ts&end_ts&period_interval`, in the
  * venues' documented shapes; true when the request was one of them.
  */
-export function answerHistory(history: VenueHistory, p: string, q: URLSearchParams, send: (status: number, body: unknown) => void, method = "GET", body = ""): boolean {
+export function answerHistory(
+  history: VenueHistory,
+  p: string,
+  q: URLSearchParams,
+  send: (status: number, body: unknown) => void,
+  method = "GET",
+  body = "",
+): boolean {
   // A resolved market's history has nothing finer than 12 hours: empty at a finer fidelity, its
   // 12-hour points at 720 (https://github.com/Polymarket/py-clob-client/issues/216). p is the mid,
   // to four decimals (a 0.0025 tick: Polymarket docs, page changelog.md, 2026-07-02).
@@ -468,7 +572,14 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       .map((x) => ({ t: x.t, p: Number(((x.bid + x.ask) / 2).toFixed(4)) }));
   };
   const live = (ticker: string) => history.historicalTicker?.(ticker) !== true;
-  const candle = (x: HistoryPrice) => ({ end_period_ts: x.t, yes_bid: side(x.bid), yes_ask: side(x.ask), price: {}, volume_fp: "0.00", open_interest_fp: "0.00" });
+  const candle = (x: HistoryPrice) => ({
+    end_period_ts: x.t,
+    yes_bid: side(x.bid),
+    yes_ask: side(x.ask),
+    price: {},
+    volume_fp: "0.00",
+    open_interest_fp: "0.00",
+  });
   if (p === "/clob/batch-prices-history" && method === "POST") {
     // `{markets: [token ids, at most 20], start_ts, end_ts, fidelity}` -> `{history: {<token id>: [{t, p}]}}`
     let asked: { markets?: unknown; start_ts?: unknown; end_ts?: unknown; fidelity?: unknown };
@@ -481,11 +592,24 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
     const markets = asked.markets;
     const start = Number(asked.start_ts);
     const end = Number(asked.end_ts);
-    if (history.refuseBatch || !Array.isArray(markets) || markets.length === 0 || markets.length > 20 || markets.some((m) => typeof m !== "string") || !Number.isFinite(start) || !Number.isFinite(end) || end < start) {
+    if (
+      history.refuseBatch ||
+      !Array.isArray(markets) ||
+      markets.length === 0 ||
+      markets.length > 20 ||
+      markets.some((m) => typeof m !== "string") ||
+      !Number.isFinite(start) ||
+      !Number.isFinite(end) ||
+      end < start
+    ) {
       send(400, { error: "invalid filters" });
       return true;
     }
-    send(200, { history: Object.fromEntries((markets as string[]).map((m) => [m, polyPoints(m, start, end, Number(asked.fidelity ?? 1))])) });
+    send(200, {
+      history: Object.fromEntries(
+        (markets as string[]).map((m) => [m, polyPoints(m, start, end, Number(asked.fidelity ?? 1))]),
+      ),
+    });
     return true;
   }
   if (p === "/kalshi/markets/candlesticks") {
@@ -493,13 +617,41 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
     const tickers = (q.get("market_tickers") ?? "").split(",").filter(Boolean);
     const start = Number(q.get("start_ts"));
     const end = Number(q.get("end_ts"));
-    const lists = tickers.map((t) => [t, live(t) ? (history.kalshi.get(t) ?? history.generate?.("kalshi", t, start, end))?.filter((x) => x.t >= start && x.t <= end) : undefined] as const);
+    const lists = tickers.map(
+      (t) =>
+        [
+          t,
+          live(t)
+            ? (history.kalshi.get(t) ?? history.generate?.("kalshi", t, start, end))?.filter(
+                (x) => x.t >= start && x.t <= end,
+              )
+            : undefined,
+        ] as const,
+    );
     const candles = lists.reduce((n, [, l]) => n + (l?.length ?? 0), 0);
-    if (history.refuseBatch || tickers.length === 0 || tickers.length > 100 || candles > 10_000 || q.get("period_interval") !== "60" || !Number.isFinite(start) || !Number.isFinite(end)) {
-      send(400, { error: { code: "invalid_parameters", message: "market_tickers (at most 100), start_ts, end_ts and period_interval are required; at most 10,000 candlesticks" } });
+    if (
+      history.refuseBatch ||
+      tickers.length === 0 ||
+      tickers.length > 100 ||
+      candles > 10_000 ||
+      q.get("period_interval") !== "60" ||
+      !Number.isFinite(start) ||
+      !Number.isFinite(end)
+    ) {
+      send(400, {
+        error: {
+          code: "invalid_parameters",
+          message:
+            "market_tickers (at most 100), start_ts, end_ts and period_interval are required; at most 10,000 candlesticks",
+        },
+      });
       return true;
     }
-    send(200, { markets: lists.filter(([, l]) => l !== undefined).map(([t, l]) => ({ market_ticker: t, candlesticks: l!.map(candle) })) });
+    send(200, {
+      markets: lists
+        .filter(([, l]) => l !== undefined)
+        .map(([t, l]) => ({ market_ticker: t, candlesticks: l!.map(candle) })),
+    });
     return true;
   }
   if (p === "/clob/prices-history") {
@@ -522,7 +674,9 @@ export function answerHistory(history: VenueHistory, p: string, q: URLSearchPara
       send(400, { error: { code: "invalid_parameters", message: "period_interval must be 1, 60 or 1440" } });
       return true;
     }
-    const list = live(ticker) ? (history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end)) : undefined;
+    const list = live(ticker)
+      ? (history.kalshi.get(ticker) ?? history.generate?.("kalshi", ticker, start, end))
+      : undefined;
     if (!list) {
       send(404, { error: { code: "not_found" } });
       return true;
@@ -571,16 +725,25 @@ function discoveryRoute(
     const keepClosed = q.get("keep_closed_markets") === "1";
     const events = state.poly.events
       .filter((e) => hasAll(`${e.title} ${e.slug}`, ws) && (!active || !e.closed))
-      .map((e) => ({ ...gammaEvent(e), markets: state.discovery.searchWithoutMarkets ? undefined : e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)) }));
+      .map((e) => ({
+        ...gammaEvent(e),
+        markets: state.discovery.searchWithoutMarkets
+          ? undefined
+          : e.markets.filter((m) => keepClosed || !m.closed).map((m) => gammaMarket(m, e)),
+      }));
     const tagSlugs = [...new Set(state.poly.events.flatMap((e) => e.tags))].filter((t) => hasAll(t, ws));
-    const tags = q.get("search_tags") === "false" ? [] : tagSlugs.map((t, i) => ({ id: String(100 + i), label: t, slug: t }));
+    const tags =
+      q.get("search_tags") === "false" ? [] : tagSlugs.map((t, i) => ({ id: String(100 + i), label: t, slug: t }));
     const from = (page - 1) * perType;
     return {
       status: 200,
       body: {
         events: events.slice(from, from + perType),
         tags: tags.slice(from, from + perType),
-        pagination: { hasMore: from + perType < Math.max(events.length, tags.length), totalResults: events.length + tags.length },
+        pagination: {
+          hasMore: from + perType < Math.max(events.length, tags.length),
+          totalResults: events.length + tags.length,
+        },
       },
     };
   }
@@ -588,8 +751,18 @@ function discoveryRoute(
     const list = state.discovery.kalshiSeries.filter((s) => !q.get("category") || s.category === q.get("category"));
     const size = state.discovery.kalshiSeriesPage ?? list.length;
     const start = Number(q.get("cursor") || 0);
-    const page = list.slice(start, start + size).map((s) => ({ frequency: "custom", settlement_sources: [], contract_url: "", fee_type: "quadratic", fee_multiplier: 1, ...s }));
-    return { status: 200, body: { series: page, ...(start + size < list.length ? { cursor: String(start + size) } : {}) } };
+    const page = list.slice(start, start + size).map((s) => ({
+      frequency: "custom",
+      settlement_sources: [],
+      contract_url: "",
+      fee_type: "quadratic",
+      fee_multiplier: 1,
+      ...s,
+    }));
+    return {
+      status: 200,
+      body: { series: page, ...(start + size < list.length ? { cursor: String(start + size) } : {}) },
+    };
   }
   return null;
 }

@@ -37,7 +37,11 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
   const allowed = config().DEV_OUTBOX || isLoopback(client);
   const { to } = await searchParams;
   const filter = typeof to === "string" ? to.trim().toLowerCase() : "";
-  const mails = allowed ? root().mailer.outbox.mails().filter((m) => !filter || m.to === filter) : [];
+  const mails = allowed
+    ? root()
+        .mailer.outbox.mails()
+        .filter((m) => !filter || m.to === filter)
+    : [];
 
   return (
     <div className="space-y-6">
@@ -45,14 +49,15 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
         <p className="text-sm font-medium text-amber-700">Development only</p>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Outbox</h1>
         <p className="max-w-3xl text-sm text-slate-700">
-          This server has no <code className="font-mono">EMAIL_SERVER</code>, so it keeps the e-mails it would send here, in memory, newest first. A
-          production deployment sets <code className="font-mono">EMAIL_SERVER</code> and has no outbox.
+          This server has no <code className="font-mono">EMAIL_SERVER</code>, so it keeps the e-mails it would send
+          here, in memory, newest first. A production deployment sets <code className="font-mono">EMAIL_SERVER</code>{" "}
+          and has no outbox.
         </p>
       </header>
       {!allowed ? (
         <p role="alert" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950">
-          The outbox is shown only to clients on this machine ({client} is not a loopback address). Set <code className="font-mono">DEV_OUTBOX=1</code>{" "}
-          to show it to every client, for example in a container.
+          The outbox is shown only to clients on this machine ({client} is not a loopback address). Set{" "}
+          <code className="font-mono">DEV_OUTBOX=1</code> to show it to every client, for example in a container.
         </p>
       ) : mails.length === 0 ? (
         <div className="rounded-lg border border-dashed border-slate-300 px-6 py-12 text-center">
@@ -97,8 +102,12 @@ export default async function OutboxPage({ searchParams }: { searchParams: Searc
                   </p>
                 ) : null}
                 <details className="mt-4">
-                  <summary className="cursor-pointer text-sm text-slate-600 hover:text-slate-900">Plain-text body</summary>
-                  <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs whitespace-pre-wrap text-slate-800">{mail.text}</pre>
+                  <summary className="cursor-pointer text-sm text-slate-600 hover:text-slate-900">
+                    Plain-text body
+                  </summary>
+                  <pre className="mt-2 overflow-x-auto rounded-md bg-slate-50 p-3 text-xs whitespace-pre-wrap text-slate-800">
+                    {mail.text}
+                  </pre>
                 </details>
               </article>
             </li>

@@ -34,7 +34,10 @@ type Props = {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const latest = await indexLatest(root().read, (await params).ticker);
   if (!latest) return { title: "Not found" };
-  return { title: `${latest.name} (${latest.ticker})`, description: `Level history, reconstitutions and data quality of ${latest.name}.` };
+  return {
+    title: `${latest.name} (${latest.ticker})`,
+    description: `Level history, reconstitutions and data quality of ${latest.name}.`,
+  };
 }
 
 export default async function IndexPage({ params, searchParams }: Props) {
@@ -57,13 +60,20 @@ export default async function IndexPage({ params, searchParams }: Props) {
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
   // Sent once, packed, to both the chart and the levels table (not 2,160 point objects twice).
   const packed = packLevels(points, (t) => parseApiTime(t).getTime());
-  const windowEvents = windowReconstitutions.filter((e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""));
+  const windowEvents = windowReconstitutions.filter(
+    (e) => e.completedAt >= (points[0]?.t ?? "~") && e.completedAt <= (points[points.length - 1]?.t ?? ""),
+  );
   const rangeLabel = `${RANGES[range]} days`;
   const intervalLabel = interval === "1h" ? "hourly" : "daily (00:00 UTC fixing)";
 
   return (
     <article className="space-y-8" data-testid="index-page" data-ticker={latest.ticker}>
-      <DetailHeader catalog={{ href: "/indices", label: "Indices" }} crumb={latest.ticker} name={latest.name} ticker={latest.ticker}>
+      <DetailHeader
+        catalog={{ href: "/indices", label: "Indices" }}
+        crumb={latest.ticker}
+        name={latest.name}
+        ticker={latest.ticker}
+      >
         <StatusBadge status={latest.publicStatus} testId="index-status" />
         {latest.stale && <StaleBadge />}
         <span className="text-slate-500">{latest.maturityType}</span>
@@ -75,7 +85,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
           <h2 id="latest-heading" className="text-sm font-medium text-slate-600">
             Latest level
           </h2>
-          <p className="mt-1 font-mono text-3xl font-semibold break-all text-slate-900 tabular-nums" data-testid="latest-level" data-value={latest.indexLevel}>
+          <p
+            className="mt-1 font-mono text-3xl font-semibold break-all text-slate-900 tabular-nums"
+            data-testid="latest-level"
+            data-value={latest.indexLevel}
+          >
             {latest.indexLevel}
           </p>
           <p className="mt-1 text-sm text-slate-600">
@@ -100,8 +114,9 @@ export default async function IndexPage({ params, searchParams }: Props) {
           <h2 className="text-sm font-medium text-slate-600">Data quality and versions</h2>
           <dl className="mt-2 grid grid-cols-1 gap-x-6 gap-y-2 text-sm sm:grid-cols-2" data-testid="index-facts">
             <Fact term="Fresh inputs">
-              <span data-testid="fresh-data-pct">{latest.dataQuality.freshDataPct}%</span> of constituents ({latest.dataQuality.freshMarketsCount} fresh,{" "}
-              {latest.dataQuality.staleMarketsCount} stale, {latest.dataQuality.totalMarketsCount} total)
+              <span data-testid="fresh-data-pct">{latest.dataQuality.freshDataPct}%</span> of constituents (
+              {latest.dataQuality.freshMarketsCount} fresh, {latest.dataQuality.staleMarketsCount} stale,{" "}
+              {latest.dataQuality.totalMarketsCount} total)
             </Fact>
             <Fact term="Methodology version">
               <Link href="/docs/methodology" className="font-mono">
@@ -128,7 +143,9 @@ export default async function IndexPage({ params, searchParams }: Props) {
                 <UtcTime value={latest.resolvedAt} />
               </Fact>
             )}
-            {latest.seriesPartiallyResolved && <Fact term="Constituents">Some constituents have resolved since inception</Fact>}
+            {latest.seriesPartiallyResolved && (
+              <Fact term="Constituents">Some constituents have resolved since inception</Fact>
+            )}
           </dl>
         </div>
       </section>
@@ -165,7 +182,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
           {points.length > 0 ? (
             <LevelChart
               series={packed}
-              latest={latest.computedAt >= view.served.start.slice(0, 19) ? { t: latest.computedAt, indexLevel: latest.indexLevel } : null}
+              latest={
+                latest.computedAt >= view.served.start.slice(0, 19)
+                  ? { t: latest.computedAt, indexLevel: latest.indexLevel }
+                  : null
+              }
               filename={`${latest.ticker}-${range}-${interval}`}
               events={windowEvents.map((e) => ({ t: e.completedAt, label: `${e.fromVersion} → ${e.toVersion}` }))}
               interval={interval}
@@ -175,29 +196,41 @@ export default async function IndexPage({ params, searchParams }: Props) {
               label={`${latest.name}: ${formatCountOf(points.length)} ${intervalLabel} levels over the last ${rangeLabel}`}
             />
           ) : (
-            <p className="flex h-48 items-center justify-center text-center text-sm text-slate-600" data-testid="level-chart-empty">
+            <p
+              className="flex h-48 items-center justify-center text-center text-sm text-slate-600"
+              data-testid="level-chart-empty"
+            >
               No levels in the last {rangeLabel}
-              {latest.publicStatus !== "active" ? ` (the index ${latest.publicStatus} on ${latest.computedAt.slice(0, 10)})` : ""}.
+              {latest.publicStatus !== "active"
+                ? ` (the index ${latest.publicStatus} on ${latest.computedAt.slice(0, 10)})`
+                : ""}
+              .
             </p>
           )}
           <figcaption className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600">
             <span>
-              {formatCountOf(points.length)} {intervalLabel} levels, <UtcTime value={view.requested.start} /> to <UtcTime value={view.requested.end} />
+              {formatCountOf(points.length)} {intervalLabel} levels, <UtcTime value={view.requested.start} /> to{" "}
+              <UtcTime value={view.requested.end} />
             </span>
-            {interval === "1d" && latest.computedAt > (points[points.length - 1]?.t ?? "~") && latest.computedAt >= view.served.start.slice(0, 19) && (
-              <span data-testid="latest-point-note">The hollow last point is the latest level, after the last fixing.</span>
-            )}
+            {interval === "1d" &&
+              latest.computedAt > (points[points.length - 1]?.t ?? "~") &&
+              latest.computedAt >= view.served.start.slice(0, 19) && (
+                <span data-testid="latest-point-note">
+                  The hollow last point is the latest level, after the last fixing.
+                </span>
+              )}
             {shaded && launch && <BackCalculatedLegend launch={launch} />}
             {windowEvents.length > 0 && (
               <span>
-                <span aria-hidden="true" className="mr-1 inline-block h-3 border-l-2 border-dashed border-amber-500 align-middle" />
+                <span
+                  aria-hidden="true"
+                  className="mr-1 inline-block h-3 border-l-2 border-dashed border-amber-500 align-middle"
+                />
                 {windowEvents.length} reconstitution{windowEvents.length === 1 ? "" : "s"} in this window (marked R)
               </span>
             )}
           </figcaption>
-          {points.length > 0 && (
-            <LevelValuesTable series={packed} testId="level-table" />
-          )}
+          {points.length > 0 && <LevelValuesTable series={packed} testId="level-table" />}
         </figure>
         <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/index-history" />
       </section>
@@ -207,10 +240,10 @@ export default async function IndexPage({ params, searchParams }: Props) {
           Reconstitutions
         </h2>
         <p className="max-w-3xl text-sm text-slate-700">
-          A reconstitution keeps the index measuring its theme as markets resolve and new ones list. The level is chain-linked
-          across each change, so it is the same under the outgoing and incoming composition and the series stays continuous (
-          <Link href="/docs/methodology#reconstitution-and-chain-linking">how</Link>). Which markets entered or left is in the
-          monthly <Link href="/docs/downloads">snapshot bundles</Link>.
+          A reconstitution keeps the index measuring its theme as markets resolve and new ones list. The level is
+          chain-linked across each change, so it is the same under the outgoing and incoming composition and the series
+          stays continuous (<Link href="/docs/methodology#reconstitution-and-chain-linking">how</Link>). Which markets
+          entered or left is in the monthly <Link href="/docs/downloads">snapshot bundles</Link>.
         </p>
         {reconstitutions.length === 0 ? (
           <p className="text-sm text-slate-600" data-testid="recon-empty">
@@ -218,7 +251,12 @@ export default async function IndexPage({ params, searchParams }: Props) {
           </p>
         ) : (
           <>
-            <p className="text-sm text-slate-700" data-testid="recon-count" data-rows={reconstitutions.length} data-total={reconstitutionCount}>
+            <p
+              className="text-sm text-slate-700"
+              data-testid="recon-count"
+              data-rows={reconstitutions.length}
+              data-total={reconstitutionCount}
+            >
               {reconstitutions.length < reconstitutionCount
                 ? `${formatCountOf(reconstitutions.length)} rows: the newest ${formatCountOf(reconstitutions.length)} of ${formatCountOf(reconstitutionCount)} reconstitutions since inception (all of them are in the monthly bundles' chain_links.csv).`
                 : `${formatCountOf(reconstitutions.length)} rows: every reconstitution since inception.`}
@@ -229,13 +267,23 @@ export default async function IndexPage({ params, searchParams }: Props) {
                   ? `The ${formatCountOf(reconstitutions.length)} newest of ${formatCountOf(reconstitutionCount)} reconstitution events since inception, newest first`
                   : `All ${formatCountOf(reconstitutions.length)} reconstitution events since inception, newest first`
               }
-              columns={[{ label: "Took effect" }, { label: "Composition" }, { label: "Markets added", numeric: true }, { label: "Event id" }]}
+              columns={[
+                { label: "Took effect" },
+                { label: "Composition" },
+                { label: "Markets added", numeric: true },
+                { label: "Event id" },
+              ]}
               testId="recon-table"
               frameClassName="relative max-h-[28rem] overflow-auto rounded-lg border border-slate-200"
               headClassName={STICKY_HEAD}
             >
               {reconstitutions.map((e) => (
-                <tr key={e.eventId} className="border-t border-slate-100" data-testid="recon-row" data-event-id={e.eventId}>
+                <tr
+                  key={e.eventId}
+                  className="border-t border-slate-100"
+                  data-testid="recon-row"
+                  data-event-id={e.eventId}
+                >
                   <td className="px-3 py-2">
                     <UtcTime value={e.completedAt} />
                   </td>
@@ -249,7 +297,11 @@ export default async function IndexPage({ params, searchParams }: Props) {
             </DataTable>
           </>
         )}
-        <ApiCall title="Reconstitutions from the API" command={view.apiCall.reconstitutions} docsHref="/docs/api/reconstitutions" />
+        <ApiCall
+          title="Reconstitutions from the API"
+          command={view.apiCall.reconstitutions}
+          docsHref="/docs/api/reconstitutions"
+        />
       </section>
 
       <section aria-labelledby="latest-api-heading" className="space-y-2">

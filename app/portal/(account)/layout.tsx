@@ -27,11 +27,17 @@ export default async function AccountLayout({ children }: { children: React.Reac
         </nav>
         <div className="flex flex-wrap items-center gap-3 text-sm text-slate-600">
           <span>
-            Signed in as <strong data-testid="account-email" className="font-medium text-slate-900">{user.email}</strong>
+            Signed in as{" "}
+            <strong data-testid="account-email" className="font-medium text-slate-900">
+              {user.email}
+            </strong>
           </span>
           <form action="/api/auth/signout" method="post">
             <input type="hidden" name={CSRF_FIELD} value={csrf} />
-            <button type="submit" className="rounded-md px-2.5 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50">
+            <button
+              type="submit"
+              className="rounded-md px-2.5 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50"
+            >
               Sign out
             </button>
           </form>

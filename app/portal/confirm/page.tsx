@@ -54,7 +54,8 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Sear
           </button>
         </form>
         <p className="mt-4 text-xs text-slate-500">
-          This extra click keeps e-mail security scanners, which open links on their own, from using up your link. The link works once.
+          This extra click keeps e-mail security scanners, which open links on their own, from using up your link. The
+          link works once.
         </p>
       </div>
     </section>

@@ -41,7 +41,9 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           <div className="space-y-2">
             <p className="text-sm font-medium text-brand">Developer portal</p>
             <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Sign in or create an account</h1>
-            <p className="text-slate-700">Enter your work e-mail and we will send you a link. New here? The same link creates your free account.</p>
+            <p className="text-slate-700">
+              Enter your work e-mail and we will send you a link. New here? The same link creates your free account.
+            </p>
           </div>
         )}
         {params.signedOut ? (
@@ -50,11 +52,17 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
           </p>
         ) : null}
         <div className="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-          <SignInForm minutes={MAGIC_LINK_MINUTES} initialEmail={one(params.email)} initialError={error} sentTo={one(params.sent) ?? null} />
+          <SignInForm
+            minutes={MAGIC_LINK_MINUTES}
+            initialEmail={one(params.email)}
+            initialError={error}
+            sentTo={one(params.sent) ?? null}
+          />
         </div>
         {outboxEnabled() ? (
           <p className="rounded-md border border-dashed border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            Demo mode: this server sends no e-mail. Sign-in links land in the <Link href="/dev/outbox">local outbox</Link>.
+            Demo mode: this server sends no e-mail. Sign-in links land in the{" "}
+            <Link href="/dev/outbox">local outbox</Link>.
           </p>
         ) : null}
       </section>

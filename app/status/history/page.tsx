@@ -7,8 +7,11 @@ import { root } from "@/lib/root";
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = {
   title: "Incident history",
-  description: "Every incident: venue reads failing, stale indices and series, and those posted by the operator, with their notes.",
-  alternates: { types: { "application/atom+xml": [{ url: "/status/incidents.atom", title: "PM Benchmarks incidents" }] } },
+  description:
+    "Every incident: venue reads failing, stale indices and series, and those posted by the operator, with their notes.",
+  alternates: {
+    types: { "application/atom+xml": [{ url: "/status/incidents.atom", title: "PM Benchmarks incidents" }] },
+  },
 };
 
 export default async function IncidentHistoryPage() {
@@ -21,9 +24,9 @@ export default async function IncidentHistoryPage() {
         </p>
         <h1 className="text-3xl font-semibold tracking-tight">Incident history</h1>
         <p className="max-w-3xl text-slate-700">
-          Every incident, newest first. The service opens one when a venue read fails for a whole collector run, the engine falls behind, or an index or
-          volatility series goes stale, and closes it when that ends; the operator posts and annotates others. Subscribe:{" "}
-          <a href="/status/incidents.atom">Atom feed of incidents</a>.
+          Every incident, newest first. The service opens one when a venue read fails for a whole collector run, the
+          engine falls behind, or an index or volatility series goes stale, and closes it when that ends; the operator
+          posts and annotates others. Subscribe: <a href="/status/incidents.atom">Atom feed of incidents</a>.
         </p>
       </header>
       {incidents.length === 0 ? (

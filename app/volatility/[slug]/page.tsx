@@ -46,12 +46,16 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
   if (!canonical && backfilling()) return <BackfillPending what={`/volatility/${slug}`} />;
   if (!canonical) notFound();
   // One address per series: a ticker (or a differently cased slug) redirects to the slug.
-  if (decodeURIComponent(slug) !== canonical) redirect(query.range === undefined ? `/volatility/${canonical}` : chartHref(`/volatility/${canonical}`, { range }));
+  if (decodeURIComponent(slug) !== canonical)
+    redirect(query.range === undefined ? `/volatility/${canonical}` : chartHref(`/volatility/${canonical}`, { range }));
   const view = await volatilityPageView(root().read, canonical, range);
   if (!view && backfilling()) return <BackfillPending what={`/volatility/${canonical}`} />;
   if (!view) notFound();
   const { series, shown, newest, points } = view;
-  const [launch, record] = await Promise.all([entryLaunch(root().read, "volatility", series.ticker), forecastRecord(root().read, series.ticker)]);
+  const [launch, record] = await Promise.all([
+    entryLaunch(root().read, "volatility", series.ticker),
+    forecastRecord(root().read, series.ticker),
+  ]);
   const shaded = launch !== null && points.length > 0 && (points[0]?.t ?? "~") < launch.launchAt.slice(0, 19);
 
   const path = `/volatility/${series.slug}`;
@@ -95,7 +99,8 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             <span className="text-xl font-medium text-slate-700">over {tenorText(shown.headlineTenorDays)}</span>
           </p>
           <p className="mt-1 text-sm text-slate-600">
-            Exact value <span className="font-mono">{shown.headlinePts}</span> {series.units}; computed <UtcTime value={shown.computedAt} />
+            Exact value <span className="font-mono">{shown.headlinePts}</span> {series.units}; computed{" "}
+            <UtcTime value={shown.computedAt} />
           </p>
           <dl className="mt-3 grid grid-cols-2 gap-2 text-sm">
             <div>
@@ -115,14 +120,20 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         </div>
         <div className="rounded-lg border border-slate-200 bg-slate-50 p-5">
           <h2 className="text-sm font-medium text-slate-600">Frozen-inception analytic (counterfactual)</h2>
-          <p className="mt-1 text-3xl font-semibold text-slate-700" data-testid="volatility-counterfactual" data-value={String(cf.headlinePts)} data-tenor-days={cfTenor}>
+          <p
+            className="mt-1 text-3xl font-semibold text-slate-700"
+            data-testid="volatility-counterfactual"
+            data-value={String(cf.headlinePts)}
+            data-tenor-days={cfTenor}
+          >
             <span className="font-mono tabular-nums">{formatPts(cf.headlinePts)}</span> pts{" "}
             <span className="text-xl font-medium text-slate-600">over {tenorText(cfTenor)}</span>
           </p>
           <p className="mt-2 text-sm text-slate-700">
-            The same value recomputed with the configuration frozen at inception (legs, tenors, de-vig and calendar clock). It
-            equals the live value until the definition, the composition or the clock changes; the gap shows what those changes
-            contribute (<Link href="/docs/methodology/band-and-gates#counterfactual">counterfactual</Link>).
+            The same value recomputed with the configuration frozen at inception (legs, tenors, de-vig and calendar
+            clock). It equals the live value until the definition, the composition or the clock changes; the gap shows
+            what those changes contribute (
+            <Link href="/docs/methodology/band-and-gates#counterfactual">counterfactual</Link>).
           </p>
           <p className="mt-2 text-xs break-all text-slate-500">
             Anchor <span className="font-mono">{cf.anchorFingerprint.slice(0, 16)}</span>
@@ -140,10 +151,15 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         <h2 id="definition-heading" className="text-xl font-semibold">
           Definition
         </h2>
-        <blockquote className="border-l-4 border-brand bg-slate-50 px-4 py-3 text-slate-800" data-testid="definition-line">
+        <blockquote
+          className="border-l-4 border-brand bg-slate-50 px-4 py-3 text-slate-800"
+          data-testid="definition-line"
+        >
           {series.definitionLine}
         </blockquote>
-        <p className="text-sm text-slate-600">Quote this line with any value you publish. Values are in {series.units}.</p>
+        <p className="text-sm text-slate-600">
+          Quote this line with any value you publish. Values are in {series.units}.
+        </p>
       </section>
 
       <section aria-labelledby="status-heading" className="space-y-3">
@@ -156,11 +172,17 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         </p>
         <GateFlags flags={shown.gateFlags} testId="gate-flags" />
         {view.source === "published" && (
-          <div className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-slate-800" data-testid="withheld-notice" role="note">
+          <div
+            className="rounded-lg border border-rose-200 bg-rose-50 p-4 text-sm text-slate-800"
+            data-testid="withheld-notice"
+            role="note"
+          >
             <p className="font-semibold text-rose-800">
               The newest computation, <UtcTime value={newest.computedAt} />, was withheld ({newest.status}).
             </p>
-            <p className="mt-1">It did not clear its publication checks, so the value above is the last one that did.</p>
+            <p className="mt-1">
+              It did not clear its publication checks, so the value above is the last one that did.
+            </p>
             <GateFlags flags={newest.gateFlags} testId="withheld-gate-flags" />
           </div>
         )}
@@ -181,11 +203,18 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
               tenors={tenors.map((t) => ({ tenorDays: t.tenorDays, pts: t.pts, headline: t.headline }))}
               label={`Points at each tenor: ${tenors.map((t) => `${formatPts(t.pts)} over ${tenorText(t.tenorDays)}`).join(", ")}`}
             />
-            <figcaption className="mt-1 text-xs text-slate-600">Points at each tenor; the headline tenor in dark blue.</figcaption>
+            <figcaption className="mt-1 text-xs text-slate-600">
+              Points at each tenor; the headline tenor in dark blue.
+            </figcaption>
           </figure>
           <DataTable
             caption="Values at each tenor with their share of the remaining uncertainty"
-            columns={[{ label: "Tenor" }, { label: "Points", numeric: true }, { label: "Share of budget", numeric: true }, { label: "Tier" }]}
+            columns={[
+              { label: "Tenor" },
+              { label: "Points", numeric: true },
+              { label: "Share of budget", numeric: true },
+              { label: "Tier" },
+            ]}
             testId="term-table"
             frameClassName="relative overflow-x-auto rounded-lg border border-slate-200 self-start"
             footer={
@@ -196,13 +225,25 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             }
           >
             {tenors.map((t) => (
-              <tr key={t.tenorDays} className="border-t border-slate-100" data-tenor-days={t.tenorDays} data-value={String(t.pts)}>
+              <tr
+                key={t.tenorDays}
+                className="border-t border-slate-100"
+                data-tenor-days={t.tenorDays}
+                data-value={String(t.pts)}
+              >
                 <th scope="row" className="px-3 py-2 font-normal whitespace-nowrap">
                   {tenorText(t.tenorDays)}
                   {t.headline && <span className="ml-1 text-xs text-brand">headline</span>}
                 </th>
                 <td className="px-3 py-2 text-right font-mono tabular-nums">{t.pts}</td>
-                <td className="px-3 py-2 text-right font-mono tabular-nums" title={t.shareCi ? `interval ${formatShare(t.shareCi[0])} to ${formatShare(t.shareCi[1])}` : "interval unavailable"}>
+                <td
+                  className="px-3 py-2 text-right font-mono tabular-nums"
+                  title={
+                    t.shareCi
+                      ? `interval ${formatShare(t.shareCi[0])} to ${formatShare(t.shareCi[1])}`
+                      : "interval unavailable"
+                  }
+                >
                   {formatShare(t.share)}
                 </td>
                 <td className="px-3 py-2 whitespace-nowrap">{t.tier ?? "—"}</td>
@@ -248,13 +289,17 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
               label={`${series.name}: ${formatCountOf(points.length)} published values (points over ${tenorText(series.headlineTenorDays)}), last ${rangeLabel}, with the uncertainty band`}
             />
           ) : (
-            <p className="flex h-48 items-center justify-center text-sm text-slate-600" data-testid="volatility-chart-empty">
+            <p
+              className="flex h-48 items-center justify-center text-sm text-slate-600"
+              data-testid="volatility-chart-empty"
+            >
               No published values in the last {rangeLabel}.
             </p>
           )}
           <figcaption className="mt-2 text-xs text-slate-600">
-            {formatCountOf(points.length)} published values since <UtcTime value={view.requested.start} />; shaded: the published uncertainty band; dashed: the
-            frozen-inception analytic. Withheld computations are not shown (<Link href="/docs/methodology/band-and-gates#band">band</Link>).
+            {formatCountOf(points.length)} published values since <UtcTime value={view.requested.start} />; shaded: the
+            published uncertainty band; dashed: the frozen-inception analytic. Withheld computations are not shown (
+            <Link href="/docs/methodology/band-and-gates#band">band</Link>).
             {shaded && launch && (
               <>
                 {" "}
@@ -270,7 +315,11 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             />
           )}
         </figure>
-        <ApiCall title="This chart from the API" command={view.apiCall.history} docsHref="/docs/api/volatility-history" />
+        <ApiCall
+          title="This chart from the API"
+          command={view.apiCall.history}
+          docsHref="/docs/api/volatility-history"
+        />
       </section>
 
       <ForecastRecord record={record} ticker={series.ticker} />
@@ -311,7 +360,10 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
         </dl>
         <details className="text-sm">
           <summary className="cursor-pointer text-slate-700">Publication tolerances in force</summary>
-          <DataTable caption="Gate tolerances of this series" frameClassName="relative mt-2 overflow-x-auto rounded border border-slate-200">
+          <DataTable
+            caption="Gate tolerances of this series"
+            frameClassName="relative mt-2 overflow-x-auto rounded border border-slate-200"
+          >
             {Object.entries(series.gates).map(([k, v]) => (
               <tr key={k} className="border-t border-slate-100 first:border-0">
                 <th scope="row" className="px-3 py-1 font-mono text-xs font-normal">
@@ -325,7 +377,11 @@ export default async function VolatilitySeriesPage({ params, searchParams }: Pro
             What each check means: <Link href="/docs/methodology/band-and-gates#gates">gates</Link>.
           </p>
         </details>
-        <ApiCall title="Latest value from the API" command={view.apiCall.latest} docsHref="/docs/api/volatility-latest" />
+        <ApiCall
+          title="Latest value from the API"
+          command={view.apiCall.latest}
+          docsHref="/docs/api/volatility-latest"
+        />
       </section>
     </article>
   );

@@ -80,7 +80,9 @@ function iso(time: Time): string {
 }
 
 function toDate(time: Time): Date {
-  return typeof time === "string" ? new Date(/(?:Z|[+-]\d{2}:?\d{2})$/i.test(time) || time.length === 10 ? time : `${time}Z`) : time;
+  return typeof time === "string"
+    ? new Date(/(?:Z|[+-]\d{2}:?\d{2})$/i.test(time) || time.length === 10 ? time : `${time}Z`)
+    : time;
 }
 
 function headerInt(headers: Headers, name: string): number | null {
@@ -89,10 +91,24 @@ function headerInt(headers: Headers, name: string): number | null {
 }
 
 function quotaOf(headers: Headers): Quota | null {
-  const v = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-limit-day", "x-ratelimit-remaining-day", "x-ratelimit-reset-day"].map((h) => headerInt(headers, h));
+  const v = [
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "x-ratelimit-limit-day",
+    "x-ratelimit-remaining-day",
+    "x-ratelimit-reset-day",
+  ].map((h) => headerInt(headers, h));
   if (v.some((x) => x === null)) return null;
   const [limitMinute, remainingMinute, resetMinute, limitDay, remainingDay, resetDay] = v as number[];
-  return { limitMinute: limitMinute!, remainingMinute: remainingMinute!, resetMinute: new Date(resetMinute! * 1000), limitDay: limitDay!, remainingDay: remainingDay!, resetDay: new Date(resetDay! * 1000) };
+  return {
+    limitMinute: limitMinute!,
+    remainingMinute: remainingMinute!,
+    resetMinute: new Date(resetMinute! * 1000),
+    limitDay: limitDay!,
+    remainingDay: remainingDay!,
+    resetDay: new Date(resetDay! * 1000),
+  };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -142,7 +158,10 @@ export class PmbClient {
   }
 
   /** GET /v1/indices/{ticker}/history: one request; the API clamps it to the trailing 90 days. */
-  indexHistory(ticker: string, params: { start?: Time; end?: Time; interval?: Interval } = {}): Promise<Result<IndexHistory, IndexHistoryMeta>> {
+  indexHistory(
+    ticker: string,
+    params: { start?: Time; end?: Time; interval?: Interval } = {},
+  ): Promise<Result<IndexHistory, IndexHistoryMeta>> {
     return this.get(`/v1/indices/${encodeURIComponent(ticker)}/history`, {
       start: params.start === undefined ? undefined : iso(params.start),
       end: params.end === undefined ? undefined : iso(params.end),
@@ -166,7 +185,10 @@ export class PmbClient {
   }
 
   /** GET /v1/volatility/{ticker}/history: newest first, limit 1 to 5000 (default 500). */
-  volatilityHistory(ticker: string, params: { start?: Time; limit?: number; includeGated?: boolean } = {}): Promise<Result<VolatilityHistory, VolatilityHistoryMeta>> {
+  volatilityHistory(
+    ticker: string,
+    params: { start?: Time; limit?: number; includeGated?: boolean } = {},
+  ): Promise<Result<VolatilityHistory, VolatilityHistoryMeta>> {
     return this.get(`/v1/volatility/${encodeURIComponent(ticker)}/history`, {
       start: params.start === undefined ? undefined : iso(params.start),
       limit: params.limit?.toString(),
@@ -205,7 +227,14 @@ export class PmbClient {
   async indexHistoryRange(
     ticker: string,
     params: { start: Time; end?: Time; interval?: Interval; windowDays?: number },
-  ): Promise<{ ticker: string; interval: Interval; points: IndexLevelPoint[]; clamped: boolean; effectiveStart: Date | null; requests: number }> {
+  ): Promise<{
+    ticker: string;
+    interval: Interval;
+    points: IndexLevelPoint[];
+    clamped: boolean;
+    effectiveStart: Date | null;
+    requests: number;
+  }> {
     const points: IndexLevelPoint[] = [];
     let clamped = false;
     let effectiveStart: Date | null = null;
@@ -229,12 +258,28 @@ export class PmbClient {
   async volatilityHistoryRange(
     ticker: string,
     params: { start?: Time; end?: Time; includeGated?: boolean } = {},
-  ): Promise<{ series: SeriesDefinition; points: VolatilityHistoryPoint[]; clamped: boolean; effectiveStart: Date; complete: boolean }> {
+  ): Promise<{
+    series: SeriesDefinition;
+    points: VolatilityHistoryPoint[];
+    clamped: boolean;
+    effectiveStart: Date;
+    complete: boolean;
+  }> {
     const limit = 5000;
-    const page = await this.volatilityHistory(ticker, { start: params.start, limit, includeGated: params.includeGated });
+    const page = await this.volatilityHistory(ticker, {
+      start: params.start,
+      limit,
+      includeGated: params.includeGated,
+    });
     const end = params.end === undefined ? null : toDate(params.end);
     const points = page.data.points.filter((p) => end === null || p.t <= end).reverse();
-    return { series: page.data.series, points, clamped: page.meta.clamped, effectiveStart: page.meta.effectiveStart, complete: page.data.count < limit };
+    return {
+      series: page.data.series,
+      points,
+      clamped: page.meta.clamped,
+      effectiveStart: page.meta.effectiveStart,
+      complete: page.data.count < limit,
+    };
   }
 
   /** One GET with retries; returns the parsed body or throws the typed error. */
@@ -269,7 +314,8 @@ export class PmbClient {
   }
 
   private errorOf(res: Response, body: unknown, requestId: string | null): PmbError {
-    const e = (body as { error?: { code?: unknown; message?: unknown; docsUrl?: unknown; requestId?: unknown } } | null)?.error;
+    const e = (body as { error?: { code?: unknown; message?: unknown; docsUrl?: unknown; requestId?: unknown } } | null)
+      ?.error;
     const retryAfter = headerInt(res.headers, "retry-after");
     return errorFor({
       code: typeof e?.code === "string" ? e.code : "error",

@@ -33,7 +33,9 @@ export class PmbError extends Error {
   readonly retryAfter: number | null;
 
   constructor(details: ErrorDetails) {
-    super(`${details.code} (${details.status}): ${details.message}${details.requestId ? ` [request ${details.requestId}]` : ""}`);
+    super(
+      `${details.code} (${details.status}): ${details.message}${details.requestId ? ` [request ${details.requestId}]` : ""}`,
+    );
     this.name = new.target.name;
     this.code = details.code;
     this.status = details.status;

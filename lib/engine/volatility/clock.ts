@@ -54,9 +54,18 @@ export function addClockIncrement(
     ];
   }
   // a new day: the finished day keeps only its sums
-  const closed = last?.hours === undefined ? buckets : [...buckets.slice(0, -1), { day: last.day, realized: last.realized, predicted: last.predicted, increments: last.increments }];
+  const closed =
+    last?.hours === undefined
+      ? buckets
+      : [
+          ...buckets.slice(0, -1),
+          { day: last.day, realized: last.realized, predicted: last.predicted, increments: last.increments },
+        ];
   const kept = closed[0] !== undefined && closed[0].day < oldest ? closed.filter((b) => b.day >= oldest) : closed;
-  return [...kept, { day, realized, predicted, increments: 1, hours: { realized: [realized], predicted: [predicted] } }];
+  return [
+    ...kept,
+    { day, realized, predicted, increments: 1, hours: { realized: [realized], predicted: [predicted] } },
+  ];
 }
 
 const clampSpeed = (v: number) => Math.min(CLOCK_SPEED_MAX, Math.max(CLOCK_SPEED_MIN, v));

@@ -57,7 +57,13 @@ export function forecastWindows(points: readonly RecordPoint[], tenorsDays: read
       const expected = start.tenorPts[String(tau)];
       const end = byMs.get(start.ms + tau * MS_DAY);
       if (expected === undefined || end === undefined || !end.published) continue;
-      out.push({ tenorDays: tau, startMs: start.ms, endMs: end.ms, expectedPts: expected, realizedPts: realizedMovePts(start.p, end.p) });
+      out.push({
+        tenorDays: tau,
+        startMs: start.ms,
+        endMs: end.ms,
+        expectedPts: expected,
+        realizedPts: realizedMovePts(start.p, end.p),
+      });
     }
   }
   return out;
@@ -95,7 +101,9 @@ export function summarizeRecord(windows: readonly RecordWindow[], tenorsDays: re
   return tenorsDays.map((tau) => {
     const ws = windows.filter((w) => w.tenorDays === tau).sort((a, b) => a.startMs - b.startMs);
     const independent: RecordWindow[] = [];
-    for (const w of ws) if (independent.length === 0 || w.startMs >= (independent[independent.length - 1] as RecordWindow).endMs) independent.push(w);
+    for (const w of ws)
+      if (independent.length === 0 || w.startMs >= (independent[independent.length - 1] as RecordWindow).endMs)
+        independent.push(w);
     const scored = ws.filter((w) => w.expectedPts > 0);
     return {
       tenorDays: tau,

@@ -110,7 +110,11 @@ export function evaluateGates(input: GateInput): GateResult {
 }
 
 /** The gates of one leg: missing, quote age, depth, spread, impact. */
-function legFlags({ gates, t }: GateInput, leg: GateLeg, failLeg: (leg: GateLeg, gate: string, publicDetail: string) => void): void {
+function legFlags(
+  { gates, t }: GateInput,
+  leg: GateLeg,
+  failLeg: (leg: GateLeg, gate: string, publicDetail: string) => void,
+): void {
   if (leg.observedAt === null) {
     failLeg(leg, "leg_missing", `No quote has been seen for '${leg.label}', so the partition is incomplete.`);
     return;

@@ -33,7 +33,9 @@ export function toHistoryPoint(tick: VolTick): VolHistoryPoint {
 }
 
 /** The spec's series-definition object (engine-only fields dropped; inceptionAt stays a Date for the caller to format). */
-export function toSeriesDefinition(def: VolSeriesDefinition): Omit<VolSeriesDefinition, "legs" | "legWindows" | "methodologyVersion" | "partitionOrder"> {
+export function toSeriesDefinition(
+  def: VolSeriesDefinition,
+): Omit<VolSeriesDefinition, "legs" | "legWindows" | "methodologyVersion" | "partitionOrder"> {
   const series: Partial<VolSeriesDefinition> = { ...def };
   delete series.legs;
   delete series.legWindows;

@@ -27,7 +27,9 @@ export function legsInForce(def: Pick<VolSeriesDefinition, "legs" | "legWindows"
   const windows = def.legWindows ?? [];
   if (windows.length === 0) return def.legs;
   const at = t.getTime();
-  return windows.filter((w) => (w.from === null || Date.parse(w.from) <= at) && (w.until === null || at < Date.parse(w.until))).map((w) => w.conditionId);
+  return windows
+    .filter((w) => (w.from === null || Date.parse(w.from) <= at) && (w.until === null || at < Date.parse(w.until)))
+    .map((w) => w.conditionId);
 }
 
 /** Every leg the series has ever had (current legs and windows): the markets whose snapshots it reads. */
@@ -48,7 +50,9 @@ export function updateLegWindows(
   venueLegs: ReadonlyArray<{ conditionId: string; resolved: boolean; outcome: 0 | 1 | null }>,
   hour: Date,
 ): { windows: LegWindow[]; added: string[]; removed: string[] } {
-  const out: LegWindow[] = windows.length ? windows.map((w) => ({ ...w })) : current.map((conditionId) => ({ conditionId, from: null, until: null }));
+  const out: LegWindow[] = windows.length
+    ? windows.map((w) => ({ ...w }))
+    : current.map((conditionId) => ({ conditionId, from: null, until: null }));
   const known = new Set(out.map((w) => w.conditionId));
   const listed = new Map(venueLegs.map((l) => [l.conditionId, l]));
   const at = hour.toISOString();

@@ -179,7 +179,9 @@ export function stepVolatility(
   // clock per tenor from the history before t
   const tenorList = [...new Set([...def.tenorsDays, H])];
   // the calendar tier at its prior, as published (six decimals), and used so: a verifier recomputes every tenor from the published digits
-  const clocks = new Map(tenorList.map((tau) => [tau, publishedClock(withCalendarPrior(estimateClock(current.clock, t, tau), order))]));
+  const clocks = new Map(
+    tenorList.map((tau) => [tau, publishedClock(withCalendarPrior(estimateClock(current.clock, t, tau), order))]),
+  );
   const clockOf = (tau: number) => clocks.get(tau) as ClockEstimate;
   const rawScenarios = devigScenarios({ mid: mids, bid: live.map((q) => q.bid), ask: live.map((q) => q.ask) });
   const scenarios = rawScenarios.map((s) => preparePartition(s.p, days, order));
@@ -278,7 +280,9 @@ export function stepVolatility(
     };
   } else {
     const prevPart = preparedPrev(prev, order);
-    const prevById = new Map(prev.legs.map((l, i) => [l.conditionId, { ...l, p: prevPart.p[i] as number, shape: legShape(prevPart, i) }]));
+    const prevById = new Map(
+      prev.legs.map((l, i) => [l.conditionId, { ...l, p: prevPart.p[i] as number, shape: legShape(prevPart, i) }]),
+    );
     const nowById = new Map(live.map((q, j) => [q.conditionId, j]));
     const ids = [...new Set([...live.map((q) => q.conditionId), ...prev.legs.map((l) => l.conditionId)])];
     const inputs: AttributionLegInput[] = ids.map((id) => {
@@ -426,7 +430,12 @@ export function stepVolatility(
     revision: 0,
     gateFlags: gates.flags,
     components,
-    counterfactual: computeCounterfactual(current.inception.config, current.inception.fingerprint, inceptionQuotes, order),
+    counterfactual: computeCounterfactual(
+      current.inception.config,
+      current.inception.fingerprint,
+      inceptionQuotes,
+      order,
+    ),
     labels: {
       clockHomogeneityDisclosure: disclosure(live, tiers, new Map(def.tenorsDays.map((tau) => [tau, clockOf(tau)]))),
       clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), clockOf(tau).speed])),
@@ -447,7 +456,17 @@ export function stepVolatility(
       clock: Object.fromEntries(
         tenorList.map((tau) => {
           const c = clockOf(tau);
-          return [String(tau), { tier: c.tier, speed: c.speed, speedLo: c.speedLo, speedHi: c.speedHi, windowDays: c.windowDays, coverage: c.coverage }];
+          return [
+            String(tau),
+            {
+              tier: c.tier,
+              speed: c.speed,
+              speedLo: c.speedLo,
+              speedHi: c.speedHi,
+              windowDays: c.windowDays,
+              coverage: c.coverage,
+            },
+          ];
         }),
       ),
       legs: quotes.map((q) => {

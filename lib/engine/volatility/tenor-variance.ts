@@ -1,7 +1,13 @@
 import { devig, type DevigMethod } from "../devig";
 import type { ClockEstimate } from "./types";
 import type { LegShape } from "./attribution";
-import { diffusionVariance, diffusionVarianceAt, horizonFraction, linearVariance, varianceToResolution } from "./diffusion-share";
+import {
+  diffusionVariance,
+  diffusionVarianceAt,
+  horizonFraction,
+  linearVariance,
+  varianceToResolution,
+} from "./diffusion-share";
 import { normInv } from "./normal";
 import { floorPartition, orderedLegVariance, orderedThresholds, type PartitionOrder } from "./ordered";
 

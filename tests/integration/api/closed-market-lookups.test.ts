@@ -22,14 +22,22 @@ let venues: Venues;
 beforeAll(async () => {
   world = await polyTagIndex(name, "PB-C", ["a", "b"], at(0));
   ({ prisma, fake } = world);
-  venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 4, timeoutMs: 5000, backoffMs: 1 });
+  venues = createVenues({
+    polymarketGammaUrl: fake.gammaUrl,
+    polymarketClobUrl: fake.clobUrl,
+    kalshiApiUrl: fake.kalshiUrl,
+    concurrency: 4,
+    timeoutMs: 5000,
+    backoffMs: 1,
+  });
 }, 120_000);
 
 afterAll(async () => {
   await world?.close();
 });
 
-const lookupsOf = (id: string) => fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes(`condition_ids=${id}`)).length;
+const lookupsOf = (id: string) =>
+  fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes(`condition_ids=${id}`)).length;
 
 describe("closed markets without a resolution", () => {
   it("are looked up every hour for 6 hours, then every 6 hours, and settle when the venue settles them", async () => {
@@ -46,14 +54,21 @@ describe("closed markets without a resolution", () => {
     }
     // first seen closed at hour 1: hourly to hour 7, then hours 13, 19, 25 (not 30 times)
     expect(due).toEqual([1, 2, 3, 4, 5, 6, 7, 13, 19, 25]);
-    expect(await prisma.market.findUnique({ where: { conditionId: "0xa" }, select: { closedAt: true, resolvedAt: true } })).toEqual({ closedAt: at(1), resolvedAt: null });
+    expect(
+      await prisma.market.findUnique({ where: { conditionId: "0xa" }, select: { closedAt: true, resolvedAt: true } }),
+    ).toEqual({ closedAt: at(1), resolvedAt: null });
     // the open market b is never looked up: discovery lists it
     expect(lookupsOf("0xb")).toBe(0);
 
     // the venue settles it YES; the next due look-up (hour 31: 30 hours after it closed) records it, and it is never asked again
     a.markets[0]!.outcomePrices = ["1", "0"];
     for (let k = 31; k <= 33; k++) await collect(prisma, venues, { now: at(k) });
-    expect(await prisma.market.findUnique({ where: { conditionId: "0xa" }, select: { closedAt: true, resolvedAt: true, outcome: true } })).toEqual({ closedAt: null, resolvedAt: at(31), outcome: 1 });
+    expect(
+      await prisma.market.findUnique({
+        where: { conditionId: "0xa" },
+        select: { closedAt: true, resolvedAt: true, outcome: true },
+      }),
+    ).toEqual({ closedAt: null, resolvedAt: at(31), outcome: 1 });
     expect(lookupsOf("0xa")).toBe(due.length + 1);
   }, 240_000);
 });

@@ -59,9 +59,16 @@ describe("/openapi.json", () => {
       ].sort(),
     );
     const history = doc.paths["/v1/indices/{ticker}/history"].get;
-    expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["end", "interval", "start", "ticker"]);
+    expect(history.parameters.map((p: { name: string }) => p.name).sort()).toEqual([
+      "end",
+      "interval",
+      "start",
+      "ticker",
+    ]);
     expect(Object.keys(history.responses).sort()).toEqual(["200", "401", "404", "405", "422", "429", "500", "503"]);
-    const limit = doc.paths["/v1/volatility/{ticker}/history"].get.parameters.find((p: { name: string }) => p.name === "limit");
+    const limit = doc.paths["/v1/volatility/{ticker}/history"].get.parameters.find(
+      (p: { name: string }) => p.name === "limit",
+    );
     expect(limit.schema).toMatchObject({ minimum: 1, maximum: 5000, default: 500 });
     expect(history.responses["422"].description).toContain("invalid_window");
   });

@@ -34,7 +34,15 @@ describe("GET /v1/indices", () => {
     expect(count).toBe(indices.length);
     expect(count).toBeGreaterThanOrEqual(4);
     for (const i of indices) {
-      expect(Object.keys(i).sort()).toEqual(["ceasedAt", "lastComputedAt", "name", "publicStatus", "resolvedAt", "stale", "ticker"]);
+      expect(Object.keys(i).sort()).toEqual([
+        "ceasedAt",
+        "lastComputedAt",
+        "name",
+        "publicStatus",
+        "resolvedAt",
+        "stale",
+        "ticker",
+      ]);
       expect(i.lastComputedAt).toMatch(TS);
       expect(["active", "ceased", "resolved"]).toContain(i.publicStatus);
     }
@@ -86,7 +94,8 @@ describe("GET /v1/indices/{ticker}/history", () => {
     expect(res.body.data.count).toBe(points.length);
     expect(points.length).toBeGreaterThanOrEqual(89);
     expect(points.length).toBeLessThanOrEqual(91);
-    for (let i = 1; i < points.length; i++) expect(Date.parse(points[i]!.t)).toBeGreaterThan(Date.parse(points[i - 1]!.t));
+    for (let i = 1; i < points.length; i++)
+      expect(Date.parse(points[i]!.t)).toBeGreaterThan(Date.parse(points[i - 1]!.t));
     for (const p of points) {
       expect(Object.keys(p).sort()).toEqual(["indexLevel", "revision", "stale", "t"]);
       expect(p.indexLevel).toMatch(LEVEL);
@@ -131,7 +140,9 @@ describe("GET /v1/indices/{ticker}/history", () => {
   });
 
   it("start not before end gives invalid_window quoting both values to the second", async () => {
-    const res = await call(`/v1/indices/${active}/history?start=2026-10-02T10:00:00Z&end=2026-10-01T08:30:00Z`, { key });
+    const res = await call(`/v1/indices/${active}/history?start=2026-10-02T10:00:00Z&end=2026-10-01T08:30:00Z`, {
+      key,
+    });
     expectError(res, 422, "invalid_window");
     expect(res.body.error.message).toContain("2026-10-02T10:00:00Z");
     expect(res.body.error.message).toContain("2026-10-01T08:30:00Z");
@@ -139,7 +150,10 @@ describe("GET /v1/indices/{ticker}/history", () => {
 
   it("a start after a future end is reported against the current time", async () => {
     const start = new Date(Date.now() + 5 * DAY);
-    const res = await call(`/v1/indices/${active}/history?start=${start.toISOString()}&end=${new Date(Date.now() + 9 * DAY).toISOString()}`, { key });
+    const res = await call(
+      `/v1/indices/${active}/history?start=${start.toISOString()}&end=${new Date(Date.now() + 9 * DAY).toISOString()}`,
+      { key },
+    );
     expectError(res, 422, "invalid_window");
     const quoted = res.body.error.message.match(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/g) as string[];
     expect(Math.abs(Date.parse(quoted[1]!) - Date.now())).toBeLessThan(120_000);
@@ -175,7 +189,8 @@ describe("GET /v1/indices/{ticker}/reconstitutions", () => {
         expect(e.completedAt).toMatch(TS);
         expect(Number.isInteger(e.addedMarketCount)).toBe(true);
       }
-      for (let i = 1; i < events.length; i++) expect(Date.parse(events[i]!.completedAt)).toBeLessThan(Date.parse(events[i - 1]!.completedAt));
+      for (let i = 1; i < events.length; i++)
+        expect(Date.parse(events[i]!.completedAt)).toBeLessThan(Date.parse(events[i - 1]!.completedAt));
       expect(Object.keys(res.body.meta).sort()).toEqual(["attribution", "generatedAt", "license", "termsUrl"]);
     }
   });
@@ -211,7 +226,8 @@ describe("GET /v1/volatility", () => {
   it("the methodology link is on the answering instance's public base URL, whichever instance seeded the catalog", async () => {
     for (const instance of [0, 1]) {
       const res = await call("/v1/volatility", { key, instance });
-      for (const s of res.body.data.series) expect(s.methodologyUrl).toBe(`${baseUrl(instance)}/docs/methodology#volatility`);
+      for (const s of res.body.data.series)
+        expect(s.methodologyUrl).toBe(`${baseUrl(instance)}/docs/methodology#volatility`);
       const latest = await call(`/v1/volatility/${res.body.data.series[0].ticker}/latest`, { key, instance });
       expect(latest.body.data.series.methodologyUrl).toBe(`${baseUrl(instance)}/docs/methodology#volatility`);
     }
@@ -273,21 +289,39 @@ describe("GET /v1/volatility/{ticker}/history", () => {
   it("limit=5000 returns the 90-day window; outside 1..5000 is invalid_parameter", async () => {
     const res = await call(`/v1/volatility/${seriesTickers[0]}/history?limit=5000`, { key });
     expect(res.body.data.count).toBeGreaterThan(500);
-    for (const bad of ["0", "5001", "x"]) expectError(await call(`/v1/volatility/${seriesTickers[0]}/history?limit=${bad}`, { key }), 422, "invalid_parameter");
+    for (const bad of ["0", "5001", "x"])
+      expectError(
+        await call(`/v1/volatility/${seriesTickers[0]}/history?limit=${bad}`, { key }),
+        422,
+        "invalid_parameter",
+      );
   });
 
   it("withheld computations appear only with includeGated=true", async () => {
     const prisma = await db();
-    const rows = await prisma.volatilityTick.groupBy({ by: ["seriesId"], where: { publicationState: "withheld", series: { listed: true } }, _count: true });
+    const rows = await prisma.volatilityTick.groupBy({
+      by: ["seriesId"],
+      where: { publicationState: "withheld", series: { listed: true } },
+      _count: true,
+    });
     expect(rows.length).toBeGreaterThanOrEqual(1);
-    const series = await prisma.volatilitySeries.findUniqueOrThrow({ where: { id: rows[0]!.seriesId }, select: { ticker: true } });
+    const series = await prisma.volatilitySeries.findUniqueOrThrow({
+      where: { id: rows[0]!.seriesId },
+      select: { ticker: true },
+    });
     const without = await call(`/v1/volatility/${series.ticker}/history?limit=5000`, { key });
     const withGated = await call(`/v1/volatility/${series.ticker}/history?limit=5000&includeGated=true`, { key });
-    const withheld = (withGated.body.data.points as Array<{ publicationState: string; status: string }>).filter((p) => p.publicationState === "withheld");
+    const withheld = (withGated.body.data.points as Array<{ publicationState: string; status: string }>).filter(
+      (p) => p.publicationState === "withheld",
+    );
     expect(withheld.length).toBeGreaterThan(0);
     for (const p of withheld) expect(p.status).toBe("suspended");
     expect(withGated.body.data.count).toBe(without.body.data.count + withheld.length);
-    expectError(await call(`/v1/volatility/${series.ticker}/history?includeGated=yes`, { key }), 422, "invalid_parameter");
+    expectError(
+      await call(`/v1/volatility/${series.ticker}/history?includeGated=yes`, { key }),
+      422,
+      "invalid_parameter",
+    );
   });
 
   it("an older start is clamped", async () => {

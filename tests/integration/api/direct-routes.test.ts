@@ -19,28 +19,32 @@ let series = "";
 beforeAll(async () => {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      PUBLIC_BASE_URL: url,
-      DATABASE_URL: inject("databaseUrl"),
-      REDIS_URL: inject("redisUrl"),
-      REDIS_PREFIX: inject("redisPrefix"),
-      DEMO_MARKET: "1",
-      ENGINE_SCHEDULER: "0",
-      AUTH_SECRET: "it-direct-routes",
-      IP_LIMIT_MINUTE: "1000000",
+  const child = spawn(
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"],
+    {
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+        PORT: String(port),
+        PUBLIC_BASE_URL: url,
+        DATABASE_URL: inject("databaseUrl"),
+        REDIS_URL: inject("redisUrl"),
+        REDIS_PREFIX: inject("redisPrefix"),
+        DEMO_MARKET: "1",
+        ENGINE_SCHEDULER: "0",
+        AUTH_SECRET: "it-direct-routes",
+        IP_LIMIT_MINUTE: "1000000",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
     },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  );
   let log = "";
   child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
   nextOnly = { baseUrl: url, process: child };
-  for (const deadline = Date.now() + 120_000; ; ) {
+  for (const deadline = Date.now() + 120_000; ;) {
     if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${log}`);
     const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
     if (res?.status === 200) break;
@@ -48,9 +52,12 @@ beforeAll(async () => {
     await new Promise((r) => setTimeout(r, 250));
   }
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
-  const catalog = await (await fetch(`${baseUrl()}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } })).json();
+  const catalog = await (
+    await fetch(`${baseUrl()}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } })
+  ).json();
   index = catalog.data.indices.find((i: { publicStatus: string }) => i.publicStatus === "active").ticker;
-  series = (await (await fetch(`${baseUrl()}/v1/volatility`, { headers: { Authorization: `Bearer ${key}` } })).json()).data.series[0].ticker;
+  series = (await (await fetch(`${baseUrl()}/v1/volatility`, { headers: { Authorization: `Bearer ${key}` } })).json())
+    .data.series[0].ticker;
 }, 200_000);
 
 afterAll(() => {
@@ -64,7 +71,11 @@ interface Raw {
 }
 
 /** One request as sent and received on the wire: no redirects followed, no decoding. */
-function raw(base: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Raw> {
+function raw(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${base}${path}`, { method: init.method ?? "GET", headers: init.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -78,7 +89,18 @@ function raw(base: string, path: string, init: { method?: string; headers?: Reco
 }
 
 // Differ per response or per server: the clock, the request id, the quota spent so far, framing.
-const PER_RESPONSE = new Set(["date", "x-request-id", "x-ratelimit-remaining", "x-ratelimit-remaining-day", "ratelimit", "transfer-encoding", "content-length", "connection", "keep-alive", "vary"]);
+const PER_RESPONSE = new Set([
+  "date",
+  "x-request-id",
+  "x-ratelimit-remaining",
+  "x-ratelimit-remaining-day",
+  "ratelimit",
+  "transfer-encoding",
+  "content-length",
+  "connection",
+  "keep-alive",
+  "vary",
+]);
 const NEXT_ONLY_VARY = /^(rsc|next-router-[a-z-]+)$/;
 
 function comparable(r: Raw, base: string) {
@@ -111,7 +133,11 @@ const cases = (): Array<[string, string, { method?: string; headers?: Record<str
   ["service index", "/v1", { headers: auth() }],
   ["index catalog", "/v1/indices", { headers: auth() }],
   ["index latest", `/v1/indices/${index}/latest`, { headers: auth() }],
-  ["index history, fixed window", `/v1/indices/${index}/history?interval=1d&start=2026-09-01T00:00:00Z&end=2026-10-01T00:00:00Z`, { headers: auth() }],
+  [
+    "index history, fixed window",
+    `/v1/indices/${index}/history?interval=1d&start=2026-09-01T00:00:00Z&end=2026-10-01T00:00:00Z`,
+    { headers: auth() },
+  ],
   ["reconstitutions", `/v1/indices/${index}/reconstitutions?limit=3`, { headers: auth() }],
   ["volatility catalog", "/v1/volatility", { headers: { "X-API-Key": key } }],
   ["volatility latest", `/v1/volatility/${series}/latest`, { headers: auth() }],
@@ -126,7 +152,11 @@ const cases = (): Array<[string, string, { method?: string; headers?: Record<str
   ["unknown endpoint", "/v1/nothing/here", { headers: auth() }],
   ["method not allowed", "/v1/indices", { method: "POST", headers: auth() }],
   ["HEAD", `/v1/indices/${index}/latest`, { method: "HEAD", headers: auth() }],
-  ["CORS preflight", "/v1/indices", { method: "OPTIONS", headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "GET" } }],
+  [
+    "CORS preflight",
+    "/v1/indices",
+    { method: "OPTIONS", headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "GET" } },
+  ],
   ["CORS request", "/v1/indices", { headers: { ...auth(), Origin: "http://localhost:5173" } }],
   ["gzip", `/v1/indices/${index}/history?interval=1h`, { headers: { ...auth(), "Accept-Encoding": "gzip" } }],
   ["gzip, a body of one string", "/v1/indices", { headers: { ...auth(), "Accept-Encoding": "gzip" } }],
@@ -149,14 +179,17 @@ describe("the front answers /v1 exactly as the route files do through Next's rou
     if (direct.headers["content-encoding"]) {
       expect(direct.headers["content-encoding"]).toBe("gzip");
       const { gunzipSync } = await import("node:zlib");
-      const json = (buf: Buffer, base: string) => comparable({ ...direct, headers: {}, body: gunzipSync(buf) }, base).text;
+      const json = (buf: Buffer, base: string) =>
+        comparable({ ...direct, headers: {}, body: gunzipSync(buf) }, base).text;
       expect(json(direct.body, baseUrl())).toBe(json(routed.body, nextOnly.baseUrl));
     }
   });
 
   it("a Host header cannot change the path or query the handler reads", async () => {
     for (const host of ["x?interval=1d#", "x/v1/indices/NOPE/latest?", "x#"]) {
-      const res = await raw(baseUrl(), `/v1/indices/${index}/history?interval=1h`, { headers: { ...auth(), Host: host } });
+      const res = await raw(baseUrl(), `/v1/indices/${index}/history?interval=1h`, {
+        headers: { ...auth(), Host: host },
+      });
       expect(res.status).toBe(200);
       const body = JSON.parse(res.body.toString("utf8"));
       expect(body.data).toMatchObject({ ticker: index, interval: "1h" });

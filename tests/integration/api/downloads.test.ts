@@ -60,7 +60,13 @@ describe("snapshot bundles under /downloads", () => {
       "volatility_legs.csv",
       "volatility_series.csv",
     ]);
-    for (const f of manifest.body.files as Array<{ name: string; url: string; bytes: number; sha256: string; rows: number }>) {
+    for (const f of manifest.body.files as Array<{
+      name: string;
+      url: string;
+      bytes: number;
+      sha256: string;
+      rows: number;
+    }>) {
       expect(new URL(f.url).pathname).toBe(`/downloads/${month.month}/${f.name}`);
       const { res, bytes } = await fetchRaw(new URL(f.url).pathname, key);
       expect(res.status).toBe(200);
@@ -83,7 +89,11 @@ describe("snapshot bundles under /downloads", () => {
   it("a month as one archive: its SHA-256 in the latest manifest, the month's manifest and files inside, one request against the key's limits", async () => {
     const { key } = await newKey();
     const latest = await call("/downloads/manifest.json", { key });
-    for (const m of latest.body.months) expect(m.archive).toMatchObject({ name: `${m.month}.zip`, url: expect.stringMatching(new RegExp(`/downloads/${m.month}\\.zip$`)) });
+    for (const m of latest.body.months)
+      expect(m.archive).toMatchObject({
+        name: `${m.month}.zip`,
+        url: expect.stringMatching(new RegExp(`/downloads/${m.month}\\.zip$`)),
+      });
     const month = latest.body.months.at(-1);
     const before = Number(latest.headers.get("x-ratelimit-remaining"));
     const { res, bytes } = await fetchRaw(new URL(month.archive.url).pathname, key);
@@ -105,7 +115,9 @@ describe("snapshot bundles under /downloads", () => {
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, month.month, "manifest.json"), "utf8"));
       const served = await call(new URL(month.manifestUrl).pathname, { key });
       expect(manifest).toEqual(served.body);
-      expect(fs.readdirSync(path.join(dir, month.month)).sort()).toEqual(["manifest.json", ...manifest.files.map((f: { name: string }) => f.name)].sort());
+      expect(fs.readdirSync(path.join(dir, month.month)).sort()).toEqual(
+        ["manifest.json", ...manifest.files.map((f: { name: string }) => f.name)].sort(),
+      );
       for (const f of manifest.files as Array<{ name: string; sha256: string; bytes: number }>) {
         const content = fs.readFileSync(path.join(dir, month.month, f.name));
         expect(content.length).toBe(f.bytes);

@@ -43,11 +43,22 @@ describe("engine corrections restate a stored database once, at start", () => {
   it("a database from before the exact-decimal gates has its wrong decisions restated, old ones too", async () => {
     // the hour the old engine flagged: a published `ok` tick more than 30 days before NOW
     const victim = await prisma.volatilityTick.findFirstOrThrow({
-      where: { status: "ok", publicationState: "published", computedAt: { lt: new Date("2026-09-15T00:00:00Z") }, revision: 0 },
+      where: {
+        status: "ok",
+        publicationState: "published",
+        computedAt: { lt: new Date("2026-09-15T00:00:00Z") },
+        revision: 0,
+      },
       orderBy: { computedAt: "asc" },
       include: { series: { select: { ticker: true } } },
     });
-    const wrongFlags = [{ gate: "arbitrage", legKey: null, publicDetail: "Selling every leg at its bid raises 1.010, more than the 1.000 payout by more than 0.010." }];
+    const wrongFlags = [
+      {
+        gate: "arbitrage",
+        legKey: null,
+        publicDetail: "Selling every leg at its bid raises 1.010, more than the 1.000 payout by more than 0.010.",
+      },
+    ];
     await prisma.volatilityTick.update({
       where: { seriesId_computedAt: { seriesId: victim.seriesId, computedAt: victim.computedAt } },
       data: { status: "flagged", gateFlags: wrongFlags },
@@ -60,16 +71,32 @@ describe("engine corrections restate a stored database once, at start", () => {
     expect(result?.fromHour?.getTime()).toBeLessThanOrEqual(victim.computedAt.getTime());
     expect(result?.ticksRestated).toBe(1);
     expect(result?.levelsRestated).toBe(0);
-    expect(lines.join("\n")).toMatch(/engine correction applied: recomputed \d+ hours .*1 volatility values and 0 index levels restated/);
+    expect(lines.join("\n")).toMatch(
+      /engine correction applied: recomputed \d+ hours .*1 volatility values and 0 index levels restated/,
+    );
 
-    const fixed = await prisma.volatilityTick.findUniqueOrThrow({ where: { seriesId_computedAt: { seriesId: victim.seriesId, computedAt: victim.computedAt } } });
-    expect(fixed).toMatchObject({ status: "ok", revision: 1, headlinePts: victim.headlinePts, publicationState: "published" });
+    const fixed = await prisma.volatilityTick.findUniqueOrThrow({
+      where: { seriesId_computedAt: { seriesId: victim.seriesId, computedAt: victim.computedAt } },
+    });
+    expect(fixed).toMatchObject({
+      status: "ok",
+      revision: 1,
+      headlinePts: victim.headlinePts,
+      publicationState: "published",
+    });
     expect(fixed.gateFlags).toEqual([]);
     expect(await prisma.volatilityTick.count({ where: { revision: 0 } })).toBe(untouched - 1);
 
     const records = await prisma.restatement.findMany();
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ kind: "volatility", ticker: victim.series.ticker, t: victim.computedAt, revision: 1, previous: String(victim.headlinePts), value: String(victim.headlinePts) });
+    expect(records[0]).toMatchObject({
+      kind: "volatility",
+      ticker: victim.series.ticker,
+      t: victim.computedAt,
+      revision: 1,
+      previous: String(victim.headlinePts),
+      value: String(victim.headlinePts),
+    });
     expect(records[0]!.detail).toMatchObject({
       revision: 0,
       status: "flagged",

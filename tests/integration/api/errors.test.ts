@@ -12,7 +12,13 @@ describe("method_not_allowed", () => {
 describe("not_found", () => {
   it("an unknown ticker answers not_found with the common headers", async () => {
     const { key } = await newKey();
-    for (const path of ["/v1/indices/NOPE/latest", "/v1/indices/NOPE/history", "/v1/indices/NOPE/reconstitutions", "/v1/volatility/NOPE/latest", "/v1/volatility/NOPE/history"]) {
+    for (const path of [
+      "/v1/indices/NOPE/latest",
+      "/v1/indices/NOPE/history",
+      "/v1/indices/NOPE/reconstitutions",
+      "/v1/volatility/NOPE/latest",
+      "/v1/volatility/NOPE/history",
+    ]) {
       const res = await call(path, { key });
       expectError(res, 404, "not_found");
       expectRateHeaders(res, true);
@@ -58,7 +64,11 @@ describe("CORS", () => {
   it("answers a preflight from the service's own origin", async () => {
     const res = await fetch(`${baseUrl()}/v1/indices`, {
       method: "OPTIONS",
-      headers: { Origin: baseUrl(), "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "authorization" },
+      headers: {
+        Origin: baseUrl(),
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "authorization",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe(baseUrl());

@@ -28,7 +28,9 @@ describe("per-address throttle (ip_rate_limited)", () => {
     let last: WireAnswer | null = null;
     // From an address of its own, so the budget of 5 is this test's alone.
     for (let i = 0; i < 7; i++) {
-      last = await requestFrom("127.0.0.4", server.port, "/v1/downloads", { headers: { Authorization: `Bearer ${key}` } });
+      last = await requestFrom("127.0.0.4", server.port, "/v1/downloads", {
+        headers: { Authorization: `Bearer ${key}` },
+      });
       statuses.push(last.status);
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -42,7 +44,11 @@ describe("per-address throttle (ip_rate_limited)", () => {
   it("a client-sent X-Forwarded-For does not dodge the throttle", async () => {
     // Its own address and budget: five requests, each claiming another client, then refused.
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await requestFrom("127.0.0.5", server.port, "/v1", { headers: { "X-Forwarded-For": `203.0.113.${i}` } })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push(
+        (await requestFrom("127.0.0.5", server.port, "/v1", { headers: { "X-Forwarded-For": `203.0.113.${i}` } }))
+          .status,
+      );
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
   });
 });
@@ -51,7 +57,12 @@ describe("database down", () => {
   it("the API answers unavailable (503) with Retry-After, never a stack trace", async () => {
     const { key } = await newKey();
     const down = await startServer(
-      { DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" },
+      {
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing",
+        REDIS_URL: "",
+        DEMO_MARKET: "0",
+        ENGINE_SCHEDULER: "0",
+      },
       60_000,
       503,
     );
@@ -89,7 +100,10 @@ describe("Redis down", () => {
       expect((await get()).status).toBe(200); // a key the instance knows: the one-script path
 
       await stopProcess(redis);
-      for (const res of [await get(), await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: "Bearer svc_live_unknown" } })]) {
+      for (const res of [
+        await get(),
+        await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: "Bearer svc_live_unknown" } }),
+      ]) {
         expect(res.status).toBe(503);
         expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
         expect(res.headers.get("x-request-id")).toBeTruthy();

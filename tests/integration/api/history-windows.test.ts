@@ -45,8 +45,14 @@ describe("history windows are half-open [start, end)", () => {
     const { ticker, lastMs } = await liveIndex(key);
     const midnight = Math.floor(lastMs / DAY) * DAY;
     const iso = (ms: number) => new Date(ms).toISOString();
-    const before = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight - 3 * DAY)}&end=${iso(midnight)}`, { key });
-    const after = await call(`/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight)}&end=${iso(midnight + DAY)}`, { key });
+    const before = await call(
+      `/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight - 3 * DAY)}&end=${iso(midnight)}`,
+      { key },
+    );
+    const after = await call(
+      `/v1/indices/${ticker}/history?interval=1d&start=${iso(midnight)}&end=${iso(midnight + DAY)}`,
+      { key },
+    );
     const ts = (r: typeof before) => (r.body.data.points as Array<{ t: string }>).map((p) => Date.parse(p.t));
     expect(ts(before)).toEqual([midnight - 3 * DAY, midnight - 2 * DAY, midnight - DAY]);
     expect(ts(after)).toEqual([midnight]);

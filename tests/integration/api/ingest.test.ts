@@ -11,10 +11,14 @@ let market = "";
 function ingest(name: string, content: string) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, content);
-  return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/ingest.ts", file], {
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: "" },
-    encoding: "utf8",
-  });
+  return spawnSync(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/ingest.ts", file],
+    {
+      env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: "" },
+      encoding: "utf8",
+    },
+  );
 }
 
 async function prisma() {
@@ -23,12 +27,23 @@ async function prisma() {
 
 const at = (h: number) => new Date(Date.UTC(2031, 0, 1, h)).toISOString();
 const line = (h: number, mid = "0.52", extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ observedAt: at(h), conditionId: market, label: "Test market", bestBid: "0.51", bestAsk: "0.53", mid, depthUsd: "1500.00", ...extra });
+  JSON.stringify({
+    observedAt: at(h),
+    conditionId: market,
+    label: "Test market",
+    bestBid: "0.51",
+    bestAsk: "0.53",
+    mid,
+    depthUsd: "1500.00",
+    ...extra,
+  });
 
 beforeAll(async () => {
   const p = await prisma();
   market = `ingest-test-${Date.now()}`;
-  await p.market.create({ data: { conditionId: market, label: "Test market", listedAt: new Date("2030-01-01T00:00:00Z") } });
+  await p.market.create({
+    data: { conditionId: market, label: "Test market", listedAt: new Date("2030-01-01T00:00:00Z") },
+  });
 });
 
 describe("npm run ingest", () => {
@@ -40,7 +55,9 @@ describe("npm run ingest", () => {
     expect(again.stdout).toContain("0 new, 0 revised, 3 unchanged");
     const corrected = ingest("b.jsonl", [line(2, "0.5200001")].join("\n"));
     expect(corrected.stdout).toContain("1 revised");
-    const rows = await (await prisma()).marketSnapshot.findMany({ where: { conditionId: market }, orderBy: { observedAt: "asc" } });
+    const rows = await (
+      await prisma()
+    ).marketSnapshot.findMany({ where: { conditionId: market }, orderBy: { observedAt: "asc" } });
     expect(rows.map((r) => r.revision)).toEqual([0, 0, 1]);
     expect(rows[2]!.mid.toString()).toBe("0.5200001");
   });
@@ -53,18 +70,37 @@ describe("npm run ingest", () => {
   });
 
   it.each([
-    ["missing field", () => JSON.stringify({ observedAt: at(10), conditionId: market, label: "x", bestBid: "0.5", bestAsk: "0.6", mid: "0.55" }), /missing field depthUsd/],
+    [
+      "missing field",
+      () =>
+        JSON.stringify({
+          observedAt: at(10),
+          conditionId: market,
+          label: "x",
+          bestBid: "0.5",
+          bestAsk: "0.6",
+          mid: "0.55",
+        }),
+      /missing field depthUsd/,
+    ],
     ["price outside [0,1]", () => line(10, "1.2"), /mid is outside \[0, 1\]/],
     ["bid above ask", () => line(10, "0.5", { bestBid: "0.7", bestAsk: "0.6" }), /bestBid is above bestAsk/],
     ["unknown market", () => line(10, "0.5", { conditionId: "no-such-market" }), /unknown market no-such-market/],
-    ["time going backwards", () => line(1, "0.5").replace(at(1), at(0).replace("00:00", "00:30")), /time goes backwards/],
-  ])("refuses a file with a bad row (%s), naming file and line, and stores nothing of it", async (_name, bad, reason) => {
-    const p = await prisma();
-    const before = await p.marketSnapshot.count({ where: { conditionId: market } });
-    const r = ingest("bad.jsonl", [line(20), bad()].join("\n"));
-    expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/bad\.jsonl:2: /);
-    expect(r.stderr).toMatch(reason);
-    expect(await p.marketSnapshot.count({ where: { conditionId: market } })).toBe(before);
-  });
+    [
+      "time going backwards",
+      () => line(1, "0.5").replace(at(1), at(0).replace("00:00", "00:30")),
+      /time goes backwards/,
+    ],
+  ])(
+    "refuses a file with a bad row (%s), naming file and line, and stores nothing of it",
+    async (_name, bad, reason) => {
+      const p = await prisma();
+      const before = await p.marketSnapshot.count({ where: { conditionId: market } });
+      const r = ingest("bad.jsonl", [line(20), bad()].join("\n"));
+      expect(r.status).toBe(1);
+      expect(r.stderr).toMatch(/bad\.jsonl:2: /);
+      expect(r.stderr).toMatch(reason);
+      expect(await p.marketSnapshot.count({ where: { conditionId: market } })).toBe(before);
+    },
+  );
 });

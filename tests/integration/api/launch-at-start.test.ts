@@ -94,7 +94,10 @@ const catalog = {
 beforeAll(async () => {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
   url = await createDatabase(name);
-  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
   if (migrate.status !== 0) throw new Error(migrate.stderr);
   client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -115,14 +118,29 @@ beforeAll(async () => {
       negRisk: true,
       tags: ["economy"],
       endDate: end,
-      markets: ["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
+      markets: ["Cut", "Hold", "Hike"].map((g) => ({
+        conditionId: `0x${g.toLowerCase()}`,
+        question: `Fed: ${g}?`,
+        groupItemTitle: g,
+        yesToken: `tok-${g.toLowerCase()}`,
+        endDate: end,
+      })),
     },
   );
   for (const token of Object.keys(prices)) fake.history.poly.set(token, history(token));
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog, null, 2));
   // no scheduler: everything below is what the start-up itself does
-  server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", CATALOG_FILE: file, POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+  server = await startServer({
+    DATABASE_URL: url,
+    REDIS_URL: "",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    CATALOG_FILE: file,
+    POLYMARKET_GAMMA_URL: fake.gammaUrl,
+    POLYMARKET_CLOB_URL: fake.clobUrl,
+    KALSHI_API_URL: fake.kalshiUrl,
+  });
   // the start-up's work runs in the background: it ends with the closed month's bundle
   await waitFor(
     "the closed month's bundle, every file of its manifest stored",
@@ -145,11 +163,21 @@ afterAll(async () => {
 });
 
 async function file(month: string, fileName: string): Promise<Array<Record<string, string>>> {
-  const r = await client.query<{ content: string }>(`SELECT content FROM snapshot_files WHERE month = $1 AND name = $2`, [month, fileName]);
+  const r = await client.query<{ content: string }>(
+    `SELECT content FROM snapshot_files WHERE month = $1 AND name = $2`,
+    [month, fileName],
+  );
   const [header, ...lines] = r.rows[0]!.content.split("\r\n").filter(Boolean);
   const cols = header!.split(",");
   // the columns read here hold no commas
-  return lines.map((l) => Object.fromEntries(l.split(",").slice(0, cols.length).map((v, i) => [cols[i]!, v])));
+  return lines.map((l) =>
+    Object.fromEntries(
+      l
+        .split(",")
+        .slice(0, cols.length)
+        .map((v, i) => [cols[i]!, v]),
+    ),
+  );
 }
 
 describe("launching with a catalog file at start-up", () => {
@@ -158,9 +186,13 @@ describe("launching with a catalog file at start-up", () => {
       `SELECT v."computedAt" AS t, v.basis FROM volatility_ticks v JOIN volatility_series s ON s.id = v."seriesId" WHERE s.ticker = 'PMV-FEDDEC' ORDER BY v."computedAt"`,
     );
     const back = ticks.rows.filter((x) => x.t < launch);
-    expect(back.map((x) => x.t.toISOString())).toEqual(Array.from({ length: 72 }, (_, h) => new Date(base.getTime() + h * HOUR).toISOString()));
+    expect(back.map((x) => x.t.toISOString())).toEqual(
+      Array.from({ length: 72 }, (_, h) => new Date(base.getTime() + h * HOUR).toISOString()),
+    );
     expect(back.every((x) => x.basis === "back-calculated")).toBe(true);
-    const series = await client.query<{ legs: string[]; backCalculatedAt: Date | null }>(`SELECT "legConditionIds" AS legs, "backCalculatedAt" FROM volatility_series WHERE ticker = 'PMV-FEDDEC'`);
+    const series = await client.query<{ legs: string[]; backCalculatedAt: Date | null }>(
+      `SELECT "legConditionIds" AS legs, "backCalculatedAt" FROM volatility_series WHERE ticker = 'PMV-FEDDEC'`,
+    );
     expect(series.rows[0]!.legs.sort()).toEqual(["0xcut", "0xhike", "0xhold"]);
     expect(series.rows[0]!.backCalculatedAt).not.toBeNull();
   });
@@ -169,14 +201,18 @@ describe("launching with a catalog file at start-up", () => {
     const after = [launch, new Date(launch.getTime() + HOUR)];
     const constituents = await file(closedMonth, "constituent_prices.csv");
     for (const t of after) {
-      const used = constituents.filter((c) => c.t === iso6(t)).map((c) => [c.condition_id, num(c.price!), c.observed_at]);
+      const used = constituents
+        .filter((c) => c.t === iso6(t))
+        .map((c) => [c.condition_id, num(c.price!), c.observed_at]);
       expect(used.sort()).toEqual([
         ["0xbtc-a", num(price("tok-a", t)), iso6(t)],
         ["0xbtc-b", num(price("tok-b", t)), iso6(t)],
       ]);
     }
     const levels = await file(closedMonth, "index_levels.csv");
-    expect(levels.filter((l) => new Date(l.t!) >= launch).map((l) => [l.t, l.basis, l.revision, l.stale])).toEqual(after.map((t) => [iso6(t), "history-filled", "0", "false"]));
+    expect(levels.filter((l) => new Date(l.t!) >= launch).map((l) => [l.t, l.basis, l.revision, l.stale])).toEqual(
+      after.map((t) => [iso6(t), "history-filled", "0", "false"]),
+    );
     expect(levels.filter((l) => new Date(l.t!) < launch).every((l) => l.basis === "back-calculated")).toBe(true);
     const legs = await file(closedMonth, "volatility_legs.csv");
     for (const t of after) {
@@ -192,15 +228,25 @@ describe("launching with a catalog file at start-up", () => {
   it("the closed month's bundle is built from final values only: nothing in it is restated later, and every value recomputes from its files", async () => {
     const restated = await client.query(`SELECT ticker, t FROM restatements`);
     expect(restated.rows).toEqual([]);
-    const revised = await client.query(`SELECT 1 FROM index_levels WHERE revision > 0 UNION ALL SELECT 1 FROM volatility_ticks WHERE revision > 0`);
+    const revised = await client.query(
+      `SELECT 1 FROM index_levels WHERE revision > 0 UNION ALL SELECT 1 FROM volatility_ticks WHERE revision > 0`,
+    );
     expect(revised.rowCount).toBe(0);
     // every hour of the month the engine has computed is in the bundle, as the database holds it now
-    const stored = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM index_levels WHERE t >= $1 AND t < $2`, [base, monthStart]);
+    const stored = await client.query<{ n: string }>(
+      `SELECT count(*)::text AS n FROM index_levels WHERE t >= $1 AND t < $2`,
+      [base, monthStart],
+    );
     expect((await file(closedMonth, "index_levels.csv")).length).toBe(Number(stored.rows[0]!.n));
-    const bundle = await client.query<{ manifest: object }>(`SELECT manifest FROM snapshot_bundles WHERE month = $1`, [closedMonth]);
+    const bundle = await client.query<{ manifest: object }>(`SELECT manifest FROM snapshot_bundles WHERE month = $1`, [
+      closedMonth,
+    ]);
     const out = path.join(dir, "bundles", closedMonth);
     fs.mkdirSync(out, { recursive: true });
-    const files = await client.query<{ name: string; content: string }>(`SELECT name, content FROM snapshot_files WHERE month = $1`, [closedMonth]);
+    const files = await client.query<{ name: string; content: string }>(
+      `SELECT name, content FROM snapshot_files WHERE month = $1`,
+      [closedMonth],
+    );
     for (const f of files.rows) fs.writeFileSync(path.join(out, f.name), f.content);
     fs.writeFileSync(path.join(out, "manifest.json"), JSON.stringify(bundle.rows[0]!.manifest));
     const report = verifyBundles(path.join(dir, "bundles"));
@@ -219,7 +265,10 @@ describe("launching with a catalog file at start-up", () => {
       // the month's last hour as if the gap filler had not filled it yet for one market
       const last = new Date(monthStart.getTime() - HOUR);
       await client.query(`DELETE FROM snapshot_bundles WHERE month = $1`, [closedMonth]);
-      const gone = await client.query(`DELETE FROM market_snapshots WHERE "conditionId" = '0xbtc-a' AND "observedAt" = $1 AND source = 'history'`, [last]);
+      const gone = await client.query(
+        `DELETE FROM market_snapshots WHERE "conditionId" = '0xbtc-a' AND "observedAt" = $1 AND source = 'history'`,
+        [last],
+      );
       expect(gone.rowCount).toBe(1);
       const waits: Array<{ month: string; notFinalFrom: Date }> = [];
       const dayAfter = new Date(monthStart.getTime() + 24 * HOUR);

@@ -18,7 +18,13 @@ const inputsAt = (h: number, ids: string[]): LevelInputs => ({
   pricingVersion: "v1",
   baseLevel: "100",
   baseBasketValue: "0.45",
-  constituents: ids.map((conditionId, i) => ({ conditionId, price: `0.${400 + h + i}`, source: "mid", observedAt: at(h - (i === 1 ? 2 : 0)).toISOString(), stale: i === 1 })),
+  constituents: ids.map((conditionId, i) => ({
+    conditionId,
+    price: `0.${400 + h + i}`,
+    source: "mid",
+    observedAt: at(h - (i === 1 ? 2 : 0)).toISOString(),
+    stale: i === 1,
+  })),
 });
 const level = (indexId: string, h: number, inputs: LevelInputs) => ({
   indexId,
@@ -42,7 +48,11 @@ let indexId = "";
 beforeAll(async () => {
   name = uniqueName("pmb_level_inputs");
   ({ pool, prisma } = await migratedDatabase(name));
-  indexId = (await prisma.index.create({ data: { ticker: "LVL-IN", name: "Levels", inceptionAt: START, methodologyVersion: "1.0.0" } })).id;
+  indexId = (
+    await prisma.index.create({
+      data: { ticker: "LVL-IN", name: "Levels", inceptionAt: START, methodologyVersion: "1.0.0" },
+    })
+  ).id;
 }, 120_000);
 
 afterAll(async () => {
@@ -52,10 +62,22 @@ afterAll(async () => {
 });
 
 async function readBack(): Promise<Map<number, { stored: StoredLevelInputs; inputs: LevelInputs }>> {
-  const rows = await prisma.indexLevel.findMany({ where: { indexId }, orderBy: { t: "asc" }, select: { t: true, inputs: true } });
+  const rows = await prisma.indexLevel.findMany({
+    where: { indexId },
+    orderBy: { t: "asc" },
+    select: { t: true, inputs: true },
+  });
   const stored = rows.map((r) => ({ t: r.t, inputs: r.inputs as unknown as StoredLevelInputs }));
-  const sets = await loadConstituentSets(prisma, new Set(stored.flatMap((r) => (isCompact(r.inputs) ? [r.inputs.set] : []))));
-  return new Map(stored.map((r) => [(r.t.getTime() - START.getTime()) / HOUR, { stored: r.inputs, inputs: expandLevelInputs(r.inputs, indexId, r.t, sets) }]));
+  const sets = await loadConstituentSets(
+    prisma,
+    new Set(stored.flatMap((r) => (isCompact(r.inputs) ? [r.inputs.set] : []))),
+  );
+  return new Map(
+    stored.map((r) => [
+      (r.t.getTime() - START.getTime()) / HOUR,
+      { stored: r.inputs, inputs: expandLevelInputs(r.inputs, indexId, r.t, sets) },
+    ]),
+  );
 }
 
 describe("level inputs: constituents once per set, prices per hour", () => {
@@ -63,8 +85,18 @@ describe("level inputs: constituents once per set, prices per hour", () => {
   const second = [id(3), id(2)];
 
   it("writes each set once and reads every level back with the inputs it was computed from", async () => {
-    await prisma.$transaction((tx) => insertLevels(tx, [0, 1, 2].map((h) => level(indexId, h, inputsAt(h, first)))));
-    await prisma.$transaction((tx) => insertLevels(tx, [3, 4].map((h) => level(indexId, h, inputsAt(h, h === 3 ? first : second)))));
+    await prisma.$transaction((tx) =>
+      insertLevels(
+        tx,
+        [0, 1, 2].map((h) => level(indexId, h, inputsAt(h, first))),
+      ),
+    );
+    await prisma.$transaction((tx) =>
+      insertLevels(
+        tx,
+        [3, 4].map((h) => level(indexId, h, inputsAt(h, h === 3 ? first : second))),
+      ),
+    );
     const sets = await prisma.levelConstituentSet.findMany({ where: { indexId } });
     expect(sets.map((s) => s.conditionIds).sort((a, b) => a.length - b.length)).toEqual([second, first]);
     const back = await readBack();

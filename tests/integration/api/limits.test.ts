@@ -50,7 +50,12 @@ describe("GET /v1 is the authoritative quota report", () => {
     const second = await call("/v1", { key });
     expect(second.body.data.key).toMatchObject({ remainingMinute: 7, remainingDay: 47 });
     expect(second.headers.get("x-ratelimit-remaining")).toBe("7");
-    expect(second.body.data.limits).toEqual({ requestsPerMinute: 60, requestsPerDay: 2000, historyMaxDays: 90, intervals: ["1h", "1d"] });
+    expect(second.body.data.limits).toEqual({
+      requestsPerMinute: 60,
+      requestsPerDay: 2000,
+      historyMaxDays: 90,
+      intervals: ["1h", "1d"],
+    });
   });
 });
 
@@ -60,7 +65,8 @@ describe("a known key is counted once per request", () => {
     // a moved epoch makes the instance resolve it again, and the request must still count once.
     const { key } = await newKey({ limitMinute: 100, limitDay: 1000 });
     const other = await newKey();
-    const remaining = async () => Number((await call("/v1/indices", { key, instance: 0 })).headers.get("x-ratelimit-remaining-day"));
+    const remaining = async () =>
+      Number((await call("/v1/indices", { key, instance: 0 })).headers.get("x-ratelimit-remaining-day"));
     const first = await remaining();
     expect(await remaining()).toBe(first - 1);
     applyRunEnvironment();
@@ -76,7 +82,9 @@ describe("a known key is counted once per request", () => {
 describe("limits hold across two instances sharing Redis", () => {
   it("30 concurrent requests against a limit of 10 admit exactly 10", async () => {
     const { key } = await newKey({ limitMinute: 10, limitDay: 1000 });
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call("/v1/downloads", { key, instance: i % 2 })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call("/v1/downloads", { key, instance: i % 2 })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(20);

@@ -43,7 +43,12 @@ describe("the request log of a large flush", () => {
       for (let i = 0; i < PER_KEY; i++) {
         const requestId = randomUUID();
         list.push(requestId);
-        meter.record(key.id, "/v1/indices", 200, T + i, { requestId, method: "GET", path: `/v1/indices?n=${i}`, errorCode: null });
+        meter.record(key.id, "/v1/indices", 200, T + i, {
+          requestId,
+          method: "GET",
+          path: `/v1/indices?n=${i}`,
+          errorCode: null,
+        });
       }
       ids.set(key.id, list);
     }
@@ -54,8 +59,15 @@ describe("the request log of a large flush", () => {
     expect(fs.existsSync(path.join(journalDir(dir), name!))).toBe(false);
 
     const logOf = async (keyId: string) =>
-      (await db.requestLogEntry.findMany({ where: { keyId }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { requestId: true } })).map((r) => r.requestId);
-    const countOf = async (keyId: string) => (await db.usageCounter.aggregate({ where: { keyId }, _sum: { count: true } }))._sum.count;
+      (
+        await db.requestLogEntry.findMany({
+          where: { keyId },
+          orderBy: [{ at: "asc" }, { id: "asc" }],
+          select: { requestId: true },
+        })
+      ).map((r) => r.requestId);
+    const countOf = async (keyId: string) =>
+      (await db.usageCounter.aggregate({ where: { keyId }, _sum: { count: true } }))._sum.count;
     const expectLogs = async () => {
       for (const key of keys) {
         expect(await logOf(key.id)).toEqual(ids.get(key.id)!.slice(-REQUEST_LOG_SIZE));
@@ -63,7 +75,10 @@ describe("the request log of a large flush", () => {
       }
     };
     await expectLogs();
-    const segments = await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM usage_journal_segments WHERE name LIKE $1 ORDER BY name`, `${name}%`);
+    const segments = await db.$queryRawUnsafe<Array<{ name: string }>>(
+      `SELECT name FROM usage_journal_segments WHERE name LIKE $1 ORDER BY name`,
+      `${name}%`,
+    );
     expect(segments.map((s) => s.name)).toEqual([name, `${name}#log1`, `${name}#log2`]);
 
     // A crash after the second slice: the third's segment and rows are not there, and the
@@ -72,17 +87,31 @@ describe("the request log of a large flush", () => {
     await db.$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE name = $1`, `${name}#log2`);
     await db.$executeRawUnsafe(`DELETE FROM request_log WHERE "keyId" = ANY($1::uuid[])`, lastKeys);
     const dead = "usage-deadproc0-1.jnl";
-    await db.$executeRawUnsafe(`UPDATE usage_journal_segments SET name = replace(name, $1, $2) WHERE name LIKE $3`, name, dead, `${name}%`);
+    await db.$executeRawUnsafe(
+      `UPDATE usage_journal_segments SET name = replace(name, $1, $2) WHERE name LIKE $3`,
+      name,
+      dead,
+      `${name}%`,
+    );
     const restart = tempDir();
     fs.mkdirSync(journalDir(restart), { recursive: true });
     fs.writeFileSync(path.join(journalDir(restart), dead), journaled);
 
-    const again = createMeter({ db: testDb, dataDir: restart, flushMs: 3_600_000, journals: createJournals(), shutdown: createShutdown() });
+    const again = createMeter({
+      db: testDb,
+      dataDir: restart,
+      flushMs: 3_600_000,
+      journals: createJournals(),
+      shutdown: createShutdown(),
+    });
     expect(await again.startJournal()).toBe(KEYS * PER_KEY);
     await again.flush();
     expect(fs.existsSync(path.join(journalDir(restart), dead))).toBe(false);
     await expectLogs();
-    const replayed = await db.$queryRawUnsafe<Array<{ name: string }>>(`SELECT name FROM usage_journal_segments WHERE name LIKE $1 ORDER BY name`, `${dead}%`);
+    const replayed = await db.$queryRawUnsafe<Array<{ name: string }>>(
+      `SELECT name FROM usage_journal_segments WHERE name LIKE $1 ORDER BY name`,
+      `${dead}%`,
+    );
     expect(replayed.map((s) => s.name)).toEqual([dead, `${dead}#log1`, `${dead}#log2`]);
   });
 });

@@ -20,7 +20,8 @@ describe("usage metering", () => {
       if (rows.reduce((n, r) => n + r.count, 0) >= 5) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const get = (endpoint: string, statusClass: string) => rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
+    const get = (endpoint: string, statusClass: string) =>
+      rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
     expect(get("/v1", "2xx")).toBe(1);
     expect(get("/v1/indices", "2xx")).toBe(2);
     expect(get("/v1/indices/{ticker}/latest", "4xx")).toBe(1);

@@ -18,7 +18,8 @@ beforeAll(async () => {
 /** Every (path, value) of a JSON value, paths as JSON pointers. */
 function* walk(value: unknown, at = "#"): Generator<[string, unknown]> {
   yield [at, value];
-  if (value !== null && typeof value === "object") for (const [k, v] of Object.entries(value)) yield* walk(v, `${at}/${k}`);
+  if (value !== null && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) yield* walk(v, `${at}/${k}`);
 }
 
 describe("/openapi.json", () => {
@@ -41,12 +42,26 @@ describe("/openapi.json", () => {
   });
 
   it("every success response is a named component schema, and every object in it is a $ref to one", () => {
-    for (const [path, item] of Object.entries<{ get: { responses: Record<string, { content: Record<string, { schema: { $ref?: string } }> }> } }>(doc.paths)) {
+    for (const [path, item] of Object.entries<{
+      get: { responses: Record<string, { content: Record<string, { schema: { $ref?: string } }> }> };
+    }>(doc.paths)) {
       const ref = item.get.responses["200"]!.content["application/json"]!.schema.$ref;
       expect(ref, path).toMatch(/^#\/components\/schemas\/\w+Response$/);
     }
     const names = Object.keys(doc.components.schemas);
-    for (const name of ["IndexLatest", "IndexCatalogEntry", "IndexLevelPoint", "ReconstitutionEvent", "SeriesDefinition", "VolatilityTick", "VolatilityHistoryPoint", "KeyQuota", "DownloadsPointer", "Error", "Meta"]) {
+    for (const name of [
+      "IndexLatest",
+      "IndexCatalogEntry",
+      "IndexLevelPoint",
+      "ReconstitutionEvent",
+      "SeriesDefinition",
+      "VolatilityTick",
+      "VolatilityHistoryPoint",
+      "KeyQuota",
+      "DownloadsPointer",
+      "Error",
+      "Meta",
+    ]) {
       expect(names).toContain(name);
     }
     // below the component level, no object schema with properties is written inline
@@ -60,7 +75,8 @@ describe("/openapi.json", () => {
     // every $ref resolves
     for (const [, node] of walk(doc)) {
       const ref = (node as { $ref?: unknown } | null)?.$ref;
-      if (typeof ref === "string") expect(doc.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
+      if (typeof ref === "string")
+        expect(doc.components.schemas[ref.replace("#/components/schemas/", "")], ref).toBeDefined();
     }
   });
 
@@ -72,7 +88,12 @@ describe("/openapi.json", () => {
   it("counts and quotas have minimum 0", () => {
     const counts: string[] = [];
     for (const [pointer, node] of walk(doc.components.schemas)) {
-      if (!/\/properties\/(count|n|\w+Count|remaining(Minute|Day)|limit(Minute|Day)|requestsPer(Minute|Day)|historyMaxDays)$/.test(pointer)) continue;
+      if (
+        !/\/properties\/(count|n|\w+Count|remaining(Minute|Day)|limit(Minute|Day)|requestsPer(Minute|Day)|historyMaxDays)$/.test(
+          pointer,
+        )
+      )
+        continue;
       counts.push(pointer);
       const n = node as { type?: string; minimum?: number; const?: number };
       if (n.const !== undefined) expect(n.const, pointer).toBeGreaterThanOrEqual(0);

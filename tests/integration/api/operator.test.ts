@@ -4,10 +4,19 @@ import { describe, expect, inject, it } from "vitest";
 import { call, expectError } from "../support/api";
 
 function keys(...args: string[]) {
-  return spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", ...args], {
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), REDIS_URL: inject("redisUrl"), REDIS_PREFIX: inject("redisPrefix") },
-    encoding: "utf8",
-  });
+  return spawnSync(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", ...args],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: inject("databaseUrl"),
+        REDIS_URL: inject("redisUrl"),
+        REDIS_PREFIX: inject("redisPrefix"),
+      },
+      encoding: "utf8",
+    },
+  );
 }
 
 describe("npm run keys (operator CLI)", () => {

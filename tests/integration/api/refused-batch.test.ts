@@ -25,35 +25,90 @@ let server: RunningServer | undefined;
 const catalog = {
   version: 1,
   indices: [
-    { ticker: "PMX-R", name: "Refused Poly Index", description: "Open Polymarket markets tagged crypto.", inceptionAt: base.toISOString(), launchAt: launch.toISOString(), maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: ["crypto"] } },
-    { ticker: "KX-R", name: "Refused Kalshi Index", description: "Open Kalshi CPI markets.", inceptionAt: base.toISOString(), launchAt: launch.toISOString(), maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: ["KXCPI"] } },
+    {
+      ticker: "PMX-R",
+      name: "Refused Poly Index",
+      description: "Open Polymarket markets tagged crypto.",
+      inceptionAt: base.toISOString(),
+      launchAt: launch.toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
+    },
+    {
+      ticker: "KX-R",
+      name: "Refused Kalshi Index",
+      description: "Open Kalshi CPI markets.",
+      inceptionAt: base.toISOString(),
+      launchAt: launch.toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
+    },
   ],
 };
 
-const env = () => ({ ...process.env, DATABASE_URL: "", DATA_DIR: dataDir, REDIS_URL: "", DEMO_MARKET: "0", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+const env = () => ({
+  ...process.env,
+  DATABASE_URL: "",
+  DATA_DIR: dataDir,
+  REDIS_URL: "",
+  DEMO_MARKET: "0",
+  POLYMARKET_GAMMA_URL: fake.gammaUrl,
+  POLYMARKET_CLOB_URL: fake.clobUrl,
+  KALSHI_API_URL: fake.kalshiUrl,
+});
 const cli = (script: string, args: string[]) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(), encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
+      { env: env(), encoding: "utf8" },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-const hourly = (price: number, spread = 0): HistoryPrice[] => Array.from({ length: 48 }, (_, i) => ({ t: sec(base) + i * 3600, bid: price - spread / 2, ask: price + spread / 2 }));
+const hourly = (price: number, spread = 0): HistoryPrice[] =>
+  Array.from({ length: 48 }, (_, i) => ({ t: sec(base) + i * 3600, bid: price - spread / 2, ask: price + spread / 2 }));
 
 beforeAll(async () => {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
   fake = await startFakeVenues();
   const end = new Date(launch.getTime() + 40 * 86_400_000).toISOString();
   for (const id of ["a", "b"]) {
-    fake.poly.events.push({ slug: `btc-${id}`, title: `BTC ${id}`, negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: `0xbtc-${id}`, question: `Will BTC reach ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+    fake.poly.events.push({
+      slug: `btc-${id}`,
+      title: `BTC ${id}`,
+      negRisk: false,
+      tags: ["crypto"],
+      endDate: end,
+      markets: [{ conditionId: `0xbtc-${id}`, question: `Will BTC reach ${id}?`, yesToken: `tok-${id}`, endDate: end }],
+    });
     fake.poly.books.set(`tok-${id}`, polyBook(0.4, 0.42));
     fake.history.poly.set(`tok-${id}`, hourly(0.41));
   }
-  fake.kalshi.events.push({ event_ticker: "KXCPI-A", series_ticker: "KXCPI", title: "CPI A", mutually_exclusive: false, markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }] });
+  fake.kalshi.events.push({
+    event_ticker: "KXCPI-A",
+    series_ticker: "KXCPI",
+    title: "CPI A",
+    mutually_exclusive: false,
+    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
+  });
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.5, 0.53));
   fake.history.kalshi.set("KXCPI-A-T3", hourly(0.5, 0.02));
   // the venue (or a proxy before it) refuses POST /batch-prices-history and GET /markets/candlesticks with a 400
   fake.history.refuseBatch = true;
-  server = await startServer({ DATABASE_URL: "", DATA_DIR: dataDir, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl }, 240_000);
+  server = await startServer(
+    {
+      DATABASE_URL: "",
+      DATA_DIR: dataDir,
+      REDIS_URL: "",
+      DEMO_MARKET: "0",
+      ENGINE_SCHEDULER: "0",
+      POLYMARKET_GAMMA_URL: fake.gammaUrl,
+      POLYMARKET_CLOB_URL: fake.clobUrl,
+      KALSHI_API_URL: fake.kalshiUrl,
+    },
+    240_000,
+  );
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog, null, 2));
   const applied = await cli("scripts/catalog.ts", ["apply", file]);
@@ -74,7 +129,9 @@ describe("a refused history batch inside the built server", () => {
     expect(r.status, r.stdout + r.stderr).toBe(0);
     // the server ran it (the operator call), and it priced all three markets from the single forms
     expect(server!.output()).not.toContain("not in the venue's batch answer");
-    expect(r.stdout).toMatch(/back-calculated (KX-R, PMX-R|PMX-R, KX-R): 3 market\(s\) priced from the venues' history/);
+    expect(r.stdout).toMatch(
+      /back-calculated (KX-R, PMX-R|PMX-R, KX-R): 3 market\(s\) priced from the venues' history/,
+    );
     expect(fake.hits.some((h) => h.startsWith("POST /clob/batch-prices-history"))).toBe(true);
     expect(fake.hits.some((h) => h.startsWith("/kalshi/markets/candlesticks?"))).toBe(true);
     expect(fake.hits.filter((h) => h.startsWith("/clob/prices-history?market=tok-")).length).toBeGreaterThanOrEqual(2);

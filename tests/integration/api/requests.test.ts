@@ -61,7 +61,10 @@ function rawRequest(bytes: Buffer | string): Promise<Wire> {
 }
 
 /** A GET from a given local address (the server throttles by the socket's peer address). */
-function getFrom(localAddress: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+function getFrom(
+  localAddress: string,
+  path: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: "127.0.0.1", port: server.port, path, localAddress, agent: false }, (res) => {
       let body = "";
@@ -83,10 +86,24 @@ function expectJsonError(res: Wire, status: number, code: string): void {
 }
 
 // A JSON log line holds a stack with its newlines escaped.
-const stackTraces = () => server.output().split(/\n|\\n/).filter((l) => /^\s+at\s/.test(l));
+const stackTraces = () =>
+  server
+    .output()
+    .split(/\n|\\n/)
+    .filter((l) => /^\s+at\s/.test(l));
 
 describe("methods no route takes", () => {
-  const paths = ["/v1", "/v1/indices", "/v1/indices/X/latest", "/v1/volatility/X/history", "/v1/downloads", "/mcp", "/downloads", "/healthz", "/portal"];
+  const paths = [
+    "/v1",
+    "/v1/indices",
+    "/v1/indices/X/latest",
+    "/v1/volatility/X/history",
+    "/v1/downloads",
+    "/mcp",
+    "/downloads",
+    "/healthz",
+    "/portal",
+  ];
 
   it.each(paths)("TRACE %s answers method_not_allowed with Allow and X-Request-Id, and logs nothing", async (path) => {
     // fetch refuses to send TRACE; the wire does not.
@@ -105,7 +122,13 @@ describe("methods no route takes", () => {
 
 describe("requests Node cannot parse", () => {
   it("raw non-ASCII bytes in the path: 400 in the JSON shape with X-Request-Id", async () => {
-    const wire = await rawRequest(Buffer.concat([Buffer.from("GET /v1/"), Buffer.from([0xff, 0xfe, 0x01]), Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n")]));
+    const wire = await rawRequest(
+      Buffer.concat([
+        Buffer.from("GET /v1/"),
+        Buffer.from([0xff, 0xfe, 0x01]),
+        Buffer.from(" HTTP/1.1\r\nHost: x\r\n\r\n"),
+      ]),
+    );
     expectJsonError(wire, 400, "error");
   });
 
@@ -114,11 +137,14 @@ describe("requests Node cannot parse", () => {
     expectJsonError(wire, 431, "error");
   });
 
-  it.each(["/v1/indices", "/", "/healthz"])("HTTP/1.1 without Host (%s): 400 in the JSON shape with X-Request-Id", async (path) => {
-    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
-    expectJsonError(wire, 400, "error");
-    expect(JSON.parse(wire.body).error.message).toMatch(/Host/);
-  });
+  it.each(["/v1/indices", "/", "/healthz"])(
+    "HTTP/1.1 without Host (%s): 400 in the JSON shape with X-Request-Id",
+    async (path) => {
+      const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nConnection: close\r\n\r\n`);
+      expectJsonError(wire, 400, "error");
+      expect(JSON.parse(wire.body).error.message).toMatch(/Host/);
+    },
+  );
 
   it.each(["/v1/indices", "/"])("two Host headers (%s): 400 in the JSON shape (RFC 9112 section 3.2)", async (path) => {
     const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`);
@@ -126,13 +152,16 @@ describe("requests Node cannot parse", () => {
     expect(JSON.parse(wire.body).error.message).toMatch(/one Host header/);
   });
 
-  it.each(["http://x/v1", "http://x/v1/indices", "https://x/"])("absolute-form target GET %s: 400 saying this is no proxy", async (target) => {
-    const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-    expectJsonError(wire, 400, "error");
-    const message = JSON.parse(wire.body).error.message;
-    expect(message).toMatch(/not a proxy/);
-    expect(message).not.toMatch(/percent-encoding/);
-  });
+  it.each(["http://x/v1", "http://x/v1/indices", "https://x/"])(
+    "absolute-form target GET %s: 400 saying this is no proxy",
+    async (target) => {
+      const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expectJsonError(wire, 400, "error");
+      const message = JSON.parse(wire.body).error.message;
+      expect(message).toMatch(/not a proxy/);
+      expect(message).not.toMatch(/percent-encoding/);
+    },
+  );
 
   it("OPTIONS *: 400 in the JSON shape, naming what to send instead", async () => {
     const wire = await rawRequest("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
@@ -142,7 +171,27 @@ describe("requests Node cannot parse", () => {
 
   it("TLS bytes on the plain port: 400 saying the port speaks plain HTTP, not 405", async () => {
     // The first bytes of a TLS 1.2/1.3 ClientHello: handshake record, version 3.1, length, ClientHello.
-    const hello = Buffer.from([0x16, 0x03, 0x01, 0x00, 0xa5, 0x01, 0x00, 0x00, 0xa1, 0x03, 0x03, ...Array.from({ length: 32 }, (_, i) => i), 0x00, 0x00, 0x02, 0x13, 0x01, 0x01, 0x00]);
+    const hello = Buffer.from([
+      0x16,
+      0x03,
+      0x01,
+      0x00,
+      0xa5,
+      0x01,
+      0x00,
+      0x00,
+      0xa1,
+      0x03,
+      0x03,
+      ...Array.from({ length: 32 }, (_, i) => i),
+      0x00,
+      0x00,
+      0x02,
+      0x13,
+      0x01,
+      0x01,
+      0x00,
+    ]);
     const wire = await rawRequest(hello);
     expectJsonError(wire, 400, "error");
     expect(JSON.parse(wire.body).error.message).toMatch(/plain HTTP, not TLS/);
@@ -156,10 +205,13 @@ describe("requests Node cannot parse", () => {
     expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it.each(["/v1/indices", "/"])("an Expect other than 100-continue (%s): 417 in the JSON shape with X-Request-Id", async (path) => {
-    const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`);
-    expectJsonError(wire, 417, "error");
-  });
+  it.each(["/v1/indices", "/"])(
+    "an Expect other than 100-continue (%s): 417 in the JSON shape with X-Request-Id",
+    async (path) => {
+      const wire = await rawRequest(`GET ${path} HTTP/1.1\r\nHost: x\r\nExpect: foo\r\n\r\n`);
+      expectJsonError(wire, 417, "error");
+    },
+  );
 
   it("no stack trace was logged for any of them", () => {
     expect(stackTraces()).toEqual([]);
@@ -197,7 +249,9 @@ describe("unknown /v1 paths", () => {
     expect(first.status).toBe(404);
     for (const h of RATE_HEADERS) expect(first.headers.has(h), h).toBe(true);
     const second = await fetch(`${server.baseUrl}/v1/nothing`, { headers: { Authorization: `Bearer ${key}` } });
-    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(
+      Number(first.headers.get("x-ratelimit-remaining")) - 1,
+    );
   });
 
   it("count toward the per-address throttle", async () => {
@@ -245,11 +299,19 @@ describe("on the shared instances", () => {
     const { key } = await newKey();
     const answer = await fetch(`${baseUrl()}/mcp`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
       body: "[]",
     });
     expect(answer.status).toBe(400);
     expect(answer.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } });
+    expect(await answer.json()).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
+    });
   });
 });

@@ -13,7 +13,9 @@ let series = "";
 
 beforeAll(async () => {
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
-  index = (await get("/v1/indices")).json.data.indices.find((i: { publicStatus: string }) => i.publicStatus === "active").ticker;
+  index = (await get("/v1/indices")).json.data.indices.find(
+    (i: { publicStatus: string }) => i.publicStatus === "active",
+  ).ticker;
   series = (await get("/v1/volatility")).json.data.series[0].ticker;
 });
 
@@ -28,12 +30,22 @@ async function get(path: string, headers: Record<string, string> = {}, instance 
 async function rawGzip(path: string): Promise<{ encoding: string | null; vary: string | null; body: Buffer }> {
   const http = await import("node:http");
   return new Promise((resolve, reject) => {
-    const req = http.get(`${baseUrl()}${path}`, { headers: { Authorization: `Bearer ${key}`, "Accept-Encoding": "gzip" } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ encoding: res.headers["content-encoding"] ?? null, vary: (res.headers.vary as string | undefined) ?? null, body: Buffer.concat(chunks) }));
-      res.on("error", reject);
-    });
+    const req = http.get(
+      `${baseUrl()}${path}`,
+      { headers: { Authorization: `Bearer ${key}`, "Accept-Encoding": "gzip" } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            encoding: res.headers["content-encoding"] ?? null,
+            vary: (res.headers.vary as string | undefined) ?? null,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
   });
 }
@@ -52,22 +64,27 @@ const paths = () => [
 ];
 
 describe("a success body is JSON.stringify's text of the envelope, whatever part of it is reused", () => {
-  it.each([0, 1, 2, 3, 4, 5])("path %i: compact JSON with data then meta, and the same data on a repeated request", async (i) => {
-    const path = paths()[i]!;
-    const first = await get(path);
-    expect(first.res.status).toBe(200);
-    expect(first.res.headers.get("content-type")).toBe("application/json; charset=utf-8");
-    expect(first.text).toBe(JSON.stringify(first.json));
-    expect(Object.keys(first.json)).toEqual(["data", "meta"]);
-    const second = await get(path);
-    expect(second.text).toBe(JSON.stringify(second.json));
-    expect(stable(second.json.data)).toEqual(stable(first.json.data));
-    expect(second.json.meta.generatedAt >= first.json.meta.generatedAt).toBe(true);
-  });
+  it.each([0, 1, 2, 3, 4, 5])(
+    "path %i: compact JSON with data then meta, and the same data on a repeated request",
+    async (i) => {
+      const path = paths()[i]!;
+      const first = await get(path);
+      expect(first.res.status).toBe(200);
+      expect(first.res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      expect(first.text).toBe(JSON.stringify(first.json));
+      expect(Object.keys(first.json)).toEqual(["data", "meta"]);
+      const second = await get(path);
+      expect(second.text).toBe(JSON.stringify(second.json));
+      expect(stable(second.json.data)).toEqual(stable(first.json.data));
+      expect(second.json.meta.generatedAt >= first.json.meta.generatedAt).toBe(true);
+    },
+  );
 
   it("per-request meta is not reused: each history response reports its own window", async () => {
     const a = await get(`/v1/indices/${index}/history?interval=1h`);
-    await waitFor("the clock to pass the first window's end", () => Date.now() > Date.parse(a.json.meta.effectiveEnd), { intervalMs: 1 });
+    await waitFor("the clock to pass the first window's end", () => Date.now() > Date.parse(a.json.meta.effectiveEnd), {
+      intervalMs: 1,
+    });
     const b = await get(`/v1/indices/${index}/history?interval=1h`);
     expect(b.json.meta.effectiveEnd > a.json.meta.effectiveEnd).toBe(true);
     expect(b.json.meta.generatedAt >= a.json.meta.generatedAt).toBe(true);
@@ -108,14 +125,20 @@ describe("a reused body follows the data", () => {
     const target = before[Math.floor(before.length / 2)]!;
     const row = await prisma.index.findFirstOrThrow({ where: { ticker: index }, select: { id: true } });
     const at = new Date(target.t);
-    const original = await prisma.indexLevel.findFirstOrThrow({ where: { indexId: row.id, t: at }, select: { level: true } });
+    const original = await prisma.indexLevel.findFirstOrThrow({
+      where: { indexId: row.id, t: at },
+      select: { level: true },
+    });
     const changed = original.level.plus(1);
     const served = async (instance: number) =>
-      ((await get(path, {}, instance)).json.data.points as Array<{ t: string; indexLevel: string }>).find((p) => p.t === target.t)?.indexLevel;
+      ((await get(path, {}, instance)).json.data.points as Array<{ t: string; indexLevel: string }>).find(
+        (p) => p.t === target.t,
+      )?.indexLevel;
     const waitFor = async (expected: string) => {
       for (const instance of [0, 1]) {
         const deadline = Date.now() + 10_000;
-        while ((await served(instance)) !== expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+        while ((await served(instance)) !== expected && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 200));
         expect(await served(instance)).toBe(expected);
       }
     };
@@ -143,7 +166,9 @@ describe("a reused body follows the data", () => {
     const ticks = await volatilityHistory(read, series, { ...window, limit: 5000, includeGated: false });
     cache.clear();
     expect((await indexHistory(read, index, { ...window, interval: "1h" }))!.points).toBe(levels!.points);
-    expect((await volatilityHistory(read, series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(ticks!.points);
+    expect((await volatilityHistory(read, series, { ...window, limit: 5000, includeGated: false }))!.points).toBe(
+      ticks!.points,
+    );
     expect(Object.isFrozen(levels!.points)).toBe(true);
   });
 });

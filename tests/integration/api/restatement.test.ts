@@ -41,7 +41,11 @@ afterAll(async () => {
 });
 
 /** A snapshot line that moves a stored snapshot's mid by `shift`, keeping a valid book. */
-function corrected(s: { conditionId: string; observedAt: Date; mid: { toString(): string }; depthUsd: { toString(): string } }, shift: number, label: string): string {
+function corrected(
+  s: { conditionId: string; observedAt: Date; mid: { toString(): string }; depthUsd: { toString(): string } },
+  shift: number,
+  label: string,
+): string {
   const mid = new Decimal(s.mid.toString());
   const next = Decimal.min(0.97, Decimal.max(0.03, mid.greaterThan(0.5) ? mid.minus(shift) : mid.plus(shift)));
   return JSON.stringify({
@@ -59,15 +63,27 @@ function corrected(s: { conditionId: string; observedAt: Date; mid: { toString()
 
 /** An index constituent and a partition leg quoted at t, as stored by the demo feed. */
 async function targetsAt(prisma: PrismaClient, t: Date) {
-  const level = await prisma.indexLevel.findFirstOrThrow({ where: { t, totalMarketsCount: { gte: 2 } }, orderBy: [{ totalMarketsCount: "asc" }, { indexId: "asc" }] });
+  const level = await prisma.indexLevel.findFirstOrThrow({
+    where: { t, totalMarketsCount: { gte: 2 } },
+    orderBy: [{ totalMarketsCount: "asc" }, { indexId: "asc" }],
+  });
   const composition = await prisma.composition.findFirstOrThrow({
     where: { indexId: level.indexId, version: level.compositionVersion },
     include: { members: true },
   });
   const ids = composition.members.map((m) => m.conditionId);
-  const constituent = await prisma.marketSnapshot.findFirstOrThrow({ where: { observedAt: t, conditionId: { in: ids }, resolved: false }, orderBy: { conditionId: "asc" } });
-  const series = await prisma.volatilitySeries.findFirstOrThrow({ where: { listed: true, ticks: { some: { computedAt: t, publicationState: "published" } } }, orderBy: { ticker: "asc" } });
-  const leg = await prisma.marketSnapshot.findFirstOrThrow({ where: { observedAt: t, conditionId: { in: series.legConditionIds } }, orderBy: { mid: "desc" } });
+  const constituent = await prisma.marketSnapshot.findFirstOrThrow({
+    where: { observedAt: t, conditionId: { in: ids }, resolved: false },
+    orderBy: { conditionId: "asc" },
+  });
+  const series = await prisma.volatilitySeries.findFirstOrThrow({
+    where: { listed: true, ticks: { some: { computedAt: t, publicationState: "published" } } },
+    orderBy: { ticker: "asc" },
+  });
+  const leg = await prisma.marketSnapshot.findFirstOrThrow({
+    where: { observedAt: t, conditionId: { in: series.legConditionIds } },
+    orderBy: { mid: "desc" },
+  });
   return { indexId: level.indexId, constituent, seriesId: series.id, leg };
 }
 
@@ -81,11 +97,20 @@ const levelsOf = (prisma: PrismaClient, indexId?: string) =>
 const ticksOf = (prisma: PrismaClient) =>
   prisma.volatilityTick.findMany({
     orderBy: [{ series: { ticker: "asc" } }, { computedAt: "asc" }],
-    select: { series: { select: { ticker: true } }, computedAt: true, headlinePts: true, tenors: true, status: true, publicationState: true, revision: true },
+    select: {
+      series: { select: { ticker: true } },
+      computedAt: true,
+      headlinePts: true,
+      tenors: true,
+      status: true,
+      publicationState: true,
+      revision: true,
+    },
   });
 
 /** JSON copy with every number at 12 significant digits. */
-const to12 = (v: unknown) => JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(12)) : x)) as unknown;
+const to12 = (v: unknown) =>
+  JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === "number" ? Number(x.toPrecision(12)) : x)) as unknown;
 
 describe("ingested snapshots drive the engine", () => {
   let a: TestDb;
@@ -111,7 +136,7 @@ describe("ingested snapshots drive the engine", () => {
     expect(result.restated.ticksRestated).toBeGreaterThan(0);
     const checkpoint = await a.prisma.engineCheckpoint.findFirst({ where: { t: { lt: t0 } }, orderBy: { t: "desc" } });
     expect(checkpoint, "the recomputation starts from a checkpoint, not from inception").not.toBeNull();
-    expect(result.restated.hours).toBe((NOW.getTime() - NOW.getTime() % HOUR - t0.getTime()) / HOUR + 1);
+    expect(result.restated.hours).toBe((NOW.getTime() - (NOW.getTime() % HOUR) - t0.getTime()) / HOUR + 1);
 
     // B: the same market computed up to the hour before t0, the corrected snapshots ingested
     // ahead of time (they feed the next tick), then computed on to now.
@@ -137,11 +162,15 @@ describe("ingested snapshots drive the engine", () => {
       } else if (la.revision === 1) {
         restated++;
         expect(la.level.toString(), "a restated level equals the from-scratch computation").toBe(lb.level.toString());
-        expect(new Decimal(first.level.toString()).minus(la.level.toString()).abs().greaterThan(LEVEL_MATERIALITY)).toBe(true);
+        expect(
+          new Decimal(first.level.toString()).minus(la.level.toString()).abs().greaterThan(LEVEL_MATERIALITY),
+        ).toBe(true);
       } else {
         expect(la.revision).toBe(0);
         expect(la.level.toString()).toBe(first.level.toString());
-        expect(new Decimal(la.level.toString()).minus(lb.level.toString()).abs().lessThanOrEqualTo(LEVEL_MATERIALITY)).toBe(true);
+        expect(
+          new Decimal(la.level.toString()).minus(lb.level.toString()).abs().lessThanOrEqualTo(LEVEL_MATERIALITY),
+        ).toBe(true);
       }
     });
     expect(restated).toBe(result.restated.levelsRestated);
@@ -163,11 +192,27 @@ describe("ingested snapshots drive the engine", () => {
 
     // the engines carry on from the same state, and the chain-link records agree
     const states = async (p: PrismaClient) => ({
-      indices: await p.index.findMany({ orderBy: { ticker: "asc" }, select: { ticker: true, engineState: true, seriesPartiallyResolved: true, ceasedAt: true } }),
-      series: await p.volatilitySeries.findMany({ orderBy: { ticker: "asc" }, select: { ticker: true, engineState: true, retiredAt: true } }),
+      indices: await p.index.findMany({
+        orderBy: { ticker: "asc" },
+        select: { ticker: true, engineState: true, seriesPartiallyResolved: true, ceasedAt: true },
+      }),
+      series: await p.volatilitySeries.findMany({
+        orderBy: { ticker: "asc" },
+        select: { ticker: true, engineState: true, retiredAt: true },
+      }),
       links: await p.reconstitutionEvent.findMany({
         orderBy: [{ index: { ticker: "asc" } }, { completedAt: "asc" }],
-        select: { index: { select: { ticker: true } }, completedAt: true, fromVersion: true, toVersion: true, levelAtLink: true, linkFactor: true, oldBasketValue: true, newBasketValue: true, detail: true },
+        select: {
+          index: { select: { ticker: true } },
+          completedAt: true,
+          fromVersion: true,
+          toVersion: true,
+          levelAtLink: true,
+          linkFactor: true,
+          oldBasketValue: true,
+          newBasketValue: true,
+          detail: true,
+        },
       }),
     });
     const [sa, sb] = [await states(a.prisma), await states(b.prisma)];
@@ -177,18 +222,26 @@ describe("ingested snapshots drive the engine", () => {
     expect(sa.links.map((l) => JSON.stringify(l))).toEqual(sb.links.map((l) => JSON.stringify(l)));
 
     // the superseded values are kept, and the month's bundle lists them
-    const records = await a.prisma.restatement.findMany({ orderBy: [{ kind: "asc" }, { ticker: "asc" }, { t: "asc" }] });
+    const records = await a.prisma.restatement.findMany({
+      orderBy: [{ kind: "asc" }, { ticker: "asc" }, { t: "asc" }],
+    });
     expect(records.length).toBe(result.restated.levelsRestated + result.restated.ticksRestated);
     for (const r of records.filter((x) => x.kind === "index_level")) {
       // both as published: eight decimals, trailing zeros kept
       expect(r.previous).toBe(beforeByKey.get(`${r.ticker}|${r.t.toISOString()}`)!.level.toFixed(8));
-      expect(r.value).toBe(levelsA.find((l) => l.index.ticker === r.ticker && l.t.getTime() === r.t.getTime())!.level.toFixed(8));
+      expect(r.value).toBe(
+        levelsA.find((l) => l.index.ticker === r.ticker && l.t.getTime() === r.t.getTime())!.level.toFixed(8),
+      );
       expect(r.revision).toBe(1);
     }
     expect(await buildMissingBundles(a.prisma, new Date("2026-11-02T00:00:00Z"))).toContain("2026-10");
-    const csvFile = await a.prisma.snapshotFile.findUniqueOrThrow({ where: { month_name: { month: "2026-10", name: "restatements.csv" } } });
+    const csvFile = await a.prisma.snapshotFile.findUniqueOrThrow({
+      where: { month_name: { month: "2026-10", name: "restatements.csv" } },
+    });
     expect(csvFile.rows).toBe(records.length);
-    expect(csvFile.content.split("\r\n")[0]).toBe("restated_at,kind,ticker,t,revision,previous_value,value,reason,detail_json");
+    expect(csvFile.content.split("\r\n")[0]).toBe(
+      "restated_at,kind,ticker,t,revision,previous_value,value,reason,detail_json",
+    );
 
     // the same file again changes nothing
     const again = await ingestFile(a.prisma, "fix.jsonl", file, { now: NOW });
@@ -212,17 +265,23 @@ describe("ingested snapshots drive the engine", () => {
     expect(legOnly.restated.ticksRestated).toBeGreaterThan(0);
     expect(await c.prisma.reconstitutionEvent.findMany({ orderBy: { id: "asc" } })).toEqual(links);
 
-    const tiny = await ingestFile(c.prisma, "tiny.jsonl", corrected(constituent, 0.00000001, "constituent"), { now: NOW });
+    const tiny = await ingestFile(c.prisma, "tiny.jsonl", corrected(constituent, 0.00000001, "constituent"), {
+      now: NOW,
+    });
     expect(tiny.revised).toBe(1);
     expect(tiny.restated.hours).toBeGreaterThan(0);
     expect(tiny.restated.levelsRestated).toBe(0);
     expect(await levelsOf(c.prisma, indexId)).toEqual(before);
 
-    const late = await ingestFile(c.prisma, "late.jsonl", corrected(constituent, 0.3, "constituent"), { now: new Date(NOW.getTime() + 31 * 86_400_000) });
+    const late = await ingestFile(c.prisma, "late.jsonl", corrected(constituent, 0.3, "constituent"), {
+      now: new Date(NOW.getTime() + 31 * 86_400_000),
+    });
     expect(late.revised).toBe(1);
     expect(late.restated.fromHour, "older than the 30-day look-back: corrected going forward only").toBeNull();
     expect(await levelsOf(c.prisma, indexId)).toEqual(before);
-    const stored = await c.prisma.marketSnapshot.findUniqueOrThrow({ where: { conditionId_observedAt: { conditionId: constituent.conditionId, observedAt: t } } });
+    const stored = await c.prisma.marketSnapshot.findUniqueOrThrow({
+      where: { conditionId_observedAt: { conditionId: constituent.conditionId, observedAt: t } },
+    });
     expect(stored).toMatchObject({ revision: 2, ingested: true });
   }, 240_000);
 });

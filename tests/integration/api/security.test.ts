@@ -24,7 +24,11 @@ interface Target {
 
 const V1: Target[] = Object.values(ENDPOINTS).map((e) => ({
   name: e.path,
-  request: () => ({ path: e.path.replace("{ticker}", e.path.startsWith("/v1/volatility") ? series : index), method: "GET", headers: {} }),
+  request: () => ({
+    path: e.path.replace("{ticker}", e.path.startsWith("/v1/volatility") ? series : index),
+    method: "GET",
+    headers: {},
+  }),
   wrongMethod: "POST",
   allow: "GET",
 }));
@@ -46,7 +50,7 @@ async function send(target: Target, headers: Record<string, string>, method?: st
   const res = await fetch(`${baseUrl()}${r.path}`, {
     method: method ?? r.method,
     headers: { ...r.headers, ...headers },
-    body: (method ?? r.method) === "POST" ? r.body ?? "" : undefined,
+    body: (method ?? r.method) === "POST" ? (r.body ?? "") : undefined,
   });
   const text = await res.text();
   let body: Record<string, unknown> = {};

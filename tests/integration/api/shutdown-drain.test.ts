@@ -30,10 +30,17 @@ beforeAll(async () => {
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
   });
   // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
-  await waitFor("the start-up work done", async () => {
-    const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as { status: string; backfill: { state: string; pending: boolean } };
-    return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
-  }, { timeoutMs: 180_000 });
+  await waitFor(
+    "the start-up work done",
+    async () => {
+      const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as {
+        status: string;
+        backfill: { state: string; pending: boolean };
+      };
+      return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
+    },
+    { timeoutMs: 180_000 },
+  );
   key = (await newKey({ limitMinute: 1_000_000, limitDay: 10_000_000 })).key;
 }, 200_000);
 
@@ -83,10 +90,14 @@ function slowPost(bodyLength: number): Promise<{ socket: net.Socket; answer: Pro
   return new Promise((resolve, reject) => {
     const socket = net.connect(server.port, "127.0.0.1", () => {
       const body = "x".repeat(bodyLength);
-      socket.write(`POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${bodyLength}\r\n\r\n${body.slice(0, 5)}`);
+      socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${bodyLength}\r\n\r\n${body.slice(0, 5)}`,
+      );
       const chunks: Buffer[] = [];
       socket.on("data", (c) => chunks.push(c));
-      const answer = new Promise<string>((done) => socket.on("close", () => done(Buffer.concat(chunks).toString("latin1"))));
+      const answer = new Promise<string>((done) =>
+        socket.on("close", () => done(Buffer.concat(chunks).toString("latin1"))),
+      );
       resolve({ socket, answer, finish: () => socket.write(body.slice(5)) });
     });
     socket.on("error", () => undefined);
@@ -100,7 +111,8 @@ describe("SIGTERM drains", () => {
     const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     expect((await get(idleAgent, "/livez")).status).toBe(200);
     let idleClosedByServer = false;
-    for (const sockets of Object.values(idleAgent.freeSockets)) for (const s of sockets ?? []) s.once("close", () => (idleClosedByServer = true));
+    for (const sockets of Object.values(idleAgent.freeSockets))
+      for (const s of sockets ?? []) s.once("close", () => (idleClosedByServer = true));
 
     // A request whose body is still arriving when the signal comes, and one whose body never ends.
     const slow = await slowPost(10);

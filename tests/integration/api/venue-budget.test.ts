@@ -22,7 +22,12 @@ let prisma: PrismaClient;
 let fake: FakeVenues;
 
 beforeAll(async () => {
-  world = await polyTagIndex(name, "PB-B", Array.from({ length: MARKETS }, (_, i) => String(i)), at(0));
+  world = await polyTagIndex(
+    name,
+    "PB-B",
+    Array.from({ length: MARKETS }, (_, i) => String(i)),
+    at(0),
+  );
   ({ prisma, fake } = world);
 }, 120_000);
 
@@ -32,14 +37,25 @@ afterAll(async () => {
 
 describe("the venues' request budget", () => {
   it("is shared by the jobs of a process: a collector run and a gap fill at once stay within POLYMARKET_RPS together", async () => {
-    const venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 16, rps: { polymarket: RPS }, timeoutMs: 5000, backoffMs: 1 });
+    const venues = createVenues({
+      polymarketGammaUrl: fake.gammaUrl,
+      polymarketClobUrl: fake.clobUrl,
+      kalshiApiUrl: fake.kalshiUrl,
+      concurrency: 16,
+      rps: { polymarket: RPS },
+      timeoutMs: 5000,
+      backoffMs: 1,
+    });
     await collect(prisma, venues, { now: at(0) });
     // Each job alone makes about MARKETS + 1 requests: discovery one event a page, the gap fill one
     // history read per market (the batch form refused); each could spend a second's budget by itself.
     fake.pageSize.gamma = 1;
     fake.history.refuseBatch = true;
     const from = fake.received.length;
-    const [collected, filled] = await Promise.all([collect(prisma, venues, { now: at(3) }), fillMissedHours(prisma, venues, { now: at(3) })]);
+    const [collected, filled] = await Promise.all([
+      collect(prisma, venues, { now: at(3) }),
+      fillMissedHours(prisma, venues, { now: at(3) }),
+    ]);
     const received = fake.received.slice(from);
     expect(collected.venues[0]!.problems).toEqual([]);
     expect(filled.markets).toBe(MARKETS);

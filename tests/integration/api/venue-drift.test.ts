@@ -5,7 +5,13 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownDatabase, sql } from "../faults/support";
 import { startServer, type RunningServer } from "../support/server";
-import { kalshiBookFp, LEGACY_GAMMA_HEADERS, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import {
+  kalshiBookFp,
+  LEGACY_GAMMA_HEADERS,
+  polyBook,
+  startFakeVenues,
+  type FakeVenues,
+} from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
 
 // Drift: a venue answering in another shape, announcing an endpoint's end (deprecation / sunset /
@@ -27,8 +33,22 @@ let server: RunningServer | undefined;
 const catalog = {
   version: 1,
   indices: [
-    { ticker: "PMX-BTC", name: "BTC Price Markets Index", description: "Open Polymarket markets tagged crypto.", inceptionAt: at(0).toISOString(), maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: ["crypto"] } },
-    { ticker: "KX-CPI", name: "Kalshi CPI Index", description: "Open Kalshi CPI markets.", inceptionAt: at(0).toISOString(), maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: ["KXCPI"] } },
+    {
+      ticker: "PMX-BTC",
+      name: "BTC Price Markets Index",
+      description: "Open Polymarket markets tagged crypto.",
+      inceptionAt: at(0).toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
+    },
+    {
+      ticker: "KX-CPI",
+      name: "Kalshi CPI Index",
+      description: "Open Kalshi CPI markets.",
+      inceptionAt: at(0).toISOString(),
+      maturityType: "PERPETUAL",
+      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
+    },
   ],
 };
 
@@ -45,13 +65,24 @@ const env = () => ({
 });
 const cli = (script: string, args: string[]) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(), encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
+      { env: env(), encoding: "utf8" },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 const doctor = () => cli("scripts/venues.ts", ["doctor"]);
-const rowOf = (table: string, endpoint: string) => table.split("\n").find((line) => line.startsWith(`${endpoint}  `)) ?? "";
-const openDrift = async () => (await sql<{ key: string; title: string }>(database.url, `SELECT key, title FROM incidents WHERE "resolvedAt" IS NULL AND key LIKE 'drift:%' ORDER BY key`)).map((r) => r.key);
+const rowOf = (table: string, endpoint: string) =>
+  table.split("\n").find((line) => line.startsWith(`${endpoint}  `)) ?? "";
+const openDrift = async () =>
+  (
+    await sql<{ key: string; title: string }>(
+      database.url,
+      `SELECT key, title FROM incidents WHERE "resolvedAt" IS NULL AND key LIKE 'drift:%' ORDER BY key`,
+    )
+  ).map((r) => r.key);
 
 /** The drift the tests inject, removed between tests. */
 const cure = () => {
@@ -64,10 +95,23 @@ beforeAll(async () => {
   database = await ownDatabase("drift");
   fake = await startFakeVenues();
   const end = new Date(now + 40 * 86_400_000).toISOString();
-  fake.poly.events.push({ slug: "btc-a", title: "BTC a", negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: "0xbtc-a", question: "Will BTC reach a?", yesToken: "tok-a", endDate: end }] });
+  fake.poly.events.push({
+    slug: "btc-a",
+    title: "BTC a",
+    negRisk: false,
+    tags: ["crypto"],
+    endDate: end,
+    markets: [{ conditionId: "0xbtc-a", question: "Will BTC reach a?", yesToken: "tok-a", endDate: end }],
+  });
   fake.poly.books.set("tok-a", polyBook(0.3, 0.33));
   fake.history.poly.set("tok-a", [{ t: Math.floor(now / 1000) - 3600, bid: 0.3, ask: 0.33 }]);
-  fake.kalshi.events.push({ event_ticker: "KXCPI-A", series_ticker: "KXCPI", title: "CPI A", mutually_exclusive: false, markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }] });
+  fake.kalshi.events.push({
+    event_ticker: "KXCPI-A",
+    series_ticker: "KXCPI",
+    title: "CPI A",
+    mutually_exclusive: false,
+    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
+  });
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.4, 0.43));
   fake.history.kalshi.set("KXCPI-A-T3", [{ t: Math.floor(now / 1000) - 3600, bid: 0.4, ask: 0.43 }]);
   const file = path.join(dir, "catalog.json");
@@ -114,7 +158,9 @@ describe("npm run venues -- doctor", () => {
   it("a shape change: exit 1, the row says which field differs", async () => {
     cure();
     // Kalshi's book in the integer cents shape it removed
-    fake.drift.reshape.set("/kalshi/markets/KXCPI-A-T3/orderbook", () => ({ orderbook: { yes: [[40, 500]], no: [[57, 500]] } }));
+    fake.drift.reshape.set("/kalshi/markets/KXCPI-A-T3/orderbook", () => ({
+      orderbook: { yes: [[40, 500]], no: [[57, 500]] },
+    }));
     const r = await doctor();
     expect(r.status).toBe(1);
     expect(rowOf(r.stdout, "kalshi GET /markets/{ticker}/orderbook")).toMatch(/ 200 +differs at orderbook_fp: /);
@@ -126,7 +172,9 @@ describe("npm run venues -- doctor", () => {
     fake.drift.headers.set("/gamma/events/keyset", { sunset: "Fri, 01 Jan 2027 00:00:00 GMT", deprecation: "true" });
     const r = await doctor();
     expect(r.status).toBe(1);
-    expect(rowOf(r.stdout, "gamma GET /events/keyset")).toMatch(/ 200 +OK +deprecation: true; sunset: Fri, 01 Jan 2027 00:00:00 GMT$/);
+    expect(rowOf(r.stdout, "gamma GET /events/keyset")).toMatch(
+      / 200 +OK +deprecation: true; sunset: Fri, 01 Jan 2027 00:00:00 GMT$/,
+    );
   }, 60_000);
 
   it("a 410: exit 1, the row shows the status", async () => {
@@ -167,20 +215,40 @@ describe("drift incidents", () => {
       ["polymarket", "Venue API changed: clob POST /books"],
       ["polymarket", "Venue API changed: gamma GET /events/keyset"],
     ]);
-    expect(titles[0]!.body).toContain('its headers: deprecation: true; sunset: Fri, 01 May 2026 00:00:00 GMT; warning: 299 - "use /markets/keyset"');
+    expect(titles[0]!.body).toContain(
+      'its headers: deprecation: true; sunset: Fri, 01 May 2026 00:00:00 GMT; warning: 299 - "use /markets/keyset"',
+    );
     expect(titles[1]!.body).toContain("its status: HTTP 410 Gone");
     expect(titles[2]!.body).toContain("field events: unexpected shape");
 
     // the pages say the same (the built server reads the same database)
     if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
-    server = await startServer({ DATABASE_URL: database.url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", ENGINE_TICK_SECONDS: "86400", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
-    const status = (await (await fetch(`${server.baseUrl}/status.json`)).json()) as { incidents: Array<{ subject: string; title: string }> };
-    expect(status.incidents.map((i) => i.title).filter((t) => t.startsWith("Venue API changed")).sort()).toEqual([
+    server = await startServer({
+      DATABASE_URL: database.url,
+      REDIS_URL: "",
+      DEMO_MARKET: "0",
+      ENGINE_SCHEDULER: "0",
+      ENGINE_TICK_SECONDS: "86400",
+      POLYMARKET_GAMMA_URL: fake.gammaUrl,
+      POLYMARKET_CLOB_URL: fake.clobUrl,
+      KALSHI_API_URL: fake.kalshiUrl,
+    });
+    const status = (await (await fetch(`${server.baseUrl}/status.json`)).json()) as {
+      incidents: Array<{ subject: string; title: string }>;
+    };
+    expect(
+      status.incidents
+        .map((i) => i.title)
+        .filter((t) => t.startsWith("Venue API changed"))
+        .sort(),
+    ).toEqual([
       "Venue API changed: clob POST /books",
       "Venue API changed: gamma GET /events/keyset",
       "Venue API changed: kalshi GET /events",
     ]);
-    expect(await (await fetch(`${server.baseUrl}/status`)).text()).toContain("Venue API changed: gamma GET /events/keyset");
+    expect(await (await fetch(`${server.baseUrl}/status`)).text()).toContain(
+      "Venue API changed: gamma GET /events/keyset",
+    );
     const atom = await (await fetch(`${server.baseUrl}/status/incidents.atom`)).text();
     expect(atom).toContain("Venue API changed: clob POST /books");
     expect(atom).toContain("HTTP 410 Gone");
@@ -190,9 +258,15 @@ describe("drift incidents", () => {
     const back = await cli("scripts/collect.ts", ["--once", "--at", at(3).toISOString()]);
     expect(back.status, back.stdout + back.stderr).toBe(0);
     expect(await openDrift()).toEqual([]);
-    await waitFor("the drift incidents resolved on /status.json", async () => {
-      const s = (await (await fetch(`${server!.baseUrl}/status.json`)).json()) as { incidents: Array<{ title: string }> };
-      return !s.incidents.some((i) => i.title.startsWith("Venue API changed"));
-    }, { timeoutMs: 20_000, intervalMs: 250 });
+    await waitFor(
+      "the drift incidents resolved on /status.json",
+      async () => {
+        const s = (await (await fetch(`${server!.baseUrl}/status.json`)).json()) as {
+          incidents: Array<{ title: string }>;
+        };
+        return !s.incidents.some((i) => i.title.startsWith("Venue API changed"));
+      },
+      { timeoutMs: 20_000, intervalMs: 250 },
+    );
   }, 300_000);
 });

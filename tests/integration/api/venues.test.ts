@@ -87,8 +87,12 @@ const env = () => ({
 // Asynchronous: the fake venues answer from this process, so it must not block while a CLI runs.
 const cli = (script: string, args: string[]) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(), encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
+      { env: env(), encoding: "utf8" },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 const v1 = async (p: string) => {
@@ -99,25 +103,40 @@ const v1 = async (p: string) => {
 // the YES mid of each CLOB book as set for each collected hour
 const mids: Array<Map<string, Decimal>> = [];
 const midOf = (book: ReturnType<typeof polyBook>) =>
-  Decimal.max(...book.bids.map((l) => l.price)).plus(Decimal.min(...book.asks.map((l) => l.price))).dividedBy(2);
+  Decimal.max(...book.bids.map((l) => l.price))
+    .plus(Decimal.min(...book.asks.map((l) => l.price)))
+    .dividedBy(2);
 const settle = (d: Date) => new Date(d.getTime() + 40 * 86_400_000).toISOString();
 
 function setPrices(step: number) {
   const m = (p: number) => Math.round(p * 100) / 100;
-  ["btc-a", "btc-b", "btc-c", "btc-d"].forEach((slug, i) => fake.poly.books.set(`tok-${slug}`, polyBook(m(0.3 + 0.1 * i + 0.02 * step), m(0.33 + 0.1 * i + 0.02 * step))));
+  ["btc-a", "btc-b", "btc-c", "btc-d"].forEach((slug, i) =>
+    fake.poly.books.set(`tok-${slug}`, polyBook(m(0.3 + 0.1 * i + 0.02 * step), m(0.33 + 0.1 * i + 0.02 * step))),
+  );
   fake.poly.books.set("tok-cut", polyBook(m(0.2 + 0.03 * step), m(0.22 + 0.03 * step), 5000));
   fake.poly.books.set("tok-hold", polyBook(m(0.6 - 0.04 * step), m(0.62 - 0.04 * step), 5000));
   fake.poly.books.set("tok-hike", polyBook(m(0.17 + 0.01 * step), m(0.19 + 0.01 * step), 5000));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(m(0.4 + 0.01 * step), m(0.43 + 0.01 * step)));
   // levels in descending order (public captures show both orders): dollar strings, as Kalshi answers since its integer cents were removed
   const [bid, ask] = [m(0.55 - 0.01 * step), m(0.58 - 0.01 * step)];
-  fake.kalshi.books.set("KXCPI-B-T3", { orderbook_fp: { yes_dollars: [[bid.toFixed(4), "500.00"], [(bid - 0.02).toFixed(4), "500.00"]], no_dollars: [[(1 - ask).toFixed(4), "500.00"]] } });
+  fake.kalshi.books.set("KXCPI-B-T3", {
+    orderbook_fp: {
+      yes_dollars: [
+        [bid.toFixed(4), "500.00"],
+        [(bid - 0.02).toFixed(4), "500.00"],
+      ],
+      no_dollars: [[(1 - ask).toFixed(4), "500.00"]],
+    },
+  });
   fake.poly.books.set("tok-pause", polyBook(m(0.04 + 0.01 * step), m(0.06 + 0.01 * step), 5000));
 }
 
 beforeAll(async () => {
   url = await createDatabase(name);
-  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
   if (migrate.status !== 0) throw new Error(migrate.stderr);
   fake = await startFakeVenues();
   const end = settle(hours[0]!);
@@ -128,7 +147,9 @@ beforeAll(async () => {
       negRisk: false,
       tags: ["crypto"],
       endDate: end,
-      markets: [{ conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end }],
+      markets: [
+        { conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end },
+      ],
     })),
     {
       slug: "fed-decision-december",
@@ -139,8 +160,21 @@ beforeAll(async () => {
       tags: ["economy"],
       endDate: end,
       markets: [
-        ...["Cut", "Hold", "Hike"].map((g) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: end })),
-        { conditionId: "0xother", question: "Fed: Other?", groupItemTitle: "Other", yesToken: "tok-other", endDate: end, negRiskOther: true },
+        ...["Cut", "Hold", "Hike"].map((g) => ({
+          conditionId: `0x${g.toLowerCase()}`,
+          question: `Fed: ${g}?`,
+          groupItemTitle: g,
+          yesToken: `tok-${g.toLowerCase()}`,
+          endDate: end,
+        })),
+        {
+          conditionId: "0xother",
+          question: "Fed: Other?",
+          groupItemTitle: "Other",
+          yesToken: "tok-other",
+          endDate: end,
+          negRiskOther: true,
+        },
       ],
     },
   );
@@ -156,9 +190,26 @@ beforeAll(async () => {
   setPrices(0);
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog(), null, 2));
-  server = await startServer({ DATABASE_URL: url, REDIS_URL: "", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", CATALOG_FILE: file, POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl });
+  server = await startServer({
+    DATABASE_URL: url,
+    REDIS_URL: "",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    CATALOG_FILE: file,
+    POLYMARKET_GAMMA_URL: fake.gammaUrl,
+    POLYMARKET_CLOB_URL: fake.clobUrl,
+    KALSHI_API_URL: fake.kalshiUrl,
+  });
   // limits out of the way: the tests poll /v1 while they wait for the server to catch up
-  const minted = await cli("scripts/keys.ts", ["mint", "--email", `venues-${Date.now()}@example.com`, "--limit-minute", "100000", "--limit-day", "1000000"]);
+  const minted = await cli("scripts/keys.ts", [
+    "mint",
+    "--email",
+    `venues-${Date.now()}@example.com`,
+    "--limit-minute",
+    "100000",
+    "--limit-day",
+    "1000000",
+  ]);
   key = minted.stdout.trim();
   expect(key, minted.stderr).toMatch(/^svc_live_/);
 }, 240_000);
@@ -179,15 +230,34 @@ describe("the service on venue markets, without the demo", () => {
         a.closed = true;
         a.markets[0]!.closed = true;
         a.markets[0]!.outcomePrices = ["1", "0"];
-        fake.poly.events.push({ slug: "btc-d", title: "BTC d", negRisk: false, tags: ["crypto"], endDate: settle(hour), markets: [{ conditionId: "0xbtc-d", question: "Will BTC reach d?", yesToken: "tok-btc-d", endDate: settle(hour) }] });
+        fake.poly.events.push({
+          slug: "btc-d",
+          title: "BTC d",
+          negRisk: false,
+          tags: ["crypto"],
+          endDate: settle(hour),
+          markets: [
+            { conditionId: "0xbtc-d", question: "Will BTC reach d?", yesToken: "tok-btc-d", endDate: settle(hour) },
+          ],
+        });
       }
       if (step === 3) {
         // the Fed event lists a fourth outcome after the series was discovered: it joins the partition
-        fake.poly.events.find((e) => e.slug === "fed-decision-december")!.markets.push({ conditionId: "0xpause", question: "Fed: Pause?", groupItemTitle: "Pause", yesToken: "tok-pause", endDate: settle(hours[0]!) });
+        fake.poly.events
+          .find((e) => e.slug === "fed-decision-december")!
+          .markets.push({
+            conditionId: "0xpause",
+            question: "Fed: Pause?",
+            groupItemTitle: "Pause",
+            yesToken: "tok-pause",
+            endDate: settle(hours[0]!),
+          });
         fake.faults.set("/kalshi/markets/KXCPI-B-T3/orderbook", [{ status: 500, times: 10 }]);
         fake.faults.set("/clob/books", [{ status: 429, retryAfter: "1" }]);
       }
-      mids[step] = new Map([...fake.poly.books].map(([token, book]) => [token, midOf(book as ReturnType<typeof polyBook>)]));
+      mids[step] = new Map(
+        [...fake.poly.books].map(([token, book]) => [token, midOf(book as ReturnType<typeof polyBook>)]),
+      );
       const r = await cli("scripts/collect.ts", ["--once", "--at", hour.toISOString()]);
       expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
       expect(r.stdout).toContain(`collected ${hour.toISOString()}`);
@@ -200,7 +270,9 @@ describe("the service on venue markets, without the demo", () => {
     // up once (closed=true, the hour it closed) and never again
     expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/books")).length).toBeGreaterThanOrEqual(hours.length);
-    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes("0xbtc-a"))).toEqual([expect.stringContaining("closed=true")]);
+    expect(fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?") && h.includes("0xbtc-a"))).toEqual([
+      expect.stringContaining("closed=true"),
+    ]);
     // The read models refresh within their 2 s cache: wait until they show the last collected hour.
     const lastHour = `${hours[4]!.toISOString().slice(0, 19)}.000000Z`;
     const [list, latest] = await waitFor("the collected hours on /v1", async () => {
@@ -216,7 +288,9 @@ describe("the service on venue markets, without the demo", () => {
     expect(latest.body.data.methodologyVersion).toBe("idx-1.0");
 
     const history = await v1(`/v1/indices/PMX-BTC/history?interval=1h&start=${hours[0]!.toISOString()}`);
-    expect(history.body.data.points.map((p: { t: string }) => p.t.slice(0, 19))).toEqual(hours.map((h) => h.toISOString().slice(0, 19)));
+    expect(history.body.data.points.map((p: { t: string }) => p.t.slice(0, 19))).toEqual(
+      hours.map((h) => h.toISOString().slice(0, 19)),
+    );
     expect(history.body.data.points[0].indexLevel).toBe("100.00000000");
 
     const recon = await v1("/v1/indices/PMX-BTC/reconstitutions");
@@ -230,8 +304,14 @@ describe("the service on venue markets, without the demo", () => {
     const closing = hours[2]!.toISOString().slice(0, 19);
     expect(recon.body.data.events.map((e: { completedAt: string }) => e.completedAt.slice(0, 19))).toContain(closing);
     const basket = (step: number, settled: Record<string, Decimal> = {}) =>
-      ["btc-a", "btc-b", "btc-c"].reduce((sum, slug) => sum.plus(settled[slug] ?? mids[step]!.get(`tok-${slug}`)!), new Decimal(0));
-    const expected = new Decimal(100).times(basket(2, { "btc-a": new Decimal(1) })).dividedBy(basket(0)).toFixed(8);
+      ["btc-a", "btc-b", "btc-c"].reduce(
+        (sum, slug) => sum.plus(settled[slug] ?? mids[step]!.get(`tok-${slug}`)!),
+        new Decimal(0),
+      );
+    const expected = new Decimal(100)
+      .times(basket(2, { "btc-a": new Decimal(1) }))
+      .dividedBy(basket(0))
+      .toFixed(8);
     const atClosing = history.body.data.points.find((p: { t: string }) => p.t.startsWith(closing));
     expect(atClosing).toMatchObject({ indexLevel: expected, stale: false });
     expect(history.body.data.points.slice(2).map((p: { stale: boolean }) => p.stale)).toEqual([false, false, false]);
@@ -241,7 +321,12 @@ describe("the service on venue markets, without the demo", () => {
 
     const vol = await v1("/v1/volatility/PMV-FEDDEC/latest");
     expect(vol.status, JSON.stringify(vol.body)).toBe(200);
-    expect(vol.body.data.tick.components.map((c: { label: string }) => c.label)).toEqual(["Fed: Cut?", "Fed: Hold?", "Fed: Hike?", "Fed: Pause?"]);
+    expect(vol.body.data.tick.components.map((c: { label: string }) => c.label)).toEqual([
+      "Fed: Cut?",
+      "Fed: Hold?",
+      "Fed: Hike?",
+      "Fed: Pause?",
+    ]);
     expect(vol.body.data.tick.labels.composition).toMatchObject({ n: 4, version: "v2" });
     expect(vol.body.data.series.definitionLine).toContain('"Fed decision in December" partition (4 legs)');
     expect(vol.body.data.series.settlementDate).toBe(settle(hours[0]!).slice(0, 10));
@@ -256,12 +341,18 @@ describe("the service on venue markets, without the demo", () => {
 
     const downloads = await v1("/v1/downloads");
     expect(downloads.status).toBe(200);
-    const latest = await fetch(downloads.body.data.latestManifestUrl, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json());
+    const latest = await fetch(downloads.body.data.latestManifestUrl, {
+      headers: { Authorization: `Bearer ${key}` },
+    }).then((r) => r.json());
     const entry = latest.months.find((m: { month: string }) => m.month === closedMonth);
     expect(latest.months.map((m: { month: string }) => m.month)).toEqual([closedMonth]);
-    const manifest = await fetch(entry.manifestUrl, { headers: { Authorization: `Bearer ${key}` } }).then((r) => r.json());
+    const manifest = await fetch(entry.manifestUrl, { headers: { Authorization: `Bearer ${key}` } }).then((r) =>
+      r.json(),
+    );
     // the catalog applied at start governs the month, though it was applied after it (inception in the past)
-    const applied = catalogHash(validateCatalog("catalog.json", fs.readFileSync(path.join(dir, "catalog.json"), "utf8")));
+    const applied = catalogHash(
+      validateCatalog("catalog.json", fs.readFileSync(path.join(dir, "catalog.json"), "utf8")),
+    );
     expect(manifest.catalogs).toEqual([{ sha256: applied, appliedAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) }]);
     expect(Date.parse(manifest.catalogs[0].appliedAt)).toBeGreaterThanOrEqual(testStart - 60_000);
 
@@ -315,8 +406,11 @@ describe("the service on venue markets, without the demo", () => {
     expect(applied.stdout).toContain("ceased (removed from the catalog): KX-CPI");
     const [btc, cpi] = await waitFor("the applied catalog on /v1", async () => {
       const pair = [await v1("/v1/indices/PMX-BTC/latest"), await v1("/v1/indices/KX-CPI/latest")] as const;
-      for (const r of pair) if (r.status !== 200) throw new Error(`/v1 answered ${r.status}: ${JSON.stringify(r.body.error)}`);
-      return pair[0].body.data?.methodologyVersion === "idx-1.1" && pair[1].body.data?.publicStatus === "ceased" && pair;
+      for (const r of pair)
+        if (r.status !== 200) throw new Error(`/v1 answered ${r.status}: ${JSON.stringify(r.body.error)}`);
+      return (
+        pair[0].body.data?.methodologyVersion === "idx-1.1" && pair[1].body.data?.publicStatus === "ceased" && pair
+      );
     });
     expect(btc.body.data.methodologyVersion).toBe("idx-1.1");
     expect(cpi.body.data.publicStatus).toBe("ceased");

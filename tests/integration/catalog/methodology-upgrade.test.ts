@@ -29,12 +29,18 @@ afterAll(async () => {
   if (name) await dropDatabase(name);
 });
 
-const apply = () => prisma.$transaction((tx) => applyCatalogText(tx, "catalog/demo.json", TEXT, { demo: true, seed: 7, now: START, demoStart: START }));
+const apply = () =>
+  prisma.$transaction((tx) =>
+    applyCatalogText(tx, "catalog/demo.json", TEXT, { demo: true, seed: 7, now: START, demoStart: START }),
+  );
 
 describe("volatility methodology versions", () => {
   it("a new series starts on the engine's methodology with its catalog partition order", async () => {
     await apply();
-    const rows = await prisma.volatilitySeries.findMany({ select: { ticker: true, methodologyVersion: true, partitionOrder: true }, orderBy: { ticker: "asc" } });
+    const rows = await prisma.volatilitySeries.findMany({
+      select: { ticker: true, methodologyVersion: true, partitionOrder: true },
+      orderBy: { ticker: "asc" },
+    });
     expect(rows.map((r) => [r.ticker, r.methodologyVersion, r.partitionOrder])).toEqual([
       ["PMV-BTCRANGE", "vol-2.0", "ordered"],
       ["PMV-CHAMP", "vol-2.0", "unordered"],
@@ -50,15 +56,24 @@ describe("volatility methodology versions", () => {
     const summary = await apply();
     expect(summary.bumped).toEqual({ "PMV-FED": "vol-2.0" });
     expect(summary.unchanged).toBe(false);
-    const rows = await prisma.volatilitySeries.findMany({ where: { ticker: { in: ["PMV-FED", "PMV-NOMINEE"] } }, select: { ticker: true, methodologyVersion: true } });
-    expect(Object.fromEntries(rows.map((r) => [r.ticker, r.methodologyVersion]))).toEqual({ "PMV-FED": "vol-2.0", "PMV-NOMINEE": "vol-2.1" });
+    const rows = await prisma.volatilitySeries.findMany({
+      where: { ticker: { in: ["PMV-FED", "PMV-NOMINEE"] } },
+      select: { ticker: true, methodologyVersion: true },
+    });
+    expect(Object.fromEntries(rows.map((r) => [r.ticker, r.methodologyVersion]))).toEqual({
+      "PMV-FED": "vol-2.0",
+      "PMV-NOMINEE": "vol-2.1",
+    });
     expect((await apply()).unchanged).toBe(true);
   });
 
   it("the changelog lists vol-2.0 with its effective date and what it changed", async () => {
     const rc: ReadContext = {
       db: async () => prisma as never,
-      cache: { memo: <T,>(_key: string, _ttl: number, load: () => Promise<T>) => load(), clear: () => undefined } as unknown as ReadContext["cache"],
+      cache: {
+        memo: <T>(_key: string, _ttl: number, load: () => Promise<T>) => load(),
+        clear: () => undefined,
+      } as unknown as ReadContext["cache"],
       progress: { state: "done" } as ReadContext["progress"],
     };
     const view = await changelogView(rc);

@@ -16,7 +16,14 @@ describe("Python client (python3 -m unittest)", () => {
     cpSync("clients/python", copy, { recursive: true, filter: (from) => !from.includes("__pycache__") });
     const run = spawnSync("python3", ["-m", "unittest", "discover", "-v", "-s", "tests", "-t", "."], {
       cwd: copy,
-      env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PMB_BASE_URL: baseUrl(), PMB_API_KEY: key, PMB_LIMITED_KEY: limited, PYTHONDONTWRITEBYTECODE: "1" },
+      env: {
+        PATH: process.env.PATH ?? "",
+        NODE_ENV: "test",
+        PMB_BASE_URL: baseUrl(),
+        PMB_API_KEY: key,
+        PMB_LIMITED_KEY: limited,
+        PYTHONDONTWRITEBYTECODE: "1",
+      },
       encoding: "utf8",
       timeout: 120_000,
     });
@@ -34,9 +41,14 @@ describe("Python client (python3 -m unittest)", () => {
 // tests/test_frames.py covers the conversion wherever pandas is missing.
 describe("Python client's to_dataframe with pandas", () => {
   it("builds a DataFrame indexed by aware UTC t, oldest first, levels exact", () => {
-    const interpreter = ["python3", "/usr/bin/python3"].find((py) => spawnSync(py, ["-c", "import pandas"], { encoding: "utf8" }).status === 0);
+    const interpreter = ["python3", "/usr/bin/python3"].find(
+      (py) => spawnSync(py, ["-c", "import pandas"], { encoding: "utf8" }).status === 0,
+    );
     expect(interpreter, "no python3 with pandas: apt-get install python3-pandas").toBeTruthy();
-    const run = spawnSync(interpreter!, ["clients/python/tests/pandas_check.py"], { encoding: "utf8", env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PYTHONDONTWRITEBYTECODE: "1" } });
+    const run = spawnSync(interpreter!, ["clients/python/tests/pandas_check.py"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PYTHONDONTWRITEBYTECODE: "1" },
+    });
     expect(run.status, `${run.stdout}${run.stderr}`).toBe(0);
     expect(run.stdout).toMatch(/^OK pandas \d+\.\d+/m);
   });

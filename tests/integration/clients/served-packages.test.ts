@@ -9,7 +9,12 @@ import { baseUrl } from "../support/api";
 // tarball of clients/typescript and a wheel of clients/python under /clients/ (built into
 // public/clients at build time); each installs by its URL into an empty folder and imports.
 
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ status: number | null; out: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ status: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -42,9 +47,22 @@ describe("client packages served by the product", () => {
     expect(head.status).toBe(200);
     await head.arrayBuffer();
     const target = emptyFolder("pmb-wheel-");
-    const pip = await run("python3", ["-m", "pip", "install", "--no-index", "--no-deps", "--disable-pip-version-check", "--target", target, url], target, { PATH, PIP_NO_CACHE_DIR: "1" });
+    const pip = await run(
+      "python3",
+      ["-m", "pip", "install", "--no-index", "--no-deps", "--disable-pip-version-check", "--target", target, url],
+      target,
+      { PATH, PIP_NO_CACHE_DIR: "1" },
+    );
     expect(pip.status, pip.out).toBe(0);
-    const imported = await run("python3", ["-c", "import pmb_client, json; print(json.dumps([pmb_client.__version__, pmb_client.__file__, callable(pmb_client.to_dataframe)]))"], target, { PATH, PYTHONPATH: target });
+    const imported = await run(
+      "python3",
+      [
+        "-c",
+        "import pmb_client, json; print(json.dumps([pmb_client.__version__, pmb_client.__file__, callable(pmb_client.to_dataframe)]))",
+      ],
+      target,
+      { PATH, PYTHONPATH: target },
+    );
     expect(imported.status, imported.out).toBe(0);
     const [version, file, hasFrames] = JSON.parse(imported.out.trim().split("\n").at(-1)!) as [string, string, boolean];
     expect(version).toBe("1.0.0");
@@ -55,14 +73,25 @@ describe("client packages served by the product", () => {
   it("the npm tarball, by its URL, npm-installs into an empty project and imports", async () => {
     const url = `${baseUrl()}/clients/pm-benchmarks-client-1.0.0.tgz`;
     const consumer = emptyFolder("pmb-tgz-");
-    fs.writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    const npm = await run("npm", ["install", url, "--no-audit", "--no-fund", "--prefer-offline"], consumer, { PATH, npm_config_loglevel: "error" });
+    fs.writeFileSync(
+      path.join(consumer, "package.json"),
+      JSON.stringify({ name: "consumer", private: true, type: "module" }),
+    );
+    const npm = await run("npm", ["install", url, "--no-audit", "--no-fund", "--prefer-offline"], consumer, {
+      PATH,
+      npm_config_loglevel: "error",
+    });
     expect(npm.status, npm.out).toBe(0);
-    fs.writeFileSync(path.join(consumer, "check.mjs"), `import { PmbClient } from "@pm-benchmarks/client";\nconsole.log(JSON.stringify([typeof PmbClient, typeof new PmbClient({ apiKey: "svc_live_x", baseUrl: "http://127.0.0.1:1" }).indexLatest]));`);
+    fs.writeFileSync(
+      path.join(consumer, "check.mjs"),
+      `import { PmbClient } from "@pm-benchmarks/client";\nconsole.log(JSON.stringify([typeof PmbClient, typeof new PmbClient({ apiKey: "svc_live_x", baseUrl: "http://127.0.0.1:1" }).indexLatest]));`,
+    );
     const imported = await run(process.execPath, ["check.mjs"], consumer, { PATH });
     expect(imported.status, imported.out).toBe(0);
     expect(JSON.parse(imported.out.trim().split("\n").at(-1)!)).toEqual(["function", "function"]);
-    const installed = JSON.parse(fs.readFileSync(path.join(consumer, "node_modules", "@pm-benchmarks", "client", "package.json"), "utf8")) as { version: string };
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(consumer, "node_modules", "@pm-benchmarks", "client", "package.json"), "utf8"),
+    ) as { version: string };
     expect(installed.version).toBe("1.0.0");
   }, 180_000);
 

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // installed into an empty project, behaves as its README says against a scripted HTTP server.
 
 /** Runs a command without blocking this process (the scripted servers below answer from it). */
-function run(command: string, args: string[], cwd: string, env: Record<string, string>, timeout = 180_000): Promise<{ status: number | null; out: string }> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  timeout = 180_000,
+): Promise<{ status: number | null; out: string }> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env: env as NodeJS.ProcessEnv, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
@@ -32,7 +38,11 @@ const PATH = (process.env.PATH ?? "")
   .join(path.delimiter);
 
 async function npm(args: string[], cwd: string): Promise<void> {
-  const { status, out } = await run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], cwd, { HOME: process.env.HOME ?? os.homedir(), PATH, npm_config_loglevel: "error" });
+  const { status, out } = await run("npm", [...args, "--no-audit", "--no-fund", "--prefer-offline"], cwd, {
+    HOME: process.env.HOME ?? os.homedir(),
+    PATH,
+    npm_config_loglevel: "error",
+  });
   expect(status, `npm ${args.join(" ")}:\n${out}`).toBe(0);
 }
 
@@ -42,14 +52,20 @@ let consumer = "";
 beforeAll(async () => {
   work = mkdtempSync(path.join(os.tmpdir(), "pmb-ts-client-"));
   const copy = path.join(work, "client");
-  cpSync("clients/typescript", copy, { recursive: true, filter: (from) => !/[\\/](node_modules|dist)$/.test(from) && !from.endsWith(".tgz") });
+  cpSync("clients/typescript", copy, {
+    recursive: true,
+    filter: (from) => !/[\\/](node_modules|dist)$/.test(from) && !from.endsWith(".tgz"),
+  });
   await npm(["install"], copy);
   await npm(["pack", "--pack-destination", work], copy);
   const tarball = readdirSync(work).find((f) => f.endsWith(".tgz"));
   expect(tarball, "npm pack wrote a tarball").toBeTruthy();
   consumer = path.join(work, "consumer");
   mkdirSync(consumer);
-  writeFileSync(path.join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
+  writeFileSync(
+    path.join(consumer, "package.json"),
+    JSON.stringify({ name: "consumer", private: true, type: "module" }),
+  );
   await npm(["install", path.join(work, tarball!)], consumer);
 }, 300_000);
 
@@ -65,7 +81,9 @@ function runInConsumer(source: string, env: Record<string, string>): Promise<{ s
 }
 
 /** A local server answering each request with the next scripted response. */
-async function scripted(script: Array<[number, Record<string, string>, unknown]>): Promise<{ url: string; close: () => void }> {
+async function scripted(
+  script: Array<[number, Record<string, string>, unknown]>,
+): Promise<{ url: string; close: () => void }> {
   const server = http.createServer((_req, res) => {
     const [status, headers, body] = script.shift() ?? [500, {}, {}];
     res.writeHead(status, { "Content-Type": "application/json", "X-Request-Id": "req-1", ...headers });
@@ -77,14 +95,26 @@ async function scripted(script: Array<[number, Record<string, string>, unknown]>
 
 describe("TypeScript client packed from a copy of its folder", () => {
   it("the tarball holds the built JavaScript and its types", () => {
-    const files = spawnSync("tar", ["-tzf", path.join(work, readdirSync(work).find((f) => f.endsWith(".tgz"))!)], { encoding: "utf8" }).stdout;
+    const files = spawnSync(
+      "tar",
+      [
+        "-tzf",
+        path.join(
+          work,
+          readdirSync(work).find((f) => f.endsWith(".tgz"))!,
+        ),
+      ],
+      { encoding: "utf8" },
+    ).stdout;
     expect(files).toContain("package/dist/index.js");
     expect(files).toContain("package/dist/index.d.ts");
     expect(files).toContain("package/README.md");
   });
 
   it("by default waits out a full minute window: Retry-After 61 is retried, not thrown", async () => {
-    const rateLimited = { error: { code: "rate_limited", message: "m", docsUrl: "http://x/docs/errors#rate_limited", requestId: "rid" } };
+    const rateLimited = {
+      error: { code: "rate_limited", message: "m", docsUrl: "http://x/docs/errors#rate_limited", requestId: "rid" },
+    };
     const server = await scripted([[429, { "Retry-After": "61" }, rateLimited]]);
     try {
       // The retry hook stops the wait (a thrown hook ends the call), so the test does not sleep a minute.
@@ -97,7 +127,12 @@ console.log(JSON.stringify({ waits, stopped: error.message === "stop", rateLimit
         { BASE: server.url },
       );
       expect(status, out).toBe(0);
-      const result = JSON.parse(out.trim().split("\n").at(-1)!) as { waits: number[]; stopped: boolean; rateLimited: boolean; cap: number };
+      const result = JSON.parse(out.trim().split("\n").at(-1)!) as {
+        waits: number[];
+        stopped: boolean;
+        rateLimited: boolean;
+        cap: number;
+      };
       expect(result).toEqual({ waits: [61], stopped: true, rateLimited: false, cap: result.cap });
       expect(result.cap).toBeGreaterThanOrEqual(65);
     } finally {
@@ -106,8 +141,14 @@ console.log(JSON.stringify({ waits, stopped: error.message === "stop", rateLimit
   });
 
   it("attrDeltaFrom comes back as a UTC Date, like every timestamp", async () => {
-    const point = { t: "2026-11-21T13:00:00.000000Z", attrDeltaFrom: "2026-11-21T12:00:00.000000", attrDeltaFromPublished: true };
-    const server = await scripted([[200, {}, { data: { points: [point, { ...point, attrDeltaFrom: null }] }, meta: {} }]]);
+    const point = {
+      t: "2026-11-21T13:00:00.000000Z",
+      attrDeltaFrom: "2026-11-21T12:00:00.000000",
+      attrDeltaFromPublished: true,
+    };
+    const server = await scripted([
+      [200, {}, { data: { points: [point, { ...point, attrDeltaFrom: null }] }, meta: {} }],
+    ]);
     try {
       const { status, out } = await runInConsumer(
         `import { PmbClient } from "@pm-benchmarks/client";
@@ -118,7 +159,11 @@ console.log(JSON.stringify({ isDate: a.attrDeltaFrom instanceof Date, iso: a.att
         { BASE: server.url, TZ: "America/New_York" },
       );
       expect(status, out).toBe(0);
-      expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({ isDate: true, iso: "2026-11-21T12:00:00.000Z", none: null });
+      expect(JSON.parse(out.trim().split("\n").at(-1)!)).toEqual({
+        isDate: true,
+        iso: "2026-11-21T12:00:00.000Z",
+        none: null,
+      });
     } finally {
       server.close();
     }

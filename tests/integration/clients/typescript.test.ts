@@ -50,7 +50,11 @@ describe("TypeScript client against the server", () => {
   it("GET /v1: the quota from the rate-limit headers equals the key block", async () => {
     const result = await client.service();
     expect(result.data.version).toBe("v1");
-    expect(result.quota).toMatchObject({ limitMinute: result.data.key.limitMinute, remainingMinute: result.data.key.remainingMinute, remainingDay: result.data.key.remainingDay });
+    expect(result.quota).toMatchObject({
+      limitMinute: result.data.key.limitMinute,
+      remainingMinute: result.data.key.remainingMinute,
+      remainingDay: result.data.key.remainingDay,
+    });
     expect(client.quota).toEqual(result.quota);
     expect(result.quota!.resetMinute.getTime()).toBeGreaterThan(Date.now() - 1000);
     expect(result.requestId).toMatch(/\S/);
@@ -85,7 +89,9 @@ describe("TypeScript client against the server", () => {
     expect(walked.requests).toBe(6);
     expect(walked.clamped).toBe(false);
     expect(walked.points.map((p) => p.t.getTime())).toEqual(single.data.points.map((p) => p.t.getTime()));
-    expect(walked.points.map((p) => p.indexLevel.toFixed(8))).toEqual(single.data.points.map((p) => p.indexLevel.toFixed(8)));
+    expect(walked.points.map((p) => p.indexLevel.toFixed(8))).toEqual(
+      single.data.points.map((p) => p.indexLevel.toFixed(8)),
+    );
   });
 
   it("a range older than the 90-day window is clamped and walked from the window served", async () => {
@@ -124,9 +130,13 @@ describe("TypeScript client against the server", () => {
     expect((notFound as NotFoundError).requestId).toMatch(/\S/);
     expect((notFound as NotFoundError).docsUrl).toMatch(/\/docs\/errors#not_found$/);
     await expect(client.indexHistory(index, { interval: "5m" as "1h" })).rejects.toBeInstanceOf(InvalidIntervalError);
-    await expect(client.indexHistory(index, { start: "2026-01-02", end: "2026-01-01" })).rejects.toBeInstanceOf(InvalidWindowError);
+    await expect(client.indexHistory(index, { start: "2026-01-02", end: "2026-01-01" })).rejects.toBeInstanceOf(
+      InvalidWindowError,
+    );
     await expect(client.reconstitutions(index, { limit: 51 })).rejects.toBeInstanceOf(InvalidParameterError);
-    const badKey = await new PmbClient({ apiKey: "svc_live_thisisnotakey", baseUrl: baseUrl() }).service().catch((e: unknown) => e);
+    const badKey = await new PmbClient({ apiKey: "svc_live_thisisnotakey", baseUrl: baseUrl() })
+      .service()
+      .catch((e: unknown) => e);
     expect(badKey).toBeInstanceOf(InvalidApiKeyError);
     expect((badKey as PmbError).requestId).toMatch(/\S/);
   });
@@ -134,7 +144,12 @@ describe("TypeScript client against the server", () => {
   it("a 429 is retried after exactly Retry-After seconds, and thrown at once when that exceeds the cap", async () => {
     const { key } = await newKey({ limitMinute: 1 });
     const waits: number[] = [];
-    const capped = new PmbClient({ apiKey: key, baseUrl: baseUrl(), maxRetryWaitSeconds: 0, onRetry: ({ waitSeconds }) => waits.push(waitSeconds) });
+    const capped = new PmbClient({
+      apiKey: key,
+      baseUrl: baseUrl(),
+      maxRetryWaitSeconds: 0,
+      onRetry: ({ waitSeconds }) => waits.push(waitSeconds),
+    });
     await capped.service();
     expect(capped.quota!.remainingMinute).toBe(0);
     const error = (await capped.service().catch((e: unknown) => e)) as RateLimitedError;
@@ -143,7 +158,9 @@ describe("TypeScript client against the server", () => {
     expect(error.retryAfter).toBeLessThanOrEqual(61);
     expect(error.requestId).toMatch(/\S/);
     expect(waits).toEqual([]);
-    expect(Math.abs((capped.quota!.resetMinute.getTime() - Date.now()) / 1000 - error.retryAfter!)).toBeLessThanOrEqual(2);
+    expect(Math.abs((capped.quota!.resetMinute.getTime() - Date.now()) / 1000 - error.retryAfter!)).toBeLessThanOrEqual(
+      2,
+    );
   });
 });
 
@@ -162,14 +179,24 @@ describe("TypeScript client retries (scripted local server)", () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const waits: number[] = [];
-    const c = new PmbClient({ apiKey: "svc_live_test", baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxRetryWaitSeconds: 1, onRetry: ({ waitSeconds }) => waits.push(waitSeconds) });
+    const c = new PmbClient({
+      apiKey: "svc_live_test",
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      maxRetryWaitSeconds: 1,
+      onRetry: ({ waitSeconds }) => waits.push(waitSeconds),
+    });
     return { c, seen, waits };
   }
-  const err = (code: string) => ({ error: { code, message: "m", docsUrl: `http://x/docs/errors#${code}`, requestId: `rid-${code}` } });
+  const err = (code: string) => ({
+    error: { code, message: "m", docsUrl: `http://x/docs/errors#${code}`, requestId: `rid-${code}` },
+  });
   const ok = { data: { indexLevel: "101.00000001", computedAt: "2026-11-21T13:00:00.000000" }, meta: {} };
 
   it("a 503 with Retry-After is retried after that many seconds", async () => {
-    const { c, seen, waits } = await scripted([[503, { "Retry-After": "1" }, err("unavailable")], [200, {}, ok]]);
+    const { c, seen, waits } = await scripted([
+      [503, { "Retry-After": "1" }, err("unavailable")],
+      [200, {}, ok],
+    ]);
     const started = Date.now();
     const result = await c.get<{ indexLevel: Decimal; computedAt: Date }>("/v1/x");
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -180,7 +207,12 @@ describe("TypeScript client retries (scripted local server)", () => {
   });
 
   it("500s back off, then the typed error carries the request id", async () => {
-    const { c, waits } = await scripted([[500, {}, err("internal_error")], [500, {}, err("internal_error")], [500, {}, err("internal_error")], [500, {}, err("internal_error")]]);
+    const { c, waits } = await scripted([
+      [500, {}, err("internal_error")],
+      [500, {}, err("internal_error")],
+      [500, {}, err("internal_error")],
+      [500, {}, err("internal_error")],
+    ]);
     const error = (await c.get("/v1/x").catch((e: unknown) => e)) as InternalError;
     expect(error).toBeInstanceOf(InternalError);
     expect(error.requestId).toBe("rid-internal_error");
@@ -188,7 +220,10 @@ describe("TypeScript client retries (scripted local server)", () => {
   }, 10_000);
 
   it("a Retry-After over the cap is thrown at once; a 404 is never retried", async () => {
-    const { c, seen, waits } = await scripted([[503, { "Retry-After": "30" }, err("unavailable")], [404, {}, err("not_found")]]);
+    const { c, seen, waits } = await scripted([
+      [503, { "Retry-After": "30" }, err("unavailable")],
+      [404, {}, err("not_found")],
+    ]);
     await expect(c.get("/v1/x")).rejects.toBeInstanceOf(UnavailableError);
     await expect(c.get("/v1/x")).rejects.toBeInstanceOf(NotFoundError);
     expect(seen.length).toBe(2);

@@ -27,7 +27,8 @@ let front = "";
 /** Debian's nginx, installed with apt-get when absent (as scripts/test.mjs installs chromium). */
 function ensureNginx(): void {
   if (fs.existsSync(NGINX)) return;
-  const apt = (args: string[]) => spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+  const apt = (args: string[]) =>
+    spawnSync("apt-get", args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
   if (apt(["install", "-y", "--no-install-recommends", "nginx-light"]).status !== 0) {
     apt(["update"]);
     apt(["install", "-y", "--no-install-recommends", "nginx-light"]);
@@ -84,14 +85,21 @@ beforeAll(async () => {
   };
   dataDirs = [tempDataDir("nginx-a"), tempDataDir("nginx-b")];
   for (const dir of dataDirs) cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  instances = [await startServer({ ...env, DATA_DIR: dataDirs[0]! }), await startServer({ ...env, DATA_DIR: dataDirs[1]! })];
+  instances = [
+    await startServer({ ...env, DATA_DIR: dataDirs[0]! }),
+    await startServer({ ...env, DATA_DIR: dataDirs[1]! }),
+  ];
   cleanups.unshift(() => Promise.all(instances.map((s) => s.stop("SIGKILL"))));
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-nginx-"));
   fs.chmodSync(dir, 0o755);
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const listen = await freePort();
-  const conf = nginxConfig(dir, listen, instances.map((s) => s.port));
+  const conf = nginxConfig(
+    dir,
+    listen,
+    instances.map((s) => s.port),
+  );
   const test = spawnSync(NGINX, ["-t", "-p", dir, "-c", conf], { encoding: "utf8" });
   expect(test.status, test.stderr).toBe(0);
   nginx = spawn(NGINX, ["-p", dir, "-c", conf, "-g", "daemon off;"], { stdio: ["ignore", "pipe", "pipe"] });
@@ -105,15 +113,24 @@ afterAll(async () => {
 });
 
 const get = (url: string, key?: string) => fetch(url, { headers: key ? { Authorization: `Bearer ${key}` } : {} });
-const accessLines = (s: RunningServer) => s.output().split("\n").filter((l) => l.includes('"msg":"request"') && l.includes('"route":"/v1/indices"')).length;
+const accessLines = (s: RunningServer) =>
+  s
+    .output()
+    .split("\n")
+    .filter((l) => l.includes('"msg":"request"') && l.includes('"route":"/v1/indices"')).length;
 
 describe("two instances behind nginx", () => {
   it("windows are exact across the instances: 20 of 60 admitted at a limit of 20 a minute, both instances serving", async () => {
     const key = mintKey(env, { minute: 20, day: 1000 });
     const before = instances.map(accessLines);
-    const statuses = await Promise.all(Array.from({ length: 60 }, () => get(`${front}/v1/indices`, key).then((r) => r.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, () => get(`${front}/v1/indices`, key).then((r) => r.status)),
+    );
     const count = (status: number) => statuses.filter((s) => s === status).length;
-    expect({ admitted: count(200), refused: count(429) }, `statuses: ${statuses.join(" ")}`).toEqual({ admitted: 20, refused: 40 });
+    expect({ admitted: count(200), refused: count(429) }, `statuses: ${statuses.join(" ")}`).toEqual({
+      admitted: 20,
+      refused: 40,
+    });
     await waitFor("access lines on both instances", () => instances.every((s, i) => accessLines(s) > before[i]!));
   });
 
@@ -123,7 +140,9 @@ describe("two instances behind nginx", () => {
     const r = keysCli(["revoke", "--key", key], env);
     expect(r.status, r.stderr).toBe(0);
     for (const s of instances) expect((await get(`${s.baseUrl}/v1/indices`, key)).status).toBe(401);
-    const through = await Promise.all(Array.from({ length: 10 }, () => get(`${front}/v1/indices`, key).then((res) => res.status)));
+    const through = await Promise.all(
+      Array.from({ length: 10 }, () => get(`${front}/v1/indices`, key).then((res) => res.status)),
+    );
     expect(through).toEqual(through.map(() => 401));
   });
 
@@ -133,7 +152,8 @@ describe("two instances behind nginx", () => {
     expect(ids[0]).toBeTruthy();
     expect(ids[1]).toBeTruthy();
     expect(ids[0]).not.toBe(ids[1]);
-    for (const t of texts) expect(t).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices"/m);
+    for (const t of texts)
+      expect(t).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices"/m);
     expect((await get(`${front}/metrics`)).status).toBe(404);
   });
 
@@ -167,14 +187,38 @@ describe("two instances behind nginx", () => {
 
   it("an instance killed and never brought back: its usage journal, replayed by the operator, counts every answered request once", async () => {
     const key = mintKey(env, { minute: 1_000_000, day: 10_000_000 });
-    const [keyRow] = await sql<{ id: string }>(database.url, `SELECT id FROM api_keys WHERE status = 'active' ORDER BY "createdAt" DESC LIMIT 1`);
+    const [keyRow] = await sql<{ id: string }>(
+      database.url,
+      `SELECT id FROM api_keys WHERE status = 'active' ORDER BY "createdAt" DESC LIMIT 1`,
+    );
     let answered = 0;
     for (let i = 0; i < 25; i++) if ((await get(`${instances[0]!.baseUrl}/v1/indices`, key)).status === 200) answered++;
     expect(answered).toBe(25);
     await instances[0]!.stop("SIGKILL");
-    const counted = async () => Number((await sql<{ n: string }>(database.url, `SELECT coalesce(sum(count), 0) AS n FROM usage_counters WHERE "keyId" = $1`, [keyRow!.id]))[0]!.n);
+    const counted = async () =>
+      Number(
+        (
+          await sql<{ n: string }>(
+            database.url,
+            `SELECT coalesce(sum(count), 0) AS n FROM usage_counters WHERE "keyId" = $1`,
+            [keyRow!.id],
+          )
+        )[0]!.n,
+      );
     expect(await counted()).toBe(0);
-    const replay = () => spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/usage.ts", "replay", "--dir", dataDirs[0]!], { env: { ...process.env, ...env }, encoding: "utf8" });
+    const replay = () =>
+      spawnSync(
+        process.execPath,
+        [
+          "node_modules/tsx/dist/cli.mjs",
+          "--conditions=react-server",
+          "scripts/usage.ts",
+          "replay",
+          "--dir",
+          dataDirs[0]!,
+        ],
+        { env: { ...process.env, ...env }, encoding: "utf8" },
+      );
     const first = replay();
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/replayed \d+ metered request\(s\) from [1-9]\d* usage journal file\(s\)/);

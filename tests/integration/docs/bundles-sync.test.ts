@@ -20,8 +20,17 @@ function python(code: string, cwd: string, key: string): Promise<{ status: numbe
   const file = path.join(cwd, "sync.py");
   fs.writeFileSync(file, code);
   return new Promise((resolve) => {
-    execFile("python3", [file], { cwd, env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PMB_API_KEY: key, PYTHONDONTWRITEBYTECODE: "1" }, encoding: "utf8", timeout: 180_000 }, (error, stdout, stderr) =>
-      resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, out: `${stdout}${stderr}` }),
+    execFile(
+      "python3",
+      [file],
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? "", NODE_ENV: "test", PMB_API_KEY: key, PYTHONDONTWRITEBYTECODE: "1" },
+        encoding: "utf8",
+        timeout: 180_000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? (typeof error.code === "number" ? error.code : -1) : 0, out: `${stdout}${stderr}` }),
     );
   });
 }
@@ -29,7 +38,10 @@ function python(code: string, cwd: string, key: string): Promise<{ status: numbe
 describe("the docs' bundle sync (Python)", () => {
   it("fetches every month as one archive past a 429, saves each manifest.json, and resumes without fetching again", async () => {
     const probe = (await newKey()).key;
-    const months = ((await call("/downloads/manifest.json", { key: probe })).body.months as Array<{ month: string; files: Array<{ name: string }> }>);
+    const months = (await call("/downloads/manifest.json", { key: probe })).body.months as Array<{
+      month: string;
+      files: Array<{ name: string }>;
+    }>;
     expect(months.length).toBeGreaterThanOrEqual(2);
     // a minute's budget of the latest manifest and all archives but one: the last archive meets a 429
     const { key } = await newKey({ limitMinute: months.length });
@@ -42,7 +54,10 @@ describe("the docs' bundle sync (Python)", () => {
     for (const m of months) {
       expect(first.out).toContain(`fetched ${m.month}`);
       const folder = path.join(dir, "bundles", m.month);
-      const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as { month: string; files: Array<{ name: string }> };
+      const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as {
+        month: string;
+        files: Array<{ name: string }>;
+      };
       expect(manifest.month).toBe(m.month);
       expect(fs.readdirSync(folder).sort()).toEqual(["manifest.json", ...m.files.map((f) => f.name)].sort());
     }

@@ -20,8 +20,16 @@ interface RenderedExample {
   code: string;
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#x27;": "'", "&#39;": "'" };
-const text = (html: string) => html.replaceAll(/<[^>]+>/g, "").replaceAll(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]!);
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#x27;": "'",
+  "&#39;": "'",
+};
+const text = (html: string) =>
+  html.replaceAll(/<[^>]+>/g, "").replaceAll(/&(?:amp|lt|gt|quot|#x27|#39);/g, (e) => ENTITIES[e]!);
 
 /** The tab panels of a rendered page: data-example on the group, data-example-lang on each panel. */
 function examplesIn(page: string, html: string): RenderedExample[] {
@@ -70,7 +78,13 @@ afterAll(() => {
 
 /** Runs one rendered example as a user would; async, so the test worker stays responsive. */
 function run(example: RenderedExample): Promise<{ status: number; output: string; stdout: string }> {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "", NODE_ENV: "test", PMB_API_KEY: key, PYTHONPATH: path.resolve("clients/python"), PYTHONDONTWRITEBYTECODE: "1" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "",
+    NODE_ENV: "test",
+    PMB_API_KEY: key,
+    PYTHONPATH: path.resolve("clients/python"),
+    PYTHONDONTWRITEBYTECODE: "1",
+  };
   let command: string[];
   if (example.lang === "curl") {
     command = ["bash", "-eo", "pipefail", "-c", example.code];
@@ -93,14 +107,21 @@ function run(example: RenderedExample): Promise<{ status: number; output: string
   return new Promise((resolve) => {
     // each in a folder of its own: an example that writes files (the bundle sync) starts from nothing
     const cwd = fs.mkdtempSync(path.join(dir, `${example.example}-${example.lang}-`));
-    execFile(command[0]!, command.slice(1), { env, encoding: "utf8", timeout: 90_000, cwd }, (error, stdout, stderr) => {
-      const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
-      resolve({ status, output: `${stdout}\n${stderr}`, stdout });
-    });
+    execFile(
+      command[0]!,
+      command.slice(1),
+      { env, encoding: "utf8", timeout: 90_000, cwd },
+      (error, stdout, stderr) => {
+        const status = error ? (typeof error.code === "number" ? error.code : -1) : 0;
+        resolve({ status, output: `${stdout}\n${stderr}`, stdout });
+      },
+    );
   });
 }
 
-const CASES = [...Object.keys(API_EXAMPLES), ...Object.keys(SCRIPT_EXAMPLES)].flatMap((id) => (["curl", "ts", "py"] as const).map((lang) => [id, lang] as const));
+const CASES = [...Object.keys(API_EXAMPLES), ...Object.keys(SCRIPT_EXAMPLES)].flatMap((id) =>
+  (["curl", "ts", "py"] as const).map((lang) => [id, lang] as const),
+);
 
 describe("code examples in the docs", () => {
   it("the quickstart and every endpoint page show curl, TypeScript and Python tabs", () => {
@@ -111,7 +132,9 @@ describe("code examples in the docs", () => {
       expect(new Set(langs), page).toEqual(new Set(["curl", "ts", "py"]));
     }
     // one request example per endpoint
-    const covered = new Set(Object.values(API_EXAMPLES).map((e) => ROUTES.find(([re]) => re.test(examplePath(e).split("?")[0]!))?.[1]));
+    const covered = new Set(
+      Object.values(API_EXAMPLES).map((e) => ROUTES.find(([re]) => re.test(examplePath(e).split("?")[0]!))?.[1]),
+    );
     expect([...covered].sort()).toEqual(Object.keys(responses).sort());
   });
 
@@ -119,12 +142,14 @@ describe("code examples in the docs", () => {
     expect(rendered.length).toBeGreaterThanOrEqual(36);
     for (const e of rendered) {
       expect(e.code, `${e.page} ${e.example} ${e.lang}`).not.toContain(EXAMPLE_BASE_URL);
-      for (const url of e.code.match(/https?:\/\/[^\s"'`/]+/g) ?? []) expect(url, `${e.page} ${e.example} ${e.lang}`).toBe(baseUrl());
+      for (const url of e.code.match(/https?:\/\/[^\s"'`/]+/g) ?? [])
+        expect(url, `${e.page} ${e.example} ${e.lang}`).toBe(baseUrl());
     }
     // the same on every docs page, code blocks and JSON examples included
     for (const [page, html] of pages) {
       for (const code of html.match(/<code[^>]*>[\s\S]*?<\/code>/g) ?? []) {
-        for (const url of text(code).match(/https?:\/\/(?:localhost|127\.0\.0\.1|[\w.-]*example\.com)[^\s"'`]*/g) ?? []) {
+        for (const url of text(code).match(/https?:\/\/(?:localhost|127\.0\.0\.1|[\w.-]*example\.com)[^\s"'`]*/g) ??
+          []) {
           expect(url.startsWith(baseUrl()), `${page}: ${url}`).toBe(true);
         }
       }
@@ -136,18 +161,22 @@ describe("code examples in the docs", () => {
     for (const [id, lang] of CASES) expect(shown, `${id}:${lang}`).toContain(`${id}:${lang}`);
   });
 
-  it.each(CASES)("%s (%s) runs against the server and exits 0", async (id, lang) => {
-    const example = rendered.find((e) => e.example === id && e.lang === lang);
-    expect(example, `${id}:${lang} is not on any page`).toBeDefined();
-    const r = await run(example!);
-    expect(r.status, `${example!.code}\n---\n${r.output.slice(0, 3000)}`).toBe(0);
-    expect(r.stdout.trim(), r.output).not.toBe("");
-    const single = (API_EXAMPLES as Record<string, (typeof API_EXAMPLES)[keyof typeof API_EXAMPLES]>)[id];
-    if (lang === "curl" && single) {
-      // the documented request answers 200 with the documented shape
-      const route = ROUTES.find(([re]) => re.test(examplePath(single).split("?")[0]!))!;
-      const parsed = responses[route[1]].safeParse(JSON.parse(r.stdout));
-      expect(parsed.error?.issues.slice(0, 3) ?? []).toEqual([]);
-    }
-  }, 120_000);
+  it.each(CASES)(
+    "%s (%s) runs against the server and exits 0",
+    async (id, lang) => {
+      const example = rendered.find((e) => e.example === id && e.lang === lang);
+      expect(example, `${id}:${lang} is not on any page`).toBeDefined();
+      const r = await run(example!);
+      expect(r.status, `${example!.code}\n---\n${r.output.slice(0, 3000)}`).toBe(0);
+      expect(r.stdout.trim(), r.output).not.toBe("");
+      const single = (API_EXAMPLES as Record<string, (typeof API_EXAMPLES)[keyof typeof API_EXAMPLES]>)[id];
+      if (lang === "curl" && single) {
+        // the documented request answers 200 with the documented shape
+        const route = ROUTES.find(([re]) => re.test(examplePath(single).split("?")[0]!))!;
+        const parsed = responses[route[1]].safeParse(JSON.parse(r.stdout));
+        expect(parsed.error?.issues.slice(0, 3) ?? []).toEqual([]);
+      }
+    },
+    120_000,
+  );
 });

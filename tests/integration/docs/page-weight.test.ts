@@ -17,13 +17,18 @@ describe("docs page weight", () => {
     expect(bytes, `${href}: ${bytes} bytes`).toBeLessThan(LIMIT_BYTES);
   });
 
-  it.each(Object.keys(EXAMPLE_FILES))("the example %s is served to the page that fetches it, with this server's address", async (name) => {
-    const res = await fetch(`${baseUrl()}/docs/examples/${name}.json`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    const text = await res.text();
-    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(EXAMPLE_FILES[name as ExampleFile]).replaceAll(EXAMPLE_BASE_URL, baseUrl())));
-  });
+  it.each(Object.keys(EXAMPLE_FILES))(
+    "the example %s is served to the page that fetches it, with this server's address",
+    async (name) => {
+      const res = await fetch(`${baseUrl()}/docs/examples/${name}.json`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+      const text = await res.text();
+      expect(JSON.parse(text)).toEqual(
+        JSON.parse(JSON.stringify(EXAMPLE_FILES[name as ExampleFile]).replaceAll(EXAMPLE_BASE_URL, baseUrl())),
+      );
+    },
+  );
 
   it("an unknown example is a 404 that names it", async () => {
     const res = await fetch(`${baseUrl()}/docs/examples/no-such-example.json`);

@@ -41,12 +41,30 @@ describe("start-up backfill beside another worker computing", () => {
       await otherWorker.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
       const prisma = await root().db();
       let settled = false;
-      const run = runBackfill(prisma, { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 3 }, false, () => undefined);
-      void run.then(() => (settled = true), () => (settled = true));
+      const run = runBackfill(
+        prisma,
+        { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 3 },
+        false,
+        () => undefined,
+      );
+      void run.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
       expect(await until(async () => root().progress.state === "running", 10_000)).not.toBeNaN();
       // Its catch-up has found the lock taken at least once: a session of this database waits on
       // nothing, so this one is seen through its attempts on pg_stat_activity's query text.
-      expect(await until(async () => (await otherWorker.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%pg_try_advisory_xact_lock%'")).rows[0].n > 0, 30_000)).not.toBeNaN();
+      expect(
+        await until(
+          async () =>
+            (
+              await otherWorker.query(
+                "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE '%pg_try_advisory_xact_lock%'",
+              )
+            ).rows[0].n > 0,
+          30_000,
+        ),
+      ).not.toBeNaN();
 
       const during = await statusFacts(root().read, 60);
       expect(during.facts.backfilling).toBe(true);

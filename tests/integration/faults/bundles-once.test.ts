@@ -35,7 +35,14 @@ describe("closed-month bundles with several instances", () => {
     // 32 days of history span at least one closed month whatever the date.
     // A background job, as the server runs it (its queries have DB_JOB_TIMEOUT_MS).
     const prisma = await root().db();
-    await root().database.asJob(() => runBackfill(prisma, { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 32 }, false, () => undefined));
+    await root().database.asJob(() =>
+      runBackfill(
+        prisma,
+        { seed: 20261121, demo: true, catalog: readCatalogFile(DEMO_CATALOG_FILE), backfillDays: 32 },
+        false,
+        () => undefined,
+      ),
+    );
     const workers = [createDatabase(parseConfig()), createDatabase(parseConfig())];
     try {
       // Both connected first, then started together, as two workers finishing their start-up.

@@ -14,7 +14,8 @@ const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let server: RunningServer;
 let key = "";
 
-const alive = (pid: number) => fs.existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+const alive = (pid: number) =>
+  fs.existsSync(`/proc/${pid}`) && !/^\S+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
 const workersOf = (pid: number) =>
   fs
     .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
@@ -54,12 +55,17 @@ async function replacementOf(pid: number, budgetMs: number): Promise<number> {
   for (;;) {
     const m = new RegExp(`worker (\\d+) ready \\(replacing ${pid}\\)`).exec(server.output());
     if (m) return Number(m[1]);
-    if (Date.now() - started > budgetMs) throw new Error(`no replacement for worker ${pid} within ${budgetMs} ms\n${server.output().slice(-2000)}`);
+    if (Date.now() - started > budgetMs)
+      throw new Error(`no replacement for worker ${pid} within ${budgetMs} ms\n${server.output().slice(-2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-const keyed = () => fetch(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${key}` }, signal: AbortSignal.timeout(1000) }).catch(() => null);
+const keyed = () =>
+  fetch(`${server.baseUrl}/v1`, {
+    headers: { Authorization: `Bearer ${key}` },
+    signal: AbortSignal.timeout(1000),
+  }).catch(() => null);
 
 describe("a cluster of two workers", () => {
   it("kill -9 of each worker in turn: the service answers again within 5 s, and the primary replaces it", async () => {
@@ -93,11 +99,20 @@ describe("a cluster of two workers", () => {
     // One request per connection, 24 at a time: every request is a connection accepted afresh.
     const one = () =>
       new Promise<string>((resolve) => {
-        const req = http.get({ host: "127.0.0.1", port: server.port, path: "/v1", agent: false, headers: { Authorization: `Bearer ${key}` } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(String(res.statusCode)));
-          res.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
-        });
+        const req = http.get(
+          {
+            host: "127.0.0.1",
+            port: server.port,
+            path: "/v1",
+            agent: false,
+            headers: { Authorization: `Bearer ${key}` },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(String(res.statusCode)));
+            res.on("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? "error"));
+          },
+        );
         // An accepted connection left waiting: what was seen for 30 s.
         req.setTimeout(20_000, () => {
           resolve("no answer in 20 s");
@@ -118,7 +133,8 @@ describe("a cluster of two workers", () => {
     const counts: Record<string, number> = {};
     for (const o of outcomes) counts[o] = (counts[o] ?? 0) + 1;
     expect(counts["no answer in 20 s"] ?? 0, JSON.stringify(counts)).toBe(0);
-    for (const o of Object.keys(counts)) expect(["200", "503", "ECONNRESET", "EPIPE"], JSON.stringify(counts)).toContain(o);
+    for (const o of Object.keys(counts))
+      expect(["200", "503", "ECONNRESET", "EPIPE"], JSON.stringify(counts)).toContain(o);
     expect(counts["200"] ?? 0, JSON.stringify(counts)).toBeGreaterThan(550);
     await replacementOf(before[0]!, 90_000);
   }, 240_000);

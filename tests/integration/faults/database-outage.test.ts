@@ -23,7 +23,16 @@ beforeAll(async () => {
   proxy = await startProxy(Number(new URL(database.url).port || 5432), await freePort());
   const viaProxy = new URL(database.url);
   viaProxy.port = String(proxy.port);
-  server = await startServer({ DATABASE_URL: viaProxy.toString(), DB_QUERY_TIMEOUT_MS: String(BOUND_MS), REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200", IP_LIMIT_MINUTE: "100000" });
+  server = await startServer({
+    DATABASE_URL: viaProxy.toString(),
+    DB_QUERY_TIMEOUT_MS: String(BOUND_MS),
+    REDIS_URL: "",
+    DATA_DIR: dataDir,
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    METERING_FLUSH_MS: "200",
+    IP_LIMIT_MINUTE: "100000",
+  });
 });
 
 afterAll(async () => {
@@ -35,7 +44,8 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-const keyed = (key: string, path = "/v1/indices") => timed(`${server.baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+const keyed = (key: string, path = "/v1/indices") =>
+  timed(`${server.baseUrl}${path}`, { headers: { Authorization: `Bearer ${key}` } });
 
 function expectUnavailable({ res, text }: { res: Response; text: string }): void {
   expect(res.status, text).toBe(503);
@@ -61,8 +71,17 @@ describe("database that goes silent (a partition)", () => {
     // error (the call's id) whose data gives the retry time, not a 200 tool result.
     const mcp = await timed(`${server.baseUrl}/mcp`, {
       method: "POST",
-      headers: { Authorization: `Bearer ${keys[0]}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "get_index_history", arguments: { ticker: "PMX-NONE" } } }),
+      headers: {
+        Authorization: `Bearer ${keys[0]}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/call",
+        params: { name: "get_index_history", arguments: { ticker: "PMX-NONE" } },
+      }),
     });
     expect(mcp.res.status, mcp.text).toBe(503);
     expect(Number(mcp.res.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -80,7 +99,6 @@ describe("database that goes silent (a partition)", () => {
     const reported = JSON.parse(health.text).database;
     expect(reported.status).toBe("unavailable");
     expect(reported.error).toContain(`PostgreSQL at 127.0.0.1:${proxy.port}`);
-
 
     // Healed: new connections pass, the ones held through the partition stay silent; the service
     // must drop those by itself and answer within 2 s.
@@ -103,7 +121,10 @@ describe("database that refuses (closed to connections, sessions terminated)", (
 
     await admin(async (c) => {
       await c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      await c.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [dbName],
+      );
     });
     const answers = [];
     for (const k of keys.slice(1, 21)) answers.push(await keyed(k));
@@ -156,7 +177,10 @@ describe("a page that is the first to meet the outage", () => {
 
     await admin(async (c) => {
       await c.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
-      await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [dbName]);
+      await c.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [dbName],
+      );
     });
     // A page whose read nothing in this file has made: no value in the read cache
     // (lib/data/read-cache.ts) to serve, so this page's own read is the one that fails. (The catalog

@@ -18,7 +18,14 @@ beforeAll(async () => {
   const viaProxy = new URL(database.url);
   viaProxy.port = String(proxy.port);
   directEnv = { DATABASE_URL: database.url, REDIS_URL: "" };
-  server = await startServer({ DATABASE_URL: viaProxy.toString(), REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "200" });
+  server = await startServer({
+    DATABASE_URL: viaProxy.toString(),
+    REDIS_URL: "",
+    DATA_DIR: dataDir,
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    METERING_FLUSH_MS: "200",
+  });
 });
 
 afterAll(async () => {
@@ -33,7 +40,9 @@ describe("database refusing connections", () => {
   it("data endpoints, downloads and healthz answer 503 unavailable with Retry-After; service returns when the database does", async () => {
     const keys = [mintKey(directEnv), mintKey(directEnv), mintKey(directEnv), mintKey(directEnv)];
     const paths = ["/v1/indices", "/v1/volatility", "/downloads/2026-01/manifest.json", "/v1/indices/PMI-ANY/latest"];
-    expect((await timed(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${keys[0]}` } })).res.status).toBe(200);
+    expect((await timed(`${server.baseUrl}/v1`, { headers: { Authorization: `Bearer ${keys[0]}` } })).res.status).toBe(
+      200,
+    );
 
     await proxy.close();
     for (const [i, p] of paths.entries()) {
@@ -55,7 +64,8 @@ describe("database refusing connections", () => {
     await proxy.open();
     let status = 0;
     for (let i = 0; i < 40 && status !== 200; i++) {
-      status = (await timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${keys[1]}` } })).res.status;
+      status = (await timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${keys[1]}` } })).res
+        .status;
       if (status !== 200) await new Promise((r) => setTimeout(r, 250));
     }
     expect(status).toBe(200);

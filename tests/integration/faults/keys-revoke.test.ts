@@ -22,7 +22,14 @@ beforeAll(async () => {
   const redisPort = await freePort();
   redis = await startRedis(redisPort);
   dataDir = tempDataDir("revoke");
-  env = { DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${redisPort}`, REDIS_PREFIX: "pmb-revoke:", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", DATA_DIR: dataDir };
+  env = {
+    DATABASE_URL: database.url,
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_PREFIX: "pmb-revoke:",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    DATA_DIR: dataDir,
+  };
   server = await startServer(env);
 });
 
@@ -44,7 +51,9 @@ describe("keys revoke while Redis is unreachable", () => {
     const r = keysCli(["revoke", "--key", key], { ...env, REDIS_URL: `redis://127.0.0.1:${closed}` });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^revoked svc_live_/);
-    expect(r.stderr).toMatch(/revoked in the database; Redis is not reachable now, so it was carried by the database, and every running server confirmed it/);
+    expect(r.stderr).toMatch(
+      /revoked in the database; Redis is not reachable now, so it was carried by the database, and every running server confirmed it/,
+    );
     expect(r.stderr).not.toMatch(/Redis is not connected|\n\s+at /);
 
     const { res, text } = await get(key);
@@ -55,13 +64,18 @@ describe("keys revoke while Redis is unreachable", () => {
   it("says the revocation is not in effect everywhere, names the instance, and exits 3 when a running instance does not confirm", async () => {
     const key = mintKey(env);
     // An instance alive (seen now) that never confirms a revocation: its database watch is stuck.
-    await sql(database.url, `INSERT INTO service_instances (id, "redisPrefix", host, pid, "seenAt") VALUES ('deadbeef-stuck-instance', 'pmb-revoke:', 'stuck-host', 4242, now() + interval '1 minute')`);
+    await sql(
+      database.url,
+      `INSERT INTO service_instances (id, "redisPrefix", host, pid, "seenAt") VALUES ('deadbeef-stuck-instance', 'pmb-revoke:', 'stuck-host', 4242, now() + interval '1 minute')`,
+    );
     try {
       const closed = await freePort();
       const r = keysCli(["revoke", "--key", key], { ...env, REDIS_URL: `redis://127.0.0.1:${closed}` });
       expect(r.status, r.stderr).toBe(3);
       expect(r.stdout).toMatch(/^revoked svc_live_/);
-      expect(r.stderr).toMatch(/NOT yet in effect everywhere.*1 running server\(s\) did not confirm it within \d+ s: deadbeef \(stuck-host pid 4242/s);
+      expect(r.stderr).toMatch(
+        /NOT yet in effect everywhere.*1 running server\(s\) did not confirm it within \d+ s: deadbeef \(stuck-host pid 4242/s,
+      );
     } finally {
       await sql(database.url, `DELETE FROM service_instances WHERE id = 'deadbeef-stuck-instance'`);
     }

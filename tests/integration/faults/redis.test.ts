@@ -33,7 +33,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const get = (server: RunningServer, key: string) => timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
+const get = (server: RunningServer, key: string) =>
+  timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } });
 
 /** The operator CLI as the servers are configured (same database, Redis and prefix). */
 function revoke(key: string): void {
@@ -127,7 +128,11 @@ describe("revocation", () => {
     expect(refused.stderr).toMatch(/use Redis[\s\S]*REDIS_URL/);
     for (const s of servers) expect((await get(s, key)).res.status).toBe(200);
 
-    const wrongPrefix = keysCli(["revoke", "--key", key], { ...cliEnv, REDIS_URL: env.REDIS_URL!, REDIS_PREFIX: "elsewhere:" });
+    const wrongPrefix = keysCli(["revoke", "--key", key], {
+      ...cliEnv,
+      REDIS_URL: env.REDIS_URL!,
+      REDIS_PREFIX: "elsewhere:",
+    });
     expect(wrongPrefix.status).toBe(1);
     expect(wrongPrefix.stderr).toMatch(/REDIS_PREFIX/);
 

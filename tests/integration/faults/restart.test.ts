@@ -13,7 +13,8 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-const get = (server: RunningServer, key: string, p = "/v1") => fetch(`${server.baseUrl}${p}`, { headers: { Authorization: `Bearer ${key}` } });
+const get = (server: RunningServer, key: string, p = "/v1") =>
+  fetch(`${server.baseUrl}${p}`, { headers: { Authorization: `Bearer ${key}` } });
 
 describe("rate-limit windows of the embedded default", () => {
   it("survive SIGKILL and SIGTERM: a key that spent its day limit stays refused after each restart", async () => {
@@ -22,7 +23,10 @@ describe("rate-limit windows of the embedded default", () => {
     const env = { DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" };
     let server = await startServer(env, 120_000);
     try {
-      const minted = keysCli(["mint", "--email", "restart@example.com", "--limit-day", "4", "--limit-minute", "100"], env);
+      const minted = keysCli(
+        ["mint", "--email", "restart@example.com", "--limit-day", "4", "--limit-minute", "100"],
+        env,
+      );
       expect(minted.status, minted.stderr).toBe(0);
       const key = minted.stdout.trim();
       for (let i = 0; i < 4; i++) expect((await get(server, key)).status).toBe(200);
@@ -49,10 +53,20 @@ describe("usage", () => {
     const dataDir = tempDataDir("usage-kill");
     dirs.push(dataDir);
     // No Redis: the windows are journaled too; a flush interval the test never reaches.
-    const env = { DATABASE_URL: database.url, REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", METERING_FLUSH_MS: "600000" };
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: "",
+      DATA_DIR: dataDir,
+      DEMO_MARKET: "0",
+      ENGINE_SCHEDULER: "0",
+      METERING_FLUSH_MS: "600000",
+    };
     const key = mintKey(env);
     const counted = async () => {
-      const rows = await sql<{ statusClass: string; n: number }>(database.url, `SELECT "statusClass", sum(count)::int AS n FROM usage_counters GROUP BY 1`);
+      const rows = await sql<{ statusClass: string; n: number }>(
+        database.url,
+        `SELECT "statusClass", sum(count)::int AS n FROM usage_counters GROUP BY 1`,
+      );
       return { total: rows.reduce((n, r) => n + r.n, 0), notFound: rows.find((r) => r.statusClass === "4xx")?.n ?? 0 };
     };
     let server = await startServer(env);
@@ -66,7 +80,10 @@ describe("usage", () => {
       expect(killed.length).toBeGreaterThan(0);
 
       server = await startServer(env);
-      await waitFor("the killed server's usage applied", async () => (await counted()).total >= 8, { timeoutMs: 10_000, intervalMs: 250 });
+      await waitFor("the killed server's usage applied", async () => (await counted()).total >= 8, {
+        timeoutMs: 10_000,
+        intervalMs: 250,
+      });
       expect(await counted()).toEqual({ total: 8, notFound: 1 });
       // The killed server's files are applied and gone; what is left are the live processes' own.
       expect(usageFiles().filter((f) => killed.includes(f))).toEqual([]);
@@ -93,7 +110,9 @@ describe("the embedded database's lock", () => {
     const env = { DATABASE_URL: "", REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" };
     const first = await startServer(env, 120_000);
     try {
-      await expect(startServer(env, 60_000)).rejects.toThrow(/exited with 1[\s\S]*embedded database[\s\S]*is open in process/);
+      await expect(startServer(env, 60_000)).rejects.toThrow(
+        /exited with 1[\s\S]*embedded database[\s\S]*is open in process/,
+      );
     } finally {
       await first.stop("SIGKILL");
     }

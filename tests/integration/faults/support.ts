@@ -14,7 +14,11 @@ export function tempDataDir(label: string): string {
 
 /** A Redis of this test's own: nothing persisted, so a restart comes back empty. */
 export async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -35,11 +39,18 @@ export function stopProcess(child: ChildProcess, signal: NodeJS.Signals = "SIGKI
 }
 
 /** The keys CLI, as an operator runs it. */
-export function keysCli(args: string[], env: Record<string, string>): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", ...args], {
-    env: { ...process.env, ...env },
-    encoding: "utf8",
-  });
+export function keysCli(
+  args: string[],
+  env: Record<string, string>,
+): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(
+    process.execPath,
+    ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/keys.ts", ...args],
+    {
+      env: { ...process.env, ...env },
+      encoding: "utf8",
+    },
+  );
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -147,7 +158,10 @@ export async function timed(url: string, init?: RequestInit): Promise<{ res: Res
 export async function ownDatabase(label: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = uniqueName(`pmb_f_${label}`);
   const url = await createDatabase(name);
-  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  const migrate = spawnSync(process.execPath, ["scripts/migrate.mjs"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
   if (migrate.status !== 0) throw new Error(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
   return { url, drop: () => dropDatabase(name) };
 }
@@ -165,7 +179,18 @@ export async function sql<T>(url: string, text: string, params: unknown[] = []):
 
 /** A key minted by the operator CLI in `env`'s database. */
 export function mintKey(env: Record<string, string>, limits: { minute?: number; day?: number } = {}): string {
-  const r = keysCli(["mint", "--email", `f-${Math.random().toString(36).slice(2)}@example.com`, "--limit-minute", String(limits.minute ?? 10_000), "--limit-day", String(limits.day ?? 100_000)], env);
+  const r = keysCli(
+    [
+      "mint",
+      "--email",
+      `f-${Math.random().toString(36).slice(2)}@example.com`,
+      "--limit-minute",
+      String(limits.minute ?? 10_000),
+      "--limit-day",
+      String(limits.day ?? 100_000),
+    ],
+    env,
+  );
   if (r.status !== 0) throw new Error(`keys mint failed: ${r.stderr}`);
   return r.stdout.trim();
 }
@@ -180,7 +205,10 @@ export async function insertKeys(url: string, n: number): Promise<string[]> {
   await client.connect();
   try {
     const userId = `u-${Math.random().toString(36).slice(2)}`;
-    await client.query(`INSERT INTO users (id, email, "updatedAt") VALUES ($1, $2, now())`, [userId, `${userId}@example.com`]);
+    await client.query(`INSERT INTO users (id, email, "updatedAt") VALUES ($1, $2, now())`, [
+      userId,
+      `${userId}@example.com`,
+    ]);
     const minted = Array.from({ length: n }, () => generateKey());
     // One statement per 5,000 keys (a bench asks for tens of thousands).
     for (let i = 0; i < minted.length; i += 5000) {

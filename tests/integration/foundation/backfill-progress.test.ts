@@ -30,12 +30,24 @@ afterAll(async () => {
 });
 
 const PAGES = ["/", "/indices", "/volatility", "/indices/PMX-CRYPTO", "/volatility/btc-range", "/status"];
-const env = () => ({ DATABASE_URL: database.url, REDIS_URL: "", DATA_DIR: dataDir, DEMO_MARKET: "1", ENGINE_SCHEDULER: "0" });
+const env = () => ({
+  DATABASE_URL: database.url,
+  REDIS_URL: "",
+  DATA_DIR: dataDir,
+  DEMO_MARKET: "1",
+  ENGINE_SCHEDULER: "0",
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lock = () => otherInstance.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
 const unlock = () => otherInstance.query("SELECT pg_advisory_unlock($1)", [ENGINE_LOCK]);
 
-async function healthz(): Promise<{ status: number; body: { status: string; backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null; pending: boolean } } }> {
+async function healthz(): Promise<{
+  status: number;
+  body: {
+    status: string;
+    backfill: { state: string; hoursDone: number; hoursTotal: number | null; through: string | null; pending: boolean };
+  };
+}> {
   const res = await fetch(`${server!.baseUrl}/healthz`);
   return { status: res.status, body: await res.json() };
 }
@@ -68,7 +80,11 @@ describe("pages during the start-up backfill", () => {
       const a = await healthz();
       await sleep(1200);
       const b = await healthz();
-      return b.body.backfill.state === "running" && b.body.backfill.through && JSON.stringify(a.body.backfill) === JSON.stringify(b.body.backfill) ? b : null;
+      return b.body.backfill.state === "running" &&
+        b.body.backfill.through &&
+        JSON.stringify(a.body.backfill) === JSON.stringify(b.body.backfill)
+        ? b
+        : null;
     });
     expect(held.status).toBe(503);
     expect(held.body.status).toBe("starting");
@@ -84,17 +100,23 @@ describe("pages during the start-up backfill", () => {
       expect(html, p).toContain(`data-hours-done="${hoursDone}"`);
       expect(html, p).toContain(`data-hours-total="${hoursTotal}"`);
       expect(html, p).toContain(`data-through="${through}"`);
-      expect(html, p).toContain(`${hoursDone.toLocaleString("en-US")} of ${hoursTotal!.toLocaleString("en-US")} hours computed`);
+      expect(html, p).toContain(
+        `${hoursDone.toLocaleString("en-US")} of ${hoursTotal!.toLocaleString("en-US")} hours computed`,
+      );
     }
     // The lists show the notice instead of tables of values that stop at an old hour.
     expect(await (await fetch(`${server.baseUrl}/indices`)).text()).not.toContain('data-testid="index-table"');
-    const json = (await (await fetch(`${server.baseUrl}/status.json`)).json()) as { backfill: { state: string; hoursDone: number } };
+    const json = (await (await fetch(`${server.baseUrl}/status.json`)).json()) as {
+      backfill: { state: string; hoursDone: number };
+    };
     expect(json.backfill).toMatchObject({ state: "running", hoursDone });
 
     await unlock();
     await until("the backfill to finish", 480_000, async () => ((await healthz()).status === 200 ? true : null));
     // the start-up work after it (incidents, bundle builds) ends too, and /healthz says so
-    await until("the start-up work to end", 300_000, async () => ((await healthz()).body.backfill.pending === false ? true : null));
+    await until("the start-up work to end", 300_000, async () =>
+      (await healthz()).body.backfill.pending === false ? true : null,
+    );
     expect(server.output()).toMatch(/\[engine\] backfill: \d+\/\d+ hours \(\d+%\), through /);
     for (const p of PAGES) {
       const html = await (await fetch(`${server.baseUrl}${p}`)).text();
@@ -104,12 +126,18 @@ describe("pages during the start-up backfill", () => {
 
     // An incident opened with `npm run incidents` shows on the running server's status page.
     const cli = (args: string[]) =>
-      spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/incidents.ts", ...args], { env: { ...process.env, ...env() }, encoding: "utf8" });
+      spawnSync(
+        process.execPath,
+        ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/incidents.ts", ...args],
+        { env: { ...process.env, ...env() }, encoding: "utf8" },
+      );
     const opened = cli(["open", "--title", "Planned maintenance", "--note", "Starting."]);
     expect(opened.status, opened.stderr).toBe(0);
     const ref = /INC-[0-9A-F]{8}/.exec(opened.stdout)?.[0] ?? "";
     // the CLI writes the database directly: the server's read models show it once their cache refreshes
-    await until("the incident on /status", 30_000, async () => ((await (await fetch(`${server!.baseUrl}/status`)).text()).includes(`data-ref="${ref}"`) ? true : null));
+    await until("the incident on /status", 30_000, async () =>
+      (await (await fetch(`${server!.baseUrl}/status`)).text()).includes(`data-ref="${ref}"`) ? true : null,
+    );
     expect(cli(["close", ref]).status).toBe(0);
     expect(cli(["list"]).stdout).not.toContain(ref);
   }, 720_000);

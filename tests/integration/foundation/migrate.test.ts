@@ -14,7 +14,10 @@ afterAll(async () => {
 });
 
 function migrate() {
-  return spawnSync(process.execPath, ["scripts/migrate.mjs"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  return spawnSync(process.execPath, ["scripts/migrate.mjs"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
 }
 
 describe("npm run db:migrate on a real PostgreSQL server", () => {
@@ -37,7 +40,15 @@ describe("npm run db:migrate on a real PostgreSQL server", () => {
     try {
       const tables = await c.query("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
       const names = tables.rows.map((r) => r.table_name as string);
-      for (const t of ["users", "api_keys", "usage_counters", "index_levels", "volatility_ticks", "reconstitution_events", "_prisma_migrations"]) {
+      for (const t of [
+        "users",
+        "api_keys",
+        "usage_counters",
+        "index_levels",
+        "volatility_ticks",
+        "reconstitution_events",
+        "_prisma_migrations",
+      ]) {
         expect(names).toContain(t);
       }
       const levelType = await c.query(

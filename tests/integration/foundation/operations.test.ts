@@ -21,7 +21,16 @@ beforeAll(async () => {
   database = await ownDatabase("ops");
   const dataDir = tempDataDir("ops");
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  env = { DATABASE_URL: database.url, REDIS_URL: testRedisUrl, REDIS_PREFIX: `${uniqueName("f_ops")}:`, DATA_DIR: dataDir, DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", IP_LIMIT_MINUTE: "1000000", METRICS_TOKEN };
+  env = {
+    DATABASE_URL: database.url,
+    REDIS_URL: testRedisUrl,
+    REDIS_PREFIX: `${uniqueName("f_ops")}:`,
+    DATA_DIR: dataDir,
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    IP_LIMIT_MINUTE: "1000000",
+    METRICS_TOKEN,
+  };
   server = await startServer(env);
   key = mintKey(env);
 }, 240_000);
@@ -54,7 +63,10 @@ describe("probes", () => {
     expect(await live.json()).toMatchObject({ status: "ok" });
     const ready = await fetch(`${server.baseUrl}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toMatchObject({ status: "ready", checks: { database: "ok", redis: "ok", backfill: expect.any(String), stopping: false } });
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      checks: { database: "ok", redis: "ok", backfill: expect.any(String), stopping: false },
+    });
     const health = await fetch(`${server.baseUrl}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", database: { status: "ok" } });
@@ -62,7 +74,15 @@ describe("probes", () => {
 
   it("with the database unreachable: /livez 200 (it touches no dependency), /readyz and /healthz 503 naming the database", async () => {
     const closed = await freePort();
-    const down = await startServer({ ...env, DATABASE_URL: `postgresql://postgres@127.0.0.1:${closed}/none`, REDIS_PREFIX: `${uniqueName("f_ops_down")}:` }, 180_000, 503);
+    const down = await startServer(
+      {
+        ...env,
+        DATABASE_URL: `postgresql://postgres@127.0.0.1:${closed}/none`,
+        REDIS_PREFIX: `${uniqueName("f_ops_down")}:`,
+      },
+      180_000,
+      503,
+    );
     try {
       expect((await fetch(`${down.baseUrl}/livez`)).status).toBe(200);
       const ready = await fetch(`${down.baseUrl}/readyz`);
@@ -78,14 +98,24 @@ describe("probes", () => {
 
 describe("/metrics", () => {
   it("serves Prometheus text to loopback: request durations by route template, rate limits, key cache, database, Redis, usage flush, back-calculation, Node's defaults", async () => {
-    for (let i = 0; i < 3; i++) expect((await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(200);
-    expect((await fetch(`${server.baseUrl}/v1/indices/NOPE-X/latest`, { headers: { Authorization: `Bearer ${key}` } })).status).toBe(404);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await fetch(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } })).status,
+      ).toBe(200);
+    expect(
+      (await fetch(`${server.baseUrl}/v1/indices/NOPE-X/latest`, { headers: { Authorization: `Bearer ${key}` } }))
+        .status,
+    ).toBe(404);
     const res = await fetch(`${server.baseUrl}/metrics`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices"[^}]*http_response_status_code="200"[^}]*\} [3-9]/m);
-    expect(text).toMatch(/^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices\/\{ticker\}\/latest"[^}]*http_response_status_code="404"/m);
+    expect(text).toMatch(
+      /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices"[^}]*http_response_status_code="200"[^}]*\} [3-9]/m,
+    );
+    expect(text).toMatch(
+      /^http_server_request_duration_seconds_count\{[^}]*http_route="\/v1\/indices\/\{ticker\}\/latest"[^}]*http_response_status_code="404"/m,
+    );
     expect(text).not.toMatch(/NOPE-X/); // routes are templates, never raw paths
     expect(text).toMatch(/^pmb_rate_limit_decisions_total\{[^}]*window="key",decision="allowed"/m);
     expect(text).toMatch(/^pmb_key_cache_lookups_total\{[^}]*result="(hit|miss)"/m);
@@ -101,10 +131,16 @@ describe("/metrics", () => {
   it("is never public: a request that came through a proxy is refused 403 in the error shape; the operator token opens it", async () => {
     const proxied = await fetch(`${server.baseUrl}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9" } });
     expect(proxied.status).toBe(403);
-    expect(((await proxied.json()) as { error: { code: string; message: string } }).error.message).toMatch(/loopback.*METRICS_TOKEN/);
-    const wrong = await fetch(`${server.baseUrl}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9", Authorization: "Bearer not-the-token-at-all-000" } });
+    expect(((await proxied.json()) as { error: { code: string; message: string } }).error.message).toMatch(
+      /loopback.*METRICS_TOKEN/,
+    );
+    const wrong = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { "X-Forwarded-For": "203.0.113.9", Authorization: "Bearer not-the-token-at-all-000" },
+    });
     expect(wrong.status).toBe(403);
-    const withToken = await fetch(`${server.baseUrl}/metrics`, { headers: { "X-Forwarded-For": "203.0.113.9", Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const withToken = await fetch(`${server.baseUrl}/metrics`, {
+      headers: { "X-Forwarded-For": "203.0.113.9", Authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(withToken.status).toBe(200);
     expect(await withToken.text()).toMatch(/^http_server_request_duration_seconds_bucket/m);
   });
@@ -112,10 +148,20 @@ describe("/metrics", () => {
 
 describe("logs", () => {
   it("every line is JSON with time, level, instance and pid; an access line per answer with request id, route, status and duration; never a key", async () => {
-    const res = await fetch(`${server.baseUrl}/v1/indices?key=${key}`, { headers: { Authorization: `Bearer ${key}`, Cookie: "authjs.session-token=secret-cookie-value" } });
+    const res = await fetch(`${server.baseUrl}/v1/indices?key=${key}`, {
+      headers: { Authorization: `Bearer ${key}`, Cookie: "authjs.session-token=secret-cookie-value" },
+    });
     const requestId = res.headers.get("x-request-id");
-    const access = await waitFor("the access line", () => logLines().find((l) => l.msg === "request" && l.requestId === requestId));
-    expect(access).toMatchObject({ level: "info", route: "/v1/indices", method: "GET", status: res.status, pid: server.process.pid });
+    const access = await waitFor("the access line", () =>
+      logLines().find((l) => l.msg === "request" && l.requestId === requestId),
+    );
+    expect(access).toMatchObject({
+      level: "info",
+      route: "/v1/indices",
+      method: "GET",
+      status: res.status,
+      pid: server.process.pid,
+    });
     expect(typeof access.durationMs).toBe("number");
     expect(access.instance).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(access.time as string).toISOString()).toBe(access.time);
@@ -134,14 +180,27 @@ describe("logs", () => {
 describe("instances", () => {
   it("`npm run instances -- list` shows the running server; a dead instance's row is pruned", async () => {
     const { instance } = (await (await fetch(`${server.baseUrl}/livez`)).json()) as { instance: string };
-    await sql(database.url, `INSERT INTO service_instances (id, "redisPrefix", "seenAt") VALUES ('dead-instance-row', NULL, now() - interval '10 minutes')`);
-    const list = () => spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/instances.ts", "list"], { env: { ...process.env, ...env }, encoding: "utf8" });
+    await sql(
+      database.url,
+      `INSERT INTO service_instances (id, "redisPrefix", "seenAt") VALUES ('dead-instance-row', NULL, now() - interval '10 minutes')`,
+    );
+    const list = () =>
+      spawnSync(
+        process.execPath,
+        ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", "scripts/instances.ts", "list"],
+        { env: { ...process.env, ...env }, encoding: "utf8" },
+      );
     const r = list();
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(instance);
     expect(r.stdout).toContain(`\t${server.process.pid}\t`);
     expect(r.stdout).not.toContain("dead-instance-row");
     // The running server's heartbeat prunes rows of instances not seen for a while.
-    await waitFor("the dead row pruned", async () => (await sql(database.url, `SELECT id FROM service_instances WHERE id = 'dead-instance-row'`)).length === 0, { timeoutMs: 40_000 });
+    await waitFor(
+      "the dead row pruned",
+      async () =>
+        (await sql(database.url, `SELECT id FROM service_instances WHERE id = 'dead-instance-row'`)).length === 0,
+      { timeoutMs: 40_000 },
+    );
   }, 60_000);
 });

@@ -34,7 +34,9 @@ describe("the root's clock", () => {
     };
 
     const ask = async () => {
-      const request = fromWebRequest(new Request("http://localhost/v1", { headers: { authorization: `Bearer ${key}`, "x-pmb-peer": "10.9.8.7" } }));
+      const request = fromWebRequest(
+        new Request("http://localhost/v1", { headers: { authorization: `Bearer ${key}`, "x-pmb-peer": "10.9.8.7" } }),
+      );
       return answerEndpoint(mine, endpoints.service.path, endpoints.service.handler, request);
     };
     const first = await ask();

@@ -20,7 +20,15 @@ describe("/healthz", () => {
   it("answers 503 and keeps running when the database cannot be reached", async () => {
     const port = await freePort();
     const child = spawn(process.execPath, ["scripts/server.mjs"], {
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing",
+        DEMO_MARKET: "0",
+        ENGINE_SCHEDULER: "0",
+      },
       stdio: "ignore",
     });
     try {
@@ -45,7 +53,11 @@ describe("/healthz", () => {
 describe("npm start", () => {
   it("stops with one clear line naming the host when DATABASE_URL cannot be reached", async () => {
     const child = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: { ...process.env, DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing", PORT: String(await freePort()) },
+      env: {
+        ...process.env,
+        DATABASE_URL: "postgresql://postgres@127.0.0.1:1/nothing",
+        PORT: String(await freePort()),
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";
@@ -61,7 +73,14 @@ describe("npm start", () => {
 describe("WEB_CONCURRENCY", () => {
   it("refuses several workers without a shared database and Redis", () => {
     const r = spawnSync(process.execPath, ["scripts/server.mjs"], {
-      env: { ...process.env, NODE_ENV: "production", PORT: "1", WEB_CONCURRENCY: "2", DATABASE_URL: inject("databaseUrl"), REDIS_URL: "" },
+      env: {
+        ...process.env,
+        NODE_ENV: "production",
+        PORT: "1",
+        WEB_CONCURRENCY: "2",
+        DATABASE_URL: inject("databaseUrl"),
+        REDIS_URL: "",
+      },
       encoding: "utf8",
       timeout: 30_000,
     });
@@ -80,8 +99,10 @@ describe("WEB_CONCURRENCY", () => {
     });
     const pid = server.process.pid!;
     try {
-      const workers = () => fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-      for (let i = 0; i < 240 && !server.output().includes("(2 workers)"); i++) await new Promise((r) => setTimeout(r, 250));
+      const workers = () =>
+        fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      for (let i = 0; i < 240 && !server.output().includes("(2 workers)"); i++)
+        await new Promise((r) => setTimeout(r, 250));
       expect(server.output()).toContain("(2 workers)");
       expect(workers()).toHaveLength(2);
       const { key } = await newKey();

@@ -25,10 +25,17 @@ beforeAll(async () => {
     IP_LIMIT_MINUTE: "1000000",
   });
   // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
-  await waitFor("the start-up work done", async () => {
-    const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as { status: string; backfill: { state: string; pending: boolean } };
-    return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
-  }, { timeoutMs: 180_000 });
+  await waitFor(
+    "the start-up work done",
+    async () => {
+      const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as {
+        status: string;
+        backfill: { state: string; pending: boolean };
+      };
+      return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
+    },
+    { timeoutMs: 180_000 },
+  );
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
 }, 200_000);
 
@@ -39,8 +46,15 @@ afterAll(async () => {
 const HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
 
 async function post(body: unknown) {
-  const res = await fetch(`${server.baseUrl}/mcp`, { method: "POST", headers: { ...HEADERS, Authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as { id: unknown; error?: { code: number; message: string }; result?: unknown } };
+  const res = await fetch(`${server.baseUrl}/mcp`, {
+    method: "POST",
+    headers: { ...HEADERS, Authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { id: unknown; error?: { code: number; message: string }; result?: unknown },
+  };
 }
 
 describe("tools/call arguments that are no object", () => {
@@ -49,18 +63,30 @@ describe("tools/call arguments that are no object", () => {
     ["null", null, /not null/],
     ["a number", 7, /not a number/],
   ])("%s: -32602 Invalid params with a readable message, the request's id kept", async (_label, args, says) => {
-    const { status, body } = await post({ jsonrpc: "2.0", id: 41, method: "tools/call", params: { name: "list_indices", arguments: args } });
+    const { status, body } = await post({
+      jsonrpc: "2.0",
+      id: 41,
+      method: "tools/call",
+      params: { name: "list_indices", arguments: args },
+    });
     expect(status).toBe(200);
     expect(body.id).toBe(41);
     expect(body.error?.code).toBe(-32602);
-    expect(body.error?.message).toMatch(/^Invalid params: tools\/call 'arguments' must be an object of named arguments/);
+    expect(body.error?.message).toMatch(
+      /^Invalid params: tools\/call 'arguments' must be an object of named arguments/,
+    );
     expect(body.error?.message).toMatch(says);
     expect(body.error?.message).not.toMatch(/expected|invalid_type|"path"/);
   });
 
   it("an object, or no arguments at all, still calls the tool", async () => {
-    expect((await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_quota", arguments: {} } })).body.result).toBeTruthy();
-    expect((await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_quota" } })).body.result).toBeTruthy();
+    expect(
+      (await post({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_quota", arguments: {} } })).body
+        .result,
+    ).toBeTruthy();
+    expect(
+      (await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_quota" } })).body.result,
+    ).toBeTruthy();
   });
 });
 
@@ -73,7 +99,13 @@ describe("a body over 4 MB", () => {
     let sentAtAnswer = -1;
     const status = await new Promise<number>((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port: server.port, path: "/mcp", method: "POST", headers: { ...HEADERS, Authorization: `Bearer ${key}`, "Transfer-Encoding": "chunked" } },
+        {
+          host: "127.0.0.1",
+          port: server.port,
+          path: "/mcp",
+          method: "POST",
+          headers: { ...HEADERS, Authorization: `Bearer ${key}`, "Transfer-Encoding": "chunked" },
+        },
         (res) => {
           sentAtAnswer = sent;
           res.resume();
@@ -101,7 +133,11 @@ describe("a body over 4 MB", () => {
   }, 60_000);
 
   it("with Content-Length over the limit: 413 at once", async () => {
-    const res = await fetch(`${server.baseUrl}/mcp`, { method: "POST", headers: { ...HEADERS, Authorization: `Bearer ${key}` }, body: "x".repeat(MAX_BODY + 1) });
+    const res = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { ...HEADERS, Authorization: `Bearer ${key}` },
+      body: "x".repeat(MAX_BODY + 1),
+    });
     expect(res.status).toBe(413);
     expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/Payload Too Large/);
   });
@@ -113,7 +149,9 @@ describe("a client dropping its request mid-body is not a database outage", () =
     const drop = () =>
       new Promise<void>((resolve) => {
         const socket = net.connect(server.port, "127.0.0.1", () => {
-          socket.write(`POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`);
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n`,
+          );
         });
         // The server has the request (it says 100 Continue): one byte of the body, then gone.
         socket.once("data", () => {
@@ -127,12 +165,23 @@ describe("a client dropping its request mid-body is not a database outage", () =
       await Promise.all(Array.from({ length: 11 }, drop));
       // A page that needs the database (it answered 503 while a drop was taken for an outage), and
       // the database's own health (Redis's, on a loaded machine, is not this rule's).
-      const [page, health] = await Promise.all([fetch(`${server.baseUrl}/portal/signin`), fetch(`${server.baseUrl}/healthz`)]);
+      const [page, health] = await Promise.all([
+        fetch(`${server.baseUrl}/portal/signin`),
+        fetch(`${server.baseUrl}/healthz`),
+      ]);
       expect(page.status).toBe(200);
       expect(((await health.json()) as { database: { status: string } }).database.status).toBe("ok");
     }
     // The drops were seen by the server (its access log counts them), and none was taken for the database.
-    await waitFor("the drops in the access log", () => (server.output().slice(logStart).match(/"route":"\/mcp"/g)?.length ?? 0) >= 33, { timeoutMs: 10_000 });
+    await waitFor(
+      "the drops in the access log",
+      () =>
+        (server
+          .output()
+          .slice(logStart)
+          .match(/"route":"\/mcp"/g)?.length ?? 0) >= 33,
+      { timeoutMs: 10_000 },
+    );
     const log = server.output().slice(logStart);
     expect(log).not.toMatch(/\[db\] unavailable/);
     expect(log).not.toMatch(/(\n|\\n)\s+at .*\(/);

@@ -6,11 +6,15 @@ async function usage(keyId: string, atLeast: number) {
   const prisma = await testDb();
   let rows: Array<{ endpoint: string; statusClass: string; count: number }> = [];
   for (let i = 0; i < 50; i++) {
-    rows = await prisma.usageCounter.findMany({ where: { keyId }, select: { endpoint: true, statusClass: true, count: true } });
+    rows = await prisma.usageCounter.findMany({
+      where: { keyId },
+      select: { endpoint: true, statusClass: true, count: true },
+    });
     if (rows.reduce((n, r) => n + r.count, 0) >= atLeast) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const count = (endpoint: string, statusClass: string) => rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
+  const count = (endpoint: string, statusClass: string) =>
+    rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
   return Object.assign(count, { endpoints: [...new Set(rows.map((r) => r.endpoint))].sort() });
 }
 

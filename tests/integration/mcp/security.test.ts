@@ -55,7 +55,11 @@ describe("a revoked key is refused at once", () => {
       await revokeKey(await root().db(), root().keys, id, userId);
       for (const client of clients) await expect(callTool(client, "get_downloads")).rejects.toThrow(/invalid_api_key/);
       for (const instance of [0, 1]) {
-        expectHttpError(await postMcp(rpc("tools/call", { name: "get_downloads", arguments: {} }), { key, instance }), 401, "invalid_api_key");
+        expectHttpError(
+          await postMcp(rpc("tools/call", { name: "get_downloads", arguments: {} }), { key, instance }),
+          401,
+          "invalid_api_key",
+        );
       }
     } finally {
       await Promise.all(clients.map((c) => c.close()));
@@ -64,12 +68,15 @@ describe("a revoked key is refused at once", () => {
 });
 
 describe("the key never travels in the URL", () => {
-  it.each(["api_key", "apiKey", "key", "token", "access_token"])("?%s=<key> is refused even with a valid header", async (name) => {
-    const { key } = await newKey();
-    const res = await postMcp(INITIALIZE, { key, query: `?${name}=${encodeURIComponent(key)}` });
-    expectHttpError(res, 401, "invalid_api_key");
-    expect(res.body.error.message).toMatch(/URL/);
-  });
+  it.each(["api_key", "apiKey", "key", "token", "access_token"])(
+    "?%s=<key> is refused even with a valid header",
+    async (name) => {
+      const { key } = await newKey();
+      const res = await postMcp(INITIALIZE, { key, query: `?${name}=${encodeURIComponent(key)}` });
+      expectHttpError(res, 401, "invalid_api_key");
+      expect(res.body.error.message).toMatch(/URL/);
+    },
+  );
 
   it("a key-shaped value under any parameter name is refused", async () => {
     const { key } = await newKey();
@@ -99,7 +106,14 @@ describe("Origin is validated (MCP transport rule against DNS rebinding)", () =>
   it("a preflight from the own origin is answered; from another origin it is 403", async () => {
     const own = new URL(baseUrl()).origin;
     const preflight = (origin: string) =>
-      fetch(`${baseUrl()}/mcp`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" } });
+      fetch(`${baseUrl()}/mcp`, {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "authorization, content-type",
+        },
+      });
     const ok = await preflight(own);
     expect(ok.status).toBe(204);
     expect(ok.headers.get("access-control-allow-headers")).toMatch(/Authorization/);

@@ -41,7 +41,10 @@ export function v1Path(tool: ToolName, args: Args = {}): string {
 }
 
 /** The official SDK client over Streamable HTTP, with the key in the Authorization header. */
-export async function connect(key: string, options: { instance?: number; headers?: Record<string, string> } = {}): Promise<Client> {
+export async function connect(
+  key: string,
+  options: { instance?: number; headers?: Record<string, string> } = {},
+): Promise<Client> {
   const client = new Client({ name: "integration-test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl(options.instance)}/mcp`), {
     requestInit: { headers: { Authorization: `Bearer ${key}`, ...options.headers } },
@@ -67,7 +70,11 @@ export async function postMcp(
   body: unknown,
   init: { key?: string; headers?: Record<string, string>; query?: string; method?: string; instance?: number } = {},
 ) {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...init.headers };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    ...init.headers,
+  };
   if (init.key) headers.Authorization = `Bearer ${init.key}`;
   const method = init.method ?? "POST";
   const res = await fetch(`${baseUrl(init.instance)}/mcp${init.query ?? ""}`, {
@@ -86,7 +93,12 @@ export async function postMcp(
   return { status: res.status, headers: res.headers, body: json as Record<string, any> };
 }
 
-export const rpc = (method: string, params: Record<string, unknown> = {}, id = 1) => ({ jsonrpc: "2.0", id, method, params });
+export const rpc = (method: string, params: Record<string, unknown> = {}, id = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method,
+  params,
+});
 
 export const INITIALIZE = rpc("initialize", {
   protocolVersion: "2025-06-18",

@@ -37,7 +37,12 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
     for (const tool of tools) {
-      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false, destructiveHint: false });
+      expect(tool.annotations, tool.name).toMatchObject({
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+        destructiveHint: false,
+      });
       expect(tool.description, tool.name).toMatch(/GET \/v1/);
       expect(tool.inputSchema.type).toBe("object");
     }
@@ -47,8 +52,12 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     const schema = (name: ToolName) => tools.find((t) => t.name === name)!.inputSchema;
     expect(schema("get_index_history").required).toEqual(["ticker"]);
-    expect(schema("get_index_history").properties).toMatchObject({ interval: { type: "string", enum: ["1h", "1d"], default: "1d" } });
-    expect(schema("get_index_reconstitutions").properties).toMatchObject({ limit: { type: "integer", minimum: 1, maximum: 50, default: 20 } });
+    expect(schema("get_index_history").properties).toMatchObject({
+      interval: { type: "string", enum: ["1h", "1d"], default: "1d" },
+    });
+    expect(schema("get_index_reconstitutions").properties).toMatchObject({
+      limit: { type: "integer", minimum: 1, maximum: 50, default: 20 },
+    });
     expect(schema("get_volatility_history").properties).toMatchObject({
       limit: { type: "integer", minimum: 1, maximum: 5000, default: 500 },
       includeGated: { type: "boolean", default: false },
@@ -66,7 +75,9 @@ describe("tools/list", () => {
         if (property.default === undefined) continue;
         const start = day(-5);
         const bare = await call(v1Path(tool.name as ToolName, { ticker, start }), { key });
-        const explicit = await call(v1Path(tool.name as ToolName, { ticker, start, [name]: property.default }), { key });
+        const explicit = await call(v1Path(tool.name as ToolName, { ticker, start, [name]: property.default }), {
+          key,
+        });
         expect(explicit.status, `${tool.name}.${name}`).toBe(200);
         expect(explicit.body.data, `${tool.name}.${name}`).toEqual(bare.body.data);
       }
@@ -140,11 +151,15 @@ describe("text renderings", () => {
   it("the volatility catalog and history quote values the same way", async () => {
     const catalog = await callTool(client, "list_volatility");
     const entry = structured(catalog).data.series[0];
-    expect(texts(catalog)[0]).toContain(`${entry.headlinePts.toFixed(2)} pts over ${entry.headlineTenorDays} days — ${entry.definitionLine}`);
+    expect(texts(catalog)[0]).toContain(
+      `${entry.headlinePts.toFixed(2)} pts over ${entry.headlineTenorDays} days — ${entry.definitionLine}`,
+    );
     const history = await callTool(client, "get_volatility_history", { ticker: tickers.volatility, limit: 3 });
     const { data } = structured(history);
     if (data.points.length) {
-      expect(texts(history)[0]).toContain(`${data.points[0].headlinePts.toFixed(2)} pts over ${data.series.headlineTenorDays} days — ${data.series.definitionLine}`);
+      expect(texts(history)[0]).toContain(
+        `${data.points[0].headlinePts.toFixed(2)} pts over ${data.series.headlineTenorDays} days — ${data.series.definitionLine}`,
+      );
     }
   });
 });
@@ -153,14 +168,49 @@ describe("errors are the /v1 errors for the same request", () => {
   const cases: Array<[string, ToolName, () => Args, string]> = [
     ["unknown index ticker", "get_index_latest", () => ({ ticker: "NO-SUCH-INDEX" }), "not_found"],
     ["unknown volatility ticker", "get_volatility_history", () => ({ ticker: "NO-SUCH-SERIES" }), "not_found"],
-    ["reconstitutions limit below range", "get_index_reconstitutions", () => ({ ticker: tickers.index, limit: 0 }), "invalid_parameter"],
-    ["reconstitutions limit above range", "get_index_reconstitutions", () => ({ ticker: tickers.index, limit: 51 }), "invalid_parameter"],
-    ["non-integer limit", "get_volatility_history", () => ({ ticker: tickers.volatility, limit: 2.5 }), "invalid_parameter"],
-    ["volatility limit above range", "get_volatility_history", () => ({ ticker: tickers.volatility, limit: 5001 }), "invalid_parameter"],
-    ["includeGated not a boolean", "get_volatility_history", () => ({ ticker: tickers.volatility, includeGated: "yes" }), "invalid_parameter"],
-    ["unparseable date", "get_index_history", () => ({ ticker: tickers.index, start: "2026-02-31" }), "invalid_parameter"],
+    [
+      "reconstitutions limit below range",
+      "get_index_reconstitutions",
+      () => ({ ticker: tickers.index, limit: 0 }),
+      "invalid_parameter",
+    ],
+    [
+      "reconstitutions limit above range",
+      "get_index_reconstitutions",
+      () => ({ ticker: tickers.index, limit: 51 }),
+      "invalid_parameter",
+    ],
+    [
+      "non-integer limit",
+      "get_volatility_history",
+      () => ({ ticker: tickers.volatility, limit: 2.5 }),
+      "invalid_parameter",
+    ],
+    [
+      "volatility limit above range",
+      "get_volatility_history",
+      () => ({ ticker: tickers.volatility, limit: 5001 }),
+      "invalid_parameter",
+    ],
+    [
+      "includeGated not a boolean",
+      "get_volatility_history",
+      () => ({ ticker: tickers.volatility, includeGated: "yes" }),
+      "invalid_parameter",
+    ],
+    [
+      "unparseable date",
+      "get_index_history",
+      () => ({ ticker: tickers.index, start: "2026-02-31" }),
+      "invalid_parameter",
+    ],
     ["interval", "get_index_history", () => ({ ticker: tickers.index, interval: "5m" }), "invalid_interval"],
-    ["start not before end", "get_index_history", () => ({ ticker: tickers.index, start: day(-2), end: day(-3) }), "invalid_window"],
+    [
+      "start not before end",
+      "get_index_history",
+      () => ({ ticker: tickers.index, start: day(-2), end: day(-3) }),
+      "invalid_window",
+    ],
   ];
 
   it.each(cases)("%s", async (_, tool, makeArgs, code) => {
@@ -183,7 +233,10 @@ describe("errors are the /v1 errors for the same request", () => {
     const args = { ticker: tickers.index, limit: "twenty" };
     const result = await callTool(client, "get_index_reconstitutions", args);
     expectSameError(result, await call(v1Path("get_index_reconstitutions", args), { key }), "invalid_parameter");
-    const object = await client.callTool({ name: "get_volatility_history", arguments: { ticker: tickers.volatility, includeGated: { on: true } } });
+    const object = await client.callTool({
+      name: "get_volatility_history",
+      arguments: { ticker: tickers.volatility, includeGated: { on: true } },
+    });
     expect(structured(object as Parameters<typeof structured>[0]).error.code).toBe("invalid_parameter");
   });
 

@@ -69,7 +69,6 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-
 /**
  * A mail sent after every request before it: a link mailed while answering an earlier request
  * (or queued behind its answer) has reached the SMTP sink by the time this one has.
@@ -95,7 +94,10 @@ describe("sign-in by magic link over SMTP", () => {
 
     // Only the hash is stored, salted with AUTH_SECRET, valid for 15 minutes.
     const db = await prisma();
-    const rows = await db.verificationToken.findMany({ where: { identifier: email }, select: { token: true, expires: true } });
+    const rows = await db.verificationToken.findMany({
+      where: { identifier: email },
+      select: { token: true, expires: true },
+    });
     expect(rows).toHaveLength(1);
     expect(rows[0]!.token).toBe(storedTokenHash(token, SECRET));
     expect(rows[0]!.token).not.toContain(token);
@@ -126,7 +128,10 @@ describe("sign-in by magic link over SMTP", () => {
     expect(home.status).toBe(200);
     expect(home.html).toContain(email);
     expect(home.html).toContain("API keys");
-    const user = await db.user.findUnique({ where: { email }, select: { id: true, emailVerified: true, sessions: { select: { expires: true } } } });
+    const user = await db.user.findUnique({
+      where: { email },
+      select: { id: true, emailVerified: true, sessions: { select: { expires: true } } },
+    });
     expect(user?.emailVerified).toBeInstanceOf(Date);
     expect(user?.sessions).toHaveLength(1);
   });
@@ -156,7 +161,10 @@ describe("sign-in by magic link over SMTP", () => {
     expect((await p.requestLink(email)).status).toBe(200);
     const { link } = await smtp.next(email);
     const db = await prisma();
-    await db.verificationToken.updateMany({ where: { identifier: email }, data: { expires: new Date(Date.now() - 60_000) } });
+    await db.verificationToken.updateMany({
+      where: { identifier: email },
+      data: { expires: new Date(Date.now() - 60_000) },
+    });
 
     const page = await p.get(new URL(link!).pathname + new URL(link!).search);
     expect(page.html).toContain("This sign-in link has expired");
@@ -175,9 +183,13 @@ describe("sign-in by magic link over SMTP", () => {
     expect((await p.requestLink(email)).status).toBe(200);
     const { link } = await smtp.next(email);
     const { token } = linkParts(link!);
-    const wrongToken = await p.confirm(`${p.base}/portal/confirm?${new URLSearchParams({ token: `${token.slice(0, -1)}${token.endsWith("0") ? "1" : "0"}`, email })}`);
+    const wrongToken = await p.confirm(
+      `${p.base}/portal/confirm?${new URLSearchParams({ token: `${token.slice(0, -1)}${token.endsWith("0") ? "1" : "0"}`, email })}`,
+    );
     expect(wrongToken.headers.get("location")).toBe("/portal/signin?link=used");
-    const wrongEmail = await p.confirm(`${p.base}/portal/confirm?${new URLSearchParams({ token, email: uniqueEmail("other") })}`);
+    const wrongEmail = await p.confirm(
+      `${p.base}/portal/confirm?${new URLSearchParams({ token, email: uniqueEmail("other") })}`,
+    );
     expect(wrongEmail.headers.get("location")).toBe("/portal/signin?link=used");
     expect(sessionCookie(wrongToken) ?? sessionCookie(wrongEmail)).toBeNull();
     // The real link still works afterwards.
@@ -237,7 +249,8 @@ describe("sign-in by magic link over SMTP", () => {
 
   it("sending is rate-limited per client address", async () => {
     const client = uniqueClient();
-    for (let i = 0; i < MAIL_LIMIT_CLIENT; i++) expect((await p.requestLink(uniqueEmail(), { client })).status).toBe(200);
+    for (let i = 0; i < MAIL_LIMIT_CLIENT; i++)
+      expect((await p.requestLink(uniqueEmail(), { client })).status).toBe(200);
     const refused = await p.requestLink(uniqueEmail(), { client });
     expect(refused.status).toBe(429);
     const body = (await refused.json()) as { error: { code: string; message: string } };
@@ -318,7 +331,9 @@ describe("keys in the portal", () => {
       const res = await keyAction(p.base, "/portal/api/keys", c.account, c.options);
       expect(res.status, c.name).toBe(c.status);
     }
-    const user = await (await prisma()).user.findUnique({ where: { email: a.email }, select: { apiKeys: { select: { id: true } } } });
+    const user = await (
+      await prisma()
+    ).user.findUnique({ where: { email: a.email }, select: { apiKeys: { select: { id: true } } } });
     expect(user?.apiKeys).toHaveLength(0);
   });
 
@@ -366,7 +381,10 @@ describe("keys in the portal", () => {
     const db = await prisma();
     let counted: Array<{ endpoint: string; statusClass: string; count: number }> = [];
     for (let i = 0; i < 50; i++) {
-      counted = await db.usageCounter.findMany({ where: { keyId: key.id }, select: { endpoint: true, statusClass: true, count: true } });
+      counted = await db.usageCounter.findMany({
+        where: { keyId: key.id },
+        select: { endpoint: true, statusClass: true, count: true },
+      });
       if (counted.reduce((n, r) => n + r.count, 0) >= 4) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -375,7 +393,8 @@ describe("keys in the portal", () => {
 
     const page = await p.get(`/portal/keys/${key.id}`, a.cookie);
     expect(page.status).toBe(200);
-    const attr = (testId: string, name: string) => new RegExp(`data-testid="${testId}"[^>]*?data-${name}="(\\d*)"`).exec(page.html)?.[1];
+    const attr = (testId: string, name: string) =>
+      new RegExp(`data-testid="${testId}"[^>]*?data-${name}="(\\d*)"`).exec(page.html)?.[1];
     for (const chart of ["usage-hourly", "usage-daily"]) {
       expect(Number(attr(chart, "total")), chart).toBe(sum());
       expect(Number(attr(chart, "success")), chart).toBe(sum("2xx"));
@@ -390,7 +409,9 @@ describe("keys in the portal", () => {
     const remaining = Number(attr("quota-minute", "remaining"));
     expect(remaining).toBe(60 - 4);
     const reread = await p.get(`/portal/keys/${key.id}`, a.cookie);
-    expect(Number(new RegExp(`data-testid="quota-minute"[^>]*?data-remaining="(\\d*)"`).exec(reread.html)?.[1])).toBe(remaining);
+    expect(Number(new RegExp(`data-testid="quota-minute"[^>]*?data-remaining="(\\d*)"`).exec(reread.html)?.[1])).toBe(
+      remaining,
+    );
   });
 });
 
@@ -436,7 +457,9 @@ describe("configuration", () => {
         body: new URLSearchParams({ email: uniqueEmail() }),
       });
       expect(res.status).toBe(503);
-      expect(((await res.json()) as { error: { code: string; message: string } }).error.message).toContain("AUTH_SECRET");
+      expect(((await res.json()) as { error: { code: string; message: string } }).error.message).toContain(
+        "AUTH_SECRET",
+      );
     } finally {
       if (saved !== undefined) process.env.AUTH_SECRET = saved;
       await bare?.stop();

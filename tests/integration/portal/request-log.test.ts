@@ -94,7 +94,10 @@ describe("request log", () => {
     expect(limitedRow).toContain("rate_limited");
 
     // A search by the first characters of an id finds it; the search shows only matches.
-    const partial = await p.get(`/portal/keys/${id}?request=${limited.requestId.slice(0, 13).toUpperCase()}`, account.cookie);
+    const partial = await p.get(
+      `/portal/keys/${id}?request=${limited.requestId.slice(0, 13).toUpperCase()}`,
+      account.cookie,
+    );
     expect(partial.html).toContain(`data-request-id="${limited.requestId}"`);
     expect(partial.html).not.toContain(`data-request-id="${ok.requestId}"`);
     // The whole log, newest first.
@@ -103,10 +106,25 @@ describe("request log", () => {
     expect(order).toEqual([limited.requestId, third.requestId, missing.requestId, ok.requestId]);
 
     // What is stored: no key, no header, only the columns shown.
-    const stored = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(`SELECT * FROM request_log WHERE "keyId" = $1::uuid`, id);
+    const stored = await db.$queryRawUnsafe<Array<Record<string, unknown>>>(
+      `SELECT * FROM request_log WHERE "keyId" = $1::uuid`,
+      id,
+    );
     expect(stored).toHaveLength(4);
-    expect(JSON.stringify(stored, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(key.slice(9));
-    expect(Object.keys(stored[0]!).sort()).toEqual(["at", "endpoint", "errorCode", "id", "keyId", "method", "path", "requestId", "status"]);
+    expect(JSON.stringify(stored, (_, v: unknown) => (typeof v === "bigint" ? String(v) : v))).not.toContain(
+      key.slice(9),
+    );
+    expect(Object.keys(stored[0]!).sort()).toEqual([
+      "at",
+      "endpoint",
+      "errorCode",
+      "id",
+      "keyId",
+      "method",
+      "path",
+      "requestId",
+      "status",
+    ]);
 
     // Another account sees nothing of this key.
     const other = await p.signIn();
@@ -127,7 +145,11 @@ describe("request log", () => {
       if (counted < 105) await new Promise((r) => setTimeout(r, 100));
     }
     expect(counted).toBe(105);
-    const kept = await db.requestLogEntry.findMany({ where: { keyId: id }, orderBy: [{ at: "asc" }, { id: "asc" }], select: { requestId: true, path: true } });
+    const kept = await db.requestLogEntry.findMany({
+      where: { keyId: id },
+      orderBy: [{ at: "asc" }, { id: "asc" }],
+      select: { requestId: true, path: true },
+    });
     expect(kept).toHaveLength(100);
     expect(kept.map((r) => r.requestId)).toEqual(ids.slice(5));
     expect(kept[0]!.path).toBe("/v1?n=5");

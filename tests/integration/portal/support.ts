@@ -22,7 +22,9 @@ export interface SmtpSink {
 
 /** Soft line breaks and =XX escapes of quoted-printable, so the link reads as sent. */
 function decodeQuotedPrintable(text: string): string {
-  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return text
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 function parse(raw: string, from: string, to: string[]): CapturedMail {
@@ -66,7 +68,10 @@ export async function startSmtp(): Promise<SmtpSink> {
           taken.add(mail);
           return mail;
         }
-        if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `no mail to ${to} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`,
+          );
         await new Promise((r) => setTimeout(r, 50));
       }
     },
@@ -180,8 +185,19 @@ export async function keyAction(
   path: string,
   account: Account | null,
   options: { csrf?: string | null; origin?: string; site?: string; body?: unknown } = {},
-): Promise<{ status: number; body: Record<string, unknown> & { error?: { code: string; message: string }; key?: string; summary?: { id: string; prefix: string; lastFour: string; status: string } } }> {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json", Origin: options.origin ?? base };
+): Promise<{
+  status: number;
+  body: Record<string, unknown> & {
+    error?: { code: string; message: string };
+    key?: string;
+    summary?: { id: string; prefix: string; lastFour: string; status: string };
+  };
+}> {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json",
+    Origin: options.origin ?? base,
+  };
   if (options.site) headers["Sec-Fetch-Site"] = options.site;
   if (account) headers.Cookie = account.cookie;
   const csrf = options.csrf === undefined ? account?.csrf : options.csrf;

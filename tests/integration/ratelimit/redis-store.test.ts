@@ -50,14 +50,9 @@ describe("redis store with the server clock", () => {
 
   test("30 concurrent calls over two connections admit exactly 10", async () => {
     const key = `shared-${randomUUID()}`;
-    const stores = [
-      createRedisStore(a, { prefix: PREFIX }),
-      createRedisStore(b, { prefix: PREFIX }),
-    ];
+    const stores = [createRedisStore(a, { prefix: PREFIX }), createRedisStore(b, { prefix: PREFIX })];
     const decisions = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        stores[i % 2]!.consume(key, { minute: 10, day: 100 }, Date.now()),
-      ),
+      Array.from({ length: 30 }, (_, i) => stores[i % 2]!.consume(key, { minute: 10, day: 100 }, Date.now())),
     );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     // Every refusal from either instance reports the same reset: one clock, one log.
@@ -96,7 +91,9 @@ describe("redis store with the server clock", () => {
   test("300 concurrent calls on one key over two instances, batched per turn, admit exactly 10", async () => {
     const key = `many-${randomUUID()}`;
     const stores = [createRedisStore(a, { prefix: PREFIX }), createRedisStore(b, { prefix: PREFIX })];
-    const decisions = await Promise.all(Array.from({ length: 300 }, (_, i) => stores[i % 2]!.consume(key, { minute: 10, day: 100 }, Date.now())));
+    const decisions = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => stores[i % 2]!.consume(key, { minute: 10, day: 100 }, Date.now())),
+    );
     expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
     expect(await a.zcard(`${PREFIX}key:${key}`)).toBe(10);
   });

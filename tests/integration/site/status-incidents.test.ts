@@ -74,15 +74,38 @@ const env = (kalshiUrl: string) => ({
 });
 const cli = (script: string, args: string[], kalshiUrl = fake.kalshiUrl) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args], { env: env(kalshiUrl), encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
+      { env: env(kalshiUrl), encoding: "utf8" },
+      (error, stdout, stderr) =>
+        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 
 interface StatusJson {
-  venues: Array<{ venue: string; failing: boolean; lastOkAt: string | null; lastError: string | null; staleMarkets: number }>;
-  staleLegs: Array<{ seriesTicker: string; venue: string; label: string; lastSnapshotAt: string | null; limitSeconds: number }>;
-  incidents: Array<{ ref: string | null; source: string; subject: string; title: string; resolvedAt: string | null; notes: Array<{ body: string }> }>;
+  venues: Array<{
+    venue: string;
+    failing: boolean;
+    lastOkAt: string | null;
+    lastError: string | null;
+    staleMarkets: number;
+  }>;
+  staleLegs: Array<{
+    seriesTicker: string;
+    venue: string;
+    label: string;
+    lastSnapshotAt: string | null;
+    limitSeconds: number;
+  }>;
+  incidents: Array<{
+    ref: string | null;
+    source: string;
+    subject: string;
+    title: string;
+    resolvedAt: string | null;
+    notes: Array<{ body: string }>;
+  }>;
   resolved: Array<{ ref: string; subject: string; resolvedAt: string; notes: Array<{ body: string }> }>;
 }
 // The read model caches for 5 s: each look polls until it shows what the CLI just wrote.
@@ -116,7 +139,9 @@ beforeAll(async () => {
       negRisk: false,
       tags: ["crypto"],
       endDate: end,
-      markets: [{ conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end }],
+      markets: [
+        { conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end },
+      ],
     })),
   );
   fake.kalshi.events.push({
@@ -183,7 +208,12 @@ describe("incidents recorded by the service", () => {
     expect(kalshi.lastError).toBeTruthy();
     expect(s.venues.find((v) => v.venue === "polymarket")!.failing).toBe(false);
     expect(s.incidents).toHaveLength(1);
-    expect(s.incidents[0]).toMatchObject({ source: "auto", subject: "kalshi", title: "Venue reads failing", resolvedAt: null });
+    expect(s.incidents[0]).toMatchObject({
+      source: "auto",
+      subject: "kalshi",
+      title: "Venue reads failing",
+      resolvedAt: null,
+    });
     expect(s.incidents[0]!.ref).toMatch(/^INC-[0-9A-F]{8}$/);
     // The series' legs had no read this hour: past their one-minute gate, listed and counted.
     expect(s.staleLegs.map((l) => [l.seriesTicker, l.venue, l.limitSeconds, l.lastSnapshotAt])).toEqual([
@@ -202,7 +232,14 @@ describe("incidents recorded by the service", () => {
 
     // Kalshi is back, and its Fed event now lists a third outcome: it joins the series' legs
     // from this hour (the leg updates of lib/ingest/collector.ts, on a Kalshi event).
-    fake.kalshi.events.find((e) => e.event_ticker === "KXFED-A")!.markets.push({ ticker: "KXFED-A-HIKE", title: "Hike?", status: "active", close_time: new Date(now + 40 * 86_400_000).toISOString() });
+    fake.kalshi.events
+      .find((e) => e.event_ticker === "KXFED-A")!
+      .markets.push({
+        ticker: "KXFED-A-HIKE",
+        title: "Hike?",
+        status: "active",
+        close_time: new Date(now + 40 * 86_400_000).toISOString(),
+      });
     fake.kalshi.books.set("KXFED-A-HIKE", kalshiBookFp(0.01, 0.03));
     const back = await cli("scripts/collect.ts", ["--once", "--at", hours[2]!.toISOString()]);
     expect(back.stdout).toContain("closed 1");
@@ -214,7 +251,10 @@ describe("incidents recorded by the service", () => {
     expect(s.resolved[0]).toMatchObject({ subject: "kalshi" });
     expect(s.resolved[0]!.notes.map((n) => n.body).join(" ")).toContain("Recovered");
 
-    const rows = await sql<{ key: string; source: string; resolved: boolean }>(database.url, `SELECT key, source, "resolvedAt" IS NOT NULL AS resolved FROM incidents`);
+    const rows = await sql<{ key: string; source: string; resolved: boolean }>(
+      database.url,
+      `SELECT key, source, "resolvedAt" IS NOT NULL AS resolved FROM incidents`,
+    );
     expect(rows).toEqual([{ key: "venue:kalshi", source: "auto", resolved: true }]);
     expect(await page("/status/history")).toContain(`data-ref="${s.resolved[0]!.ref}"`);
   }, 180_000);
@@ -222,7 +262,17 @@ describe("incidents recorded by the service", () => {
 
 describe("incidents posted by the operator (npm run incidents)", () => {
   it("open, note, list, close; shown on /status and in /status.json while open, then under resolved", async () => {
-    const opened = await cli("scripts/incidents.ts", ["open", "--title", "Delayed fixing", "--subject", "PMX-BTC", "--severity", "minor", "--note", "Investigating."]);
+    const opened = await cli("scripts/incidents.ts", [
+      "open",
+      "--title",
+      "Delayed fixing",
+      "--subject",
+      "PMX-BTC",
+      "--severity",
+      "minor",
+      "--note",
+      "Investigating.",
+    ]);
     expect(opened.status, opened.stderr).toBe(0);
     const ref = /INC-[0-9A-F]{8}/.exec(opened.stdout)?.[0] ?? "";
     expect(ref).not.toBe("");
@@ -230,7 +280,9 @@ describe("incidents posted by the operator (npm run incidents)", () => {
     const list = await cli("scripts/incidents.ts", ["list"]);
     expect(list.stdout).toMatch(new RegExp(`^${ref}\\topen\\tminor\\toperator\\t`, "m"));
 
-    let s = await status(`${ref} with its second note`, (s) => s.incidents.some((i) => i.ref === ref && i.notes.length === 2));
+    let s = await status(`${ref} with its second note`, (s) =>
+      s.incidents.some((i) => i.ref === ref && i.notes.length === 2),
+    );
     const shown = s.incidents.find((i) => i.ref === ref)!;
     expect(shown).toMatchObject({ source: "operator", subject: "PMX-BTC", title: "Delayed fixing" });
     expect(shown.notes.map((n) => n.body)).toEqual(["Investigating.", "Cause found."]);
@@ -243,7 +295,9 @@ describe("incidents posted by the operator (npm run incidents)", () => {
     s = await status(`${ref} resolved`, (s) => s.resolved.some((i) => i.ref === ref));
     expect(s.incidents.find((i) => i.ref === ref)).toBeUndefined();
     expect(s.resolved.find((i) => i.ref === ref)?.notes.at(-1)?.body).toBe("Fixed.");
-    expect((await cli("scripts/incidents.ts", ["list", "--all"])).stdout).toMatch(new RegExp(`^${ref}\\tresolved\\t`, "m"));
+    expect((await cli("scripts/incidents.ts", ["list", "--all"])).stdout).toMatch(
+      new RegExp(`^${ref}\\tresolved\\t`, "m"),
+    );
   }, 120_000);
 
   it("refuses an unknown incident and a bad command without touching anything", async () => {

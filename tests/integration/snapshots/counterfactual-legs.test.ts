@@ -40,7 +40,10 @@ beforeAll(async () => {
   name = uniqueName("pmb_cf_legs");
   ({ pool, prisma } = await migratedDatabase(name));
   await catchUp(prisma, { seed: SEED, start: START, now: MID });
-  const row = await prisma.volatilitySeries.findUniqueOrThrow({ where: { ticker: SERIES }, select: { legConditionIds: true } });
+  const row = await prisma.volatilitySeries.findUniqueOrThrow({
+    where: { ticker: SERIES },
+    select: { legConditionIds: true },
+  });
   inceptionLegs = row.legConditionIds;
   expect(inceptionLegs.length).toBeGreaterThan(2);
   // a leg in the middle of the grid leaves at LEAVE
@@ -49,7 +52,11 @@ beforeAll(async () => {
     where: { ticker: SERIES },
     data: {
       legConditionIds: inceptionLegs.filter((id) => id !== leaving),
-      legWindows: inceptionLegs.map((conditionId) => ({ conditionId, from: null, until: conditionId === leaving ? LEAVE : null })),
+      legWindows: inceptionLegs.map((conditionId) => ({
+        conditionId,
+        from: null,
+        until: conditionId === leaving ? LEAVE : null,
+      })),
     },
   });
   await catchUp(prisma, { seed: SEED, now: NOW });
@@ -59,7 +66,8 @@ beforeAll(async () => {
     fs.mkdirSync(path.join(dir, f.month), { recursive: true });
     fs.writeFileSync(path.join(dir, f.month, f.name), f.content);
   }
-  for (const b of await prisma.snapshotBundle.findMany()) fs.writeFileSync(path.join(dir, b.month, "manifest.json"), JSON.stringify(b.manifest));
+  for (const b of await prisma.snapshotBundle.findMany())
+    fs.writeFileSync(path.join(dir, b.month, "manifest.json"), JSON.stringify(b.manifest));
 }, 600_000);
 
 afterAll(async () => {
@@ -70,10 +78,12 @@ afterAll(async () => {
 });
 
 type Row = Record<string, string>;
-const rowsOf = (folder: string, file: string) => parse(fs.readFileSync(path.join(folder, file)), { columns: true }) as Row[];
+const rowsOf = (folder: string, file: string) =>
+  parse(fs.readFileSync(path.join(folder, file)), { columns: true }) as Row[];
 
 const outside = (folder: string) => run("python3", ["scripts/outside/recompute_bundles.py", folder]);
-const figure = (stdout: string, what: string) => Number(new RegExp(`^${what}: (\\d+)$`, "m").exec(stdout)?.[1] ?? Number.NaN);
+const figure = (stdout: string, what: string) =>
+  Number(new RegExp(`^${what}: (\\d+)$`, "m").exec(stdout)?.[1] ?? Number.NaN);
 
 /** A copy of the month's folder with `edit` applied to one file and the manifest resealed to the edited bytes. */
 function tampered(file: string, edit: (records: string[][]) => void): string {
@@ -85,7 +95,9 @@ function tampered(file: string, edit: (records: string[][]) => void): string {
   edit(records);
   fs.writeFileSync(target, stringify(records, { record_delimiter: "\r\n" }));
   const manifestFile = path.join(copy, "manifest.json");
-  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as { files: Array<{ name: string; sha256: string; bytes: number; rows: number }> };
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8")) as {
+    files: Array<{ name: string; sha256: string; bytes: number; rows: number }>;
+  };
   const bytes = fs.readFileSync(target);
   const entry = manifest.files.find((f) => f.name === file)!;
   entry.sha256 = crypto.createHash("sha256").update(bytes).digest("hex");
@@ -98,7 +110,10 @@ function tampered(file: string, edit: (records: string[][]) => void): string {
 describe("the counterfactual recomputes from the bundle after an inception leg leaves", () => {
   it("the bundle lists the departed leg's quotes at every hour after it left, and only then", () => {
     const folder = path.join(dir, MONTH);
-    const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as { schemaVersion: number; files: Array<{ name: string; rows: number }> };
+    const manifest = JSON.parse(fs.readFileSync(path.join(folder, "manifest.json"), "utf8")) as {
+      schemaVersion: number;
+      files: Array<{ name: string; rows: number }>;
+    };
     expect(manifest.schemaVersion).toBe(SCHEMA_VERSION);
     expect(SCHEMA_VERSION).toBe(7);
     const cf = rowsOf(folder, CF_FILE);
@@ -109,11 +124,14 @@ describe("the counterfactual recomputes from the bundle after an inception leg l
     expect(cf.map((r) => [r.ticker, r.t, r.condition_id])).toEqual(after.map((h) => [SERIES, h.t, leaving]));
     // quoted at the hour (the market is still listed by the demo), never in the leg panel after it left
     for (const r of cf) expect(Date.parse(r.observed_at!)).toBeLessThanOrEqual(Date.parse(r.t!));
-    const panel = rowsOf(folder, "volatility_legs.csv").filter((l) => l.ticker === SERIES && l.condition_id === leaving);
+    const panel = rowsOf(folder, "volatility_legs.csv").filter(
+      (l) => l.ticker === SERIES && l.condition_id === leaving,
+    );
     expect(panel.length).toBe(history.length - after.length);
     expect(panel.every((l) => Date.parse(l.t!) < Date.parse(LEAVE))).toBe(true);
     // the counterfactual still prices the departed leg, so it differs from the live value
-    for (const h of after) expect((JSON.parse(h.counterfactual_json!) as { rPts: number }).rPts).not.toBe(Number(h.fbv_r_pts));
+    for (const h of after)
+      expect((JSON.parse(h.counterfactual_json!) as { rPts: number }).rPts).not.toBe(Number(h.fbv_r_pts));
   });
 
   it("bundles:verify recomputes every counterfactual, those after the leg left included", () => {
@@ -132,7 +150,9 @@ describe("the counterfactual recomputes from the bundle after an inception leg l
     const ticks = rowsOf(path.join(dir, MONTH), "volatility_history.csv").length;
     expect(out.stdout).not.toContain("DIFF");
     expect(figure(out.stdout, "counterfactuals")).toBe(ticks);
-    expect(figure(out.stdout, "counterfactual legs no longer in force")).toBe(rowsOf(path.join(dir, MONTH), CF_FILE).length);
+    expect(figure(out.stdout, "counterfactual legs no longer in force")).toBe(
+      rowsOf(path.join(dir, MONTH), CF_FILE).length,
+    );
     expect(out.stdout).not.toContain("counterfactuals with an inception leg in neither leg file");
     expect(out.status).toBe(0);
   }, 600_000);
@@ -155,21 +175,29 @@ describe("the counterfactual recomputes from the bundle after an inception leg l
       changed = records[Math.floor(records.length / 2)]!;
       changed[mid] = (Number(changed[mid]) + 0.05).toFixed(6);
     });
-    const published = rowsOf(path.join(dir, MONTH), "volatility_history.csv").find((h) => h.ticker === changed[0] && h.t === changed[1])!;
+    const published = rowsOf(path.join(dir, MONTH), "volatility_history.csv").find(
+      (h) => h.ticker === changed[0] && h.t === changed[1],
+    )!;
     const rPts = String((JSON.parse(published.counterfactual_json!) as { rPts: number }).rPts);
 
     const r = verifyBundles(copy);
     expect(r.integrity.failures).toEqual([]);
     const named = r.volatility.failures.filter((f) => f.ticker === changed[0] && f.t === changed[1]);
-    expect(named).toContainEqual(expect.objectContaining({ file: "volatility_history.csv", what: "counterfactual rPts", published: rPts }));
+    expect(named).toContainEqual(
+      expect.objectContaining({ file: "volatility_history.csv", what: "counterfactual rPts", published: rPts }),
+    );
     expect(named.every((f) => f.what.startsWith("counterfactual "))).toBe(true);
     const ts = await run("npx", ["tsx", "scripts/bundles-verify.ts", copy]);
     expect(ts.status).toBe(1);
-    expect(ts.stdout).toContain(`FAIL ${path.basename(copy)} volatility_history.csv ${changed[0]} ${changed[1]} counterfactual rPts: published ${rPts}, recomputed `);
+    expect(ts.stdout).toContain(
+      `FAIL ${path.basename(copy)} volatility_history.csv ${changed[0]} ${changed[1]} counterfactual rPts: published ${rPts}, recomputed `,
+    );
 
     const out = await outside(copy);
     expect(out.status).toBe(1);
-    expect(out.stdout).toContain(`DIFF ${path.basename(copy)} volatility_history.csv ${changed[0]} ${changed[1]} counterfactual rPts: published ${rPts}, recomputed `);
+    expect(out.stdout).toContain(
+      `DIFF ${path.basename(copy)} volatility_history.csv ${changed[0]} ${changed[1]} counterfactual rPts: published ${rPts}, recomputed `,
+    );
   }, 600_000);
 
   it("a leg of the panel listed as departed (manifest resealed) is named in the departed legs' file", async () => {
@@ -180,9 +208,21 @@ describe("the counterfactual recomputes from the bundle after an inception leg l
       changed[header.indexOf("condition_id")] = inceptionLegs[0]!;
     });
     const r = verifyBundles(copy);
-    expect(r.volatility.failures).toContainEqual(expect.objectContaining({ file: CF_FILE, ticker: changed[0], t: changed[1], recomputed: "in force (a row of volatility_legs.csv)" }));
+    expect(r.volatility.failures).toContainEqual(
+      expect.objectContaining({
+        file: CF_FILE,
+        ticker: changed[0],
+        t: changed[1],
+        recomputed: "in force (a row of volatility_legs.csv)",
+      }),
+    );
     const out = await outside(copy);
     expect(out.status).toBe(1);
-    expect(out.stdout).toMatch(new RegExp(`^DIFF ${path.basename(copy)} ${CF_FILE.replaceAll(".", "\\.")} ${changed[0]} ${changed[1]!.replaceAll(".", "\\.")} leg \\S+: published an inception leg no longer in force, recomputed in force \\(a row of volatility_legs\\.csv\\)$`, "m"));
+    expect(out.stdout).toMatch(
+      new RegExp(
+        `^DIFF ${path.basename(copy)} ${CF_FILE.replaceAll(".", "\\.")} ${changed[0]} ${changed[1]!.replaceAll(".", "\\.")} leg \\S+: published an inception leg no longer in force, recomputed in force \\(a row of volatility_legs\\.csv\\)$`,
+        "m",
+      ),
+    );
   }, 600_000);
 });

@@ -22,7 +22,13 @@ export async function testDb() {
   const { parseConfig } = await import("@/lib/config");
   const run = parseConfig(process.env);
   const held = heldRootIfAny() as ReturnType<typeof createRoot> | undefined;
-  if (held && (held.config.DATABASE_URL !== run.DATABASE_URL || held.config.REDIS_URL !== run.REDIS_URL || held.config.REDIS_PREFIX !== run.REDIS_PREFIX)) await closeRoot();
+  if (
+    held &&
+    (held.config.DATABASE_URL !== run.DATABASE_URL ||
+      held.config.REDIS_URL !== run.REDIS_URL ||
+      held.config.REDIS_PREFIX !== run.REDIS_PREFIX)
+  )
+    await closeRoot();
   return heldRoot(() => createRoot(run)).db();
 }
 
@@ -36,7 +42,9 @@ export async function startupSettled(timeoutMs = 600_000): Promise<void> {
     await waitFor(
       `the start-up work of ${base} to end`,
       async () => {
-        const body = (await (await fetch(`${base}/healthz`)).json()) as { backfill: { state: string; pending: boolean } };
+        const body = (await (await fetch(`${base}/healthz`)).json()) as {
+          backfill: { state: string; pending: boolean };
+        };
         return body.backfill.state === "done" && body.backfill.pending === false;
       },
       { timeoutMs, intervalMs: 250 },
@@ -62,11 +70,24 @@ export async function newKey(options: { limitMinute?: number; limitDay?: number 
   const prisma = await testDb();
   const email = `t-${randomUUID()}@example.com`;
   const userId = await ensureUser(prisma, email);
-  const { key, summary } = await mintKey(prisma, userId, { name: "test", limitMinute: options.limitMinute ?? 10_000, limitDay: options.limitDay ?? 100_000 });
+  const { key, summary } = await mintKey(prisma, userId, {
+    name: "test",
+    limitMinute: options.limitMinute ?? 10_000,
+    limitDay: options.limitDay ?? 100_000,
+  });
   return { key, id: summary.id, userId, email };
 }
 
-export async function call(path: string, init: { key?: string; header?: "bearer" | "x-api-key"; instance?: number; method?: string; headers?: Record<string, string> } = {}) {
+export async function call(
+  path: string,
+  init: {
+    key?: string;
+    header?: "bearer" | "x-api-key";
+    instance?: number;
+    method?: string;
+    headers?: Record<string, string>;
+  } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) {
     if (init.header === "x-api-key") headers["X-API-Key"] = init.key;

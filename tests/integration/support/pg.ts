@@ -10,7 +10,8 @@ export const adminUrl = testPgAdminUrl;
 /** A URL for database `name` on the test server. Refuses anything but a local server. */
 export function databaseUrl(name: string): string {
   const u = new URL(adminUrl);
-  if (!["127.0.0.1", "localhost", "::1"].includes(u.hostname)) throw new Error(`refusing non-local test database ${u.hostname}`);
+  if (!["127.0.0.1", "localhost", "::1"].includes(u.hostname))
+    throw new Error(`refusing non-local test database ${u.hostname}`);
   u.pathname = `/${name}`;
   return u.toString();
 }
@@ -42,12 +43,17 @@ export function uniqueName(prefix: string): string {
  * A new database `name` with every migration applied, and a Prisma client on a pool of its own
  * (the tests that drive the engine, the collector or the bundles directly, without a server).
  */
-export async function migratedDatabase(name: string): Promise<{ url: string; pool: NameAsTextPool; prisma: PrismaClient }> {
+export async function migratedDatabase(
+  name: string,
+): Promise<{ url: string; pool: NameAsTextPool; prisma: PrismaClient }> {
   const url = await createDatabase(name);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await applyMigrations({ exec: (sql) => client.query(sql), query: (sql, params) => client.query(sql, params) as never });
+    await applyMigrations({
+      exec: (sql) => client.query(sql),
+      query: (sql, params) => client.query(sql, params) as never,
+    });
   } finally {
     await client.end();
   }

@@ -19,18 +19,39 @@ export interface PolyTagIndex {
  * `0x<id>`, YES token `tok-<id>` with a 0.40/0.43 book) under the tag "crypto", ending 60 days
  * after `start`, and the catalog index `ticker` over that tag applied from `start`.
  */
-export async function polyTagIndex(name: string, ticker: string, ids: readonly string[], start: Date): Promise<PolyTagIndex> {
+export async function polyTagIndex(
+  name: string,
+  ticker: string,
+  ids: readonly string[],
+  start: Date,
+): Promise<PolyTagIndex> {
   const { pool, prisma } = await migratedDatabase(name);
   const fake = await startFakeVenues();
   const end = new Date(start.getTime() + 60 * 86_400_000).toISOString();
   for (const id of ids) {
-    fake.poly.events.push({ slug: `ev-${id}`, title: `Event ${id}`, negRisk: false, tags: ["crypto"], endDate: end, markets: [{ conditionId: `0x${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }] });
+    fake.poly.events.push({
+      slug: `ev-${id}`,
+      title: `Event ${id}`,
+      negRisk: false,
+      tags: ["crypto"],
+      endDate: end,
+      markets: [{ conditionId: `0x${id}`, question: `Market ${id}?`, yesToken: `tok-${id}`, endDate: end }],
+    });
     fake.poly.books.set(`tok-${id}`, polyBook(0.4, 0.43));
   }
   const file = `${ticker}.json`;
-  const entry = { ticker, name: "Crypto", description: "Test.", inceptionAt: start.toISOString(), maturityType: "PERPETUAL", universe: { venue: "polymarket", tagSlugs: ["crypto"] } };
+  const entry = {
+    ticker,
+    name: "Crypto",
+    description: "Test.",
+    inceptionAt: start.toISOString(),
+    maturityType: "PERPETUAL",
+    universe: { venue: "polymarket", tagSlugs: ["crypto"] },
+  };
   const catalog = validateCatalog(file, JSON.stringify({ version: 1, indices: [entry] }));
-  await prisma.$transaction((tx) => applyCatalog(tx, file, catalog, { start, events: new Map(), nextHour: new Date(0) }));
+  await prisma.$transaction((tx) =>
+    applyCatalog(tx, file, catalog, { start, events: new Map(), nextHour: new Date(0) }),
+  );
   return {
     pool,
     prisma,

@@ -7,7 +7,13 @@ export async function deleteRedisPrefix(url: string, prefix: string): Promise<vo
     await client.connect();
     let cursor = "0";
     do {
-      const [next, keys] = await client.scan(cursor, "MATCH", `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`, "COUNT", 1000);
+      const [next, keys] = await client.scan(
+        cursor,
+        "MATCH",
+        `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`,
+        "COUNT",
+        1000,
+      );
       if (keys.length > 0) await client.del(...keys);
       cursor = next;
     } while (cursor !== "0");

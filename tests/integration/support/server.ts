@@ -21,11 +21,24 @@ export async function freePort(): Promise<number> {
 }
 
 /** Starts the built production server (scripts/server.mjs) with the given environment. */
-export async function startServer(env: Record<string, string>, timeoutMs = 180_000, healthyStatus = 200, nodeArgs: string[] = []): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  timeoutMs = 180_000,
+  healthyStatus = 200,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   let log = "";
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port), HOST: "127.0.0.1", PUBLIC_BASE_URL: baseUrl, ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_BASE_URL: baseUrl,
+    ...env,
+  };
   const child = spawn(process.execPath, [...nodeArgs, "scripts/server.mjs"], {
     env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],

@@ -50,8 +50,7 @@ describe("error table", () => {
 
   test.each(ERROR_CODES)("%s has a title, message, condition and advice", (code) => {
     const spec = ERRORS[code];
-    for (const text of [spec.title, spec.message, spec.when, spec.whatToDo])
-      expect(text.length).toBeGreaterThan(5);
+    for (const text of [spec.title, spec.message, spec.when, spec.whatToDo]) expect(text.length).toBeGreaterThan(5);
     expect(spec.message).not.toMatch(/\{\w+\}/);
   });
 
@@ -68,12 +67,9 @@ describe("error table", () => {
 });
 
 describe("docsUrl", () => {
-  test.each(ERROR_CODES.filter((c) => c !== "error"))(
-    "%s deep-links to its section of /docs/errors",
-    (code) => {
-      expect(docsUrl(code, BASE)).toBe(`${BASE}/docs/errors#${code}`);
-    },
-  );
+  test.each(ERROR_CODES.filter((c) => c !== "error"))("%s deep-links to its section of /docs/errors", (code) => {
+    expect(docsUrl(code, BASE)).toBe(`${BASE}/docs/errors#${code}`);
+  });
 
   test("the fallback code points at the limits page", () => {
     expect(docsUrl("error", BASE)).toBe(`${BASE}/docs/limits`);
@@ -112,11 +108,7 @@ describe("errorMessage", () => {
       { start: "2025-01-02T00:00:00Z", end: "2025-01-01T00:00:00Z" },
       "start (2025-01-02T00:00:00Z) must be before end (2025-01-01T00:00:00Z).",
     ],
-    [
-      "method_not_allowed",
-      { method: "POST", allow: "GET" },
-      "Method POST is not allowed on this route. Allowed: GET.",
-    ],
+    ["method_not_allowed", { method: "POST", allow: "GET" }, "Method POST is not allowed on this route. Allowed: GET."],
     [
       "rate_limited",
       { limit: 60, retryAfter: 12 },

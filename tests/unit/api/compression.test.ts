@@ -2,7 +2,8 @@ import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { acceptsGzip, encodeBody } from "@/lib/api/compression";
 
-const json = (n: number) => JSON.stringify(Array.from({ length: n }, (_, i) => ({ t: i, level: (i * 1.37).toFixed(8), note: "é—ü" })));
+const json = (n: number) =>
+  JSON.stringify(Array.from({ length: n }, (_, i) => ({ t: i, level: (i * 1.37).toFixed(8), note: "é—ü" })));
 
 describe("encodeBody", () => {
   it("gzips a large JSON body for a client that accepts gzip; it decodes to the same bytes", () => {
@@ -14,7 +15,10 @@ describe("encodeBody", () => {
   });
 
   it("sends a small or unaccepted body as it is, with Vary", () => {
-    expect(encodeBody("{}", "application/json", "gzip")).toEqual({ headers: { Vary: "Accept-Encoding" }, body: Buffer.from("{}") });
+    expect(encodeBody("{}", "application/json", "gzip")).toEqual({
+      headers: { Vary: "Accept-Encoding" },
+      body: Buffer.from("{}"),
+    });
     expect(encodeBody(json(100), "application/json", "identity").headers).toEqual({ Vary: "Accept-Encoding" });
   });
 

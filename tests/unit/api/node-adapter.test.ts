@@ -50,7 +50,14 @@ describe("matchRoute: the endpoint table's templates", () => {
     expect(match?.params).toEqual(template.includes("{ticker}") ? { ticker: "PMB-TEST" } : {});
   });
 
-  it.each(["/v1/nothing", "/v1/indices/X", "/v1/indices/X/latest/more", "/v1/indices//latest", "/v1/volatility/X/levels", "/v2/indices"])("%s is no endpoint", (path) => {
+  it.each([
+    "/v1/nothing",
+    "/v1/indices/X",
+    "/v1/indices/X/latest/more",
+    "/v1/indices//latest",
+    "/v1/volatility/X/levels",
+    "/v2/indices",
+  ])("%s is no endpoint", (path) => {
     expect(matchRoute(pathSegments(path)!)).toBeNull();
   });
 

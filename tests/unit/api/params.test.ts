@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/api/errors";
-import { indexHistoryQuery, parseQuery, parseTimestamp, queryParams, rangeOf, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
+import {
+  indexHistoryQuery,
+  parseQuery,
+  parseTimestamp,
+  queryParams,
+  rangeOf,
+  reconstitutionsQuery,
+  volatilityHistoryQuery,
+} from "@/lib/api/params";
 
 describe("parseTimestamp", () => {
   it.each<[string, string | null]>([
@@ -41,23 +49,57 @@ function refusal(fn: () => unknown): ApiError {
 }
 
 describe("query parameters", () => {
-  it.each<[string, typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery, string, Record<string, unknown>]>([
+  it.each<
+    [
+      string,
+      typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery,
+      string,
+      Record<string, unknown>,
+    ]
+  >([
     ["reconstitutions default limit", reconstitutionsQuery, "", { limit: 20 }],
     ["reconstitutions limit 1", reconstitutionsQuery, "limit=1", { limit: 1 }],
     ["reconstitutions limit 50", reconstitutionsQuery, "limit=50", { limit: 50 }],
     ["repeated parameter: the first wins", reconstitutionsQuery, "limit=3&limit=40", { limit: 3 }],
     ["unknown parameters are ignored", reconstitutionsQuery, "foo=bar&limit=4", { limit: 4 }],
     ["volatility defaults", volatilityHistoryQuery, "", { limit: 500, start: undefined, includeGated: false }],
-    ["volatility limit 5000, includeGated", volatilityHistoryQuery, "limit=5000&includeGated=true", { limit: 5000, start: undefined, includeGated: true }],
-    ["an ancient start parses", volatilityHistoryQuery, "start=0001-01-01T00:00:00Z", { limit: 500, start: new Date("0001-01-01T00:00:00Z"), includeGated: false }],
-    ["index history: empty start and end are absent, interval its default", indexHistoryQuery, "start=&end=", { start: undefined, end: undefined, interval: "1d" }],
-    ["repeated parameters: the first value is used, for every parameter", indexHistoryQuery, "interval=1h&interval=1d&start=2026-01-02&start=x&end=2026-01-03&end=", { start: new Date("2026-01-02T00:00:00Z"), end: new Date("2026-01-03T00:00:00Z"), interval: "1h" }],
-    ["a repeat of a bad value after a good one is not read", volatilityHistoryQuery, "limit=5&limit=x&includeGated=true&includeGated=maybe", { limit: 5, start: undefined, includeGated: true }],
+    [
+      "volatility limit 5000, includeGated",
+      volatilityHistoryQuery,
+      "limit=5000&includeGated=true",
+      { limit: 5000, start: undefined, includeGated: true },
+    ],
+    [
+      "an ancient start parses",
+      volatilityHistoryQuery,
+      "start=0001-01-01T00:00:00Z",
+      { limit: 500, start: new Date("0001-01-01T00:00:00Z"), includeGated: false },
+    ],
+    [
+      "index history: empty start and end are absent, interval its default",
+      indexHistoryQuery,
+      "start=&end=",
+      { start: undefined, end: undefined, interval: "1d" },
+    ],
+    [
+      "repeated parameters: the first value is used, for every parameter",
+      indexHistoryQuery,
+      "interval=1h&interval=1d&start=2026-01-02&start=x&end=2026-01-03&end=",
+      { start: new Date("2026-01-02T00:00:00Z"), end: new Date("2026-01-03T00:00:00Z"), interval: "1h" },
+    ],
+    [
+      "a repeat of a bad value after a good one is not read",
+      volatilityHistoryQuery,
+      "limit=5&limit=x&includeGated=true&includeGated=maybe",
+      { limit: 5, start: undefined, includeGated: true },
+    ],
   ])("%s", (_label, schema, query, expected) => {
     expect(parseQuery(schema, new URLSearchParams(query))).toEqual(expected);
   });
 
-  it.each<[string, typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery, string, string]>([
+  it.each<
+    [string, typeof reconstitutionsQuery | typeof volatilityHistoryQuery | typeof indexHistoryQuery, string, string]
+  >([
     ["limit 0", reconstitutionsQuery, "limit=0", "limit"],
     ["limit 51", reconstitutionsQuery, "limit=51", "limit"],
     ["limit 5001", volatilityHistoryQuery, "limit=5001", "limit"],
@@ -83,7 +125,8 @@ describe("query parameters", () => {
     ["5m", null],
     ["1w", null],
   ])("interval %s", (raw, expected) => {
-    const parse = () => parseQuery(indexHistoryQuery, new URLSearchParams(raw === undefined ? "" : `interval=${raw}`)).interval;
+    const parse = () =>
+      parseQuery(indexHistoryQuery, new URLSearchParams(raw === undefined ? "" : `interval=${raw}`)).interval;
     if (expected) expect(parse()).toBe(expected);
     else {
       const error = refusal(parse);
@@ -93,7 +136,9 @@ describe("query parameters", () => {
   });
 
   it("a bad start is reported before a bad interval, as the parameters are declared", () => {
-    expect(refusal(() => parseQuery(indexHistoryQuery, new URLSearchParams("interval=5m&start=nope"))).code).toBe("invalid_parameter");
+    expect(refusal(() => parseQuery(indexHistoryQuery, new URLSearchParams("interval=5m&start=nope"))).code).toBe(
+      "invalid_parameter",
+    );
   });
 });
 

@@ -26,7 +26,11 @@ describe("presentedKey", () => {
     ["Bearer with two tokens", { Authorization: `Bearer ${KEY} ${OTHER}` }, /must be 'Bearer <API_KEY>'/],
     ["the key without a scheme", { Authorization: KEY }, /must be 'Bearer <API_KEY>'/],
     ["Bearer: with a colon", { Authorization: `Bearer: ${KEY}` }, /must be 'Bearer <API_KEY>'/],
-    ["a malformed Bearer beside a good X-API-Key", { Authorization: "Token abc", "X-API-Key": KEY }, /must be 'Bearer <API_KEY>'/],
+    [
+      "a malformed Bearer beside a good X-API-Key",
+      { Authorization: "Token abc", "X-API-Key": KEY },
+      /must be 'Bearer <API_KEY>'/,
+    ],
     ["two different keys", { Authorization: `Bearer ${KEY}`, "X-API-Key": OTHER }, /Two different keys/],
   ])("%s is invalid_api_key", (_label, headers, message) => {
     let caught: unknown;

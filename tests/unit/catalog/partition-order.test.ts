@@ -21,12 +21,20 @@ describe("partition order in the catalog", () => {
       expect(spec, s.ticker).toBeDefined();
       expect(s.partitionOrder, s.ticker).toBe(spec!.model.kind === "threshold" ? "ordered" : "unordered");
     }
-    expect(catalog.volatility.filter((s) => s.partitionOrder === "ordered").map((s) => s.ticker).sort()).toEqual(["PMV-BTCRANGE", "PMV-FED", "PMV-STORMS"]);
+    expect(
+      catalog.volatility
+        .filter((s) => s.partitionOrder === "ordered")
+        .map((s) => s.ticker)
+        .sort(),
+    ).toEqual(["PMV-BTCRANGE", "PMV-FED", "PMV-STORMS"]);
   });
 
   test("the compiled definitions carry it to the engine, with the engine's methodology version", () => {
     const { series } = demoCatalogDefinitions(20261121, new Date("2026-07-31T09:00:00Z"));
-    expect(Object.fromEntries(series.map((s) => [s.ticker, s.partitionOrder]))).toMatchObject({ "PMV-FED": "ordered", "PMV-NOMINEE": "unordered" });
+    expect(Object.fromEntries(series.map((s) => [s.ticker, s.partitionOrder]))).toMatchObject({
+      "PMV-FED": "ordered",
+      "PMV-NOMINEE": "unordered",
+    });
     expect(new Set(series.map((s) => s.methodologyVersion))).toEqual(new Set([VOL_METHODOLOGY_BASE]));
     expect(VOL_METHODOLOGY_BASE).toBe("vol-2.0");
   });
@@ -36,7 +44,9 @@ describe("partition order in the catalog", () => {
     const entry = { ...base.volatility[0] };
     delete entry.partitionOrder;
     expect(catalogSchema.parse({ ...base, volatility: [entry] }).volatility[0]?.partitionOrder).toBe("unordered");
-    expect(catalogSchema.safeParse({ ...base, volatility: [{ ...entry, partitionOrder: "sorted" }] }).success).toBe(false);
+    expect(catalogSchema.safeParse({ ...base, volatility: [{ ...entry, partitionOrder: "sorted" }] }).success).toBe(
+      false,
+    );
   });
 
   test("a series on an earlier major methodology moves to the engine's; later ones keep theirs", () => {

@@ -26,7 +26,14 @@ const catalog = {
       universe: { venue: "polymarket", tagSlugs: ["crypto"] },
       eligibility: { minDepthUsd: 100, maxSpread: 0.05, minDaysToSettlement: 2, maxDaysToSettlement: 60 },
     },
-    { ticker: "KX-CPI", name: "CPI", description: "Kalshi CPI markets.", inceptionAt: "start", maturityType: "PERPETUAL", universe: { venue: "kalshi", seriesTickers: ["KXCPI"] } },
+    {
+      ticker: "KX-CPI",
+      name: "CPI",
+      description: "Kalshi CPI markets.",
+      inceptionAt: "start",
+      maturityType: "PERPETUAL",
+      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
+    },
   ],
   volatility: [
     {
@@ -44,7 +51,12 @@ const catalog = {
 };
 
 function setUp(from = now) {
-  const market = (slug: string, days: number) => ({ conditionId: `0x${slug}`, question: `BTC ${slug}?`, yesToken: `tok-${slug}`, endDate: inDays(days, from) });
+  const market = (slug: string, days: number) => ({
+    conditionId: `0x${slug}`,
+    question: `BTC ${slug}?`,
+    yesToken: `tok-${slug}`,
+    endDate: inDays(days, from),
+  });
   fake.poly.events.push(
     ...[
       ["ok", 40],
@@ -53,7 +65,14 @@ function setUp(from = now) {
       ["soon", 1],
       ["far", 90],
       ["nobook", 40],
-    ].map(([slug, days]) => ({ slug: `btc-${slug}`, title: `BTC ${slug}`, negRisk: false, tags: ["crypto"], endDate: inDays(days as number, from), markets: [market(slug as string, days as number)] })),
+    ].map(([slug, days]) => ({
+      slug: `btc-${slug}`,
+      title: `BTC ${slug}`,
+      negRisk: false,
+      tags: ["crypto"],
+      endDate: inDays(days as number, from),
+      markets: [market(slug as string, days as number)],
+    })),
     {
       slug: "btc-ladder",
       title: "BTC ladder",
@@ -68,7 +87,13 @@ function setUp(from = now) {
       negRisk: true,
       tags: ["fed"],
       endDate: inDays(15, from),
-      markets: (["Cut", "Hold", "Hike"] as const).map((g) => ({ conditionId: `0x${g}`, question: `Fed ${g}?`, groupItemTitle: g, yesToken: `tok-${g}`, endDate: inDays(15, from) })),
+      markets: (["Cut", "Hold", "Hike"] as const).map((g) => ({
+        conditionId: `0x${g}`,
+        question: `Fed ${g}?`,
+        groupItemTitle: g,
+        yesToken: `tok-${g}`,
+        endDate: inDays(15, from),
+      })),
     },
   );
   fake.poly.books.set("tok-ok", polyBook(0.4, 0.43));
@@ -95,7 +120,13 @@ beforeEach(async () => {
 });
 afterEach(async () => fake.close());
 
-const env = () => ({ NODE_ENV: "test" as const, POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl, COLLECT_TIMEOUT_MS: "2000" });
+const env = () => ({
+  NODE_ENV: "test" as const,
+  POLYMARKET_GAMMA_URL: fake.gammaUrl,
+  POLYMARKET_CLOB_URL: fake.clobUrl,
+  KALSHI_API_URL: fake.kalshiUrl,
+  COLLECT_TIMEOUT_MS: "2000",
+});
 function write(name: string, content: unknown) {
   const file = path.join(dir, name);
   fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
@@ -104,7 +135,13 @@ function write(name: string, content: unknown) {
 async function run(file: string) {
   let out = "";
   let err = "";
-  const code = await previewCommand(file, { out: (t) => void (out += t), err: (t) => void (err += t), env: env(), endpoints: { backoffMs: 1 }, now });
+  const code = await previewCommand(file, {
+    out: (t) => void (out += t),
+    err: (t) => void (err += t),
+    env: env(),
+    endpoints: { backoffMs: 1 },
+    now,
+  });
   return { code, out, err };
 }
 /** The table rows under a heading, split on the column gaps. */
@@ -126,7 +163,9 @@ describe("catalog preview", () => {
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     expect(r.out).toContain("index PMX-BTC (polymarket: tag crypto)");
-    expect(r.out).toContain("eligibility: minDepthUsd 100, maxSpread 0.05, daysToSettlement 2..60, partition legs excluded");
+    expect(r.out).toContain(
+      "eligibility: minDepthUsd 100, maxSpread 0.05, daysToSettlement 2..60, partition legs excluded",
+    );
     expect(r.out).toContain("1 of 7 market(s) would enter");
     const rows = rowsOf(r.out, "index PMX-BTC").map((row) => [row[0], row[1], row[8] ?? ""]);
     expect(rows).toEqual([
@@ -139,8 +178,16 @@ describe("catalog preview", () => {
       ["excluded", "BTC far?", "settles in 89.5 days, more than maxDaysToSettlement 60"],
     ]);
     // the entrant's quote as read from the book: bid, ask, depth within 0.05 of the mid
-    expect(rowsOf(r.out, "index PMX-BTC")[0]!.slice(3, 8)).toEqual([inDays(40).slice(0, 10), "39.5", "0.40", "0.43", "1660.00"]);
-    expect(rowsOf(r.out, "index KX-CPI")).toEqual([["enters", "CPI above 3%", "KXCPI-26DEC-T3", inDays(20).slice(0, 10), "19.5", "0.40", "0.43", "610.00"]]);
+    expect(rowsOf(r.out, "index PMX-BTC")[0]!.slice(3, 8)).toEqual([
+      inDays(40).slice(0, 10),
+      "39.5",
+      "0.40",
+      "0.43",
+      "1660.00",
+    ]);
+    expect(rowsOf(r.out, "index KX-CPI")).toEqual([
+      ["enters", "CPI above 3%", "KXCPI-26DEC-T3", inDays(20).slice(0, 10), "19.5", "0.40", "0.43", "610.00"],
+    ]);
   });
 
   test("a volatility series lists the legs it would have, with the per-leg gates of its book", async () => {
@@ -152,7 +199,13 @@ describe("catalog preview", () => {
     expect(legs.map((l) => [l[0], l[3], l[4], l[5], l.at(-1)])).toEqual([
       ["cut", "0.30", "0.32", "0.31", "pass"],
       ["hold", "0.60", "0.62", "0.61", "pass"],
-      ["hike", "0.02", "0.08", "0.05", "The bid-ask spread on 'Fed Hike?' is 1.20 times its mid price, above the 1.00 limit."],
+      [
+        "hike",
+        "0.02",
+        "0.08",
+        "0.05",
+        "The bid-ask spread on 'Fed Hike?' is 1.20 times its mid price, above the 1.00 limit.",
+      ],
     ]);
     expect(r.out).toContain("flag: Leg prices sum to 0.970, below the 0.980 floor.");
   });
@@ -164,16 +217,42 @@ describe("catalog preview", () => {
       title: "Fed rate in December",
       mutually_exclusive: true,
       markets: [
-        { ticker: "KXFED-26DEC-T4.00", title: "Fed rate", yes_sub_title: "4.00%", status: "active", close_time: inDays(15) },
-        { ticker: "KXFED-26DEC-T4.25", title: "Fed rate", yes_sub_title: "4.25%", status: "active", close_time: inDays(15) },
-        { ticker: "KXFED-26DEC-T4.50", title: "Fed rate", yes_sub_title: "4.50%", status: "settled", result: "no", close_time: inDays(15) },
+        {
+          ticker: "KXFED-26DEC-T4.00",
+          title: "Fed rate",
+          yes_sub_title: "4.00%",
+          status: "active",
+          close_time: inDays(15),
+        },
+        {
+          ticker: "KXFED-26DEC-T4.25",
+          title: "Fed rate",
+          yes_sub_title: "4.25%",
+          status: "active",
+          close_time: inDays(15),
+        },
+        {
+          ticker: "KXFED-26DEC-T4.50",
+          title: "Fed rate",
+          yes_sub_title: "4.50%",
+          status: "settled",
+          result: "no",
+          close_time: inDays(15),
+        },
       ],
     });
     fake.kalshi.books.set("KXFED-26DEC-T4.00", kalshiBookFp(0.55, 0.57));
     fake.kalshi.books.set("KXFED-26DEC-T4.25", kalshiBookFp(0.41, 0.44, 100));
     const kalshi = {
       version: 1,
-      indices: [{ ...catalog.indices[1], ticker: "KX-FED", universe: { venue: "kalshi", eventTickers: ["KXFED-26DEC"] }, eligibility: { includePartitionLegs: true, minDepthUsd: 200 } }],
+      indices: [
+        {
+          ...catalog.indices[1],
+          ticker: "KX-FED",
+          universe: { venue: "kalshi", eventTickers: ["KXFED-26DEC"] },
+          eligibility: { includePartitionLegs: true, minDepthUsd: 200 },
+        },
+      ],
       volatility: [{ ...catalog.volatility[0], ticker: "KXV-FED", venue: "kalshi", event: "KXFED-26DEC" }],
     };
     const r = await run(write("kalshi.json", kalshi));
@@ -185,7 +264,11 @@ describe("catalog preview", () => {
     ]);
     expect(rowsOf(r.out, "volatility KXV-FED").map((l) => [l[0], l[1], l.at(-1)])).toEqual([
       ["t4.00", "Fed rate in December: 4.00%", "pass"],
-      ["t4.25", "Fed rate in December: 4.25%", "'Fed rate in December: 4.25%' has $125 of book depth, below the $250 floor."],
+      [
+        "t4.25",
+        "Fed rate in December: 4.25%",
+        "'Fed rate in December: 4.25%' has $125 of book depth, below the $250 floor.",
+      ],
       ["t4.50", "Fed rate in December: 4.50%", "resolved"],
     ]);
   });
@@ -195,7 +278,9 @@ describe("catalog preview", () => {
     fake.faults.set("/kalshi/events", [{ status: 500, times: 10 }]);
     const r = await run(write("catalog.json", catalog));
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/index KX-CPI[^\n]*\n[^\n]*\n {2}0 of 0 market\(s\) would enter\n {2}venue problem: kalshi kalshi:series:KXCPI: .*\/kalshi\/events\?series_ticker=KXCPI.*: HTTP 500\n/);
+    expect(r.out).toMatch(
+      /index KX-CPI[^\n]*\n[^\n]*\n {2}0 of 0 market\(s\) would enter\n {2}venue problem: kalshi kalshi:series:KXCPI: .*\/kalshi\/events\?series_ticker=KXCPI.*: HTTP 500\n/,
+    );
     expect(r.out).toContain("1 of 7 market(s) would enter");
     expect(r.err).toContain("the preview is incomplete");
   });
@@ -209,7 +294,9 @@ describe("catalog preview", () => {
   });
 
   test("an invalid catalog is refused with its JSON paths before any venue is read", async () => {
-    const r = await run(write("invalid.json", { ...catalog, indices: [{ ...catalog.indices[0], eligibility: { maxSpread: 2 } }] }));
+    const r = await run(
+      write("invalid.json", { ...catalog, indices: [{ ...catalog.indices[0], eligibility: { maxSpread: 2 } }] }),
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/\$\.indices\[0\]\.eligibility\.maxSpread: must be at most 1, got 2/);
     expect(fake.hits).toEqual([]);

@@ -9,7 +9,12 @@ const HOUR = 3_600_000;
 
 describe("packed times", () => {
   it("round-trip API timestamps exactly, including irregular gaps and milliseconds", () => {
-    const ts = ["2026-08-01T00:00:00.000000Z", "2026-08-01T01:00:00.000000Z", "2026-08-01T04:00:00.123000Z", "2026-08-03T00:00:00.000000Z"];
+    const ts = [
+      "2026-08-01T00:00:00.000000Z",
+      "2026-08-01T01:00:00.000000Z",
+      "2026-08-01T04:00:00.123000Z",
+      "2026-08-03T00:00:00.000000Z",
+    ];
     const ms = ts.map((t) => Date.parse(t));
     const packed = packTimes(ms);
     expect(packed.d[0]).toBe(0);
@@ -20,15 +25,47 @@ describe("packed times", () => {
 
   it("a volatility history survives packing: values, nulls, statuses and gate names", () => {
     const points = [
-      { t: "2026-08-01T00:00:00.000000Z", headlinePts: 12.345678, bandLoPts: 11.1, bandHiPts: 13.2, cfHeadlinePts: null, status: "ok", gateNames: [] },
-      { t: "2026-08-01T01:00:00.000000Z", headlinePts: 0.1 + 0.2, bandLoPts: 0, bandHiPts: 1e-7, cfHeadlinePts: 5, status: "flagged", gateNames: ["depth", "spread"] },
-      { t: "2026-08-01T02:00:00.000000Z", headlinePts: 7, bandLoPts: 6, bandHiPts: 8, cfHeadlinePts: 7.25, status: "ok", gateNames: [] },
+      {
+        t: "2026-08-01T00:00:00.000000Z",
+        headlinePts: 12.345678,
+        bandLoPts: 11.1,
+        bandHiPts: 13.2,
+        cfHeadlinePts: null,
+        status: "ok",
+        gateNames: [],
+      },
+      {
+        t: "2026-08-01T01:00:00.000000Z",
+        headlinePts: 0.1 + 0.2,
+        bandLoPts: 0,
+        bandHiPts: 1e-7,
+        cfHeadlinePts: 5,
+        status: "flagged",
+        gateNames: ["depth", "spread"],
+      },
+      {
+        t: "2026-08-01T02:00:00.000000Z",
+        headlinePts: 7,
+        bandLoPts: 6,
+        bandHiPts: 8,
+        cfHeadlinePts: 7.25,
+        status: "ok",
+        gateNames: [],
+      },
     ];
     const packed = JSON.parse(JSON.stringify(packVolatility(points, Date.parse))) as ReturnType<typeof packVolatility>;
     expect(packed.statuses).toEqual(["ok", "flagged"]);
     const back = unpackVolatility(packed);
     expect(back.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status, p.gates])).toEqual(
-      points.map((p) => [p.t, p.headlinePts, p.bandLoPts, p.bandHiPts, p.cfHeadlinePts, p.status, p.gateNames.join(", ")]),
+      points.map((p) => [
+        p.t,
+        p.headlinePts,
+        p.bandLoPts,
+        p.bandHiPts,
+        p.cfHeadlinePts,
+        p.status,
+        p.gateNames.join(", "),
+      ]),
     );
     // String() of the unpacked number is the API's JSON number text.
     expect(String(back[1]!.headlinePts)).toBe(JSON.stringify(0.1 + 0.2));
@@ -57,13 +94,24 @@ describe("reconstitution marker groups", () => {
 
 describe("CSV of a chart", () => {
   it("quotes fields as RFC 4180 requires and ends lines with CRLF", () => {
-    expect(toCsv(["t", "v"], [["a,b", 1], ['say "hi"', null]])).toBe('t,v\r\n"a,b",1\r\n"say ""hi""",\r\n');
+    expect(
+      toCsv(
+        ["t", "v"],
+        [
+          ["a,b", 1],
+          ['say "hi"', null],
+        ],
+      ),
+    ).toBe('t,v\r\n"a,b",1\r\n"say ""hi""",\r\n');
   });
 });
 
 describe("log axis", () => {
   it("is bounded by the lowest level rounded down and the highest rounded up, both ticks", () => {
-    const { domain, ticks } = logAxis([{ y: 97.123 }, { y: 140.456 }, { y: 120 }]) as { domain: [number, number]; ticks: number[] };
+    const { domain, ticks } = logAxis([{ y: 97.123 }, { y: 140.456 }, { y: 120 }]) as {
+      domain: [number, number];
+      ticks: number[];
+    };
     expect(domain).toEqual([97.12, 140.46]);
     expect(ticks).toHaveLength(5);
     expect(ticks[0]).toBe(97.12);

@@ -7,7 +7,8 @@ const measure = (s: string) => s.length * 7; // 7 px a character
 
 describe("PNG text wrapping", () => {
   it("wraps a title at spaces so every line fits the width, keeping every word in order", () => {
-    const title = "Fed decision volatility: 2,026 published values (points over 30 days), last 90 days, with the uncertainty band";
+    const title =
+      "Fed decision volatility: 2,026 published values (points over 30 days), last 90 days, with the uncertainty band";
     const lines = wrapText(measure, title, 210);
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(measure(line)).toBeLessThanOrEqual(210);

@@ -60,12 +60,20 @@ describe("a backfill in progress is not an incident", () => {
     expect(conditionsOf({ ...behind, backfilling: true }).map((c) => c.key)).toEqual(["venue:kalshi"]);
   });
   it("holds them all once the backfill is done and the data is still behind", () => {
-    expect(conditionsOf({ ...behind, backfilling: false }).map((c) => c.key)).toEqual(["engine", "venue:kalshi", "index:PMX-A", "series:PMV-A"]);
+    expect(conditionsOf({ ...behind, backfilling: false }).map((c) => c.key)).toEqual([
+      "engine",
+      "venue:kalshi",
+      "index:PMX-A",
+      "series:PMV-A",
+    ]);
   });
 });
 
 describe("reconcile: open when a condition starts, close when it ends, once each", () => {
-  const stale = conditionsOf({ ...quiet, indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-11-23T01:00:00.000000Z" }] });
+  const stale = conditionsOf({
+    ...quiet,
+    indices: [{ ticker: "PMX-A", freshness: "stale", lastLevelAt: "2026-11-23T01:00:00.000000Z" }],
+  });
 
   it("opens an incident for a condition with none open", () => {
     expect(reconcile([], stale)).toEqual({ open: stale, close: [] });
@@ -98,15 +106,41 @@ describe("conditions: a venue's API drift", () => {
       ...quiet,
       backfilling: true,
       drift: [
-        { venue: "polymarket", endpoint: "gamma GET /events/keyset", field: "events", detail: "unexpected shape: Invalid input", since: "2026-11-24T01:00:00.000000Z" },
-        { venue: "polymarket", endpoint: "gamma GET /events/keyset", field: "headers", detail: "sunset: Fri, 01 Jan 2027 00:00:00 GMT", since: "2026-11-24T01:00:00.000000Z" },
-        { venue: "kalshi", endpoint: "kalshi GET /historical/cutoff", field: "status", detail: "HTTP 410 Gone: the endpoint no longer answers", since: "2026-11-24T02:00:00.000000Z" },
+        {
+          venue: "polymarket",
+          endpoint: "gamma GET /events/keyset",
+          field: "events",
+          detail: "unexpected shape: Invalid input",
+          since: "2026-11-24T01:00:00.000000Z",
+        },
+        {
+          venue: "polymarket",
+          endpoint: "gamma GET /events/keyset",
+          field: "headers",
+          detail: "sunset: Fri, 01 Jan 2027 00:00:00 GMT",
+          since: "2026-11-24T01:00:00.000000Z",
+        },
+        {
+          venue: "kalshi",
+          endpoint: "kalshi GET /historical/cutoff",
+          field: "status",
+          detail: "HTTP 410 Gone: the endpoint no longer answers",
+          since: "2026-11-24T02:00:00.000000Z",
+        },
       ],
     });
     expect(c.map((x) => [x.key, x.subject, x.title])).toEqual([
       ["drift:polymarket|gamma GET /events/keyset|events", "polymarket", "Venue API changed: gamma GET /events/keyset"],
-      ["drift:polymarket|gamma GET /events/keyset|headers", "polymarket", "Venue API changed: gamma GET /events/keyset"],
-      ["drift:kalshi|kalshi GET /historical/cutoff|status", "kalshi", "Venue API changed: kalshi GET /historical/cutoff"],
+      [
+        "drift:polymarket|gamma GET /events/keyset|headers",
+        "polymarket",
+        "Venue API changed: gamma GET /events/keyset",
+      ],
+      [
+        "drift:kalshi|kalshi GET /historical/cutoff|status",
+        "kalshi",
+        "Venue API changed: kalshi GET /historical/cutoff",
+      ],
     ]);
     expect(c[0]!.detail).toContain("field events: unexpected shape");
     expect(c[1]!.detail).toContain("its headers: sunset: Fri, 01 Jan 2027");

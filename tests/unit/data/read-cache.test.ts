@@ -52,7 +52,13 @@ describe("versioned loads again only when the version moved", () => {
     const cache = createReadCache();
     let version = "1";
     let loads = 0;
-    const get = () => cache.versioned("w", 1_000, async () => version, async () => ({ n: ++loads }));
+    const get = () =>
+      cache.versioned(
+        "w",
+        1_000,
+        async () => version,
+        async () => ({ n: ++loads }),
+      );
     const first = await get();
     vi.setSystemTime(Date.UTC(2026, 10, 24) + 1_000);
     expect(await get()).toBe(first);

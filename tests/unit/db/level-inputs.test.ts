@@ -11,7 +11,14 @@ const full = (over: Partial<LevelInputs["constituents"][number]>[] = []): LevelI
   pricingVersion: "v3",
   baseLevel: "104.12345678901234567",
   baseBasketValue: "0.4123",
-  constituents: Array.from({ length: 40 }, (_, i) => ({ conditionId: id(40 - i), price: `0.${400 + i}5`, source: "mid" as const, observedAt: T.toISOString(), stale: false, ...over[i] })),
+  constituents: Array.from({ length: 40 }, (_, i) => ({
+    conditionId: id(40 - i),
+    price: `0.${400 + i}5`,
+    source: "mid" as const,
+    observedAt: T.toISOString(),
+    stale: false,
+    ...over[i],
+  })),
 });
 
 describe("compact level inputs", () => {
@@ -19,13 +26,23 @@ describe("compact level inputs", () => {
     const inputs = full();
     const c = compactLevelInputs(inputs, T);
     expect(c.ids).toEqual(inputs.constituents.map((x) => x.conditionId));
-    expect(c.inputs).toEqual({ pricingVersion: "v3", baseLevel: inputs.baseLevel, baseBasketValue: "0.4123", set: setKey(c.ids), p: inputs.constituents.map((x) => x.price) });
+    expect(c.inputs).toEqual({
+      pricingVersion: "v3",
+      baseLevel: inputs.baseLevel,
+      baseBasketValue: "0.4123",
+      set: setKey(c.ids),
+      p: inputs.constituents.map((x) => x.price),
+    });
     expect(JSON.stringify(c.inputs).length).toBeLessThan(JSON.stringify(inputs).length / 5);
     expect(expandLevelInputs(c.inputs, "ix", T, new Map([[`ix|${c.inputs.set}`, c.ids]]))).toEqual(inputs);
   });
 
   it("stale constituents, earlier observations and settlements read back as written", () => {
-    const inputs = full([{ stale: true, observedAt: "2026-10-02T01:59:59.123Z" }, {}, { source: "settlement", price: "1" }]);
+    const inputs = full([
+      { stale: true, observedAt: "2026-10-02T01:59:59.123Z" },
+      {},
+      { source: "settlement", price: "1" },
+    ]);
     inputs.constituents[39]!.observedAt = "2026-10-02T04:00:00.000Z";
     const c = compactLevelInputs(inputs, T);
     expect(c.inputs.x).toEqual([0]);

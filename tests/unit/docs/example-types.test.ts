@@ -29,7 +29,9 @@ test("every TypeScript example type-checks against @pm-benchmarks/client", () =>
   host.fileExists = (file) => sources.has(path.resolve(file)) || fileExists(file);
   const program = ts.createProgram([...sources.keys()], options, host);
   const problems = ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : "";
+    const where = d.file
+      ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      : "";
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
   });
   expect(problems).toEqual([]);

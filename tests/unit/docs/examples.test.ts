@@ -28,7 +28,11 @@ function walk(value: unknown, at: string, visit: (path: string, key: string, v: 
 
 function mdxSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? mdxSources(path.join(dir, e.name)) : e.name.endsWith(".mdx") ? [readFileSync(path.join(dir, e.name), "utf8")] : [],
+    e.isDirectory()
+      ? mdxSources(path.join(dir, e.name))
+      : e.name.endsWith(".mdx")
+        ? [readFileSync(path.join(dir, e.name), "utf8")]
+        : [],
   );
 }
 
@@ -39,7 +43,8 @@ describe("example JSON files", () => {
       const name = f.replace(/\.json$/, "");
       const used = new RegExp(`from "(\\./|\\./\\.\\./)examples/${name}\\.json"|<Example file="${name}"`);
       expect(all, `${f} is not used`).toMatch(used);
-      if (all.includes(`<Example file="${name}"`)) expect(exampleFileText(name), f).toBe(withBaseUrl(formatJson(load(f))));
+      if (all.includes(`<Example file="${name}"`))
+        expect(exampleFileText(name), f).toBe(withBaseUrl(formatJson(load(f))));
     }
   });
 
@@ -71,7 +76,8 @@ describe("example JSON files", () => {
     expect(JSON.parse(text)).toEqual(value);
     for (const line of text.split("\n")) {
       // a line may only run long when it holds a single long scalar
-      if (line.length > 80) expect(line.trim()).toMatch(/^("[^"]+": )?("(?:[^"\\]|\\.)*"|-?[\d.e+-]+|true|false|null),?$/);
+      if (line.length > 80)
+        expect(line.trim()).toMatch(/^("[^"]+": )?("(?:[^"\\]|\\.)*"|-?[\d.e+-]+|true|false|null),?$/);
     }
   });
 });

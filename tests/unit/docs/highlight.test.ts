@@ -27,9 +27,16 @@ describe("highlight", () => {
     for (const lang of ["bash", "json", "ts", "python", "csv", "jsonl"]) expect(langs).toContain(lang);
   });
 
-  test.each(blocks.map((b, i) => [`${b.file} #${i} (${b.lang})`, b] as const))("%s: tokens reproduce the code exactly", (_, b) => {
-    expect(highlight(b.code, b.lang).map((t) => t.text).join("")).toBe(b.code);
-  });
+  test.each(blocks.map((b, i) => [`${b.file} #${i} (${b.lang})`, b] as const))(
+    "%s: tokens reproduce the code exactly",
+    (_, b) => {
+      expect(
+        highlight(b.code, b.lang)
+          .map((t) => t.text)
+          .join(""),
+      ).toBe(b.code);
+    },
+  );
 
   test("json: properties, strings, numbers, literals", () => {
     expect(kinds(highlight('{"a": "x", "b": 1.5, "c": null}', "json"))).toEqual([

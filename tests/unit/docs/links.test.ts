@@ -68,6 +68,7 @@ describe("headings", () => {
     const ids = headings.map((h) => h.id);
     expect(new Set(ids).size, `duplicate heading ids in ${page.file}: ${ids.join(", ")}`).toBe(ids.length);
     const rendered = idsIn(await renderDocPage(page));
-    for (const h of headings) expect(rendered.has(h.id), `${page.file}: "${h.text}" renders without id="${h.id}"`).toBe(true);
+    for (const h of headings)
+      expect(rendered.has(h.id), `${page.file}: "${h.text}" renders without id="${h.id}"`).toBe(true);
   });
 });

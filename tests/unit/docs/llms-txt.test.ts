@@ -23,7 +23,8 @@ describe("llms.txt", () => {
     for (const name of Object.keys(endpoints) as EndpointName[]) {
       const section = text.split(`### GET ${endpoints[name].path}\n`)[1]?.split("\n### ")[0] ?? "";
       expect(section, name).toContain(endpoints[name].description);
-      for (const p of endpointParameters(name)) expect(section, `${name} ${p.name}`).toContain(`- \`${p.name}\` (${p.in},`);
+      for (const p of endpointParameters(name))
+        expect(section, `${name} ${p.name}`).toContain(`- \`${p.name}\` (${p.in},`);
       expect(section, name).toMatch(new RegExp(`Reference: ${base.replaceAll(".", "\\.")}/docs/api/`));
     }
   });

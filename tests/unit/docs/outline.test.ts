@@ -88,6 +88,8 @@ describe("plainText", () => {
 />
 
 Both windows are **sliding logs**, not \`calendar\` buckets.`);
-    expect(text).toBe("Header Value X-RateLimit-Limit requests allowed in the minute window Both windows are sliding logs, not calendar buckets.");
+    expect(text).toBe(
+      "Header Value X-RateLimit-Limit requests allowed in the minute window Both windows are sliding logs, not calendar buckets.",
+    );
   });
 });

@@ -6,7 +6,11 @@ import { DOC_GROUPS, DOC_PAGES, docGroups, docHref, findDocPage, neighbours, pag
 
 function mdxFiles(dir: string, base = dir): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? mdxFiles(path.join(dir, e.name), base) : e.name.endsWith(".mdx") ? [path.relative(base, path.join(dir, e.name))] : [],
+    e.isDirectory()
+      ? mdxFiles(path.join(dir, e.name), base)
+      : e.name.endsWith(".mdx")
+        ? [path.relative(base, path.join(dir, e.name))]
+        : [],
   );
 }
 

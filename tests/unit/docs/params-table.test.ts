@@ -14,7 +14,8 @@ import { renderDocPage } from "./render-mdx";
 
 const source = (file: string) => readFileSync(path.join(CONTENT_DIR, file), "utf8");
 const withParams = ENDPOINT_NAMES.filter((name) => endpointParameters(name).length > 0);
-const pagesOf = (name: EndpointName) => DOC_PAGES.filter((p) => source(p.file).includes(`<ParamsTable endpoint="${name}" />`));
+const pagesOf = (name: EndpointName) =>
+  DOC_PAGES.filter((p) => source(p.file).includes(`<ParamsTable endpoint="${name}" />`));
 /** Text as the rendered HTML shows it (entities decoded, inline code and links flattened). */
 const visible = (html: string) =>
   html
@@ -51,7 +52,9 @@ describe("the docs' parameter tables come from the parameter table", () => {
 
   test("the search text of a page holds its generated table's rows", () => {
     const page = pagesOf("volatilityHistory")[0]!;
-    const text = sectionsOf(source(page.file)).map((s) => s.text).join(" ");
+    const text = sectionsOf(source(page.file))
+      .map((s) => s.text)
+      .join(" ");
     expect(text).toContain("includeGated");
     expect(text).toContain("5000");
   });

@@ -32,7 +32,8 @@ describe("engine decimals", () => {
   });
 
   it("fullPrecision of a decimal made from text is its plain toString, trailing zeros dropped", () => {
-    for (const text of ["0.4500", "1", "0.00000001", "99.99999999", "-0.5"]) expect(fullPrecision(dec(text))).toBe(new Dec(text).toString());
+    for (const text of ["0.4500", "1", "0.00000001", "99.99999999", "-0.5"])
+      expect(fullPrecision(dec(text))).toBe(new Dec(text).toString());
   });
 
   it("keeps parsing correctly after its map of texts was cleared when full", () => {

@@ -43,16 +43,36 @@ const snapshot: Snapshot = {
 describe("entry rule", () => {
   test.each<[string, Partial<MarketInfo>, Partial<Snapshot> | undefined, EntryBlock | null]>([
     ["a market that passes every condition may enter", {}, {}, null],
-    ["a market outside the universe's selectors is out", { selectors: ["polymarket:tag:sports"] }, {}, "outside-universe"],
-    ["a leg of a mutually exclusive event is out unless partition legs are included", { legKey: "yes-a" }, {}, "partition-leg"],
+    [
+      "a market outside the universe's selectors is out",
+      { selectors: ["polymarket:tag:sports"] },
+      {},
+      "outside-universe",
+    ],
+    [
+      "a leg of a mutually exclusive event is out unless partition legs are included",
+      { legKey: "yes-a" },
+      {},
+      "partition-leg",
+    ],
     ["a market listed after t is out", { listedAt: new Date(t.getTime() + 3_600_000) }, {}, "not-listed-yet"],
     ["a market past its settlement date is out", { settlementDate: t }, {}, "settled"],
     ["a market without a quote is out", {}, undefined, "no-quote"],
     ["a resolved market is out", {}, { resolved: true }, "resolved"],
     ["depth below minDepthUsd is out", {}, { depthUsd: new Decimal("99.99") }, "depth"],
     ["a spread wider than maxSpread is out", {}, { bestAsk: new Decimal("0.46") }, "spread"],
-    ["fewer days to settlement than minDaysToSettlement is out", { settlementDate: new Date(t.getTime() + DAY) }, {}, "too-close-to-settlement"],
-    ["more days to settlement than maxDaysToSettlement is out", { settlementDate: new Date(t.getTime() + 61 * DAY) }, {}, "too-far-from-settlement"],
+    [
+      "fewer days to settlement than minDaysToSettlement is out",
+      { settlementDate: new Date(t.getTime() + DAY) },
+      {},
+      "too-close-to-settlement",
+    ],
+    [
+      "more days to settlement than maxDaysToSettlement is out",
+      { settlementDate: new Date(t.getTime() + 61 * DAY) },
+      {},
+      "too-far-from-settlement",
+    ],
     ["a quote older than the staleness limit is out", {}, { observedAt: new Date(t.getTime() - 7201_000) }, "stale"],
   ])("%s", (_name, m, s, expected) => {
     const snap = s === undefined ? undefined : { ...snapshot, ...s };
@@ -61,7 +81,13 @@ describe("entry rule", () => {
   });
 
   test("days to settlement fall back to the snapshot's settlement date", () => {
-    expect(daysToSettlement({ ...market, settlementDate: null }, { ...snapshot, settlementDate: new Date(t.getTime() + 3 * DAY) }, t)).toBe(3);
+    expect(
+      daysToSettlement(
+        { ...market, settlementDate: null },
+        { ...snapshot, settlementDate: new Date(t.getTime() + 3 * DAY) },
+        t,
+      ),
+    ).toBe(3);
     expect(daysToSettlement({ ...market, settlementDate: null }, snapshot, t)).toBeNull();
   });
 });

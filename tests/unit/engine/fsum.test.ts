@@ -32,7 +32,11 @@ describe("fsum: correctly rounded, order-independent sums (math.fsum semantics)"
   });
 
   test("a left-to-right sum differs where fsum does not (0.1 ten times)", () => {
-    expect(Array(10).fill(0.1).reduce((s: number, x: number) => s + x, 0)).toBe(0.9999999999999999);
+    expect(
+      Array(10)
+        .fill(0.1)
+        .reduce((s: number, x: number) => s + x, 0),
+    ).toBe(0.9999999999999999);
   });
 
   test("the same double in any order and any grouping", () => {
@@ -42,7 +46,10 @@ describe("fsum: correctly rounded, order-independent sums (math.fsum semantics)"
     const sorted = fsum([...xs].sort((a, b) => a - b));
     expect(reversed).toBe(want);
     expect(sorted).toBe(want);
-    const shuffled = xs.map((x, i) => [x, (i * 7919) % 500] as const).sort((a, b) => a[1] - b[1]).map(([x]) => x);
+    const shuffled = xs
+      .map((x, i) => [x, (i * 7919) % 500] as const)
+      .sort((a, b) => a[1] - b[1])
+      .map(([x]) => x);
     expect(fsum(shuffled)).toBe(want);
   });
 });

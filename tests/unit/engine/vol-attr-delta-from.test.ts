@@ -14,7 +14,12 @@ function run(thin: ReadonlySet<number>): VolTick[] {
   const ticks: VolTick[] = [];
   for (let h = 0; h < 4; h++) {
     const depth = thin.has(h) ? 10 : 5_000;
-    const r = stepVolatility(def, state, at(h), partition(at(h), undefined, { 0: { depth }, 1: { depth }, 2: { depth }, 3: { depth } }));
+    const r = stepVolatility(
+      def,
+      state,
+      at(h),
+      partition(at(h), undefined, { 0: { depth }, 1: { depth }, 2: { depth }, 3: { depth } }),
+    );
     state = r.state;
     if (r.tick) ticks.push(r.tick);
   }
@@ -48,7 +53,8 @@ describe("attrDeltaFrom names the computation the delta is measured from", () =>
   test("clock speed per tenor is published at full precision in labels and history points", () => {
     const tick = ticks[3] as VolTick;
     expect(Object.keys(tick.labels.clockSpeed).sort()).toEqual(["30", "7", "90"]);
-    for (const [tenor, speed] of Object.entries(tick.labels.clockSpeed)) expect(speed).toBe(tick.inputs.clock[tenor]?.speed);
+    for (const [tenor, speed] of Object.entries(tick.labels.clockSpeed))
+      expect(speed).toBe(tick.inputs.clock[tenor]?.speed);
     expect(toHistoryPoint(tick).clockSpeed).toEqual(tick.labels.clockSpeed);
   });
 });

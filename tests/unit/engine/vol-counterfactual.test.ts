@@ -65,21 +65,25 @@ describe("counterfactual against the frozen inception configuration", () => {
     const inputs = r1.tick!.inputs;
     expect(inputs.legs.map((l) => l.conditionId)).toEqual(["a", "b", "c"]);
     expect(inputs.counterfactualLegs).toEqual([
-      expect.objectContaining({ conditionId: "d", legKey: "d", mid: 0.1, observedAt: at(1).toISOString(), resolved: false }),
+      expect.objectContaining({
+        conditionId: "d",
+        legKey: "d",
+        mid: 0.1,
+        observedAt: at(1).toISOString(),
+        resolved: false,
+      }),
     ]);
     // the stored inputs alone give back the published counterfactual
     const config = r0.state.inception.config;
-    const stored = [...inputs.legs, ...inputs.counterfactualLegs!].map(
-      (l): LegQuote => ({
-        ...l,
-        gridOrder: 0,
-        observedAt: l.observedAt === null ? null : new Date(l.observedAt),
-        fromHistory: l.source === "history",
-        settlement: l.settlementAt === null ? null : new Date(l.settlementAt),
-        days: l.daysToSettlement,
-        outcome: null,
-      }),
-    );
+    const stored = [...inputs.legs, ...inputs.counterfactualLegs!].map((l): LegQuote => ({
+      ...l,
+      gridOrder: 0,
+      observedAt: l.observedAt === null ? null : new Date(l.observedAt),
+      fromHistory: l.source === "history",
+      settlement: l.settlementAt === null ? null : new Date(l.settlementAt),
+      days: l.daysToSettlement,
+      outcome: null,
+    }));
     expect(computeCounterfactual(config, r0.state.inception.fingerprint, stored)).toEqual(r1.tick!.counterfactual);
     expect(r1.tick!.counterfactual.rPts).not.toBe(r1.tick!.fbvRPts);
   });

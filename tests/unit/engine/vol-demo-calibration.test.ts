@@ -16,7 +16,9 @@ describe("demo calibration of ordered partitions on the calendar clock", () => {
   for (const ticker of ordered) {
     for (const tenor of [7, 30, 90]) {
       it(`${ticker} ${tenor} d: truth / published has its median in 0.95-1.05 and 95% of hours in 0.90-1.10`, () => {
-        const ratios = samples.filter((s) => s.ticker === ticker && s.tenor === tenor && s.tier === "budget-implied").map((s) => s.ratio);
+        const ratios = samples
+          .filter((s) => s.ticker === ticker && s.tenor === tenor && s.tier === "budget-implied")
+          .map((s) => s.ratio);
         expect(ratios.length).toBeGreaterThan(100);
         const sorted = [...ratios].sort((a, b) => a - b);
         const median = quantile(sorted, 0.5);

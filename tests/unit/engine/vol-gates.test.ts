@@ -215,7 +215,14 @@ describe("each gate at its exact boundary (exact decimal)", () => {
   });
   const quad = (qs: Partial<GateInput["legs"][number]>[]) => ["a", "b", "c", "d"].map((k, i) => leg(k, qs[i] ?? {}));
   const clean: GateInput = {
-    gates: { ...GATES, overroundFlagLo: 0.9, overroundFlagHi: 1.1, arbToleranceMin: 0.005, arbToleranceTicks: 1, devigTolerance: 0.02 },
+    gates: {
+      ...GATES,
+      overroundFlagLo: 0.9,
+      overroundFlagHi: 1.1,
+      arbToleranceMin: 0.005,
+      arbToleranceTicks: 1,
+      devigTolerance: 0.02,
+    },
     t: T0,
     legs: quad([]),
     devigGap: null,
@@ -223,7 +230,8 @@ describe("each gate at its exact boundary (exact decimal)", () => {
     identity: null,
   };
   const gatesOf = (input: Partial<GateInput>) => evaluateGates({ ...clean, ...input }).flags.map((f) => f.gate);
-  const bids = (b: number[]) => quad(b.map((bid, i) => ({ bid, ask: [0.2, 0.36, 0.35, 0.15][i]!, mid: [0.19, 0.355, 0.345, 0.14][i]! })));
+  const bids = (b: number[]) =>
+    quad(b.map((bid, i) => ({ bid, ask: [0.2, 0.36, 0.35, 0.15][i]!, mid: [0.19, 0.355, 0.345, 0.14][i]! })));
   const asks = (a: number[]) => quad(a.map((ask, i) => ({ ask, bid: a[i]! - 0.02, mid: a[i]! - 0.01 })));
 
   test.each([
@@ -257,7 +265,12 @@ describe("each gate at its exact boundary (exact decimal)", () => {
     ["spread a hair wider fails", { bid: 0.1, ask: 0.3000001, mid: 0.2 }, "spread_to_mid", true],
     ["impact equal to the budget passes", { impactPts: 1.5 }, "impact", false],
     ["impact above the budget fails", { impactPts: 1.5000001 }, "impact", true],
-    ["a quote exactly snapshotMaxAgeSeconds old passes", { observedAt: new Date(T0.getTime() - 7_200_000) }, "snapshot_age", false],
+    [
+      "a quote exactly snapshotMaxAgeSeconds old passes",
+      { observedAt: new Date(T0.getTime() - 7_200_000) },
+      "snapshot_age",
+      false,
+    ],
     ["a millisecond older fails", { observedAt: new Date(T0.getTime() - 7_200_001) }, "snapshot_age", true],
   ] as const)("%s", (_name, q, gate, flagged) => {
     const gates = { ...clean.gates, spreadToMidMax: 1, snapshotMaxSkewSeconds: 1e9, arbMinDepthUsd: 1e9 };

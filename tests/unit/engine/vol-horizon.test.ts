@@ -71,16 +71,19 @@ describe("a tick whose settlement lies inside a tenor, on a slow historical cloc
     { speed: 0.5, tenor: "30" },
     { speed: 0.5, tenor: "90" },
     { speed: 2, tenor: "30" },
-  ])("speed $speed: the $tenor-day value is the whole remaining uncertainty (share 1, pts = fbvRPts)", ({ speed, tenor }) => {
-    const first = stepVolatility(def, null, at(0), quotes(0));
-    const t = at(1);
-    const settleDays = (new Date(`${def.settlementDate}T00:00:00Z`).getTime() - t.getTime()) / MS_PER_DAY;
-    expect(settleDays).toBeLessThan(30);
-    const { tick } = stepVolatility(def, stateWithClock(speed, t, first.state), t, quotes(1));
-    expect(tick?.labels.tier[tenor]).toBe(tenor === "90" ? "budget-implied" : "historical-clock");
-    expect(tick?.tenors[tenor]?.share).toBe(1);
-    expect(tick?.tenors[tenor]?.pts).toBe(tick?.fbvRPts);
-    // the 7-day value is below the whole and moves with the clock
-    expect(tick?.tenors["7"]?.share).toBeLessThan(1);
-  });
+  ])(
+    "speed $speed: the $tenor-day value is the whole remaining uncertainty (share 1, pts = fbvRPts)",
+    ({ speed, tenor }) => {
+      const first = stepVolatility(def, null, at(0), quotes(0));
+      const t = at(1);
+      const settleDays = (new Date(`${def.settlementDate}T00:00:00Z`).getTime() - t.getTime()) / MS_PER_DAY;
+      expect(settleDays).toBeLessThan(30);
+      const { tick } = stepVolatility(def, stateWithClock(speed, t, first.state), t, quotes(1));
+      expect(tick?.labels.tier[tenor]).toBe(tenor === "90" ? "budget-implied" : "historical-clock");
+      expect(tick?.tenors[tenor]?.share).toBe(1);
+      expect(tick?.tenors[tenor]?.pts).toBe(tick?.fbvRPts);
+      // the 7-day value is below the whole and moves with the clock
+      expect(tick?.tenors["7"]?.share).toBeLessThan(1);
+    },
+  );
 });

@@ -16,7 +16,11 @@ const DAYS = 100;
 
 /** The engine's expected variance per leg at horizon fraction rho (tenor = rho * days to settlement, calendar speed 1). */
 function engineLegs(p: readonly number[], rho: number): number[] {
-  const part = preparePartition(p, p.map(() => DAYS), "ordered");
+  const part = preparePartition(
+    p,
+    p.map(() => DAYS),
+    "ordered",
+  );
   return p.map((_, j) => legTenorVariance(part, j, rho * DAYS, 1, "diffusion"));
 }
 
@@ -46,7 +50,11 @@ describe("ordered partition: the cumulative form against an independent integrat
         engine.forEach((v, j) => expect(Math.abs(v / (truth[j] as number) - 1)).toBeLessThan(0.01));
         const sum = (xs: number[]) => xs.reduce((s, x) => s + x, 0);
         expect(Math.abs(sum(engine) / sum(truth) - 1)).toBeLessThan(0.01);
-        const part = preparePartition(p, p.map(() => DAYS), "ordered");
+        const part = preparePartition(
+          p,
+          p.map(() => DAYS),
+          "ordered",
+        );
         expect(partitionTenorVariance(part, rho * DAYS, 1, "diffusion")).toBeCloseTo(sum(engine), 15);
       });
     }
@@ -75,7 +83,11 @@ describe("ordered partition: test values and limits", () => {
   it("is 0 at rho = 0 and p(1 - p) at resolution (a tenor that reaches settlement)", () => {
     const p = [0.05, 0.15, 0.3, 0.3, 0.15, 0.05];
     expect(engineLegs(p, 0)).toEqual(p.map(() => 0));
-    const part = preparePartition(p, p.map(() => 10), "ordered");
+    const part = preparePartition(
+      p,
+      p.map(() => 10),
+      "ordered",
+    );
     p.forEach((pj, j) => expect(legTenorVariance(part, j, 30, 1, "diffusion")).toBeCloseTo(pj * (1 - pj), 15));
   });
 
@@ -89,7 +101,10 @@ describe("ordered partition: test values and limits", () => {
 
   it("an unordered partition is priced as before: each leg as its own binary", () => {
     const p = [0.2, 0.5, 0.3];
-    const part = preparePartition(p, p.map(() => DAYS));
+    const part = preparePartition(
+      p,
+      p.map(() => DAYS),
+    );
     p.forEach((pj, j) => expect(legTenorVariance(part, j, 25, 1, "diffusion")).toBe(diffusionVariance(pj, 0.25)));
   });
 });

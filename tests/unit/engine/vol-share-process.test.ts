@@ -43,7 +43,15 @@ function measuredSpeed(p0: readonly number[], s: number, z: () => number): numbe
     let p = [...p0];
     for (let h = 0; h < 24; h++) {
       const days = T_DAYS - h * HOUR;
-      predicted += partitionTenorVariance(preparePartition(p, p.map(() => days)), HOUR, 1, "diffusion");
+      predicted += partitionTenorVariance(
+        preparePartition(
+          p,
+          p.map(() => days),
+        ),
+        HOUR,
+        1,
+        "diffusion",
+      );
       const next = step(p, s, z);
       realized += next.reduce((acc, x, j) => acc + (x - (p[j] as number)) ** 2, 0);
       p = next;
@@ -52,7 +60,13 @@ function measuredSpeed(p0: readonly number[], s: number, z: () => number): numbe
   return realized / predicted;
 }
 
-function simulatedVariance(p0: readonly number[], s: number, tenorDays: number, z: () => number, paths: number): number {
+function simulatedVariance(
+  p0: readonly number[],
+  s: number,
+  tenorDays: number,
+  z: () => number,
+  paths: number,
+): number {
   let sum = 0;
   for (let path = 0; path < paths; path++) {
     let p = [...p0];
@@ -64,7 +78,12 @@ function simulatedVariance(p0: readonly number[], s: number, tenorDays: number, 
 
 const CASES: ReadonlyArray<{ name: string; p0: number[]; s: number; seed: number }> = [
   { name: "six candidates (the nominee race)", p0: [0.34, 0.25, 0.17, 0.12, 0.07, 0.05], s: 0.02, seed: 41 },
-  { name: "eight teams (the league champion)", p0: [0.22, 0.18, 0.15, 0.12, 0.11, 0.09, 0.08, 0.05], s: 0.015, seed: 42 },
+  {
+    name: "eight teams (the league champion)",
+    p0: [0.22, 0.18, 0.15, 0.12, 0.11, 0.09, 0.08, 0.05],
+    s: 0.015,
+    seed: 42,
+  },
   { name: "a two-horse race", p0: [0.55, 0.4, 0.05], s: 0.03, seed: 43 },
 ];
 
@@ -73,8 +92,12 @@ describe("unordered partition against a simulated share process (seeded Monte Ca
     it(`${name}: on the measured clock, within 10% of the simulation at 7 days, at most 20% above it at 30 days`, () => {
       const z = normals(seed);
       const speed = measuredSpeed(p0, s, z);
-      const part = preparePartition(p0, p0.map(() => T_DAYS));
-      const ratio = (tenor: number, paths: number) => simulatedVariance(p0, s, tenor, z, paths) / partitionTenorVariance(part, tenor, speed, "diffusion");
+      const part = preparePartition(
+        p0,
+        p0.map(() => T_DAYS),
+      );
+      const ratio = (tenor: number, paths: number) =>
+        simulatedVariance(p0, s, tenor, z, paths) / partitionTenorVariance(part, tenor, speed, "diffusion");
       const week = ratio(7, 2000);
       expect(Math.abs(week - 1), `7 d: truth / engine ${week}, speed ${speed}`).toBeLessThan(0.1);
       const month = ratio(30, 1500);

@@ -36,7 +36,13 @@ const snap = (id: string, h: number, mid: string): Snapshot => ({
 describe("stored feed", () => {
   test("its universe is the markets listed by the hour, resolved ones for 24 hours more", () => {
     const feed = new StoredFeed(at(0), null, [market("a", 0), market("b", 2), market("c", 0, 1)]);
-    const ids = (n: number) => Array.from({ length: n }, () => feed.advance().universe.map((m) => m.conditionId).join(","));
+    const ids = (n: number) =>
+      Array.from({ length: n }, () =>
+        feed
+          .advance()
+          .universe.map((m) => m.conditionId)
+          .join(","),
+      );
     expect(ids(3)).toEqual(["a,c", "a,c", "a,b,c"]);
     for (let i = 0; i < 21; i++) feed.advance();
     expect(feed.cursor()).toEqual(at(23));
@@ -56,10 +62,23 @@ describe("venue catalogs in the engine", () => {
     maturityType: "PERPETUAL",
     methodologyVersion: "idx-1.0",
     stalenessLimitSeconds: 7200,
-    eligibility: { theme: "", eventKeyPrefix: null, includePartitionLegs: false, selectors: ["polymarket:tag:crypto"], minDepthUsd: 0, maxSpread: 1 },
+    eligibility: {
+      theme: "",
+      eventKeyPrefix: null,
+      includePartitionLegs: false,
+      selectors: ["polymarket:tag:crypto"],
+      minDepthUsd: 0,
+      maxSpread: 1,
+    },
     listed: true,
   };
-  const catalog = (over: Partial<IndexDefinition> = {}): EngineCatalog => ({ indices: [{ ...def, ...over }], series: [], deferEmptyInception: true, indexIds: new Map([["PMX-T", "id"]]), seriesIds: new Map() });
+  const catalog = (over: Partial<IndexDefinition> = {}): EngineCatalog => ({
+    indices: [{ ...def, ...over }],
+    series: [],
+    deferEmptyInception: true,
+    indexIds: new Map([["PMX-T", "id"]]),
+    seriesIds: new Map(),
+  });
   const universe = [market("a", 0)];
 
   test("an index is not incepted before some market of its universe is priced, then starts at 100", () => {
@@ -79,6 +98,8 @@ describe("venue catalogs in the engine", () => {
   test("an index removed from the catalog computes nothing from its ceasing hour", () => {
     const states: EngineStates = { indices: new Map(), series: new Map() };
     computeHour(catalog({ ceasedAt: at(2) }), states, at(1), [snap("a", 1, "0.40")], universe);
-    expect(computeHour(catalog({ ceasedAt: at(2) }), states, at(2), [snap("a", 2, "0.45")], universe).levels).toEqual([]);
+    expect(computeHour(catalog({ ceasedAt: at(2) }), states, at(2), [snap("a", 2, "0.45")], universe).levels).toEqual(
+      [],
+    );
   });
 });

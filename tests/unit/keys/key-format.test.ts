@@ -24,11 +24,7 @@ describe("encodeBase62", () => {
   test.each([
     ["zero", new Uint8Array(32), "0".repeat(43)],
     ["one", Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 1 : 0)), `${"0".repeat(42)}1`],
-    [
-      "sixty-two",
-      Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 62 : 0)),
-      `${"0".repeat(41)}10`,
-    ],
+    ["sixty-two", Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 62 : 0)), `${"0".repeat(41)}10`],
     ["61", Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? 61 : 0)), `${"0".repeat(42)}z`],
   ])("%s", (_name, bytes, expected) => {
     expect(encodeBase62(bytes)).toBe(expected);

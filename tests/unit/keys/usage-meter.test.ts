@@ -24,7 +24,13 @@ describe("usage journal lines", () => {
     const { createJournals } = await import("@/lib/plumbing/journal");
     const { createShutdown } = await import("@/lib/plumbing/shutdown");
     const journals = createJournals();
-    const meter = createMeter({ db: noDatabase, dataDir: dir, flushMs: 3_600_000, journals, shutdown: createShutdown() });
+    const meter = createMeter({
+      db: noDatabase,
+      dataDir: dir,
+      flushMs: 3_600_000,
+      journals,
+      shutdown: createShutdown(),
+    });
     await meter.startJournal();
     const H = 3_600_000;
     const T = 1_795_000_000_000 - (1_795_000_000_000 % H);
@@ -39,8 +45,15 @@ describe("usage journal lines", () => {
     for (const [key, endpoint, status, at] of calls) meter.record(key, endpoint, status, at);
     journals.flush();
     const file = fs.readdirSync(path.join(dir, "journal")).find((f) => f.startsWith("usage-"))!;
-    const lines = fs.readFileSync(path.join(dir, "journal", file), "utf8").trim().split("\n");
-    expect(lines).toEqual(calls.map(([key, endpoint, status, at]) => JSON.stringify([key, at - (at % H), endpoint, statusClass(status), at])));
+    const lines = fs
+      .readFileSync(path.join(dir, "journal", file), "utf8")
+      .trim()
+      .split("\n");
+    expect(lines).toEqual(
+      calls.map(([key, endpoint, status, at]) =>
+        JSON.stringify([key, at - (at % H), endpoint, statusClass(status), at]),
+      ),
+    );
     const counts = Object.fromEntries(readUsageFile(path.join(dir, "journal", file)).counts);
     const hour = (ms: number) => new Date(ms).toISOString();
     expect(counts).toEqual({
@@ -60,24 +73,66 @@ describe("request log entries", () => {
     const { createShutdown } = await import("@/lib/plumbing/shutdown");
     const journals = createJournals();
     const own = fs.mkdtempSync(path.join(dir, "log-"));
-    const meter = createMeter({ db: noDatabase, dataDir: own, flushMs: 3_600_000, journals, shutdown: createShutdown() });
+    const meter = createMeter({
+      db: noDatabase,
+      dataDir: own,
+      flushMs: 3_600_000,
+      journals,
+      shutdown: createShutdown(),
+    });
     await meter.startJournal();
     const T = 1_795_100_000_000;
-    const detail = (i: number) => ({ requestId: `req-${i}`, method: "GET", path: `/v1/indices/X/latest?n=${i}`, errorCode: i % 2 ? "not_found" : null });
-    for (let i = 0; i < 250; i++) meter.record("k-log", "/v1/indices/{ticker}/latest", i % 2 ? 404 : 200, T + i, detail(i));
-    meter.record("k-log-2", "/v1/*", 429, T + 999, { requestId: "req-other", method: "GET", path: "/v1/x", errorCode: "rate_limited" });
+    const detail = (i: number) => ({
+      requestId: `req-${i}`,
+      method: "GET",
+      path: `/v1/indices/X/latest?n=${i}`,
+      errorCode: i % 2 ? "not_found" : null,
+    });
+    for (let i = 0; i < 250; i++)
+      meter.record("k-log", "/v1/indices/{ticker}/latest", i % 2 ? 404 : 200, T + i, detail(i));
+    meter.record("k-log-2", "/v1/*", 429, T + 999, {
+      requestId: "req-other",
+      method: "GET",
+      path: "/v1/x",
+      errorCode: "rate_limited",
+    });
     journals.flush();
     const files = fs.readdirSync(path.join(own, "journal")).filter((f) => f.startsWith("usage-"));
-    const file = files.map((f) => path.join(own, "journal", f)).find((f) => fs.readFileSync(f, "utf8").includes("req-249"))!;
-    const line = fs.readFileSync(file, "utf8").split("\n").find((l) => l.includes('"req-249"'))!;
-    expect(JSON.parse(line)).toEqual(["k-log", T + 249 - ((T + 249) % 3_600_000), "/v1/indices/{ticker}/latest", "4xx", T + 249, 404, "req-249", "GET", "/v1/indices/X/latest?n=249", "not_found"]);
+    const file = files
+      .map((f) => path.join(own, "journal", f))
+      .find((f) => fs.readFileSync(f, "utf8").includes("req-249"))!;
+    const line = fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .find((l) => l.includes('"req-249"'))!;
+    expect(JSON.parse(line)).toEqual([
+      "k-log",
+      T + 249 - ((T + 249) % 3_600_000),
+      "/v1/indices/{ticker}/latest",
+      "4xx",
+      T + 249,
+      404,
+      "req-249",
+      "GET",
+      "/v1/indices/X/latest?n=249",
+      "not_found",
+    ]);
 
     const batch = readUsageFile(file);
     const kept = batch.requests.get("k-log")!.slice(-REQUEST_LOG_SIZE);
     expect(kept.map((r) => r.requestId)).toEqual(Array.from({ length: 100 }, (_, i) => `req-${150 + i}`));
     expect(batch.requests.get("k-log")!.length).toBeLessThan(2 * REQUEST_LOG_SIZE);
     expect(batch.requests.get("k-log-2")).toEqual([
-      { keyId: "k-log-2", atMs: T + 999, endpoint: "/v1/*", status: 429, requestId: "req-other", method: "GET", path: "/v1/x", errorCode: "rate_limited" },
+      {
+        keyId: "k-log-2",
+        atMs: T + 999,
+        endpoint: "/v1/*",
+        status: 429,
+        requestId: "req-other",
+        method: "GET",
+        path: "/v1/x",
+        errorCode: "rate_limited",
+      },
     ]);
   });
 

@@ -20,9 +20,21 @@ afterAll(() => {
 
 /** Runs the fixture in its own process, waits for it to journal, then kills it with SIGKILL. */
 async function journalInChildThenKill(dataDir: string, key: string, count: number, limitDay: number): Promise<number> {
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/unit/ratelimit/fixtures/journal-child.ts", dataDir, key, String(count), String(limitDay)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "tests/unit/ratelimit/fixtures/journal-child.ts",
+      dataDir,
+      key,
+      String(count),
+      String(limitDay),
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   let err = "";
   child.stderr!.on("data", (d: Buffer) => (err += d.toString()));
@@ -78,7 +90,11 @@ describe("rate-limit journal", () => {
   test("replay keeps only what still counts, and a replayed store journals on", () => {
     const now = 1_700_000_000_000;
     const file = path.join(tempDir(), "r.jnl");
-    fs.writeFileSync(file, formatLine("key:old", DAY_MS, [now - DAY_MS - 1, now - DAY_MS + 10, now - 5]) + formatLine("addr:x", MINUTE_MS, [now - MINUTE_MS, now - 1]));
+    fs.writeFileSync(
+      file,
+      formatLine("key:old", DAY_MS, [now - DAY_MS - 1, now - DAY_MS + 10, now - 5]) +
+        formatLine("addr:x", MINUTE_MS, [now - MINUTE_MS, now - 1]),
+    );
     const store = createMemoryStore();
     expect(replayInto(store, [file], now)).toBe(3);
     const entries = new Map(store.entries(now).map((e) => [e.key, e.times]));
@@ -125,19 +141,33 @@ describe("compacting a large window", () => {
     for (let i = 0; i < 200_000; i++) void store.hit("key:busy", window, now - 200_000 + i);
     const during = fs.readdirSync(dir);
     expect(during).toHaveLength(2); // the old file and the new one: the snapshot is not written yet
-    for (let turns = 0; fs.readdirSync(dir).length > 1 && turns < 1_000; turns++) await new Promise((r) => setImmediate(r));
+    for (let turns = 0; fs.readdirSync(dir).length > 1 && turns < 1_000; turns++)
+      await new Promise((r) => setImmediate(r));
     expect(fs.readdirSync(dir)).toHaveLength(1);
     journal.close();
     // What a restart would read: every admission, none lost (and none counted twice here).
     const replayed = createMemoryStore();
-    expect(replayInto(replayed, fs.readdirSync(dir).map((f) => path.join(dir, f)), now)).toBe(200_000);
+    expect(
+      replayInto(
+        replayed,
+        fs.readdirSync(dir).map((f) => path.join(dir, f)),
+        now,
+      ),
+    ).toBe(200_000);
   });
 });
 
 describe("kernel lock", () => {
   test("held while its holder lives, free the moment it is killed", async () => {
     const name = `test-${Math.random()}`;
-    const child = spawn(process.execPath, ["-e", `require("net").createServer().listen("\\0pmb-lock-" + require("crypto").createHash("sha256").update(${JSON.stringify(name)}).digest("hex").slice(0, 32), () => console.log("held"))`], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(
+      process.execPath,
+      [
+        "-e",
+        `require("net").createServer().listen("\\0pmb-lock-" + require("crypto").createHash("sha256").update(${JSON.stringify(name)}).digest("hex").slice(0, 32), () => console.log("held"))`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
     expect(await isLocked(name)).toBe(true);
     expect(await tryLock(name)).toBeNull();

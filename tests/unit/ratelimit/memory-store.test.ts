@@ -91,4 +91,3 @@ describe("a long log ages out without shifting it per admission", () => {
     expect(store.entries(T0 + 20_000)).toEqual([]);
   });
 });
-

@@ -27,16 +27,8 @@ describe("redis store client side", () => {
       () => Promise.resolve(reply),
       () => Promise.resolve(reply),
     );
-    await createRedisStore(asRedis(fake), { prefix: "p:", clock: "caller" }).consume(
-      "k",
-      { minute: 1, day: 2 },
-      NOW,
-    );
-    await createRedisStore(asRedis(fake), { prefix: "p:" }).consume(
-      "k",
-      { minute: 1, day: 2 },
-      NOW,
-    );
+    await createRedisStore(asRedis(fake), { prefix: "p:", clock: "caller" }).consume("k", { minute: 1, day: 2 }, NOW);
+    await createRedisStore(asRedis(fake), { prefix: "p:" }).consume("k", { minute: 1, day: 2 }, NOW);
     const [callerArgs, serverArgs] = fake.evalsha.mock.calls.map((c: unknown[]) => c);
     expect(callerArgs?.slice(1, 5)).toEqual([1, "p:key:k", "h", String(NOW)]);
     expect(serverArgs?.[4]).toBe("");
@@ -60,9 +52,7 @@ describe("redis store client side", () => {
       () => Promise.reject(new Error("LOADING")),
       () => Promise.resolve(reply),
     );
-    await expect(
-      createRedisStore(asRedis(fake)).consume("k", { minute: 1, day: 1 }, NOW),
-    ).rejects.toThrow("LOADING");
+    await expect(createRedisStore(asRedis(fake)).consume("k", { minute: 1, day: 1 }, NOW)).rejects.toThrow("LOADING");
     expect(fake.eval).not.toHaveBeenCalled();
   });
 
@@ -71,8 +61,8 @@ describe("redis store client side", () => {
       () => Promise.resolve([NOW, 1]),
       () => Promise.resolve([]),
     );
-    await expect(
-      createRedisStore(asRedis(fake)).consume("k", { minute: 1, day: 1 }, NOW),
-    ).rejects.toThrow(/unexpected reply/);
+    await expect(createRedisStore(asRedis(fake)).consume("k", { minute: 1, day: 1 }, NOW)).rejects.toThrow(
+      /unexpected reply/,
+    );
   });
 });

@@ -1,13 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { parseConfig } from "@/lib/config";
-import {
-  DAY_MS,
-  MINUTE_MS,
-  throttle,
-  type LimitDecision,
-  type RateLimitStore,
-} from "@/lib/ratelimit";
+import { DAY_MS, MINUTE_MS, throttle, type LimitDecision, type RateLimitStore } from "@/lib/ratelimit";
 
 /** A store under test and a second handle on the same backend (another instance/connection). */
 export interface StoreHandles {
@@ -40,10 +34,7 @@ async function consumeN(
 }
 
 /** The sliding-log contract, run against every store. */
-export function runStoreSuite(
-  name: string,
-  open: () => Promise<StoreHandles> | StoreHandles,
-): void {
+export function runStoreSuite(name: string, open: () => Promise<StoreHandles> | StoreHandles): void {
   describe(`sliding-log store contract: ${name}`, () => {
     const key = () => `test-${randomUUID()}`;
 
@@ -54,9 +45,7 @@ export function runStoreSuite(
       const admitted = await consumeN(store, k, 10, limits, T0);
       expect(admitted.map((d) => d.allowed)).toEqual(Array(10).fill(true));
       expect(admitted.map((d) => d.remainingMinute)).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
-      expect(admitted.map((d) => d.remainingDay)).toEqual([
-        999, 998, 997, 996, 995, 994, 993, 992, 991, 990,
-      ]);
+      expect(admitted.map((d) => d.remainingDay)).toEqual([999, 998, 997, 996, 995, 994, 993, 992, 991, 990]);
       expect(admitted.every((d) => d.limited === null && d.retryAfter === null)).toBe(true);
       const refused = await store.consume(k, limits, T0 + 1_000);
       expect(refused).toMatchObject({
@@ -171,9 +160,7 @@ export function runStoreSuite(
       const { store } = await open();
       const k = key();
       const limits = { minute: 10, day: 1000 };
-      const decisions = await Promise.all(
-        Array.from({ length: 30 }, () => store.consume(k, limits, T0)),
-      );
+      const decisions = await Promise.all(Array.from({ length: 30 }, () => store.consume(k, limits, T0)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(10);
       expect(decisions.filter((d) => d.limited === "minute")).toHaveLength(20);
       expect((await store.peek(k, limits, T0)).remainingDay).toBe(990);
@@ -214,14 +201,11 @@ export function runStoreSuite(
     test("a limit lowered below the count resets when enough requests age out", async () => {
       const { store } = await open();
       const k = key();
-      for (const at of [0, 10_000, 20_000, 30_000])
-        await store.consume(k, { minute: 10, day: 100 }, T0 + at);
+      for (const at of [0, 10_000, 20_000, 30_000]) await store.consume(k, { minute: 10, day: 100 }, T0 + at);
       const refused = await store.consume(k, { minute: 2, day: 100 }, T0 + 40_000);
       // 4 counted, limit 2: a slot frees once the three oldest are out, i.e. when T0 + 20 s ages out.
       expect(refused.resetMinute).toBe(Math.ceil((T0 + 20_000 + MINUTE_MS) / 1000));
-      expect(
-        (await store.consume(k, { minute: 2, day: 100 }, T0 + 20_000 + MINUTE_MS)).allowed,
-      ).toBe(true);
+      expect((await store.consume(k, { minute: 2, day: 100 }, T0 + 20_000 + MINUTE_MS)).allowed).toBe(true);
     });
 
     test("keys are independent", async () => {
@@ -237,9 +221,7 @@ export function runStoreSuite(
       const { store } = await open();
       const address = `198.51.100.${Math.floor(Math.random() * 250)}-${randomUUID()}`;
       const perMinute = { limit: parseConfig({} as NodeJS.ProcessEnv).IP_LIMIT_MINUTE };
-      const decisions = await Promise.all(
-        Array.from({ length: 601 }, () => throttle(store, address, T0, perMinute)),
-      );
+      const decisions = await Promise.all(Array.from({ length: 601 }, () => throttle(store, address, T0, perMinute)));
       expect(decisions.filter((d) => d.allowed)).toHaveLength(600);
       const refused = decisions.find((d) => !d.allowed);
       expect(refused).toMatchObject({

@@ -35,10 +35,19 @@ describe("log lines never carry a secret", () => {
 
   it("a logged line is one JSON object with time, level, instance and pid, its message scrubbed and its secret fields redacted", () => {
     const { lines, logger } = capture();
-    logger.error({ headers: { authorization: `Bearer ${key}`, cookie: "s=1" }, token: "t0ken" }, `failed for ${key}\n    at stack (x.js:1:1)`);
+    logger.error(
+      { headers: { authorization: `Bearer ${key}`, cookie: "s=1" }, token: "t0ken" },
+      `failed for ${key}\n    at stack (x.js:1:1)`,
+    );
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ level: "error", instance: "test-instance", pid: process.pid, token: "[redacted]", headers: { authorization: "[redacted]", cookie: "[redacted]" } });
+    expect(line).toMatchObject({
+      level: "error",
+      instance: "test-instance",
+      pid: process.pid,
+      token: "[redacted]",
+      headers: { authorization: "[redacted]", cookie: "[redacted]" },
+    });
     expect(new Date(line.time).toISOString()).toBe(line.time);
     expect(lines[0]).not.toContain(key);
     expect(line.msg).toContain("\n    at stack"); // one line on the wire, the stack inside it

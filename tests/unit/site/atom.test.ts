@@ -16,7 +16,13 @@ describe("Atom feeds", () => {
       self: "http://x/changelog.atom?a=1&b=2",
       alternate: "http://x/changelog",
       entries: [
-        { id: "http://x/1", title: 'Index "X" <ceased>', updated: "2026-11-20T00:00:00.000000Z", link: "http://x/a", summary: "1 < 2 & 3 > 2" },
+        {
+          id: "http://x/1",
+          title: 'Index "X" <ceased>',
+          updated: "2026-11-20T00:00:00.000000Z",
+          link: "http://x/a",
+          summary: "1 < 2 & 3 > 2",
+        },
         { id: "http://x/2", title: "t", updated: "2026-11-21T00:00:00.000000Z", link: "http://x/b", summary: "s" },
       ],
     });

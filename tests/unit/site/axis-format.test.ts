@@ -4,7 +4,8 @@ import { tickLabel, timeTicks, timeWindow, toMs } from "@/components/charts/axis
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
 const T0 = Date.UTC(2026, 10, 1); // a midnight
-const rows = (from: number, to: number, step: number) => Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => ({ x: from + i * step }));
+const rows = (from: number, to: number, step: number) =>
+  Array.from({ length: Math.floor((to - from) / step) + 1 }, (_, i) => ({ x: from + i * step }));
 
 describe("chart time axis", () => {
   it.each([
@@ -29,7 +30,8 @@ describe("chart time axis", () => {
   });
 
   it("never puts more than the target number of ticks on an axis, and one tick on an empty span", () => {
-    for (const span of [HOUR, 5 * HOUR, DAY, 7 * DAY, 90 * DAY]) expect(timeTicks(T0, T0 + span).length).toBeLessThanOrEqual(7);
+    for (const span of [HOUR, 5 * HOUR, DAY, 7 * DAY, 90 * DAY])
+      expect(timeTicks(T0, T0 + span).length).toBeLessThanOrEqual(7);
     expect(timeTicks(T0, T0)).toEqual([T0]);
     expect(timeWindow([]).ticks).toEqual([0]);
   });

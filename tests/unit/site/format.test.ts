@@ -33,7 +33,13 @@ describe("API timestamps", () => {
 
 describe("copyable API call", () => {
   test("names the key variable, never a key, and keeps the window readable", () => {
-    const cmd = curlCommand("https://pmb.example/", "/v1/indices/PMX-ELEC/history", { interval: "1d", start: "2026-11-15T01:00:00Z", end: undefined });
-    expect(cmd).toBe('curl -H "Authorization: Bearer $PMB_API_KEY" \\\n  "https://pmb.example/v1/indices/PMX-ELEC/history?interval=1d&start=2026-11-15T01:00:00Z"');
+    const cmd = curlCommand("https://pmb.example/", "/v1/indices/PMX-ELEC/history", {
+      interval: "1d",
+      start: "2026-11-15T01:00:00Z",
+      end: undefined,
+    });
+    expect(cmd).toBe(
+      'curl -H "Authorization: Bearer $PMB_API_KEY" \\\n  "https://pmb.example/v1/indices/PMX-ELEC/history?interval=1d&start=2026-11-15T01:00:00Z"',
+    );
   });
 });

@@ -24,7 +24,9 @@ describe("range and interval parameters", () => {
   });
 
   test("links keep the other control", () => {
-    expect(chartHref("/indices/PMX-ELEC", { range: "90d", interval: "1h" })).toBe("/indices/PMX-ELEC?range=90d&interval=1h");
+    expect(chartHref("/indices/PMX-ELEC", { range: "90d", interval: "1h" })).toBe(
+      "/indices/PMX-ELEC?range=90d&interval=1h",
+    );
     expect(chartHref("/volatility/fed-decision", { range: "7d" })).toBe("/volatility/fed-decision?range=7d");
   });
 });

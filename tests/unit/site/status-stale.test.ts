@@ -5,7 +5,11 @@ import { staleAt } from "@/lib/data/status";
 // snapshot age gate): stale when the newest quote is older than the limit at the last computed hour.
 describe("staleAt", () => {
   const hour = Date.UTC(2026, 10, 24, 7);
-  const row = (id: string, lastSeen: number | null, limitSeconds: number) => ({ id, lastSeen: lastSeen === null ? null : new Date(lastSeen), limitSeconds });
+  const row = (id: string, lastSeen: number | null, limitSeconds: number) => ({
+    id,
+    lastSeen: lastSeen === null ? null : new Date(lastSeen),
+    limitSeconds,
+  });
   it.each<[string, ReturnType<typeof row>, boolean]>([
     ["quoted at the hour", row("a", hour, 60), false],
     ["exactly at the limit", row("b", hour - 7_200_000, 7200), false],

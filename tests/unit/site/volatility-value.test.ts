@@ -21,9 +21,24 @@ describe("the value the public surface shows", () => {
   const published = tick({ headlinePts: 9 });
 
   test.each([
-    ["published newest tick", { tick: tick({ headlinePts: 12 }), published: null, publicationState: "published" }, 12, "tick"],
-    ["withheld newest tick: the last published one", { tick: newest, published, publicationState: "withheld" }, 9, "published"],
-    ["withheld with nothing published (not served by the API)", { tick: newest, published: null, publicationState: "withheld" }, 11, "tick"],
+    [
+      "published newest tick",
+      { tick: tick({ headlinePts: 12 }), published: null, publicationState: "published" },
+      12,
+      "tick",
+    ],
+    [
+      "withheld newest tick: the last published one",
+      { tick: newest, published, publicationState: "withheld" },
+      9,
+      "published",
+    ],
+    [
+      "withheld with nothing published (not served by the API)",
+      { tick: newest, published: null, publicationState: "withheld" },
+      11,
+      "tick",
+    ],
   ] as const)("%s", (_name, latest, pts, source) => {
     const shown = shownTick(latest);
     expect(shown.tick.headlinePts).toBe(pts);
@@ -69,12 +84,19 @@ describe("term structure", () => {
 });
 
 describe("gate meanings", () => {
-  test.each([...LEG_GATES, "overround", "underround", "snapshot_skew", "arbitrage", "devig", "pythagorean", "identity", "failing_budget_share"])(
-    "%s has a plain-language meaning",
-    (gate) => {
-      expect(GATE_MEANING[gate]).toBeTruthy();
-    },
-  );
+  test.each([
+    ...LEG_GATES,
+    "overround",
+    "underround",
+    "snapshot_skew",
+    "arbitrage",
+    "devig",
+    "pythagorean",
+    "identity",
+    "failing_budget_share",
+  ])("%s has a plain-language meaning", (gate) => {
+    expect(GATE_MEANING[gate]).toBeTruthy();
+  });
   test("an unknown gate still reads as a sentence", () => {
     expect(gateMeaning("new_gate")).toMatch(/\.$/);
   });

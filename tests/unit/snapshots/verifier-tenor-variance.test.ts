@@ -56,7 +56,9 @@ describe("the verifiers' tenor-variance rules", () => {
     GRID.forEach(({ p, rho }, i) => {
       engineLegs(p, rho).forEach((v, j) => {
         const other = python[i]?.[j] as number;
-        expect(Math.abs(other - v), `case ${i} leg ${j}: python ${other}, engine ${v}`).toBeLessThanOrEqual(1e-9 * Math.max(v, 1e-12) + 1e-15);
+        expect(Math.abs(other - v), `case ${i} leg ${j}: python ${other}, engine ${v}`).toBeLessThanOrEqual(
+          1e-9 * Math.max(v, 1e-12) + 1e-15,
+        );
       });
     });
   });

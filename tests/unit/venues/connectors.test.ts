@@ -23,7 +23,18 @@ const d = (s: string) => new Decimal(s);
 
 describe("book quotes", () => {
   test.each([
-    ["sorted either way, the best bid is the highest and the best ask the lowest", [["0.40", "100"], ["0.42", "100"]], [["0.47", "100"], ["0.45", "100"]], { bestBid: "0.42", bestAsk: "0.45", mid: "0.435" }],
+    [
+      "sorted either way, the best bid is the highest and the best ask the lowest",
+      [
+        ["0.40", "100"],
+        ["0.42", "100"],
+      ],
+      [
+        ["0.47", "100"],
+        ["0.45", "100"],
+      ],
+      { bestBid: "0.42", bestAsk: "0.45", mid: "0.435" },
+    ],
     ["a crossed book has no quote", [["0.50", "100"]], [["0.48", "100"]], "crossed book (bid 0.5 >= ask 0.48)"],
     ["an empty book has no quote", [], [], "empty book"],
     ["a book without asks has no quote", [["0.30", "100"]], [], "no asks"],
@@ -33,12 +44,23 @@ describe("book quotes", () => {
     if (typeof expected === "string") expect(q).toEqual({ problem: expected });
     else {
       expect("quote" in q).toBe(true);
-      if ("quote" in q) expect({ bestBid: q.quote.bestBid.toString(), bestAsk: q.quote.bestAsk.toString(), mid: q.quote.mid.toString() }).toEqual(expected);
+      if ("quote" in q)
+        expect({
+          bestBid: q.quote.bestBid.toString(),
+          bestAsk: q.quote.bestAsk.toString(),
+          mid: q.quote.mid.toString(),
+        }).toEqual(expected);
     }
   });
 
   test("depth counts the USD notional of levels within 0.05 of the mid, both sides", () => {
-    const q = quoteOf([{ price: d("0.40"), size: d("100") }, { price: d("0.30"), size: d("1000") }], [{ price: d("0.44"), size: d("50") }]);
+    const q = quoteOf(
+      [
+        { price: d("0.40"), size: d("100") },
+        { price: d("0.30"), size: d("1000") },
+      ],
+      [{ price: d("0.44"), size: d("50") }],
+    );
     expect("quote" in q && q.quote.depthUsd.toString()).toBe("62");
   });
 
@@ -48,10 +70,23 @@ describe("book quotes", () => {
     [null, null],
     ["soon", null],
   ])("Retry-After %s reads as %s ms", (value, ms) => expect(retryAfterMs(value)).toBe(ms));
-  test("Retry-After as an HTTP date", () => expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 5)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(5000));
+  test("Retry-After as an HTTP date", () =>
+    expect(retryAfterMs(new Date(Date.UTC(2026, 0, 1, 0, 0, 5)).toUTCString(), Date.UTC(2026, 0, 1))).toBe(5000));
 });
 
-const market = (token: string): VenueMarket => ({ venue: "polymarket", conditionId: `0x${token}`, venueRef: token, label: token, legKey: null, eventKey: "", selectors: [], settlementDate: null, closed: false, resolved: false, outcome: null });
+const market = (token: string): VenueMarket => ({
+  venue: "polymarket",
+  conditionId: `0x${token}`,
+  venueRef: token,
+  label: token,
+  legKey: null,
+  eventKey: "",
+  selectors: [],
+  settlementDate: null,
+  closed: false,
+  resolved: false,
+  outcome: null,
+});
 
 function polySetup() {
   fake.poly.events.push(
@@ -61,7 +96,14 @@ function polySetup() {
       negRisk: false,
       tags: ["elections"],
       endDate: "2027-01-10T00:00:00Z",
-      markets: [{ conditionId: `0xrace${i}`, question: `Will candidate ${i} win?`, yesToken: `tok-race-${i}`, endDate: "2027-01-10T00:00:00Z" }],
+      markets: [
+        {
+          conditionId: `0xrace${i}`,
+          question: `Will candidate ${i} win?`,
+          yesToken: `tok-race-${i}`,
+          endDate: "2027-01-10T00:00:00Z",
+        },
+      ],
     })),
     {
       slug: "fed-december",
@@ -70,9 +112,27 @@ function polySetup() {
       tags: ["economy"],
       endDate: "2026-12-10T00:00:00Z",
       markets: [
-        { conditionId: "0xcut", question: "Will the Fed cut?", groupItemTitle: "Cut", yesToken: "tok-cut", endDate: "2026-12-10T00:00:00Z" },
-        { conditionId: "0xhold", question: "Will the Fed hold?", groupItemTitle: "Hold", yesToken: "tok-hold", endDate: "2026-12-10T00:00:00Z" },
-        { conditionId: "0xhike", question: "Will the Fed hike?", groupItemTitle: "Hike", yesToken: "tok-hike", endDate: "2026-12-10T00:00:00Z" },
+        {
+          conditionId: "0xcut",
+          question: "Will the Fed cut?",
+          groupItemTitle: "Cut",
+          yesToken: "tok-cut",
+          endDate: "2026-12-10T00:00:00Z",
+        },
+        {
+          conditionId: "0xhold",
+          question: "Will the Fed hold?",
+          groupItemTitle: "Hold",
+          yesToken: "tok-hold",
+          endDate: "2026-12-10T00:00:00Z",
+        },
+        {
+          conditionId: "0xhike",
+          question: "Will the Fed hike?",
+          groupItemTitle: "Hike",
+          yesToken: "tok-hike",
+          endDate: "2026-12-10T00:00:00Z",
+        },
       ],
     },
     {
@@ -82,7 +142,16 @@ function polySetup() {
       tags: ["elections"],
       endDate: "2026-01-01T00:00:00Z",
       closed: true,
-      markets: [{ conditionId: "0xold", question: "Old?", yesToken: "tok-old", endDate: "2026-01-01T00:00:00Z", closed: true, outcomePrices: ["0", "1"] }],
+      markets: [
+        {
+          conditionId: "0xold",
+          question: "Old?",
+          yesToken: "tok-old",
+          endDate: "2026-01-01T00:00:00Z",
+          closed: true,
+          outcomePrices: ["0", "1"],
+        },
+      ],
     },
   );
   fake.pageSize.gamma = 2;
@@ -94,7 +163,16 @@ describe("Polymarket connector", () => {
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const { markets, problems } = await pm.discover(["polymarket:tag:elections", "polymarket:event:fed-december"]);
     expect(problems).toEqual([]);
-    expect(markets.map((m) => m.conditionId).sort()).toEqual(["0xcut", "0xhike", "0xhold", "0xrace0", "0xrace1", "0xrace2", "0xrace3", "0xrace4"]);
+    expect(markets.map((m) => m.conditionId).sort()).toEqual([
+      "0xcut",
+      "0xhike",
+      "0xhold",
+      "0xrace0",
+      "0xrace1",
+      "0xrace2",
+      "0xrace3",
+      "0xrace4",
+    ]);
     const race = markets.find((m) => m.conditionId === "0xrace0")!;
     expect(race).toMatchObject({ venueRef: "tok-race-0", legKey: null, eventKey: "race-0", resolved: false });
     expect(race.selectors).toContain("polymarket:tag:elections");
@@ -121,7 +199,11 @@ describe("Polymarket connector", () => {
     fake.ignoreCursor.gamma = true;
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const { problems } = await pm.discover(["polymarket:tag:elections"]);
-    expect(problems).toEqual([expect.stringMatching(/^polymarket polymarket:tag:elections: .*the venue served the same page again \(its cursor was ignored\): read stopped$/)]);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^polymarket polymarket:tag:elections: .*the venue served the same page again \(its cursor was ignored\): read stopped$/,
+      ),
+    ]);
     expect(fake.hits.filter((h) => h.startsWith("/gamma/events/keyset?"))).toHaveLength(2);
   });
 
@@ -142,16 +224,32 @@ describe("Polymarket connector", () => {
       tags: ["elections"],
       endDate: "2026-10-01T00:00:00Z",
       closed: true,
-      markets: [{ conditionId: "0xrecent", question: "Recent?", yesToken: "tok-recent", endDate: "2026-10-01T00:00:00Z", closed: true, outcomePrices: ["1", "0"] }],
+      markets: [
+        {
+          conditionId: "0xrecent",
+          question: "Recent?",
+          yesToken: "tok-recent",
+          endDate: "2026-10-01T00:00:00Z",
+          closed: true,
+          outcomePrices: ["1", "0"],
+        },
+      ],
     });
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
-    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain("0xrecent");
-    const { markets, problems } = await pm.closedSince(["polymarket:tag:elections", "polymarket:event:fed-december"], new Date("2026-06-01T00:00:00Z"));
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain(
+      "0xrecent",
+    );
+    const { markets, problems } = await pm.closedSince(
+      ["polymarket:tag:elections", "polymarket:event:fed-december"],
+      new Date("2026-06-01T00:00:00Z"),
+    );
     expect(problems).toEqual([]);
     // old-race ended before the date: left out by the venue
     expect(markets.map((m) => [m.conditionId, m.closed, m.resolved, m.outcome])).toEqual([["0xrecent", true, true, 1]]);
     expect(markets[0]!.selectors).toContain("polymarket:tag:elections");
-    expect(fake.hits.filter((h) => h.includes("closed=true"))).toEqual([`/gamma/events/keyset?tag_slug=elections&closed=true&end_date_min=${encodeURIComponent("2026-06-01T00:00:00.000Z")}&limit=500`]);
+    expect(fake.hits.filter((h) => h.includes("closed=true"))).toEqual([
+      `/gamma/events/keyset?tag_slug=elections&closed=true&end_date_min=${encodeURIComponent("2026-06-01T00:00:00.000Z")}&limit=500`,
+    ]);
   });
 
   test("a resolved market reads its outcome; books give quotes, a missing book and a crossed book are stale", async () => {
@@ -161,14 +259,25 @@ describe("Polymarket connector", () => {
     expect(old).toMatchObject({ resolved: true, outcome: 0, closed: true });
     fake.poly.books.set("tok-race-0", polyBook(0.41, 0.44));
     fake.poly.books.set("tok-race-1", { bids: [{ price: "0.60", size: "10" }], asks: [{ price: "0.55", size: "10" }] });
-    const markets = (await pm.discover(["polymarket:tag:elections"])).markets.filter((m) => ["0xrace0", "0xrace1", "0xrace2"].includes(m.conditionId));
+    const markets = (await pm.discover(["polymarket:tag:elections"])).markets.filter((m) =>
+      ["0xrace0", "0xrace1", "0xrace2"].includes(m.conditionId),
+    );
     const reads = await pm.books(markets);
     const by = new Map(reads.map((r) => [r.conditionId, r]));
     const q = by.get("0xrace0")!;
-    expect("quote" in q && [q.quote.bestBid.toString(), q.quote.bestAsk.toString(), q.quote.mid.toString()]).toEqual(["0.41", "0.44", "0.425"]);
+    expect("quote" in q && [q.quote.bestBid.toString(), q.quote.bestAsk.toString(), q.quote.mid.toString()]).toEqual([
+      "0.41",
+      "0.44",
+      "0.425",
+    ]);
     expect(by.get("0xrace1")).toEqual({ conditionId: "0xrace1", problem: "crossed book (bid 0.6 >= ask 0.55)" });
-    expect(by.get("0xrace2")).toEqual({ conditionId: "0xrace2", problem: "no order book (left out of the /books answer)" });
-    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books"))).toEqual([`POST /clob/books ${JSON.stringify(["tok-race-0", "tok-race-1", "tok-race-2"].map((t) => ({ token_id: t })))}`]);
+    expect(by.get("0xrace2")).toEqual({
+      conditionId: "0xrace2",
+      problem: "no order book (left out of the /books answer)",
+    });
+    expect(fake.hits.filter((h) => h.startsWith("POST /clob/books"))).toEqual([
+      `POST /clob/books ${JSON.stringify(["tok-race-0", "tok-race-1", "tok-race-2"].map((t) => ({ token_id: t })))}`,
+    ]);
   });
 
   test("a held market whose event closed is looked up with closed=true (Gamma leaves closed markets out otherwise); an open one is found too", async () => {
@@ -177,7 +286,9 @@ describe("Polymarket connector", () => {
     Object.assign(race, { closed: true });
     Object.assign(race.markets[0]!, { closed: true, outcomePrices: ["1", "0"] });
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
-    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain("0xrace0");
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((m) => m.conditionId)).not.toContain(
+      "0xrace0",
+    );
     const byId = new Map((await pm.lookup(["0xrace0", "0xold", "0xrace1", "0xgone"])).map((m) => [m.conditionId, m]));
     expect(byId.get("0xrace0")).toMatchObject({ closed: true, resolved: true, outcome: 1, eventKey: "race-0" });
     expect(byId.get("0xold")).toMatchObject({ closed: true, resolved: true, outcome: 0 });
@@ -195,7 +306,9 @@ describe("Polymarket connector", () => {
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     const ids = [...Array.from({ length: 230 }, (_, i) => `0xunknown${i}`), "0xrace1"];
     expect((await pm.lookup(ids)).map((m) => m.conditionId)).toEqual(["0xrace1"]);
-    const sizes = fake.hits.filter((h) => h.startsWith("/gamma/markets/keyset?")).map((h) => h.split("condition_ids=").length - 1);
+    const sizes = fake.hits
+      .filter((h) => h.startsWith("/gamma/markets/keyset?"))
+      .map((h) => h.split("condition_ids=").length - 1);
     expect(Math.max(...sizes)).toBe(100);
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(2 * 231); // closed ones first, then the rest (none was closed) among open ones
   });
@@ -207,7 +320,9 @@ describe("Polymarket connector", () => {
     const reads = await pm.books(markets);
     expect(reads.filter((r) => "quote" in r)).toHaveLength(250);
     const posts = fake.hits.filter((h) => h.startsWith("POST /clob/books "));
-    expect(posts.map((h) => (JSON.parse(h.slice("POST /clob/books ".length)) as unknown[]).length).sort()).toEqual([100, 100, 50]);
+    expect(posts.map((h) => (JSON.parse(h.slice("POST /clob/books ".length)) as unknown[]).length).sort()).toEqual([
+      100, 100, 50,
+    ]);
     expect(fake.hits.filter((h) => h.startsWith("/clob/book?"))).toEqual([]);
   });
 
@@ -233,13 +348,24 @@ describe("Polymarket connector", () => {
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/books"))).toHaveLength(3);
 
     fake.faults.set("/clob/books", [{ delayMs: 4000, times: 4 }]);
-    expect(await pm.books(markets)).toEqual(markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("timed out after 1000 ms") })));
+    expect(await pm.books(markets)).toEqual(
+      markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("timed out after 1000 ms") })),
+    );
     fake.faults.set("/clob/books", [{ malformed: true }]);
-    expect(await pm.books(markets)).toEqual(markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("malformed body") })));
+    expect(await pm.books(markets)).toEqual(
+      markets.map((m) => ({ conditionId: m.conditionId, problem: expect.stringContaining("malformed body") })),
+    );
   });
 
-  test("placeholder outcomes of an augmented neg-risk event (\"Other\", \"Person A\") are never legs nor markets; a placeholder once named joins", async () => {
-    const m = (id: string, group: string, extra: object = {}) => ({ conditionId: `0x${id}`, question: `Who wins? ${group}`, groupItemTitle: group, yesToken: `tok-${id}`, endDate: "2026-12-10T00:00:00Z", ...extra });
+  test('placeholder outcomes of an augmented neg-risk event ("Other", "Person A") are never legs nor markets; a placeholder once named joins', async () => {
+    const m = (id: string, group: string, extra: object = {}) => ({
+      conditionId: `0x${id}`,
+      question: `Who wins? ${group}`,
+      groupItemTitle: group,
+      yesToken: `tok-${id}`,
+      endDate: "2026-12-10T00:00:00Z",
+      ...extra,
+    });
     const event = {
       slug: "who-wins",
       title: "Who wins?",
@@ -247,14 +373,27 @@ describe("Polymarket connector", () => {
       negRiskAugmented: true,
       tags: ["elections"],
       endDate: "2026-12-10T00:00:00Z",
-      markets: [m("ann", "Ann"), m("bob", "Bob"), m("pa", "Person A"), m("pb", "Person B"), m("other", "Other", { negRiskOther: true })],
+      markets: [
+        m("ann", "Ann"),
+        m("bob", "Bob"),
+        m("pa", "Person A"),
+        m("pb", "Person B"),
+        m("other", "Other", { negRiskOther: true }),
+      ],
     };
     fake.poly.events.push(event);
     const pm = new PolymarketConnector(httpFor("polymarket"), fake.gammaUrl, fake.clobUrl);
     expect((await pm.event("who-wins"))!.legs.map((l) => l.conditionId)).toEqual(["0xann", "0xbob"]);
-    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((x) => x.conditionId)).toEqual(["0xann", "0xbob"]);
+    expect((await pm.discover(["polymarket:tag:elections"])).markets.map((x) => x.conditionId)).toEqual([
+      "0xann",
+      "0xbob",
+    ]);
     Object.assign(event.markets[2]!, { groupItemTitle: "Cleo", question: "Who wins? Cleo" });
-    expect((await pm.event("who-wins"))!.legs.map((l) => [l.conditionId, l.legKey])).toEqual([["0xann", "ann"], ["0xbob", "bob"], ["0xpa", "cleo"]]);
+    expect((await pm.event("who-wins"))!.legs.map((l) => [l.conditionId, l.legKey])).toEqual([
+      ["0xann", "ann"],
+      ["0xbob", "bob"],
+      ["0xpa", "cleo"],
+    ]);
     // the same names in an event that is not augmented are outcomes like any other
     event.negRiskAugmented = false;
     expect((await pm.event("who-wins"))!.legs).toHaveLength(5);
@@ -277,22 +416,42 @@ describe("Polymarket connector", () => {
 
   test("the clients of one process's venues share its budget: two jobs' requests at R per second together arrive over at least (N-1)/R seconds", async () => {
     const rps = 4;
-    const venues = createVenues({ polymarketGammaUrl: fake.gammaUrl, polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl, concurrency: 8, rps: { polymarket: rps }, timeoutMs: 2000 });
+    const venues = createVenues({
+      polymarketGammaUrl: fake.gammaUrl,
+      polymarketClobUrl: fake.clobUrl,
+      kalshiApiUrl: fake.kalshiUrl,
+      concurrency: 8,
+      rps: { polymarket: rps },
+      timeoutMs: 2000,
+    });
     const jobs = [venues.http("polymarket"), venues.http("polymarket", { keepRaw: false })];
     fake.poly.books.set("tok-x", polyBook(0.3, 0.33));
     const issued = Date.now();
-    await Promise.all(jobs.flatMap((http) => Array.from({ length: 3 }, () => http.getJson(`${fake.clobUrl}/book?token_id=tok-x`))));
+    await Promise.all(
+      jobs.flatMap((http) => Array.from({ length: 3 }, () => http.getJson(`${fake.clobUrl}/book?token_id=tok-x`))),
+    );
     const at = fake.received.map((r) => r.at);
     expect(at).toHaveLength(6);
     expect(Math.max(...at) - issued).toBeGreaterThanOrEqual((5 / rps) * 1000);
     // each job keeps its own count and responses
-    expect(jobs.map((h) => [h.requests, h.raw.length])).toEqual([[3, 3], [3, 0]]);
+    expect(jobs.map((h) => [h.requests, h.raw.length])).toEqual([
+      [3, 3],
+      [3, 0],
+    ]);
   });
 
   test("a Retry-After beyond the run gives up instead of stalling", async () => {
-    const http = new VenueHttp({ venue: "polymarket", concurrency: 1, timeoutMs: 500, maxRetryAfterMs: 1000, sleep: async () => {} });
+    const http = new VenueHttp({
+      venue: "polymarket",
+      concurrency: 1,
+      timeoutMs: 500,
+      maxRetryAfterMs: 1000,
+      sleep: async () => {},
+    });
     fake.faults.set("/gamma/events/keyset", [{ status: 429, retryAfter: "3600" }]);
-    await expect(http.getJson(`${fake.gammaUrl}/events/keyset?tag_slug=x`)).rejects.toThrow(/Retry-After 3600 s is beyond this run/);
+    await expect(http.getJson(`${fake.gammaUrl}/events/keyset?tag_slug=x`)).rejects.toThrow(
+      /Retry-After 3600 s is beyond this run/,
+    );
     expect(http.raw).toHaveLength(1);
     expect(http.raw[0]).toMatchObject({ status: 429 });
   });
@@ -305,7 +464,14 @@ function kalshiSetup() {
       series_ticker: "KXCPI",
       title: `CPI above ${i}`,
       mutually_exclusive: false,
-      markets: [{ ticker: `KXCPI-26DEC-${i}-T3`, title: `CPI above ${i}?`, status: "active", close_time: "2026-12-12T13:30:00Z" }],
+      markets: [
+        {
+          ticker: `KXCPI-26DEC-${i}-T3`,
+          title: `CPI above ${i}?`,
+          status: "active",
+          close_time: "2026-12-12T13:30:00Z",
+        },
+      ],
     })),
     {
       event_ticker: "KXFEDDECISION-26DEC",
@@ -313,9 +479,28 @@ function kalshiSetup() {
       title: "Fed decision in December",
       mutually_exclusive: true,
       markets: [
-        { ticker: "KXFEDDECISION-26DEC-C25", title: "Cut 25", yes_sub_title: "Cut 25bps", status: "active", close_time: "2026-12-10T18:00:00Z" },
-        { ticker: "KXFEDDECISION-26DEC-H0", title: "Hold", yes_sub_title: "Hold", status: "active", close_time: "2026-12-10T18:00:00Z" },
-        { ticker: "KXFEDDECISION-26DEC-H25", title: "Hike", yes_sub_title: "Hike 25bps", status: "finalized", result: "no", close_time: "2026-12-10T18:00:00Z" },
+        {
+          ticker: "KXFEDDECISION-26DEC-C25",
+          title: "Cut 25",
+          yes_sub_title: "Cut 25bps",
+          status: "active",
+          close_time: "2026-12-10T18:00:00Z",
+        },
+        {
+          ticker: "KXFEDDECISION-26DEC-H0",
+          title: "Hold",
+          yes_sub_title: "Hold",
+          status: "active",
+          close_time: "2026-12-10T18:00:00Z",
+        },
+        {
+          ticker: "KXFEDDECISION-26DEC-H25",
+          title: "Hike",
+          yes_sub_title: "Hike 25bps",
+          status: "finalized",
+          result: "no",
+          close_time: "2026-12-10T18:00:00Z",
+        },
       ],
     },
   );
@@ -328,11 +513,21 @@ describe("Kalshi connector", () => {
     const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
     const { markets, problems } = await k.discover(["kalshi:series:KXCPI"]);
     expect(problems).toEqual([]);
-    expect(markets.map((m) => m.conditionId).sort()).toEqual(["kalshi:KXCPI-26DEC-0-T3", "kalshi:KXCPI-26DEC-1-T3", "kalshi:KXCPI-26DEC-2-T3"]);
+    expect(markets.map((m) => m.conditionId).sort()).toEqual([
+      "kalshi:KXCPI-26DEC-0-T3",
+      "kalshi:KXCPI-26DEC-1-T3",
+      "kalshi:KXCPI-26DEC-2-T3",
+    ]);
     expect(fake.hits.filter((h) => h.startsWith("/kalshi/events?")).length).toBe(2);
-    expect(markets[0]!.selectors).toEqual(expect.arrayContaining(["kalshi:series:KXCPI", "kalshi:event:KXCPI-26DEC-0"]));
+    expect(markets[0]!.selectors).toEqual(
+      expect.arrayContaining(["kalshi:series:KXCPI", "kalshi:event:KXCPI-26DEC-0"]),
+    );
     const legs = await k.event("KXFEDDECISION-26DEC");
-    expect(legs?.legs.map((l) => [l.legKey, l.resolved, l.outcome])).toEqual([["c25", false, null], ["h0", false, null], ["h25", true, 0]]);
+    expect(legs?.legs.map((l) => [l.legKey, l.resolved, l.outcome])).toEqual([
+      ["c25", false, null],
+      ["h0", false, null],
+      ["h25", true, 0],
+    ]);
     expect(legs?.legs[0]?.label).toBe("Fed decision in December: Cut 25bps");
   });
 
@@ -341,48 +536,131 @@ describe("Kalshi connector", () => {
     const settled = fake.kalshi.events.find((e) => e.event_ticker === "KXCPI-26DEC-0")!;
     Object.assign(settled.markets[0]!, { status: "finalized", result: "yes" });
     const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
-    expect((await k.discover(["kalshi:series:KXCPI"])).markets.map((m) => m.conditionId)).not.toContain("kalshi:KXCPI-26DEC-0-T3");
-    expect(await k.lookup(["kalshi:KXCPI-26DEC-0-T3"])).toEqual([expect.objectContaining({ conditionId: "kalshi:KXCPI-26DEC-0-T3", closed: true, resolved: true, outcome: 1 })]);
+    expect((await k.discover(["kalshi:series:KXCPI"])).markets.map((m) => m.conditionId)).not.toContain(
+      "kalshi:KXCPI-26DEC-0-T3",
+    );
+    expect(await k.lookup(["kalshi:KXCPI-26DEC-0-T3"])).toEqual([
+      expect.objectContaining({ conditionId: "kalshi:KXCPI-26DEC-0-T3", closed: true, resolved: true, outcome: 1 }),
+    ]);
     expect(fake.hits).toContain("/kalshi/markets/KXCPI-26DEC-0-T3");
   });
 
   test("closed since a date: the series' closed and settled events with a market closing then or later (min_close_ts)", async () => {
     kalshiSetup();
     fake.kalshi.events.push(
-      { event_ticker: "KXCPI-26OCT", series_ticker: "KXCPI", title: "CPI Oct", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26OCT-T3", title: "CPI Oct above 3?", status: "settled", result: "no", close_time: "2026-10-15T12:30:00Z" }] },
-      { event_ticker: "KXCPI-26NOV", series_ticker: "KXCPI", title: "CPI Nov", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26NOV-T3", title: "CPI Nov above 3?", status: "closed", close_time: "2026-11-14T12:30:00Z" }] },
-      { event_ticker: "KXCPI-26MAR", series_ticker: "KXCPI", title: "CPI Mar", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26MAR-T3", title: "CPI Mar above 3?", status: "settled", result: "yes", close_time: "2026-03-12T12:30:00Z" }] },
+      {
+        event_ticker: "KXCPI-26OCT",
+        series_ticker: "KXCPI",
+        title: "CPI Oct",
+        mutually_exclusive: false,
+        markets: [
+          {
+            ticker: "KXCPI-26OCT-T3",
+            title: "CPI Oct above 3?",
+            status: "settled",
+            result: "no",
+            close_time: "2026-10-15T12:30:00Z",
+          },
+        ],
+      },
+      {
+        event_ticker: "KXCPI-26NOV",
+        series_ticker: "KXCPI",
+        title: "CPI Nov",
+        mutually_exclusive: false,
+        markets: [
+          { ticker: "KXCPI-26NOV-T3", title: "CPI Nov above 3?", status: "closed", close_time: "2026-11-14T12:30:00Z" },
+        ],
+      },
+      {
+        event_ticker: "KXCPI-26MAR",
+        series_ticker: "KXCPI",
+        title: "CPI Mar",
+        mutually_exclusive: false,
+        markets: [
+          {
+            ticker: "KXCPI-26MAR-T3",
+            title: "CPI Mar above 3?",
+            status: "settled",
+            result: "yes",
+            close_time: "2026-03-12T12:30:00Z",
+          },
+        ],
+      },
     );
     fake.kalshi.cutoff = new Date("2026-09-01T00:00:00Z");
     const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
     const since = new Date("2026-06-01T00:00:00Z");
-    const { markets, problems } = await k.closedSince(["kalshi:series:KXCPI", "kalshi:event:KXFEDDECISION-26DEC"], since);
+    const { markets, problems } = await k.closedSince(
+      ["kalshi:series:KXCPI", "kalshi:event:KXFEDDECISION-26DEC"],
+      since,
+    );
     expect(problems).toEqual([]);
     expect(markets.map((m) => [m.conditionId, m.closed, m.resolved, m.outcome]).sort()).toEqual([
       ["kalshi:KXCPI-26NOV-T3", true, false, null],
       ["kalshi:KXCPI-26OCT-T3", true, true, 0],
     ]);
     const asked = fake.hits.filter((h) => h.startsWith("/kalshi/events?")).sort();
-    expect(asked).toEqual(["closed", "settled"].map((status) => `/kalshi/events?series_ticker=KXCPI&status=${status}&min_close_ts=${since.getTime() / 1000}&with_nested_markets=true&limit=200`));
+    expect(asked).toEqual(
+      ["closed", "settled"].map(
+        (status) =>
+          `/kalshi/events?series_ticker=KXCPI&status=${status}&min_close_ts=${since.getTime() / 1000}&with_nested_markets=true&limit=200`,
+      ),
+    );
   });
 
   test("closed since a date before the historical cutoff: markets settled before it come from /historical/markets, and a held one is looked up there", async () => {
     kalshiSetup();
     fake.kalshi.events.push(
-      { event_ticker: "KXCPI-26JUL", series_ticker: "KXCPI", title: "CPI Jul", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26JUL-T3", title: "CPI Jul above 3?", status: "settled", result: "yes", close_time: "2026-07-15T12:30:00Z" }] },
-      { event_ticker: "KXCPI-26MAR", series_ticker: "KXCPI", title: "CPI Mar", mutually_exclusive: false, markets: [{ ticker: "KXCPI-26MAR-T3", title: "CPI Mar above 3?", status: "settled", result: "yes", close_time: "2026-03-12T12:30:00Z" }] },
+      {
+        event_ticker: "KXCPI-26JUL",
+        series_ticker: "KXCPI",
+        title: "CPI Jul",
+        mutually_exclusive: false,
+        markets: [
+          {
+            ticker: "KXCPI-26JUL-T3",
+            title: "CPI Jul above 3?",
+            status: "settled",
+            result: "yes",
+            close_time: "2026-07-15T12:30:00Z",
+          },
+        ],
+      },
+      {
+        event_ticker: "KXCPI-26MAR",
+        series_ticker: "KXCPI",
+        title: "CPI Mar",
+        mutually_exclusive: false,
+        markets: [
+          {
+            ticker: "KXCPI-26MAR-T3",
+            title: "CPI Mar above 3?",
+            status: "settled",
+            result: "yes",
+            close_time: "2026-03-12T12:30:00Z",
+          },
+        ],
+      },
     );
     fake.kalshi.cutoff = new Date("2026-09-01T00:00:00Z");
     const k = new KalshiConnector(httpFor("kalshi"), fake.kalshiUrl);
     // the live tier no longer serves a market settled before the cutoff
-    expect((await (await fetch(`${fake.kalshiUrl}/markets/KXCPI-26JUL-T3`)).status)).toBe(404);
+    expect(await (await fetch(`${fake.kalshiUrl}/markets/KXCPI-26JUL-T3`)).status).toBe(404);
     const { markets, problems } = await k.closedSince(["kalshi:series:KXCPI"], new Date("2026-06-01T00:00:00Z"));
     expect(problems).toEqual([]);
     // settled in July, before the cutoff: from the historical tier; March ended before the date
-    expect(markets.map((m) => [m.conditionId, m.resolved, m.outcome, m.historical ?? false])).toEqual([["kalshi:KXCPI-26JUL-T3", true, 1, true]]);
+    expect(markets.map((m) => [m.conditionId, m.resolved, m.outcome, m.historical ?? false])).toEqual([
+      ["kalshi:KXCPI-26JUL-T3", true, 1, true],
+    ]);
     expect(markets[0]!.selectors).toEqual(expect.arrayContaining(["kalshi:series:KXCPI"]));
-    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/"))).toEqual(["/kalshi/historical/cutoff", "/kalshi/historical/markets?series_ticker=KXCPI&limit=1000"]);
-    expect(await k.lookup(["kalshi:KXCPI-26JUL-T3"])).toEqual([expect.objectContaining({ conditionId: "kalshi:KXCPI-26JUL-T3", resolved: true, outcome: 1, historical: true })]);
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/"))).toEqual([
+      "/kalshi/historical/cutoff",
+      "/kalshi/historical/markets?series_ticker=KXCPI&limit=1000",
+    ]);
+    expect(await k.lookup(["kalshi:KXCPI-26JUL-T3"])).toEqual([
+      expect.objectContaining({ conditionId: "kalshi:KXCPI-26JUL-T3", resolved: true, outcome: 1, historical: true }),
+    ]);
     // a date after the cutoff needs no historical read
     fake.hits.length = 0;
     await k.closedSince(["kalshi:series:KXCPI"], new Date("2026-10-01T00:00:00Z"));
@@ -394,15 +672,27 @@ describe("Kalshi connector", () => {
     fake.kalshi.books.set("KXCPI-26DEC-0-T3", kalshiBookFp(0.35, 0.38));
     // the cents shape Kalshi removed on 2026-03-12 (a venue answering in it again has changed)
     fake.kalshi.books.set("KXCPI-26DEC-1-T3", kalshiBookCents(0.61, 0.64));
-    fake.kalshi.books.set("KXCPI-26DEC-2-T3", { orderbook_fp: { yes_dollars: [["0.2000", "10.00"]], no_dollars: null } });
+    fake.kalshi.books.set("KXCPI-26DEC-2-T3", {
+      orderbook_fp: { yes_dollars: [["0.2000", "10.00"]], no_dollars: null },
+    });
     const http = httpFor("kalshi");
     const k = new KalshiConnector(http, fake.kalshiUrl);
     const { markets } = await k.discover(["kalshi:series:KXCPI"]);
     const by = new Map((await k.books(markets)).map((r) => [r.conditionId, r]));
     const a = by.get("kalshi:KXCPI-26DEC-0-T3")!;
     expect("quote" in a && [a.quote.bestBid.toString(), a.quote.bestAsk.toString()]).toEqual(["0.35", "0.38"]);
-    expect(by.get("kalshi:KXCPI-26DEC-1-T3")).toEqual({ conditionId: "kalshi:KXCPI-26DEC-1-T3", problem: expect.stringContaining("unexpected shape at orderbook_fp") });
-    expect(http.drift).toEqual([{ venue: "kalshi", endpoint: "kalshi GET /markets/{ticker}/orderbook", field: "orderbook_fp", detail: expect.stringContaining("unexpected shape") }]);
+    expect(by.get("kalshi:KXCPI-26DEC-1-T3")).toEqual({
+      conditionId: "kalshi:KXCPI-26DEC-1-T3",
+      problem: expect.stringContaining("unexpected shape at orderbook_fp"),
+    });
+    expect(http.drift).toEqual([
+      {
+        venue: "kalshi",
+        endpoint: "kalshi GET /markets/{ticker}/orderbook",
+        field: "orderbook_fp",
+        detail: expect.stringContaining("unexpected shape"),
+      },
+    ]);
     expect(by.get("kalshi:KXCPI-26DEC-2-T3")).toEqual({ conditionId: "kalshi:KXCPI-26DEC-2-T3", problem: "no asks" });
   });
 
@@ -417,7 +707,11 @@ describe("Kalshi connector", () => {
 // Rule (lib/venues/http.ts): a body is read as UTF-8, whatever fast path an ASCII body takes.
 describe("response bodies", () => {
   test("an ASCII body and a body with other characters read as their UTF-8 text", () => {
-    for (const text of ['{"history":[{"t":1,"p":0.45}]}', '{"title":"Élection présidentielle — 2ᵉ tour","p":"0.5"}', ""]) {
+    for (const text of [
+      '{"history":[{"t":1,"p":0.45}]}',
+      '{"title":"Élection présidentielle — 2ᵉ tour","p":"0.5"}',
+      "",
+    ]) {
       expect(bodyText(Buffer.from(text, "utf8"))).toBe(text);
     }
   });

@@ -25,12 +25,26 @@ beforeEach(async () => {
   fake = await startFakeVenues();
 });
 afterEach(async () => fake.close());
-const http = (venue: string) => new VenueHttp({ venue, concurrency: 2, timeoutMs: 2000, backoffMs: 1, sleep: async () => undefined });
+const http = (venue: string) =>
+  new VenueHttp({ venue, concurrency: 2, timeoutMs: 2000, backoffMs: 1, sleep: async () => undefined });
 
 describe("leg windows from venue event reads", () => {
   test("Polymarket neg-risk event: a market added later joins, a removed one leaves, one resolved NO leaves the hour after", async () => {
-    const market = (g: string) => ({ conditionId: `0x${g.toLowerCase()}`, question: `Fed: ${g}?`, groupItemTitle: g, yesToken: `tok-${g.toLowerCase()}`, endDate: END });
-    const event = { slug: "fed-december", title: "Fed decision in December", negRisk: true, tags: ["economy"], endDate: END, markets: ["Cut", "Hold", "Hike"].map(market) };
+    const market = (g: string) => ({
+      conditionId: `0x${g.toLowerCase()}`,
+      question: `Fed: ${g}?`,
+      groupItemTitle: g,
+      yesToken: `tok-${g.toLowerCase()}`,
+      endDate: END,
+    });
+    const event = {
+      slug: "fed-december",
+      title: "Fed decision in December",
+      negRisk: true,
+      tags: ["economy"],
+      endDate: END,
+      markets: ["Cut", "Hold", "Hike"].map(market),
+    };
     fake.poly.events.push(event);
     const pm = new PolymarketConnector(http("polymarket"), fake.gammaUrl, fake.clobUrl);
     const first = (await pm.event("fed-december"))!.legs;
@@ -47,7 +61,10 @@ describe("leg windows from venue event reads", () => {
       { conditionId: "0xpause", from: at(2).toISOString(), until: null },
     ]);
     // the same read an hour later changes nothing
-    expect(updateLegWindows(added.windows, [], (await pm.event("fed-december"))!.legs, at(3))).toMatchObject({ added: [], removed: [] });
+    expect(updateLegWindows(added.windows, [], (await pm.event("fed-december"))!.legs, at(3))).toMatchObject({
+      added: [],
+      removed: [],
+    });
 
     event.markets = event.markets.filter((m) => m.conditionId !== "0xhold");
     const hike = event.markets.find((m) => m.conditionId === "0xhike")!;
@@ -68,8 +85,21 @@ describe("leg windows from venue event reads", () => {
   });
 
   test("Kalshi mutually exclusive event: a market added later joins, a finalized NO leaves the hour after", async () => {
-    const m = (sfx: string, sub: string, extra: Record<string, string> = {}) => ({ ticker: `KXFED-26DEC-${sfx}`, title: sub, yes_sub_title: sub, status: "active", close_time: END, ...extra });
-    const event = { event_ticker: "KXFED-26DEC", series_ticker: "KXFED", title: "Fed decision in December", mutually_exclusive: true, markets: [m("C25", "Cut 25bps"), m("H0", "Hold")] };
+    const m = (sfx: string, sub: string, extra: Record<string, string> = {}) => ({
+      ticker: `KXFED-26DEC-${sfx}`,
+      title: sub,
+      yes_sub_title: sub,
+      status: "active",
+      close_time: END,
+      ...extra,
+    });
+    const event = {
+      event_ticker: "KXFED-26DEC",
+      series_ticker: "KXFED",
+      title: "Fed decision in December",
+      mutually_exclusive: true,
+      markets: [m("C25", "Cut 25bps"), m("H0", "Hold")],
+    };
     fake.kalshi.events.push(event);
     const k = new KalshiConnector(http("kalshi"), fake.kalshiUrl);
     const discovered = (await k.event("KXFED-26DEC"))!.legs.map((l) => l.conditionId);
@@ -78,12 +108,28 @@ describe("leg windows from venue event reads", () => {
     const next = updateLegWindows([], discovered, (await k.event("KXFED-26DEC"))!.legs, at(1));
     expect(next.added).toEqual(["kalshi:KXFED-26DEC-C50"]);
     expect(next.removed).toEqual(["kalshi:KXFED-26DEC-H0"]);
-    expect(legsInForce({ legs: [], legWindows: next.windows }, at(1))).toEqual(["kalshi:KXFED-26DEC-C25", "kalshi:KXFED-26DEC-H0", "kalshi:KXFED-26DEC-C50"]);
-    expect(legsInForce({ legs: [], legWindows: next.windows }, at(2))).toEqual(["kalshi:KXFED-26DEC-C25", "kalshi:KXFED-26DEC-C50"]);
+    expect(legsInForce({ legs: [], legWindows: next.windows }, at(1))).toEqual([
+      "kalshi:KXFED-26DEC-C25",
+      "kalshi:KXFED-26DEC-H0",
+      "kalshi:KXFED-26DEC-C50",
+    ]);
+    expect(legsInForce({ legs: [], legWindows: next.windows }, at(2))).toEqual([
+      "kalshi:KXFED-26DEC-C25",
+      "kalshi:KXFED-26DEC-C50",
+    ]);
   });
 
   test("a market the venue lists already resolved never joins", () => {
-    const r = updateLegWindows([], ["a", "b"], [{ conditionId: "a", resolved: false, outcome: null }, { conditionId: "b", resolved: false, outcome: null }, { conditionId: "c", resolved: true, outcome: 0 }], at(1));
+    const r = updateLegWindows(
+      [],
+      ["a", "b"],
+      [
+        { conditionId: "a", resolved: false, outcome: null },
+        { conditionId: "b", resolved: false, outcome: null },
+        { conditionId: "c", resolved: true, outcome: 0 },
+      ],
+      at(1),
+    );
     expect(r).toMatchObject({ added: [], removed: [] });
   });
 });
@@ -129,9 +175,17 @@ describe("the engine computes each hour with the legs in force", () => {
     c: ["0.2", "0.22", "0.2", "0.22", "0.4", "0.4"],
     d: ["", "", "0.06", "0.08", "0.15", "0.16"],
   };
-  const hourSnaps = (h: number) => Object.entries(mids).filter(([, v]) => v[h] !== "").map(([id, v]) => snap(id, h, v[h]!, id === "b" && h >= 4));
+  const hourSnaps = (h: number) =>
+    Object.entries(mids)
+      .filter(([, v]) => v[h] !== "")
+      .map(([id, v]) => snap(id, h, v[h]!, id === "b" && h >= 4));
   const run = (def: VolSeriesDefinition, hours: number) => {
-    const catalog: EngineCatalog = { indices: [], series: [def], indexIds: new Map(), seriesIds: new Map([["PMV-T", "sid"]]) };
+    const catalog: EngineCatalog = {
+      indices: [],
+      series: [def],
+      indexIds: new Map(),
+      seriesIds: new Map([["PMV-T", "sid"]]),
+    };
     const states: EngineStates = { indices: new Map(), series: new Map() };
     return Array.from({ length: hours }, (_, h) => computeHour(catalog, states, at(h), hourSnaps(h), []).ticks[0]!);
   };
@@ -148,7 +202,14 @@ describe("the engine computes each hour with the legs in force", () => {
     const withWindows = run({ ...base, legs: ["a", "c", "d"], legWindows: windows }, 6);
     const fixed = run(base, 2);
     expect(withWindows.slice(0, 2)).toEqual(fixed);
-    expect(withWindows.map(legsOf)).toEqual([["a", "b", "c"], ["a", "b", "c"], ["a", "b", "c", "d"], ["a", "b", "c", "d"], ["a", "b", "c", "d"], ["a", "c", "d"]]);
+    expect(withWindows.map(legsOf)).toEqual([
+      ["a", "b", "c"],
+      ["a", "b", "c"],
+      ["a", "b", "c", "d"],
+      ["a", "b", "c", "d"],
+      ["a", "b", "c", "d"],
+      ["a", "c", "d"],
+    ]);
     expect(withWindows.map((t) => t.compositionVersion)).toEqual(["v1", "v1", "v2", "v2", "v2", "v3"]);
     // resolved NO: marked at 0 in its hour, gone the hour after, the partition still sums to 1
     expect((withWindows[4]!.components as unknown as Component[]).find((c) => c.condition_id === "b")?.p).toBe(0);

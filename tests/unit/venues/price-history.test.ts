@@ -1,7 +1,15 @@
 import Decimal from "decimal.js";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { VenueHttp } from "@/lib/venues/http";
-import { coarsePoints, historyWindows, hourlyPoints, readHistory, readKalshiCandles, readPolymarketHistory, HISTORY_WINDOW_MS } from "@/lib/venues/price-history";
+import {
+  coarsePoints,
+  historyWindows,
+  hourlyPoints,
+  readHistory,
+  readKalshiCandles,
+  readPolymarketHistory,
+  HISTORY_WINDOW_MS,
+} from "@/lib/venues/price-history";
 import { startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 
 let fake: FakeVenues;
@@ -13,7 +21,8 @@ afterEach(async () => fake.close());
 const HOUR = 3_600_000;
 const base = Date.UTC(2026, 9, 1);
 const sec = (ms: number) => ms / 1000;
-const http = () => new VenueHttp({ venue: "test", concurrency: 4, timeoutMs: 2000, backoffMs: 1, sleep: async () => {} });
+const http = () =>
+  new VenueHttp({ venue: "test", concurrency: 4, timeoutMs: 2000, backoffMs: 1, sleep: async () => {} });
 const urls = () => ({ polymarketClobUrl: fake.clobUrl, kalshiApiUrl: fake.kalshiUrl });
 const d = (s: string) => new Decimal(s);
 
@@ -21,11 +30,39 @@ describe("hourly points from a venue's history", () => {
   test.each([
     ["a price at the hour stands for that hour", [[base, "0.4"]], [[base, "0.4"]]],
     ["a price within an hour stands for the hour ending after it", [[base + 60_000, "0.4"]], [[base + HOUR, "0.4"]]],
-    ["the last price of the hour wins", [[base + 60_000, "0.4"], [base + 120_000, "0.45"]], [[base + HOUR, "0.45"]]],
-    ["an hour without a price has no point", [[base, "0.4"], [base + 3 * HOUR, "0.5"]], [[base, "0.4"], [base + 3 * HOUR, "0.5"]]],
-    ["prices outside the span are left out", [[base - 2 * HOUR, "0.4"], [base + 30 * HOUR, "0.5"]], []],
+    [
+      "the last price of the hour wins",
+      [
+        [base + 60_000, "0.4"],
+        [base + 120_000, "0.45"],
+      ],
+      [[base + HOUR, "0.45"]],
+    ],
+    [
+      "an hour without a price has no point",
+      [
+        [base, "0.4"],
+        [base + 3 * HOUR, "0.5"],
+      ],
+      [
+        [base, "0.4"],
+        [base + 3 * HOUR, "0.5"],
+      ],
+    ],
+    [
+      "prices outside the span are left out",
+      [
+        [base - 2 * HOUR, "0.4"],
+        [base + 30 * HOUR, "0.5"],
+      ],
+      [],
+    ],
   ] as Array<[string, Array<[number, string]>, Array<[number, string]>]>)("%s", (_name, raw, expected) => {
-    const points = hourlyPoints(raw.map(([at, p]) => ({ at, bid: d(p), ask: d(p) })), new Date(base), new Date(base + 24 * HOUR));
+    const points = hourlyPoints(
+      raw.map(([at, p]) => ({ at, bid: d(p), ask: d(p) })),
+      new Date(base),
+      new Date(base + 24 * HOUR),
+    );
     expect(points.map((x) => [x.t.getTime(), x.mid.toString()])).toEqual(expected);
   });
 
@@ -47,7 +84,11 @@ describe("hourly points from a venue's history", () => {
 
 describe("venue shapes", () => {
   test("Polymarket points outside [0, 1] or without a time are skipped; a body without a history list is refused", () => {
-    expect(readPolymarketHistory({ history: [{ t: 1, p: 0.5 }, { t: 2, p: 1.5 }, { p: 0.3 }] }, "u").map((x) => x.bid.toString())).toEqual(["0.5"]);
+    expect(
+      readPolymarketHistory({ history: [{ t: 1, p: 0.5 }, { t: 2, p: 1.5 }, { p: 0.3 }] }, "u").map((x) =>
+        x.bid.toString(),
+      ),
+    ).toEqual(["0.5"]);
     expect(() => readPolymarketHistory({ error: "x" }, "u")).toThrow(/no history list/);
   });
 
@@ -67,7 +108,16 @@ describe("venue shapes", () => {
   });
 
   test("Kalshi historical candles name their dollar strings `close` (no `_dollars` suffix)", () => {
-    const got = readKalshiCandles({ candlesticks: [{ end_period_ts: 10, yes_bid: { close: "0.3125" }, yes_ask: { close: "0.3350" } }, { end_period_ts: 20, yes_bid: { close: null }, yes_ask: { close: "0.3" } }] }, "u", true);
+    const got = readKalshiCandles(
+      {
+        candlesticks: [
+          { end_period_ts: 10, yes_bid: { close: "0.3125" }, yes_ask: { close: "0.3350" } },
+          { end_period_ts: 20, yes_bid: { close: null }, yes_ask: { close: "0.3" } },
+        ],
+      },
+      "u",
+      true,
+    );
     expect(got.map((x) => [x.at, x.bid.toString(), x.ask.toString()])).toEqual([[10_000, "0.3125", "0.335"]]);
   });
 });
@@ -75,8 +125,14 @@ describe("venue shapes", () => {
 describe("readHistory through the venues' HTTP API", () => {
   test("reads both venues over several windows, hour by hour", async () => {
     const hours = Array.from({ length: 40 * 24 }, (_, i) => base + i * HOUR);
-    fake.history.poly.set("tok-1", hours.map((t, i) => ({ t: sec(t), bid: 0.4 + (i % 10) / 100, ask: 0.4 + (i % 10) / 100 })));
-    fake.history.kalshi.set("KXCPI-26-T3", hours.map((t) => ({ t: sec(t), bid: 0.3, ask: 0.34 })));
+    fake.history.poly.set(
+      "tok-1",
+      hours.map((t, i) => ({ t: sec(t), bid: 0.4 + (i % 10) / 100, ask: 0.4 + (i % 10) / 100 })),
+    );
+    fake.history.kalshi.set(
+      "KXCPI-26-T3",
+      hours.map((t) => ({ t: sec(t), bid: 0.3, ask: 0.34 })),
+    );
     const reads = await readHistory(
       http(),
       urls(),
@@ -87,33 +143,62 @@ describe("readHistory through the venues' HTTP API", () => {
       new Date(base),
       new Date(hours.at(-1)!),
     );
-    const [poly, kalshi] = reads as Array<{ conditionId: string; points: Array<{ t: Date; mid: Decimal; bestBid: Decimal; bestAsk: Decimal }> }>;
+    const [poly, kalshi] = reads as Array<{
+      conditionId: string;
+      points: Array<{ t: Date; mid: Decimal; bestBid: Decimal; bestAsk: Decimal }>;
+    }>;
     expect(poly!.points).toHaveLength(hours.length);
     expect(poly!.points[13]!.mid.toString()).toBe("0.43");
     expect(kalshi!.points).toHaveLength(hours.length);
-    expect([kalshi!.points[0]!.bestBid.toString(), kalshi!.points[0]!.bestAsk.toString(), kalshi!.points[0]!.mid.toString()]).toEqual(["0.3", "0.34", "0.32"]);
+    expect([
+      kalshi!.points[0]!.bestBid.toString(),
+      kalshi!.points[0]!.bestAsk.toString(),
+      kalshi!.points[0]!.mid.toString(),
+    ]).toEqual(["0.3", "0.34", "0.32"]);
     // one batch request per window and venue, in the documented batch forms
     const windows = historyWindows(new Date(base), new Date(hours.at(-1)!)).length;
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")).length).toBe(windows);
-    expect(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?market_tickers=KXCPI-26-T3&") && h.includes("period_interval=60")).length).toBe(windows);
+    expect(
+      fake.hits.filter(
+        (h) =>
+          h.startsWith("/kalshi/markets/candlesticks?market_tickers=KXCPI-26-T3&") && h.includes("period_interval=60"),
+      ).length,
+    ).toBe(windows);
     expect(fake.hits.filter((h) => h.startsWith("/clob/prices-history") || h.includes("/series/"))).toEqual([]);
   });
 
   test("batches hold at most 20 Polymarket tokens, and as many Kalshi tickers as fit in 10,000 candles", async () => {
     const markets = [
-      ...Array.from({ length: 45 }, (_, i) => ({ venue: "polymarket" as const, conditionId: `0xp${i}`, venueRef: `tok-p${i}` })),
-      ...Array.from({ length: 70 }, (_, i) => ({ venue: "kalshi" as const, conditionId: `kalshi:K${i}`, venueRef: `K${i}`, series: "KX" })),
+      ...Array.from({ length: 45 }, (_, i) => ({
+        venue: "polymarket" as const,
+        conditionId: `0xp${i}`,
+        venueRef: `tok-p${i}`,
+      })),
+      ...Array.from({ length: 70 }, (_, i) => ({
+        venue: "kalshi" as const,
+        conditionId: `kalshi:K${i}`,
+        venueRef: `K${i}`,
+        series: "KX",
+      })),
     ];
     const until = base + HISTORY_WINDOW_MS - HOUR;
-    for (const m of markets) (m.venue === "polymarket" ? fake.history.poly : fake.history.kalshi).set(m.venueRef, Array.from({ length: HISTORY_WINDOW_MS / HOUR }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.3, ask: 0.32 })));
+    for (const m of markets)
+      (m.venue === "polymarket" ? fake.history.poly : fake.history.kalshi).set(
+        m.venueRef,
+        Array.from({ length: HISTORY_WINDOW_MS / HOUR }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.3, ask: 0.32 })),
+      );
     const reads = await readHistory(http(), urls(), markets, new Date(base), new Date(until));
     expect(reads.filter((r) => "problem" in r)).toEqual([]);
     expect(reads.every((r) => "points" in r && r.points.length === HISTORY_WINDOW_MS / HOUR)).toBe(true);
     // distinct requests (a retry on a loaded machine repeats one)
-    const posts = [...new Set(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")))].map((h) => (JSON.parse(h.slice(h.indexOf("{"))) as { markets: string[] }).markets.length);
+    const posts = [...new Set(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")))].map(
+      (h) => (JSON.parse(h.slice(h.indexOf("{"))) as { markets: string[] }).markets.length,
+    );
     expect(posts.sort((a, b) => b - a)).toEqual([20, 20, 5]);
     // 14 days of hourly candles (337 a ticker with the hour before) fit 29 tickers in 10,000
-    const gets = [...new Set(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?")))].map((h) => new URL(h, "http://x").searchParams.get("market_tickers")!.split(",").length);
+    const gets = [...new Set(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?")))].map(
+      (h) => new URL(h, "http://x").searchParams.get("market_tickers")!.split(",").length,
+    );
     expect(gets.sort((a, b) => b - a)).toEqual([29, 29, 12]);
   });
 
@@ -131,8 +216,15 @@ describe("readHistory through the venues' HTTP API", () => {
       new Date(base),
       new Date(base),
     );
-    expect(reads.map((r) => ("points" in r ? r.points.map((x) => x.mid.toString()) : r.problem))).toEqual([["0.42"], ["0.32"]]);
-    expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history") || h.startsWith("/kalshi/markets/candlesticks?"))).toHaveLength(2);
+    expect(reads.map((r) => ("points" in r ? r.points.map((x) => x.mid.toString()) : r.problem))).toEqual([
+      ["0.42"],
+      ["0.32"],
+    ]);
+    expect(
+      fake.hits.filter(
+        (h) => h.startsWith("POST /clob/batch-prices-history") || h.startsWith("/kalshi/markets/candlesticks?"),
+      ),
+    ).toHaveLength(2);
     expect(fake.hits.some((h) => h.startsWith("/clob/prices-history?market=tok-1"))).toBe(true);
     expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?"))).toBe(true);
   });
@@ -143,19 +235,37 @@ describe("readHistory through the venues' HTTP API", () => {
       { venue: "kalshi" as const, conditionId: "kalshi:X", venueRef: "X", series: null },
     ];
     const batch = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(batch.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/unknown ticker/), expect.stringMatching(/unknown ticker/)]);
+    expect(batch.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
+      expect.stringMatching(/unknown ticker/),
+      expect.stringMatching(/unknown ticker/),
+    ]);
     fake.history.refuseBatch = true;
     const single = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(single.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([expect.stringMatching(/HTTP 404/), "no series ticker known for its candlesticks"]);
+    expect(single.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
+      expect.stringMatching(/HTTP 404/),
+      "no series ticker known for its candlesticks",
+    ]);
   });
 
   test("a failing venue answer is retried, then reported", async () => {
     fake.history.poly.set("tok-2", [{ t: sec(base), bid: 0.5, ask: 0.5 }]);
     fake.faults.set("/clob/batch-prices-history", [{ status: 500, times: 1 }]);
-    const [ok] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
+    const [ok] = await readHistory(
+      http(),
+      urls(),
+      [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }],
+      new Date(base),
+      new Date(base),
+    );
     expect(ok && "points" in ok ? ok.points.map((x) => x.mid.toString()) : ok).toEqual(["0.5"]);
     fake.faults.set("/clob/batch-prices-history", [{ malformed: true, times: 1 }]);
-    const [bad] = await readHistory(http(), urls(), [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }], new Date(base), new Date(base));
+    const [bad] = await readHistory(
+      http(),
+      urls(),
+      [{ venue: "polymarket", conditionId: "0xb", venueRef: "tok-2" }],
+      new Date(base),
+      new Date(base),
+    );
     expect(bad && "problem" in bad ? bad.problem : bad).toMatch(/malformed body/);
   });
 });
@@ -172,20 +282,54 @@ describe("a resolved Polymarket market's 12-hour history", () => {
     const points = coarsePoints(raw, new Date(base + 2 * HOUR), new Date(base + 40 * HOUR));
     // hours 2..24: 2..11 carry the first point, 12..23 the second, 24 the third; none after the last point
     expect(points.map((p) => (p.t.getTime() - base) / HOUR)).toEqual(Array.from({ length: 23 }, (_, i) => i + 2));
-    expect(points.map((p) => p.mid.toString())).toEqual([...Array<string>(10).fill("0.4825"), ...Array<string>(12).fill("0.51"), "0.0025"]);
+    expect(points.map((p) => p.mid.toString())).toEqual([
+      ...Array<string>(10).fill("0.4825"),
+      ...Array<string>(12).fill("0.51"),
+      "0.0025",
+    ]);
     expect(points.every((p) => p.coarse === true)).toBe(true);
   });
 
   test("readHistory asks a resolved market's history at 12-hour fidelity (finer is empty for it) and carries its points to the hours", async () => {
-    fake.poly.events.push({ slug: "done", title: "Done", negRisk: false, tags: ["x"], endDate: "2026-10-03T00:00:00Z", closed: true, markets: [{ conditionId: "0xdone", question: "Done?", yesToken: "tok-done", endDate: "2026-10-03T00:00:00Z", closed: true, outcomePrices: ["1", "0"] }] });
-    fake.history.poly.set("tok-done", Array.from({ length: 48 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.4 + 0.0025 * i, ask: 0.4 + 0.0025 * i })));
+    fake.poly.events.push({
+      slug: "done",
+      title: "Done",
+      negRisk: false,
+      tags: ["x"],
+      endDate: "2026-10-03T00:00:00Z",
+      closed: true,
+      markets: [
+        {
+          conditionId: "0xdone",
+          question: "Done?",
+          yesToken: "tok-done",
+          endDate: "2026-10-03T00:00:00Z",
+          closed: true,
+          outcomePrices: ["1", "0"],
+        },
+      ],
+    });
+    fake.history.poly.set(
+      "tok-done",
+      Array.from({ length: 48 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.4 + 0.0025 * i, ask: 0.4 + 0.0025 * i })),
+    );
     const market = { venue: "polymarket" as const, conditionId: "0xdone", venueRef: "tok-done" };
     const [hourly] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 47 * HOUR));
     expect(hourly && "points" in hourly && hourly.points).toEqual([]);
-    const [coarse] = await readHistory(http(), urls(), [{ ...market, resolved: true }], new Date(base), new Date(base + 47 * HOUR));
+    const [coarse] = await readHistory(
+      http(),
+      urls(),
+      [{ ...market, resolved: true }],
+      new Date(base),
+      new Date(base + 47 * HOUR),
+    );
     const points = coarse && "points" in coarse ? coarse.points : [];
-    expect(points.map((p) => [(p.t.getTime() - base) / HOUR, p.mid.toString()])).toEqual(Array.from({ length: 37 }, (_, h) => [h, (0.4 + 0.0025 * (h - (h % 12))).toFixed(4).replace(/0+$/, "")]));
-    expect(fake.hits.some((h) => h.startsWith("POST /clob/batch-prices-history") && h.includes('"fidelity":720'))).toBe(true);
+    expect(points.map((p) => [(p.t.getTime() - base) / HOUR, p.mid.toString()])).toEqual(
+      Array.from({ length: 37 }, (_, h) => [h, (0.4 + 0.0025 * (h - (h % 12))).toFixed(4).replace(/0+$/, "")]),
+    );
+    expect(fake.hits.some((h) => h.startsWith("POST /clob/batch-prices-history") && h.includes('"fidelity":720'))).toBe(
+      true,
+    );
   });
 });
 
@@ -194,14 +338,44 @@ describe("a resolved Polymarket market's 12-hour history", () => {
 describe("Kalshi's historical tier", () => {
   test("a market settled before the cutoff is read from /historical/markets/{ticker}/candlesticks; the live forms no longer serve it", async () => {
     fake.kalshi.cutoff = new Date(base + 10 * 24 * HOUR);
-    fake.kalshi.events.push({ event_ticker: "KXCPI-OLD", series_ticker: "KXCPI", title: "Old", mutually_exclusive: false, markets: [{ ticker: "KXCPI-OLD-T2", title: "Old?", status: "settled", result: "yes", close_time: new Date(base + 5 * HOUR).toISOString() }] });
-    fake.history.kalshi.set("KXCPI-OLD-T2", Array.from({ length: 5 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.6125, ask: 0.6375 })));
-    const market = { venue: "kalshi" as const, conditionId: "kalshi:KXCPI-OLD-T2", venueRef: "KXCPI-OLD-T2", series: "KXCPI" };
+    fake.kalshi.events.push({
+      event_ticker: "KXCPI-OLD",
+      series_ticker: "KXCPI",
+      title: "Old",
+      mutually_exclusive: false,
+      markets: [
+        {
+          ticker: "KXCPI-OLD-T2",
+          title: "Old?",
+          status: "settled",
+          result: "yes",
+          close_time: new Date(base + 5 * HOUR).toISOString(),
+        },
+      ],
+    });
+    fake.history.kalshi.set(
+      "KXCPI-OLD-T2",
+      Array.from({ length: 5 }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.6125, ask: 0.6375 })),
+    );
+    const market = {
+      venue: "kalshi" as const,
+      conditionId: "kalshi:KXCPI-OLD-T2",
+      venueRef: "KXCPI-OLD-T2",
+      series: "KXCPI",
+    };
     const [live] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 4 * HOUR));
     expect(live && "problem" in live && live.problem).toMatch(/unknown ticker/);
-    const [old] = await readHistory(http(), urls(), [{ ...market, historical: true }], new Date(base), new Date(base + 4 * HOUR));
+    const [old] = await readHistory(
+      http(),
+      urls(),
+      [{ ...market, historical: true }],
+      new Date(base),
+      new Date(base + 4 * HOUR),
+    );
     expect(old && "points" in old && old.points.map((p) => p.mid.toString())).toEqual(Array<string>(5).fill("0.625"));
-    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/markets/KXCPI-OLD-T2/candlesticks?"))).toHaveLength(1);
+    expect(fake.hits.filter((h) => h.startsWith("/kalshi/historical/markets/KXCPI-OLD-T2/candlesticks?"))).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -212,8 +386,20 @@ describe("Kalshi's rate limits", () => {
     fake.history.kalshi.set("KXCPI-26-T3", [{ t: sec(base), bid: 0.3, ask: 0.34 }]);
     fake.faults.set("/kalshi/markets/candlesticks", [{ status: 429, times: 2 }]);
     const waits: number[] = [];
-    const client = new VenueHttp({ venue: "kalshi", concurrency: 2, timeoutMs: 2000, backoffMs: 5, sleep: async (ms) => void waits.push(ms) });
-    const [r] = await readHistory(client, urls(), [{ venue: "kalshi", conditionId: "kalshi:KXCPI-26-T3", venueRef: "KXCPI-26-T3", series: "KXCPI" }], new Date(base), new Date(base));
+    const client = new VenueHttp({
+      venue: "kalshi",
+      concurrency: 2,
+      timeoutMs: 2000,
+      backoffMs: 5,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    const [r] = await readHistory(
+      client,
+      urls(),
+      [{ venue: "kalshi", conditionId: "kalshi:KXCPI-26-T3", venueRef: "KXCPI-26-T3", series: "KXCPI" }],
+      new Date(base),
+      new Date(base),
+    );
     expect(r && "points" in r && r.points.map((p) => p.mid.toString())).toEqual(["0.32"]);
     expect(waits).toEqual([5, 10]);
     expect(client.raw.map((x) => x.status)).toEqual([429, 429, 200]);

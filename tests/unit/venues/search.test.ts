@@ -19,9 +19,28 @@ beforeEach(async () => {
       tags: ["fed-rates", "economy"],
       endDate: "2026-12-10T00:00:00Z",
       markets: [
-        { conditionId: "0xcut", question: "Fed cuts?", groupItemTitle: "Cut", yesToken: "tok-cut", endDate: "2026-12-10T00:00:00Z" },
-        { conditionId: "0xhold", question: "Fed holds?", groupItemTitle: "Hold", yesToken: "tok-hold", endDate: "2026-12-10T00:00:00Z" },
-        { conditionId: "0xhike", question: "Fed hikes?", groupItemTitle: "Hike", yesToken: "tok-hike", endDate: "2026-12-10T00:00:00Z", closed: true },
+        {
+          conditionId: "0xcut",
+          question: "Fed cuts?",
+          groupItemTitle: "Cut",
+          yesToken: "tok-cut",
+          endDate: "2026-12-10T00:00:00Z",
+        },
+        {
+          conditionId: "0xhold",
+          question: "Fed holds?",
+          groupItemTitle: "Hold",
+          yesToken: "tok-hold",
+          endDate: "2026-12-10T00:00:00Z",
+        },
+        {
+          conditionId: "0xhike",
+          question: "Fed hikes?",
+          groupItemTitle: "Hike",
+          yesToken: "tok-hike",
+          endDate: "2026-12-10T00:00:00Z",
+          closed: true,
+        },
       ],
     },
     {
@@ -30,9 +49,24 @@ beforeEach(async () => {
       negRisk: false,
       tags: ["fed-rates"],
       endDate: "2027-02-01T00:00:00Z",
-      markets: [{ conditionId: "0xchair", question: "Will the Fed chair be named?", yesToken: "tok-chair", endDate: "2027-02-01T00:00:00Z" }],
+      markets: [
+        {
+          conditionId: "0xchair",
+          question: "Will the Fed chair be named?",
+          yesToken: "tok-chair",
+          endDate: "2027-02-01T00:00:00Z",
+        },
+      ],
     },
-    { slug: "fed-old", title: "Fed decision in June", negRisk: true, tags: ["fed-rates"], endDate: "2026-06-10T00:00:00Z", closed: true, markets: [] },
+    {
+      slug: "fed-old",
+      title: "Fed decision in June",
+      negRisk: true,
+      tags: ["fed-rates"],
+      endDate: "2026-06-10T00:00:00Z",
+      closed: true,
+      markets: [],
+    },
   );
   fake.kalshi.events.push(
     {
@@ -45,7 +79,13 @@ beforeEach(async () => {
         { ticker: "KXFED-26DEC-T4.25", title: "4.25%", status: "active", close_time: "2026-12-10T19:00:00Z" },
       ],
     },
-    { event_ticker: "KXFED-27JAN", series_ticker: "KXFED", title: "Fed rate in January", mutually_exclusive: true, markets: [{ ticker: "KXFED-27JAN-T4.00", title: "4.00%", status: "active", close_time: "2027-01-28T19:00:00Z" }] },
+    {
+      event_ticker: "KXFED-27JAN",
+      series_ticker: "KXFED",
+      title: "Fed rate in January",
+      mutually_exclusive: true,
+      markets: [{ ticker: "KXFED-27JAN-T4.00", title: "4.00%", status: "active", close_time: "2027-01-28T19:00:00Z" }],
+    },
   );
   fake.discovery.kalshiSeries.push(
     { ticker: "KXCPI", title: "CPI year over year", category: "Economics", tags: ["Inflation"] },
@@ -60,10 +100,19 @@ async function run(args: string[]) {
   const code = await venuesCommand(args, {
     out: (t) => void (out += t),
     err: (t) => void (err += t),
-    env: { NODE_ENV: "test", POLYMARKET_GAMMA_URL: fake.gammaUrl, POLYMARKET_CLOB_URL: fake.clobUrl, KALSHI_API_URL: fake.kalshiUrl, COLLECT_TIMEOUT_MS: "2000" },
+    env: {
+      NODE_ENV: "test",
+      POLYMARKET_GAMMA_URL: fake.gammaUrl,
+      POLYMARKET_CLOB_URL: fake.clobUrl,
+      KALSHI_API_URL: fake.kalshiUrl,
+      COLLECT_TIMEOUT_MS: "2000",
+    },
     endpoints: { backoffMs: 1 },
   });
-  const rows = out.split("\n").filter((l) => /^(polymarket|kalshi) /.test(l)).map((l) => l.split(/\s{2,}/));
+  const rows = out
+    .split("\n")
+    .filter((l) => /^(polymarket|kalshi) /.test(l))
+    .map((l) => l.split(/\s{2,}/));
   return { code, out, err, rows };
 }
 
@@ -99,7 +148,15 @@ describe("venues search", () => {
     const r = await run(["search", "fed", "--venue", "kalshi"]);
     expect(fake.hits.filter((h) => h.startsWith("/kalshi/series")).length).toBe(2);
     expect(r.rows[0]).toEqual(["kalshi", "series", "KXFED", "Fed funds rate", "open", "2026-12-10", "3"]);
-    fake.kalshi.events.push(...Array.from({ length: 6 }, (_, i) => ({ event_ticker: `KXFED-X${i}`, series_ticker: "KXFED", title: `Fed ${i}`, mutually_exclusive: false, markets: [{ ticker: `KXFED-X${i}-A`, title: "A", status: "active", close_time: end }] })));
+    fake.kalshi.events.push(
+      ...Array.from({ length: 6 }, (_, i) => ({
+        event_ticker: `KXFED-X${i}`,
+        series_ticker: "KXFED",
+        title: `Fed ${i}`,
+        mutually_exclusive: false,
+        markets: [{ ticker: `KXFED-X${i}-A`, title: "A", status: "active", close_time: end }],
+      })),
+    );
     const capped = await run(["search", "fed", "--venue", "kalshi", "--limit", "2"]);
     expect(capped.rows[0]).toEqual(["kalshi", "series", "KXFED", "Fed funds rate", "open", "2026-12-10", "6+"]);
     expect(capped.rows.length).toBe(3);
@@ -116,7 +173,9 @@ describe("venues search", () => {
     fake.faults.set("/kalshi/series", [{ status: 500, times: 10 }]);
     const r = await run(["search", "fed"]);
     expect(r.code).toBe(0);
-    expect(r.err.trim().split("\n")).toEqual([expect.stringMatching(/^kalshi: search failed: .*\/kalshi\/series: HTTP 500$/)]);
+    expect(r.err.trim().split("\n")).toEqual([
+      expect.stringMatching(/^kalshi: search failed: .*\/kalshi\/series: HTTP 500$/),
+    ]);
     expect(r.rows.map((x) => x[0])).toEqual(["polymarket", "polymarket", "polymarket"]);
   });
 
@@ -126,7 +185,9 @@ describe("venues search", () => {
     const r = await run(["search", "fed"]);
     expect(r.code).toBe(1);
     expect(r.out).toBe("");
-    expect(r.err).toMatch(/^polymarket: search failed: .*malformed body \(not JSON\)\nkalshi: search failed: .*HTTP 500\n$/);
+    expect(r.err).toMatch(
+      /^polymarket: search failed: .*malformed body \(not JSON\)\nkalshi: search failed: .*HTTP 500\n$/,
+    );
   });
 
   test.each([
@@ -146,11 +207,22 @@ describe("venues search", () => {
       execFile(
         process.execPath,
         ["node_modules/tsx/dist/cli.mjs", "scripts/venues.ts", "search", "fed", "chair", "--venue", "polymarket"],
-        { env: { ...process.env, POLYMARKET_GAMMA_URL: fake.gammaUrl, KALSHI_API_URL: fake.kalshiUrl }, encoding: "utf8" },
+        {
+          env: { ...process.env, POLYMARKET_GAMMA_URL: fake.gammaUrl, KALSHI_API_URL: fake.kalshiUrl },
+          encoding: "utf8",
+        },
         (error, out) => resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),
     );
     expect(code).toBe(0);
-    expect(stdout.split("\n")[1]!.split(/\s{2,}/)).toEqual(["polymarket", "event", "fed-chair-2027", "Fed chair nominee", "open", "2027-02-01", "1"]);
+    expect(stdout.split("\n")[1]!.split(/\s{2,}/)).toEqual([
+      "polymarket",
+      "event",
+      "fed-chair-2027",
+      "Fed chair nominee",
+      "open",
+      "2027-02-01",
+      "1",
+    ]);
   });
 });

@@ -18,7 +18,8 @@ export async function POST(req: NextRequest) {
   const email = form?.get("email");
   const token = form?.get("token");
   const state = await linkState(email, token);
-  if (state !== "valid" || typeof email !== "string" || typeof token !== "string") return seeOther(`/portal/signin?link=${state === "valid" ? "used" : state}`);
+  if (state !== "valid" || typeof email !== "string" || typeof token !== "string")
+    return seeOther(`/portal/signin?link=${state === "valid" ? "used" : state}`);
 
   const callback = new URL(`${AUTH_BASE_PATH}/callback/${EMAIL_PROVIDER_ID}`, req.nextUrl.origin);
   callback.search = new URLSearchParams({ token, email: normalizeEmail(email), callbackUrl: "/portal" }).toString();

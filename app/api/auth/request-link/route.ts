@@ -18,8 +18,15 @@ export async function POST(req: NextRequest) {
   const result = await requestMagicLink(email, clientAddress(req.headers));
   if (json) {
     if (result.ok) return portalJson({ ok: true, email: result.email });
-    return portalError(result.status, result.code, result.message, result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {});
+    return portalError(
+      result.status,
+      result.code,
+      result.message,
+      result.retryAfter ? { "Retry-After": String(result.retryAfter) } : {},
+    );
   }
-  const params = new URLSearchParams(result.ok ? { sent: result.email } : { error: result.code, ...(typeof email === "string" ? { email } : {}) });
+  const params = new URLSearchParams(
+    result.ok ? { sent: result.email } : { error: result.code, ...(typeof email === "string" ? { email } : {}) },
+  );
   return seeOther(`/portal/signin?${params}`);
 }

@@ -14,8 +14,9 @@ export default async function LicenseRequestPage() {
       <header className="space-y-2">
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Commercial licence</h1>
         <p className="text-slate-700">
-          The free terms cover research and evaluation with attribution (<Link href="/license">licence</Link>). Production use, redistribution and
-          commercial products need a licence: tell us what you plan and we reply with terms.
+          The free terms cover research and evaluation with attribution (<Link href="/license">licence</Link>).
+          Production use, redistribution and commercial products need a licence: tell us what you plan and we reply with
+          terms.
         </p>
       </header>
       <section aria-label="Licence request" className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm">

@@ -9,7 +9,8 @@ export async function POST(req: NextRequest) {
   if ("response" in guard) return guard.response;
   const body: unknown = await req.json().catch(() => null);
   const parsed = licenseRequestInput.safeParse(body ?? {});
-  if (!parsed.success) return portalError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Check the form and try again.");
+  if (!parsed.success)
+    return portalError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Check the form and try again.");
   try {
     const result = await submitLicenseRequest(guard.user, parsed.data);
     return portalJson({ reference: result.reference, acknowledged: result.acknowledged }, 201);

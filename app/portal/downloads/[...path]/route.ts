@@ -6,11 +6,17 @@ export const dynamic = "force-dynamic";
 
 /** GET /portal/downloads/{YYYY-MM}/{file}.csv (or a manifest) with the portal session. */
 export async function GET(request: Request, context: { params: Promise<{ path: string[] }> }): Promise<Response> {
-  if (!sameSiteNavigation(request.headers)) return portalError(403, "cross_site", "Download bundles from the portal itself.");
+  if (!sameSiteNavigation(request.headers))
+    return portalError(403, "cross_site", "Download bundles from the portal itself.");
   const user = await currentUser();
   if (!user) return seeOther("/portal/signin");
   const key = await sessionKey(user, new URL(request.url).searchParams.get("key"));
-  if (!key) return portalError(403, "no_active_key", "Downloads are counted on one of your keys: create a key in the portal first.");
+  if (!key)
+    return portalError(
+      403,
+      "no_active_key",
+      "Downloads are counted on one of your keys: create a key in the portal first.",
+    );
   const { path } = await context.params;
   return sessionDownload(request, key, path.join("/"));
 }

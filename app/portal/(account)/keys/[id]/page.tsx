@@ -17,7 +17,13 @@ export const metadata: Metadata = { title: "Key usage" };
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function KeyUsagePage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: SearchParams }) {
+export default async function KeyUsagePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: SearchParams;
+}) {
   const { id } = await params;
   const query = requestIdQuery((await searchParams).request);
   const user = await requireUser();
@@ -35,7 +41,8 @@ export default async function KeyUsagePage({ params, searchParams }: { params: P
   return (
     <div className="space-y-8">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <Link href="/portal">API keys</Link> <span className="text-slate-400">/</span> <span className="text-slate-600">{key.name}</span>
+        <Link href="/portal">API keys</Link> <span className="text-slate-400">/</span>{" "}
+        <span className="text-slate-600">{key.name}</span>
       </nav>
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div className="space-y-1">
@@ -66,7 +73,8 @@ export default async function KeyUsagePage({ params, searchParams }: { params: P
       ) : null}
       {predecessor ? (
         <p className="text-sm text-slate-600">
-          This key replaced <Link href={`/portal/keys/${predecessor.id}`}>{maskedKey(predecessor)}</Link>; that key&apos;s usage stays on its own page.
+          This key replaced <Link href={`/portal/keys/${predecessor.id}`}>{maskedKey(predecessor)}</Link>; that
+          key&apos;s usage stays on its own page.
         </p>
       ) : null}
 
@@ -77,41 +85,76 @@ export default async function KeyUsagePage({ params, searchParams }: { params: P
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <QuotaCard label="Minute window" quota={quota} which="minute" limit={key.limitMinute} />
           <QuotaCard label="Day window" quota={quota} which="day" limit={key.limitDay} />
-          <Stat label="Requests, last 24 hours" value={formatCount(last24h.total)} detail={`${formatCount(last24h.rateLimited)} rate limited`} testId="total-24h" />
+          <Stat
+            label="Requests, last 24 hours"
+            value={formatCount(last24h.total)}
+            detail={`${formatCount(last24h.rateLimited)} rate limited`}
+            testId="total-24h"
+          />
           <Stat
             label="Requests, last 30 days"
             value={formatCount(last30d.total)}
-            detail={last30d.total ? `${Math.round((last30d.success / last30d.total) * 1000) / 10}% successful` : "No requests yet"}
+            detail={
+              last30d.total
+                ? `${Math.round((last30d.success / last30d.total) * 1000) / 10}% successful`
+                : "No requests yet"
+            }
             testId="total-30d"
           />
         </div>
       </section>
 
-      <UsageChart id="usage-hourly" title="Requests per hour, last 24 hours (UTC)" buckets={usage.hourly} granularity="hour" />
-      <UsageChart id="usage-daily" title="Requests per day, last 30 days (UTC)" buckets={usage.daily} granularity="day" />
+      <UsageChart
+        id="usage-hourly"
+        title="Requests per hour, last 24 hours (UTC)"
+        buckets={usage.hourly}
+        granularity="hour"
+      />
+      <UsageChart
+        id="usage-daily"
+        title="Requests per day, last 30 days (UTC)"
+        buckets={usage.daily}
+        granularity="day"
+      />
       <EndpointsTable endpoints={usage.endpoints} />
       <RequestLogSection keyId={key.id} log={requests} />
       <p className="text-xs text-slate-500">
-        Counted by the API per key, endpoint and status class; new requests show up within a few seconds. Requests refused before a key was
-        recognized (invalid key, per-address throttle) are not counted against any key.
+        Counted by the API per key, endpoint and status class; new requests show up within a few seconds. Requests
+        refused before a key was recognized (invalid key, per-address throttle) are not counted against any key.
       </p>
     </div>
   );
 }
 
-function QuotaCard({ label, quota, which, limit }: { label: string; quota: QuotaNow | null; which: "minute" | "day"; limit: number }) {
+function QuotaCard({
+  label,
+  quota,
+  which,
+  limit,
+}: {
+  label: string;
+  quota: QuotaNow | null;
+  which: "minute" | "day";
+  limit: number;
+}) {
   const remaining = quota ? (which === "minute" ? quota.remainingMinute : quota.remainingDay) : null;
   const reset = quota ? (which === "minute" ? quota.resetMinute : quota.resetDay) : null;
   const share = remaining === null ? 0 : Math.round((remaining / limit) * 100);
   return (
-    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={`quota-${which}`} data-remaining={remaining ?? ""} data-limit={limit}>
+    <div
+      className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
+      data-testid={`quota-${which}`}
+      data-remaining={remaining ?? ""}
+      data-limit={limit}
+    >
       <p className="text-sm text-slate-600">{label}</p>
       {remaining === null ? (
         <p className="mt-1 text-2xl font-semibold text-slate-400">—</p>
       ) : (
         <>
           <p className="mt-1 text-2xl font-semibold text-slate-900">
-            {formatCount(remaining)} <span className="text-sm font-normal text-slate-500">of {formatCount(limit)} left</span>
+            {formatCount(remaining)}{" "}
+            <span className="text-sm font-normal text-slate-500">of {formatCount(limit)} left</span>
           </p>
           <div
             role="meter"
@@ -123,7 +166,9 @@ function QuotaCard({ label, quota, which, limit }: { label: string; quota: Quota
           >
             <div className={`h-full ${share > 20 ? "bg-emerald-500" : "bg-rose-500"}`} style={{ width: `${share}%` }} />
           </div>
-          <p className="mt-2 text-xs text-slate-500">{reset ? `Next slot frees ${formatUtc(new Date(reset * 1000).toISOString())}` : null}</p>
+          <p className="mt-2 text-xs text-slate-500">
+            {reset ? `Next slot frees ${formatUtc(new Date(reset * 1000).toISOString())}` : null}
+          </p>
         </>
       )}
     </div>
@@ -142,7 +187,10 @@ function Stat({ label, value, detail, testId }: { label: string; value: string; 
 
 function EndpointsTable({ endpoints }: { endpoints: EndpointUsage[] }) {
   return (
-    <section aria-labelledby="endpoints-heading" className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm">
+    <section
+      aria-labelledby="endpoints-heading"
+      className="overflow-hidden rounded-lg border border-slate-200 bg-white shadow-sm"
+    >
       <h2 id="endpoints-heading" className="border-b border-slate-200 px-5 py-3 font-semibold text-slate-900">
         Most used endpoints, last 30 days
       </h2>
@@ -153,12 +201,24 @@ function EndpointsTable({ endpoints }: { endpoints: EndpointUsage[] }) {
           <table className="min-w-full text-sm" data-testid="endpoints-table">
             <thead className="bg-slate-50 text-xs font-medium tracking-wide text-slate-500 uppercase">
               <tr>
-                <th scope="col" className="px-5 py-2 text-left">Endpoint</th>
-                <th scope="col" className="px-5 py-2 text-right">Requests</th>
-                <th scope="col" className="px-5 py-2 text-right">2xx</th>
-                <th scope="col" className="px-5 py-2 text-right">4xx</th>
-                <th scope="col" className="px-5 py-2 text-right">429</th>
-                <th scope="col" className="px-5 py-2 text-right">5xx</th>
+                <th scope="col" className="px-5 py-2 text-left">
+                  Endpoint
+                </th>
+                <th scope="col" className="px-5 py-2 text-right">
+                  Requests
+                </th>
+                <th scope="col" className="px-5 py-2 text-right">
+                  2xx
+                </th>
+                <th scope="col" className="px-5 py-2 text-right">
+                  4xx
+                </th>
+                <th scope="col" className="px-5 py-2 text-right">
+                  429
+                </th>
+                <th scope="col" className="px-5 py-2 text-right">
+                  5xx
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
