@@ -102,8 +102,8 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     () => progress.hoursDone,
   );
   metrics.gauge(
-    "pmb_backfill_hours_total",
-    "Hours the engine's start-up catch-up has to compute (unknown: absent).",
+    "pmb_backfill_hours_planned",
+    "Hours the engine's start-up catch-up has to compute in all, those done included (unknown: absent).",
     () => progress.hoursTotal,
   );
   metrics.gauge("pmb_backfill_running", "1 while the engine's start-up catch-up runs.", () =>
@@ -133,10 +133,10 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     meter,
     journals,
     mailer: createMailer(),
-    venues: createVenues(venueEndpoints(config), (venue, url, status) =>
+    venues: createVenues(venueEndpoints(config), (venue, url, status, endpoint) =>
       metrics.venueRequests.inc({
         venue,
-        endpoint: venueEndpoint(url),
+        endpoint: endpoint ?? venueEndpoint(url),
         outcome: status >= 200 && status < 300 ? "ok" : "error",
       }),
     ),
@@ -145,7 +145,11 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
   };
 }
 
-/** A venue URL's path as a bounded label: its lower-case words kept, identifiers and tickers as {id}. */
+/**
+ * A venue URL's path as a bounded label, for a request that names no documented endpoint (those
+ * are labelled by their name, e.g. "gamma GET /events/keyset"): its lower-case words kept,
+ * identifiers and tickers as {id}.
+ */
 export function venueEndpoint(url: string): string {
   try {
     return (

@@ -16,6 +16,9 @@ type Revealed = { secret: string; title: string; detail: string } | null;
 interface ActionResult {
   key?: string;
   summary?: PortalKey;
+  /** false: the key is retired in the database but some live instance has not confirmed it (`notice` says which) */
+  confirmed?: boolean;
+  notice?: string;
   error?: { code: string; message: string };
 }
 
@@ -27,6 +30,7 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
   const [name, setName] = useState("");
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const [revealed, setRevealed] = useState<Revealed>(null);
   const [pending, setPending] = useState<Pending>(null);
   const active = keys.filter((k) => k.status === "active");
@@ -74,10 +78,12 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
     const { kind, key } = pending;
     setBusy(kind);
     setError(null);
+    setNotice(null);
     const result = await call(`/portal/api/keys/${key.id}/${kind}`, {});
     setBusy(null);
     setPending(null);
     if (result.error) return setError(result.error.message);
+    if (result.confirmed === false) setNotice(result.notice ?? "The change is saved but not yet confirmed everywhere.");
     if (kind === "rotate" && result.key && result.summary) {
       setRevealed({
         secret: result.key,
@@ -135,6 +141,15 @@ export function KeysManager({ keys, csrf, maxActive }: { keys: PortalKey[]; csrf
         {error ? (
           <p role="alert" className="mt-3 rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-800">
             {error}
+          </p>
+        ) : null}
+        {notice ? (
+          <p
+            role="alert"
+            data-testid="revocation-notice"
+            className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900"
+          >
+            {notice}
           </p>
         ) : null}
       </section>

@@ -148,26 +148,66 @@ export async function liveInstances({ db }: { db: () => Promise<Db> }): Promise<
 }
 
 /**
- * Waits until every live instance has applied revocations up to `revokedAt` (each confirms within
- * REVOCATION_WATCH_MS, from the database, whether or not Redis carried the news), or `timeoutMs`
- * passed. Returns the instances that have not confirmed (none: the revocation holds everywhere).
+ * Waits until every live instance that `needs` picks (all, by default) has applied revocations up
+ * to `revokedAt` (each confirms within REVOCATION_WATCH_MS, from the database, whether or not
+ * Redis carried the news), or `timeoutMs` passed. Returns the instances that have not confirmed
+ * (none: the revocation holds on each of them).
  */
 export async function awaitRevocationReach(
   { db }: { db: () => Promise<Db> },
   revokedAt: Date,
   timeoutMs = CONFIRM_MS,
+  needs: (instance: LiveInstance) => boolean = () => true,
 ): Promise<LiveInstance[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const prisma = await db();
-    const missing = await prisma.serviceInstance.findMany({
-      where: {
-        seenAt: { gte: new Date(Date.now() - ALIVE_MS) },
-        OR: [{ revocationsSeenAt: null }, { revocationsSeenAt: { lt: revokedAt } }],
-      },
-      select: { id: true, host: true, pid: true, redisPrefix: true, startedAt: true, seenAt: true },
-    });
+    const missing = (
+      await prisma.serviceInstance.findMany({
+        where: {
+          seenAt: { gte: new Date(Date.now() - ALIVE_MS) },
+          OR: [{ revocationsSeenAt: null }, { revocationsSeenAt: { lt: revokedAt } }],
+        },
+        select: { id: true, host: true, pid: true, redisPrefix: true, startedAt: true, seenAt: true },
+      })
+    ).filter(needs);
     if (missing.length === 0 || Date.now() >= deadline) return missing;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** How a revocation (or a rotation's retirement of the old key) stands once made. */
+export type RevocationConfirmation =
+  { confirmed: true; via: "redis" | "database" } | { confirmed: false; missing: LiveInstance[]; waitedMs: number };
+
+/**
+ * Waits for every live instance to hold a revocation this process has just made of `keyId`
+ * (`sharedCache`: what KeyCache.invalidate answered), and says which did not: the one rule of
+ * `npm run keys -- revoke` / `rotate` and of the portal's revoke and rotate, none of which reports
+ * a key revoked before every live instance refuses it.
+ *
+ * Told through Redis, the new epoch reaches every instance on this process's Redis prefix before
+ * its next request, so those need nothing more; any other live instance (no Redis, another prefix,
+ * or all of them when Redis could not be told) must confirm from the database
+ * (awaitRevocationReach), within `timeoutMs`. This process's own instance cleared its cache itself.
+ */
+export async function confirmRevocation(
+  ctx: { config: Config; db: () => Promise<Db>; instanceId?: string },
+  keyId: string,
+  sharedCache: "told" | "deferred",
+  timeoutMs = CONFIRM_MS,
+): Promise<RevocationConfirmation> {
+  const c = ctx.config;
+  const viaRedis = sharedCache === "told" && Boolean(c.REDIS_URL);
+  const needs = (i: LiveInstance) => i.id !== ctx.instanceId && !(viaRedis && i.redisPrefix === c.REDIS_PREFIX);
+  const row = await (await ctx.db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } });
+  if (!row?.revokedAt) return { confirmed: true, via: viaRedis ? "redis" : "database" };
+  const started = Date.now();
+  const missing = await awaitRevocationReach(ctx, row.revokedAt, timeoutMs, needs);
+  if (missing.length === 0) return { confirmed: true, via: viaRedis ? "redis" : "database" };
+  return { confirmed: false, missing, waitedMs: Date.now() - started };
+}
+
+/** An instance as a person reads it: the start of its id, its host and process. */
+export const describeInstance = (i: LiveInstance): string =>
+  `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;

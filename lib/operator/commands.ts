@@ -8,7 +8,7 @@ import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import { closeIncident, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
 import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
-import { awaitRevocationReach, CONFIRM_MS, liveInstances, type LiveInstance } from "@/lib/keys/instances";
+import { CONFIRM_MS, confirmRevocation, describeInstance, liveInstances } from "@/lib/keys/instances";
 import {
   ensureUser,
   findUserId,
@@ -30,15 +30,11 @@ function describeRestatement(r: RestateResult, changed: number): string {
 /** Exit status of a revocation recorded in the database that some running instance has not confirmed. */
 export const NOT_CONFIRMED_EXIT = 3;
 
-const describeInstance = (i: LiveInstance) =>
-  `${i.id.slice(0, 8)} (${i.host ?? "?"} pid ${i.pid ?? "?"}, seen ${i.seenAt.toISOString()})`;
-
 /**
- * A revocation whose news Redis could not carry now (it is unreachable): the command reports
- * success only once every running instance has confirmed it (each reads the newest revocation
- * from the database every REVOCATION_WATCH_MS and records that it applied it); otherwise it says which did
- * not, and exits NOT_CONFIRMED_EXIT. Told through Redis, the revocation holds on each instance's
- * next request, and nothing is awaited.
+ * The command reports success only once every running instance holds the revocation
+ * (confirmRevocation: told through Redis, the instances on its prefix hold it on their next
+ * request; otherwise each confirms from the database within REVOCATION_WATCH_MS); otherwise it
+ * says which did not, and exits NOT_CONFIRMED_EXIT.
  */
 async function confirmReach(
   sharedCache: "told" | "deferred",
@@ -46,21 +42,19 @@ async function confirmReach(
   keyId: string,
   stdout: string,
 ): Promise<CommandResult> {
-  if (sharedCache === "told") return { stdout, stderr: "", exitCode: 0 };
-  const revokedAt = (await (await root().db()).apiKey.findUnique({ where: { id: keyId }, select: { revokedAt: true } }))
-    ?.revokedAt;
-  if (!revokedAt) return { stdout, stderr: "", exitCode: 0 };
-  const missing = await awaitRevocationReach(root(), revokedAt);
-  if (missing.length === 0) {
+  const reach = await confirmRevocation(root(), keyId, sharedCache);
+  if (reach.confirmed) {
+    if (sharedCache === "told") return { stdout, stderr: "", exitCode: 0 };
     return {
       stdout,
       stderr: `note: ${done}; Redis is not reachable now, so it was carried by the database, and every running server confirmed it.\n`,
       exitCode: 0,
     };
   }
+  const why = sharedCache === "deferred" ? "Redis is not reachable" : "they do not share this Redis";
   return {
     stdout,
-    stderr: `error: ${done}, but NOT yet in effect everywhere: Redis is not reachable, and ${missing.length} running server(s) did not confirm it within ${CONFIRM_MS / 1000} s: ${missing.map(describeInstance).join(", ")}. They will refuse the key once they read the database again; check them (npm run instances -- list).\n`,
+    stderr: `error: ${done}, but NOT yet in effect everywhere: ${why}, and ${reach.missing.length} running server(s) did not confirm it within ${CONFIRM_MS / 1000} s: ${reach.missing.map(describeInstance).join(", ")}. They will refuse the key once they read the database again; check them (npm run instances -- list).\n`,
     exitCode: NOT_CONFIRMED_EXIT,
   };
 }

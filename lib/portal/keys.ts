@@ -3,6 +3,7 @@ import { keyLimits } from "@/lib/ratelimit/limiter";
 import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
 import { root } from "@/lib/root";
 import { config } from "@/lib/config";
+import type { RevocationConfirmation } from "@/lib/keys/instances";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -75,4 +76,25 @@ export async function quotaNow(key: PortalKey): Promise<QuotaNow> {
     remainingDay: d.remainingDay,
     resetDay: d.resetDay,
   };
+}
+
+/**
+ * A revoke or rotate route's answer once the revocation is made: 200 when every live instance
+ * holds it (confirmRevocation, the rule `npm run keys -- revoke` follows), else 202 with a notice
+ * that says plainly what is done and what is not (`done`: "The key is revoked").
+ */
+export function revocationAnswer(
+  body: Record<string, unknown>,
+  reach: RevocationConfirmation,
+  done: string,
+): { body: Record<string, unknown>; status: number } {
+  if (reach.confirmed) return { body: { ...body, confirmed: true }, status: 200 };
+  const names = reach.missing.map((i) => i.id.slice(0, 8));
+  const which = names.length === 1 ? `instance ${names[0]}` : `instances ${names.join(", ")}`;
+  const notice =
+    `${done} in the database, but not yet confirmed on ${which} of the service ` +
+    `(no confirmation within ${Math.round(reach.waitedMs / 1000)} s). ` +
+    `It takes effect there as soon as ${names.length === 1 ? "that instance reads" : "those instances read"} the database again; ` +
+    `until then a request answered there may still succeed. Reload this page in a minute to check, or contact support if this persists.`;
+  return { body: { ...body, confirmed: false, unconfirmed: names, notice }, status: 202 };
 }

@@ -41,6 +41,7 @@ export async function runBackfill(
   progress.state = "running";
   progress.startedAt = new Date().toISOString();
   progress.hoursDone = 0;
+  progress.hoursTotal = null;
   const started = Date.now();
   let lastLogged = 0;
   let chunk = sizing.minHours;

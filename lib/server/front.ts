@@ -34,18 +34,46 @@ function hostCount(raw: readonly string[]): number {
   return n;
 }
 
+/** The methods the server answers (the Allow of `OPTIONS *`). */
+const SERVER_METHODS = [...KNOWN_METHODS].join(", ");
+
+/** An absolute-form target (RFC 9112 section 3.2.2): scheme, authority, path, query; no fragment. */
+const ABSOLUTE_FORM = /^(https?):\/\/([^/?#@\s]+)(\/[^?#\s]*)?(\?[^#\s]*)?$/i;
+
 /**
- * The 400 for a request target that is not a path (RFC 9112 section 3.2): the absolute form
- * (`GET http://host/v1`, meant for a proxy), the asterisk form (`OPTIONS *`) or anything else.
+ * Brings the request target to origin form before anything reads it (metrics, the probes, the
+ * front, Next). RFC 9112 section 3.2.2: a server MUST accept the absolute form (`GET
+ * http://host/v1/indices`); its path and query become the target and its authority replaces
+ * Host (section 3.2.2; RFC 9112 section 7.2 and RFC 9110 section 7.2). An `http` or `https` URI
+ * only; an empty path is `/`. The front answers what is left that is not a path.
  */
-function targetRefusal(url: string): ApiResult {
-  if (url === "*")
+export function originForm(req: IncomingMessage): void {
+  const url = req.url ?? "/";
+  if (url.startsWith("/") || url === "*") return;
+  const m = ABSOLUTE_FORM.exec(url);
+  if (!m) return;
+  req.url = (m[3] || "/") + (m[4] ?? "");
+  req.headers.host = m[2]!.toLowerCase();
+}
+
+/**
+ * The answer to a request target that is not a path once `originForm` ran (RFC 9112 section 3.2):
+ * `OPTIONS *` asks about the server as a whole (RFC 9110 section 9.3.7) and gets 204 with the
+ * methods it answers; the asterisk with another method, another scheme or anything else is a 400.
+ */
+function targetAnswer(req: IncomingMessage, url: string): ApiResult {
+  if (url === "*") {
+    if (req.method === "OPTIONS")
+      return {
+        status: 204,
+        headers: { Allow: SERVER_METHODS, "X-Request-Id": newRequestId(), "Cache-Control": "no-store" },
+        body: null,
+      };
+    return badRequest("The asterisk request target is for OPTIONS only (OPTIONS *); send other methods to a path.");
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(url))
     return badRequest(
-      "This server answers no server-wide OPTIONS * request: send OPTIONS to a path, such as /v1/indices.",
-    );
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url))
-    return badRequest(
-      "This server is not a proxy: send the path (GET /v1/...) with the host in the Host header, not an absolute URL.",
+      "The request target is not a path nor an http or https URL with a host: send the path (GET /v1/...) with the host in the Host header.",
     );
   return badRequest("The request target must be a path starting with '/'.");
 }
@@ -80,21 +108,7 @@ export function createFront(services: Services) {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const path = q === -1 ? url : url.slice(0, q);
-    if (!path.startsWith("/")) {
-      writeResult(req, res, targetRefusal(url));
-      return true;
-    }
-    const segments = pathSegments(path);
-    if (!segments) {
-      writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
-      return true;
-    }
-    const canonical = canonicalPath(path);
-    if (canonical !== null) {
-      writeResult(req, res, redirectResult(canonical + (q === -1 ? "" : url.slice(q))));
-      return true;
-    }
-    const method = req.method ?? "GET";
+    // Counted in the raw fields: an absolute-form target has replaced Host in `req.headers` (originForm).
     const hosts = hostCount(req.rawHeaders);
     if (req.httpVersion === "1.1" && hosts === 0) {
       // HTTP/1.1 requires Host (RFC 9112 section 3.2); Node's own check is off so that this
@@ -108,6 +122,21 @@ export function createFront(services: Services) {
       writeResult(req, res, badRequest("A request must carry one Host header, not several."));
       return true;
     }
+    if (!path.startsWith("/")) {
+      writeResult(req, res, targetAnswer(req, url));
+      return true;
+    }
+    const segments = pathSegments(path);
+    if (!segments) {
+      writeResult(req, res, badRequest("The request path is not valid percent-encoding."));
+      return true;
+    }
+    const canonical = canonicalPath(path);
+    if (canonical !== null) {
+      writeResult(req, res, redirectResult(canonical + (q === -1 ? "" : url.slice(q))));
+      return true;
+    }
+    const method = req.method ?? "GET";
     const v1 = segments[0] === "v1" && underV1(path);
     if (!v1 && !KNOWN_METHODS.has(method)) {
       writeResult(req, res, errorResult(methodNotAllowed(method, allowFor(path)), newRequestId()));

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import next from "next";
 import type { Logger } from "pino";
 import { observeAnswers } from "@/lib/api/node-adapter";
-import { clientError, connectRequest, createFront, dispatch, expectationFailed } from "@/lib/server/front";
+import { clientError, connectRequest, createFront, dispatch, expectationFailed, originForm } from "@/lib/server/front";
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses";
 import { config, type Config } from "@/lib/config";
 import { boot } from "@/lib/server/boot";
@@ -33,6 +33,8 @@ import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
 /** The share of SHUTDOWN_TIMEOUT_MS the drain of connections may take; the rest is the shutdown work's (usage flush). */
 const DRAIN_SHARE = 0.6;
+/** Exit status of a server that cannot listen on its port (in use, not permitted): a setting to change, not a crash to restart. */
+const CANNOT_LISTEN_EXIT = 2;
 
 /**
  * Runs the server for the build in `dir`: one server, or with WEB_CONCURRENCY > 1 in a cluster's
@@ -85,6 +87,12 @@ function runPrimary(c: Config, workerScript: string): void {
   };
   for (let i = 0; i < c.WEB_CONCURRENCY; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
+    if (code === CANNOT_LISTEN_EXIT && !stopping) {
+      // The worker logged which port and why; another worker would fail the same way.
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.process.kill("SIGTERM");
+      process.exit(CANNOT_LISTEN_EXIT);
+    }
     if (stopping) {
       if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
       return;
@@ -132,6 +140,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   };
   const server = http.createServer({ requireHostHeader: false }, (req, res) => {
     const peer = req.socket.remoteAddress ?? "";
+    originForm(req);
     const path = observe(req, res);
     if (answerOps(req, res, path, peer, state)) return;
     dispatch(front, req, res, peer, toNext);
@@ -142,7 +151,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   server.keepAliveTimeout = 65_000;
   drain = trackConnections(server);
   watchEngineLag();
-  await new Promise<void>((resolve) => server.listen(c.PORT, c.HOST, resolve));
+  await listen(server, c);
   if (cluster.isWorker) process.send?.("ready");
   else console.log(`ready on ${address(c)}`);
 
@@ -166,6 +175,29 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
         .finally(() => process.exit(0));
     });
   }
+}
+
+/**
+ * Listens on PORT at HOST; a port that cannot be had (in use, not permitted, no such address)
+ * ends the process with CANNOT_LISTEN_EXIT and one log line naming the address and the reason, rather
+ * than a process that runs on without serving.
+ */
+async function listen(server: http.Server, c: Config): Promise<void> {
+  await new Promise<void>((resolve) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const why: Record<string, string> = {
+        EADDRINUSE: "the port is in use by another process",
+        EACCES: "permission denied (ports below 1024 need privileges)",
+        EADDRNOTAVAIL: "the address is not one of this host's",
+      };
+      console.error(
+        `[server] cannot listen on ${c.HOST}:${c.PORT}: ${why[error.code ?? ""] ?? error.message} (${error.code ?? "error"}); set PORT or HOST, or stop the other process`,
+      );
+      // The log line is written before the exit (the log's streams are synchronous).
+      process.exit(CANNOT_LISTEN_EXIT);
+    });
+    server.listen(c.PORT, c.HOST, resolve);
+  });
 }
 
 /**

@@ -63,10 +63,10 @@ export interface Venues {
   connect(venue: VenueName, options?: { keepRaw?: boolean }): { http: VenueHttp; connector: VenueConnector };
 }
 
-/** `observe`: told of each venue request's outcome (status 0: no answer), for the metrics. */
+/** `observe`: told of each venue request's outcome (status 0: no answer) and its documented endpoint, for the metrics. */
 export function createVenues(
   e: VenueEndpoints,
-  observe?: (venue: VenueName, url: string, status: number) => void,
+  observe?: (venue: VenueName, url: string, status: number, endpoint: string | undefined) => void,
 ): Venues {
   const budgets = new Map<VenueName, VenueBudget>();
   const budgetOf = (venue: VenueName) =>
@@ -78,7 +78,7 @@ export function createVenues(
       timeoutMs: e.timeoutMs,
       backoffMs: e.backoffMs,
       keepRaw: options.keepRaw,
-      observe: observe && ((url, status) => observe(venue, url, status)),
+      observe: observe && ((url, status, endpoint) => observe(venue, url, status, endpoint)),
     });
   return {
     endpoints: e,

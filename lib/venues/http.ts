@@ -42,8 +42,8 @@ export interface VenueHttpOptions {
   fetch?: typeof fetch;
   /** keep every response in `raw` (default true); a reader that stores none of them (the price history) passes false */
   keepRaw?: boolean;
-  /** told of each request's outcome (status 0: no answer): the /metrics venue counters */
-  observe?: (url: string, status: number) => void;
+  /** told of each request's outcome (status 0: no answer) and its documented endpoint when named: the /metrics venue counters */
+  observe?: (url: string, status: number, endpoint: string | undefined) => void;
   /** the backoff's wait (tests skip it); the rps spacing always waits on the real clock */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -265,7 +265,7 @@ export class VenueHttp {
         try {
           const res = await doFetch(url, { ...init, signal: AbortSignal.timeout(this.options.timeoutMs) });
           const text = bodyText(Buffer.from(await res.arrayBuffer()));
-          this.options.observe?.(url, res.status);
+          this.options.observe?.(url, res.status, options.endpoint);
           if (this.options.keepRaw !== false)
             this.raw.push({
               venue: this.options.venue,
@@ -283,7 +283,7 @@ export class VenueHttp {
             headers: res.headers,
           };
         } catch (error) {
-          this.options.observe?.(url, 0);
+          this.options.observe?.(url, 0, options.endpoint);
           const reason =
             error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError")
               ? `timed out after ${this.options.timeoutMs} ms`

@@ -152,21 +152,56 @@ describe("requests Node cannot parse", () => {
     expect(JSON.parse(wire.body).error.message).toMatch(/one Host header/);
   });
 
-  it.each(["http://x/v1", "http://x/v1/indices", "https://x/"])(
-    "absolute-form target GET %s: 400 saying this is no proxy",
-    async (target) => {
-      const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
-      expectJsonError(wire, 400, "error");
-      const message = JSON.parse(wire.body).error.message;
-      expect(message).toMatch(/not a proxy/);
-      expect(message).not.toMatch(/percent-encoding/);
-    },
-  );
+  it("absolute-form target (RFC 9112 section 3.2.2): answered as its path and query, exactly as the origin form", async () => {
+    const { key } = await newKey();
+    const auth = `Authorization: Bearer ${key}\r\n`;
+    const get = (target: string) => rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n`);
+    const origin = await get("/v1/indices");
+    const absolute = await get(`http://127.0.0.1:${server.port}/v1/indices`);
+    expect(origin.status, origin.head).toBe(200);
+    expect(absolute.status, absolute.head).toBe(200);
+    expect(JSON.parse(absolute.body).data).toEqual(JSON.parse(origin.body).data);
+    // the query is the target's too
+    const ticker = JSON.parse(origin.body).data.indices[0].ticker as string;
+    expectJsonError(await get(`http://x/v1/indices/${ticker}/history?interval=2h`), 400, "invalid_interval");
+    // without a key, the /v1 answer of the path (not a 400 about the target)
+    const keyless = await rawRequest(`GET HTTP://X/v1/indices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    expectJsonError(keyless, 401, "invalid_api_key");
+    // https and an empty path (the root's page); the probes through the absolute form too
+    expect((await rawRequest(`GET https://x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).status).toBe(200);
+    const live = await rawRequest(`GET http://x/livez HTTP/1.1\r\nHost: y\r\nConnection: close\r\n\r\n`);
+    expect(live.status, live.head).toBe(200);
+    expect(JSON.parse(live.body).status).toBe("ok");
+  });
 
-  it("OPTIONS *: 400 in the JSON shape, naming what to send instead", async () => {
-    const wire = await rawRequest("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  it.each([
+    ["ftp://x/v1/indices", /not a path nor an http or https URL/],
+    ["http:///v1/indices", /not a path nor an http or https URL/],
+    ["http://user@x/v1/indices", /not a path nor an http or https URL/],
+    ["v1/indices", /must be a path starting with '\/'/],
+  ])("a malformed target %s: 400 in the JSON shape, naming what to send", async (target, message) => {
+    const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expectJsonError(wire, 400, "error");
-    expect(JSON.parse(wire.body).error.message).toMatch(/OPTIONS \*/);
+    expect(JSON.parse(wire.body).error.message).toMatch(message);
+    expect(JSON.parse(wire.body).error.message).not.toMatch(/percent-encoding/);
+  });
+
+  it("two Host headers with an absolute-form target: still 400 (RFC 9112 section 3.2)", async () => {
+    const wire = await rawRequest(`GET http://x/v1 HTTP/1.1\r\nHost: a\r\nHost: b\r\nConnection: close\r\n\r\n`);
+    expectJsonError(wire, 400, "error");
+    expect(JSON.parse(wire.body).error.message).toMatch(/one Host header/);
+  });
+
+  it("OPTIONS * (RFC 9110 section 9.3.7): 204 with Allow listing the server's methods and X-Request-Id", async () => {
+    const wire = await rawRequest("OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expect(wire.status, wire.head).toBe(204);
+    expect(wire.headers.allow).toBe("GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS");
+    expect(wire.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(wire.body).toBe("");
+    // the asterisk is for OPTIONS only
+    const get = await rawRequest("GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    expectJsonError(get, 400, "error");
+    expect(JSON.parse(get.body).error.message).toMatch(/OPTIONS only/);
   });
 
   it("TLS bytes on the plain port: 400 saying the port speaks plain HTTP, not 405", async () => {

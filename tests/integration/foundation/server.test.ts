@@ -1,8 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { newKey } from "../support/api";
 import { freePort, startServer } from "../support/server";
+import { ownDatabase } from "../faults/support";
+import { uniqueName } from "../support/pg";
 
 describe("/healthz", () => {
   it("answers 200 with database reachability and server version on every instance", async () => {
@@ -68,6 +71,83 @@ describe("npm start", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain("127.0.0.1:1");
   });
+});
+
+describe("a port the server cannot have", () => {
+  /** Runs the built server (what `npm start` runs after its checks) and waits for it to end. */
+  async function runUntilExit(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, ["scripts/server.mjs"], {
+      env: { ...process.env, NODE_ENV: "production", DEMO_MARKET: "0", ENGINE_SCHEDULER: "0", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    clearTimeout(timer);
+    return { code, output };
+  }
+
+  /** The log lines (JSON) saying the server cannot listen. */
+  const cannotListen = (output: string) =>
+    output
+      .split("\n")
+      .filter((l) => l.includes("cannot listen"))
+      .map((l) => JSON.parse(l) as { level: string; msg: string });
+
+  it.each([1, 2])(
+    "a port in use (WEB_CONCURRENCY=%i): exits with status 2 and one line naming the address and why, never ready",
+    async (workers) => {
+      const database = await ownDatabase("listen");
+      const holder = net.createServer();
+      await new Promise<void>((resolve) => holder.listen(0, "127.0.0.1", resolve));
+      const port = (holder.address() as net.AddressInfo).port;
+      try {
+        const { code, output } = await runUntilExit({
+          DATABASE_URL: database.url,
+          PORT: String(port),
+          HOST: "127.0.0.1",
+          WEB_CONCURRENCY: String(workers),
+          ...(workers > 1
+            ? { REDIS_URL: inject("redisUrl"), REDIS_PREFIX: `${uniqueName("it_listen")}:` }
+            : { REDIS_URL: "" }),
+        });
+        expect(code, output).toBe(2);
+        const lines = cannotListen(output);
+        // each worker says it once (the primary then stops them all, starting no other)
+        expect(lines.length).toBeGreaterThanOrEqual(1);
+        expect(lines.length).toBeLessThanOrEqual(workers);
+        expect(lines[0]).toMatchObject({ level: "error" });
+        expect(lines[0]!.msg).toContain(`127.0.0.1:${port}`);
+        expect(lines[0]!.msg).toMatch(/in use.*EADDRINUSE/);
+        expect(output).not.toMatch(/ready on|starting another|\\n\s+at /);
+      } finally {
+        holder.close();
+        await database.drop();
+      }
+    },
+    120_000,
+  );
+
+  it("an address not of this host: exits with status 2 and one line naming it", async () => {
+    const database = await ownDatabase("listen_addr");
+    try {
+      // 192.0.2.1 (TEST-NET-1, RFC 5737) is no address of this machine
+      const { code, output } = await runUntilExit({
+        DATABASE_URL: database.url,
+        PORT: "3999",
+        HOST: "192.0.2.1",
+        REDIS_URL: "",
+      });
+      expect(code, output).toBe(2);
+      const lines = cannotListen(output);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.msg).toMatch(/192\.0\.2\.1:3999.*EADDRNOTAVAIL/);
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
 });
 
 describe("WEB_CONCURRENCY", () => {
