@@ -184,7 +184,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
  */
 async function listen(server: http.Server, c: Config): Promise<void> {
   await new Promise<void>((resolve) => {
-    server.once("error", (error: NodeJS.ErrnoException) => {
+    const failed = (error: NodeJS.ErrnoException) => {
       const why: Record<string, string> = {
         EADDRINUSE: "the port is in use by another process",
         EACCES: "permission denied (ports below 1024 need privileges)",
@@ -195,8 +195,12 @@ async function listen(server: http.Server, c: Config): Promise<void> {
       );
       // The log line is written before the exit (the log's streams are synchronous).
       process.exit(CANNOT_LISTEN_EXIT);
+    };
+    server.once("error", failed);
+    server.listen(c.PORT, c.HOST, () => {
+      server.off("error", failed);
+      resolve();
     });
-    server.listen(c.PORT, c.HOST, resolve);
   });
 }
 

@@ -39,6 +39,12 @@ describe("bad input gets the spec's error, never a 500", () => {
     [`/v1/indices/X/history?start=${"9".repeat(5000)}`, 422, "invalid_parameter"],
     ["/v1/indices/X/history?start=2026-02-31", 422, "invalid_parameter"],
     ["/v1/indices/X/history?interval=5m", 422, "invalid_interval"],
+    ["/v1/indices/X/history?interval=", 422, "invalid_interval"],
+    // a repeated parameter: the first value is used (docs: conventions), for every parameter
+    ["/v1/indices/X/history?interval=1h&interval=5m", 404, "not_found"],
+    ["/v1/indices/X/history?interval=5m&interval=1h", 422, "invalid_interval"],
+    ["/v1/volatility/X/history?limit=3&limit=0", 404, "not_found"],
+    ["/v1/volatility/X/history?limit=0&limit=3", 422, "invalid_parameter"],
     ["/v1/indices/X/history?start=2026-11-02&end=2026-11-01", 422, "invalid_window"],
     ["/v1/volatility/X/history?limit=1e3", 422, "invalid_parameter"],
     ["/v1/volatility/X/history?includeGated[]=x", 404, "not_found"],

@@ -163,7 +163,7 @@ describe("requests Node cannot parse", () => {
     expect(JSON.parse(absolute.body).data).toEqual(JSON.parse(origin.body).data);
     // the query is the target's too
     const ticker = JSON.parse(origin.body).data.indices[0].ticker as string;
-    expectJsonError(await get(`http://x/v1/indices/${ticker}/history?interval=2h`), 400, "invalid_interval");
+    expectJsonError(await get(`http://x/v1/indices/${ticker}/history?interval=2h`), 422, "invalid_interval");
     // without a key, the /v1 answer of the path (not a 400 about the target)
     const keyless = await rawRequest(`GET HTTP://X/v1/indices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expectJsonError(keyless, 401, "invalid_api_key");
@@ -178,7 +178,8 @@ describe("requests Node cannot parse", () => {
     ["ftp://x/v1/indices", /not a path nor an http or https URL/],
     ["http:///v1/indices", /not a path nor an http or https URL/],
     ["http://user@x/v1/indices", /not a path nor an http or https URL/],
-    ["v1/indices", /must be a path starting with '\/'/],
+    ["urn:x:y", /not a path nor an http or https URL/],
+    ["v1/indices", /could not be read as HTTP/], // Node's parser refuses it
   ])("a malformed target %s: 400 in the JSON shape, naming what to send", async (target, message) => {
     const wire = await rawRequest(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
     expectJsonError(wire, 400, "error");

@@ -90,10 +90,27 @@ describe("probes", () => {
       expect(Number(ready.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await ready.json()).toMatchObject({ status: "unavailable", checks: { database: "unavailable" } });
       expect((await fetch(`${down.baseUrl}/healthz`)).status).toBe(503);
+      // The image's HEALTHCHECK (liveness) passes meanwhile: the outage marks no container unhealthy.
+      expect(dockerHealthcheck(down.port).status).toBe(0);
     } finally {
       await down.stop();
     }
   }, 200_000);
+});
+
+/** The Dockerfile's HEALTHCHECK command (`CMD node -e "..."`), run as Docker runs it in the container, on `port`. */
+function dockerHealthcheck(port: number) {
+  const dockerfile = fs.readFileSync("Dockerfile", "utf8").replace(/\\\n\s*/g, " ");
+  const script = /^HEALTHCHECK .*? CMD node -e "(.*)"$/m.exec(dockerfile)?.[1];
+  if (!script) throw new Error("no HEALTHCHECK CMD node -e in the Dockerfile");
+  return spawnSync(process.execPath, ["-e", script], { env: { ...process.env, PORT: String(port) }, timeout: 10_000 });
+}
+
+describe("the image's HEALTHCHECK", () => {
+  it("passes on a serving instance and fails when nothing answers on the port", async () => {
+    expect(dockerHealthcheck(server.port).status).toBe(0);
+    expect(dockerHealthcheck(await freePort()).status).toBe(1);
+  });
 });
 
 describe("/metrics", () => {
@@ -126,6 +143,18 @@ describe("/metrics", () => {
     expect(text).toMatch(/^process_resident_memory_bytes\{/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds\{/m);
     expect(text).toMatch(/service_instance_id="[0-9a-f-]{36}"/);
+  });
+
+  it("every family the server exposes, Node's defaults aside, is listed in the README's metrics table", async () => {
+    const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+    const families = [...text.matchAll(/^# TYPE (\S+) \S+$/gm)]
+      .map((m) => m[1]!)
+      .filter((name) => !/^(process|nodejs)_/.test(name));
+    expect(families).toContain("pmb_venue_requests_total");
+    expect(families).toContain("pmb_engine_hour_lag_seconds");
+    const readme = fs.readFileSync("README.md", "utf8");
+    const table = readme.slice(readme.indexOf("### Metrics"), readme.indexOf("### Logs"));
+    expect(families.filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
   });
 
   it("is never public: a request that came through a proxy is refused 403 in the error shape; the operator token opens it", async () => {
