@@ -1,5 +1,6 @@
 import cluster from "node:cluster";
 import http from "node:http";
+import net from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
 import type { Logger } from "pino";
@@ -50,10 +51,12 @@ export async function serve(dir: string, workerScript: string): Promise<void> {
   }
   if (c.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
     routeConsole(createLogger("primary"));
+    await listen(net.createServer(), c, true);
     return runPrimary(c, workerScript);
   }
   const logger = createLogger(root().instanceId);
   routeConsole(logger);
+  if (cluster.isPrimary) await listen(net.createServer(), c, true);
   await serveOne(dir, c, logger);
 }
 
@@ -177,29 +180,34 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
   }
 }
 
+/** Ends the process with CANNOT_LISTEN_EXIT and one log line naming the address and why it cannot be had. */
+function cannotListen(c: Config, error: NodeJS.ErrnoException): never {
+  const why: Record<string, string> = {
+    EADDRINUSE: "the port is in use by another process",
+    EACCES: "permission denied (a port below 1024 needs privileges)",
+    EADDRNOTAVAIL: "the address is not one of this host's",
+  };
+  console.error(
+    `[server] cannot listen on ${c.HOST}:${c.PORT}: ${why[error.code ?? ""] ?? error.message} (${error.code ?? "error"}); set PORT or HOST, or stop the other process`,
+  );
+  // The log line is written before the exit (the log's streams are synchronous).
+  process.exit(CANNOT_LISTEN_EXIT);
+}
+
 /**
- * Listens on PORT at HOST; a port that cannot be had (in use, not permitted, no such address)
- * ends the process with CANNOT_LISTEN_EXIT and one log line naming the address and the reason, rather
- * than a process that runs on without serving.
+ * Listens on PORT at HOST, or ends the process (cannotListen). `probe`: listen and close at once,
+ * before any work (Next, the database, the instance's record, the workers), so a port that cannot
+ * be had ends the process at once, not after the start-up and not leaving an instance
+ * record behind; the real listen, after the start-up, is checked the same way.
  */
-async function listen(server: http.Server, c: Config): Promise<void> {
+async function listen(server: http.Server | net.Server, c: Config, probe = false): Promise<void> {
   await new Promise<void>((resolve) => {
-    const failed = (error: NodeJS.ErrnoException) => {
-      const why: Record<string, string> = {
-        EADDRINUSE: "the port is in use by another process",
-        EACCES: "permission denied (ports below 1024 need privileges)",
-        EADDRNOTAVAIL: "the address is not one of this host's",
-      };
-      console.error(
-        `[server] cannot listen on ${c.HOST}:${c.PORT}: ${why[error.code ?? ""] ?? error.message} (${error.code ?? "error"}); set PORT or HOST, or stop the other process`,
-      );
-      // The log line is written before the exit (the log's streams are synchronous).
-      process.exit(CANNOT_LISTEN_EXIT);
-    };
+    const failed = (error: NodeJS.ErrnoException) => cannotListen(c, error);
     server.once("error", failed);
     server.listen(c.PORT, c.HOST, () => {
       server.off("error", failed);
-      resolve();
+      if (probe) server.close(() => resolve());
+      else resolve();
     });
   });
 }
