@@ -39,7 +39,16 @@ export interface HistoryMarket {
   resolved?: boolean;
 }
 
-export type HistoryRead = { conditionId: string; points: HistoryPoint[] } | { conditionId: string; problem: string };
+/**
+ * One market's history as read. `answered`: the venue answered every read of it; no points means
+ * it has no price in the span (no history), never that a read failed. `failed`: a read it needed
+ * was not answered (connection refused, a timeout, a 5xx or 429 still there after the retries, a
+ * refusal, an answer in an unexpected shape): its history is unknown, so nothing may be computed
+ * from its absence, and the job that needed it waits for a later run.
+ */
+export type HistoryRead =
+  | { conditionId: string; outcome: "answered"; points: HistoryPoint[] }
+  | { conditionId: string; outcome: "failed"; problem: string };
 
 const ceilHourMs = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
@@ -255,7 +264,14 @@ async function readSingle(
   w: Window,
 ): Promise<Raw> {
   const { url, endpoint } = singleRequest(urls, m, w);
-  const body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
+  let body: unknown;
+  try {
+    body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
+  } catch (error) {
+    // Kalshi answers 404 for a market it has no candlesticks of: an answer with no points
+    if (m.venue === "kalshi" && isVenueError(error) && error.status === 404) return [];
+    throw error;
+  }
   if (m.venue === "polymarket") return readPolymarketHistory(http.parse(body, clobHistory, url, endpoint), url);
   return readKalshiCandles(
     http.parse(body, m.historical ? kalshiHistoricalCandles : kalshiCandles, url, endpoint),
@@ -323,7 +339,8 @@ function batchesOf(
  * retry rules) with their batch forms: Polymarket `POST /batch-prices-history` (20 tokens a
  * request), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000 candles a request). A
  * batch the venue refuses with a 4xx is read again market by market with the single form; a
- * market whose history cannot be read is reported, never guessed. A Kalshi market settled before
+ * market whose history cannot be read is reported as `failed`, never guessed, and one the venue
+ * answered with no points (Kalshi's batch answer leaves such tickers out) as answered with none. A Kalshi market settled before
  * the historical cutoff is read from `/historical/markets/{ticker}/candlesticks`; a resolved
  * Polymarket market from its 12-hour points (coarsePoints).
  */
@@ -350,11 +367,9 @@ export async function readHistory(
     try {
       const got = await readBatch(http, urls, group, w);
       for (const m of group) {
-        const points = got.get(m.venueRef);
-        // Kalshi answers one entry per market it knows; Polymarket maps every token asked (an unknown one to nothing)
-        if (points === undefined && m.venue === "kalshi")
-          fail(m, new Error("not in the venue's batch answer (unknown ticker)"));
-        else raw.get(m.conditionId)!.push(...(points ?? []));
+        // Kalshi's batch answer leaves out the tickers without candles in the window, Polymarket's
+        // maps a token without points to nothing: either way the venue answered, with no points
+        raw.get(m.conditionId)!.push(...(got.get(m.venueRef) ?? []));
       }
     } catch (error) {
       if (refused(error)) await Promise.all(group.map((m) => single(m, w)));
@@ -371,10 +386,10 @@ export async function readHistory(
   await Promise.all(work);
   return markets.map((m): HistoryRead => {
     const problem = problems.get(m.conditionId);
-    if (problem !== undefined) return { conditionId: m.conditionId, problem };
+    if (problem !== undefined) return { conditionId: m.conditionId, outcome: "failed", problem };
     const points = m.resolved
       ? coarsePoints(raw.get(m.conditionId)!, from, until)
       : hourlyPoints(raw.get(m.conditionId)!, from, until);
-    return { conditionId: m.conditionId, points };
+    return { conditionId: m.conditionId, outcome: "answered", points };
   });
 }

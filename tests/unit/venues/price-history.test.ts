@@ -229,21 +229,48 @@ describe("readHistory through the venues' HTTP API", () => {
     expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?"))).toBe(true);
   });
 
-  test("a market the venue does not know, or (single form) whose series is unknown, is reported, not guessed", async () => {
+  test("a market the venue answers without candles has no points (answered); one whose series is unknown (single form) failed", async () => {
     const markets = [
       { venue: "kalshi" as const, conditionId: "kalshi:NOPE", venueRef: "NOPE", series: "KXCPI" },
       { venue: "kalshi" as const, conditionId: "kalshi:X", venueRef: "X", series: null },
     ];
+    // Kalshi's batch answer leaves out the tickers without candles: no history, not a failed read
     const batch = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(batch.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
-      expect.stringMatching(/unknown ticker/),
-      expect.stringMatching(/unknown ticker/),
+    expect(batch).toEqual([
+      { conditionId: "kalshi:NOPE", outcome: "answered", points: [] },
+      { conditionId: "kalshi:X", outcome: "answered", points: [] },
     ]);
     fake.history.refuseBatch = true;
     const single = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(single.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
-      expect.stringMatching(/HTTP 404/),
-      "no series ticker known for its candlesticks",
+    expect(single).toEqual([
+      { conditionId: "kalshi:NOPE", outcome: "answered", points: [] },
+      { conditionId: "kalshi:X", outcome: "failed", problem: "no series ticker known for its candlesticks" },
+    ]);
+  });
+
+  test("a venue down (connection refused) or answering 503 past the retries: the read failed, never an empty history", async () => {
+    const markets = [
+      { venue: "kalshi" as const, conditionId: "kalshi:K1", venueRef: "K1", series: "KX" },
+      { venue: "polymarket" as const, conditionId: "0xp", venueRef: "tok-p" },
+    ];
+    fake.history.kalshi.set("K1", [{ t: sec(base), bid: 0.3, ask: 0.34 }]);
+    fake.history.poly.set("tok-p", [{ t: sec(base), bid: 0.5, ask: 0.5 }]);
+    fake.faults.set("/kalshi/markets/candlesticks", [{ status: 503, times: 100 }]);
+    const client = http();
+    const unavailable = await readHistory(client, urls(), markets, new Date(base), new Date(base));
+    expect(unavailable).toEqual([
+      { conditionId: "kalshi:K1", outcome: "failed", problem: expect.stringMatching(/HTTP 503$/) },
+      { conditionId: "0xp", outcome: "answered", points: [expect.objectContaining({ t: new Date(base) })] },
+    ]);
+    expect(client.failed).toBe(1);
+    // a closed port: nothing listens there
+    const closed = await startFakeVenues();
+    const gone = { polymarketClobUrl: closed.clobUrl, kalshiApiUrl: closed.kalshiUrl };
+    await closed.close();
+    const refused = await readHistory(http(), gone, markets, new Date(base), new Date(base));
+    expect(refused.map((r) => [r.outcome, "problem" in r ? r.problem : ""])).toEqual([
+      ["failed", expect.stringMatching(/unreachable/)],
+      ["failed", expect.stringMatching(/unreachable/)],
     ]);
   });
 
@@ -364,7 +391,8 @@ describe("Kalshi's historical tier", () => {
       series: "KXCPI",
     };
     const [live] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 4 * HOUR));
-    expect(live && "problem" in live && live.problem).toMatch(/unknown ticker/);
+    // the live batch answer leaves it out: no candles there (which is why the historical tier is read)
+    expect(live).toEqual({ conditionId: "kalshi:KXCPI-OLD-T2", outcome: "answered", points: [] });
     const [old] = await readHistory(
       http(),
       urls(),
