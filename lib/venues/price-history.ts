@@ -11,8 +11,17 @@ import { clobBatchHistory, clobHistory, kalshiBatchCandles, kalshiCandles, kalsh
 import type { VenueName } from "./types";
 
 const HOUR_MS = 3_600_000;
-/** Each history request spans at most this long (the venues refuse or thin out longer spans at hourly fidelity). */
+/** Each Polymarket history request spans at most this long (it refuses or thins out longer spans at hourly fidelity). */
 export const HISTORY_WINDOW_MS = 14 * 24 * HOUR_MS;
+/**
+ * Each Kalshi candlesticks request spans at most this long: 5,000 hourly candles of one market
+ * less the hour before (its single form answers at most 5,000; the batch form fits its 10,000
+ * candles by asking fewer tickers, see batchesOf). Kalshi bills every request 10 tokens a ticker
+ * whatever its span (Kalshi API docs, page getting_started/rate_limits: "every item in the batch
+ * is billed separately"), so a 90-day back-calculation reads each market once, not once per
+ * 14 days: 800 markets cost 8,000 tokens, not 56,000.
+ */
+export const KALSHI_WINDOW_MS = 4_998 * HOUR_MS;
 
 /** A market's price at one hour from the venue's history: no book, so no depth. */
 export interface HistoryPoint {
@@ -73,13 +82,17 @@ function midOf(bid: Decimal, ask: Decimal): Decimal {
   );
 }
 
-/** Windows of at most HISTORY_WINDOW_MS covering [from, until], in unix seconds. */
-export function historyWindows(from: Date, until: Date): Array<{ start: number; end: number }> {
+/** Windows of at most `windowMs` (HISTORY_WINDOW_MS unless given) covering [from, until], in unix seconds. */
+export function historyWindows(
+  from: Date,
+  until: Date,
+  windowMs = HISTORY_WINDOW_MS,
+): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
-  for (let s = from.getTime(); s <= until.getTime(); s += HISTORY_WINDOW_MS) {
+  for (let s = from.getTime(); s <= until.getTime(); s += windowMs) {
     out.push({
       start: Math.floor(s / 1000),
-      end: Math.floor(Math.min(until.getTime(), s + HISTORY_WINDOW_MS - 1000) / 1000),
+      end: Math.floor(Math.min(until.getTime(), s + windowMs - 1000) / 1000),
     });
   }
   return out;
@@ -337,7 +350,8 @@ function batchesOf(
 /**
  * Reads the hourly price history of markets from the venues (within the client's concurrency and
  * retry rules) with their batch forms: Polymarket `POST /batch-prices-history` (20 tokens a
- * request), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000 candles a request). A
+ * request, 14 days a window), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000
+ * candles a request, KALSHI_WINDOW_MS a window). A
  * batch the venue refuses with a 4xx is read again market by market with the single form; a
  * market whose history cannot be read is reported as `failed`, never guessed, and one the venue
  * answered with no points (Kalshi's batch answer leaves such tickers out) as answered with none. A Kalshi market settled before
@@ -378,10 +392,15 @@ export async function readHistory(
   };
 
   const work: Array<Promise<void>> = [];
-  for (const w of historyWindows(from, new Date(until.getTime()))) {
-    const { batches, singles } = batchesOf(markets, w);
-    for (const group of batches) work.push(batch(group, w));
-    for (const m of singles) work.push(single(m, w));
+  const windows = { polymarket: HISTORY_WINDOW_MS, kalshi: KALSHI_WINDOW_MS };
+  for (const venue of ["polymarket", "kalshi"] as const) {
+    const mine = markets.filter((m) => m.venue === venue);
+    if (mine.length === 0) continue;
+    for (const w of historyWindows(from, new Date(until.getTime()), windows[venue])) {
+      const { batches, singles } = batchesOf(mine, w);
+      for (const group of batches) work.push(batch(group, w));
+      for (const m of singles) work.push(single(m, w));
+    }
   }
   await Promise.all(work);
   return markets.map((m): HistoryRead => {

@@ -155,16 +155,50 @@ describe("readHistory through the venues' HTTP API", () => {
       kalshi!.points[0]!.bestAsk.toString(),
       kalshi!.points[0]!.mid.toString(),
     ]).toEqual(["0.3", "0.34", "0.32"]);
-    // one batch request per window and venue, in the documented batch forms
+    // one batch request per window and venue, in the documented batch forms: Polymarket's windows
+    // are 14 days; Kalshi bills a request per ticker whatever its span, so its 40 days are one window
     const windows = historyWindows(new Date(base), new Date(hours.at(-1)!)).length;
+    expect(windows).toBe(3);
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")).length).toBe(windows);
     expect(
       fake.hits.filter(
         (h) =>
           h.startsWith("/kalshi/markets/candlesticks?market_tickers=KXCPI-26-T3&") && h.includes("period_interval=60"),
       ).length,
-    ).toBe(windows);
+    ).toBe(1);
     expect(fake.hits.filter((h) => h.startsWith("/clob/prices-history") || h.includes("/series/"))).toEqual([]);
+  });
+
+  test("90 days of 40 Kalshi markets: each ticker asked (and billed) once, 4 tickers a batch within 10,000 candles", async () => {
+    const span = 90 * 24;
+    const tickers = Array.from({ length: 40 }, (_, i) => `K${i}`);
+    for (const t of tickers)
+      fake.history.kalshi.set(
+        t,
+        Array.from({ length: span }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.3, ask: 0.32 })),
+      );
+    const markets = tickers.map((t) => ({
+      venue: "kalshi" as const,
+      conditionId: `kalshi:${t}`,
+      venueRef: t,
+      series: "KX",
+    }));
+    // a long timeout: each answer holds four markets' 90 days
+    const patient = new VenueHttp({
+      venue: "test",
+      concurrency: 4,
+      timeoutMs: 30_000,
+      backoffMs: 1,
+      sleep: async () => {},
+    });
+    const reads = await readHistory(patient, urls(), markets, new Date(base), new Date(base + (span - 1) * HOUR));
+    expect(reads.filter((r) => r.outcome !== "answered" || r.points.length !== span)).toEqual([]);
+    // distinct requests (a retry on a loaded machine repeats one)
+    const asked = [...new Set(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?")))].map((h) =>
+      new URL(h, "http://x").searchParams.get("market_tickers")!.split(","),
+    );
+    expect(asked.map((a) => a.length)).toEqual(Array<number>(10).fill(4));
+    expect(asked.flat().sort()).toEqual([...tickers].sort());
   });
 
   test("batches hold at most 20 Polymarket tokens, and as many Kalshi tickers as fit in 10,000 candles", async () => {
