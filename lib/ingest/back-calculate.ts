@@ -31,7 +31,7 @@ import {
   type HistoryMarket,
   type HistoryPoint,
 } from "@/lib/venues/price-history";
-import type { VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
+import type { VenueConnector, VenueEventLegs, VenueMarket, VenueName } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 /** A venue's client for this job and its connector over it. */
@@ -81,6 +81,11 @@ export interface BackCalcResult {
   restated: number;
   requests: number;
   problems: string[];
+  /**
+   * entries a failed read held back (their venue down, timing out, answering 5xx), with the reason:
+   * not computed and not marked back-calculated; the next run (or start) tries them again
+   */
+  waiting: Array<{ ticker: string; reason: string }>;
   /** where the time went (ms): reading the venues, storing their prices, reading them back for the engine, computing, writing the values */
   timing: { read: number; store: number; load: number; compute: number; write: number };
 }
@@ -165,80 +170,76 @@ interface Wanted {
 const seriesOf = (selectors: readonly string[]) =>
   selectors.find((s) => s.startsWith("kalshi:series:"))?.slice("kalshi:series:".length) ?? null;
 
+/** The markets the entries need, and what their reads could not tell (a venue whose market lists failed). */
+interface WantedMarkets {
+  wanted: Map<string, Wanted>;
+  /** a series' event legs, by the series' ticker */
+  events: Map<string, VenueEventLegs>;
+  /** venues whose discovery, closed-market or event reads failed, with the first failure: their entries' markets are not all known */
+  unlisted: Map<VenueName, string>;
+}
+
+/** Adds a market to `wanted`, merged with what is already there of it. */
+function addWanted(wanted: Map<string, Wanted>, w: Wanted): void {
+  const prior = wanted.get(w.conditionId);
+  wanted.set(
+    w.conditionId,
+    prior
+      ? {
+          ...prior,
+          market: prior.market ?? w.market,
+          selectors: [...new Set([...prior.selectors, ...w.selectors])],
+          series: prior.series ?? w.series,
+        }
+      : w,
+  );
+}
+
+const venueWanted = (m: VenueMarket, extra: string[] = []): Wanted => ({
+  market: m,
+  conditionId: m.conditionId,
+  venue: m.venue,
+  venueRef: m.venueRef,
+  series: seriesOf(m.selectors),
+  selectors: [...m.selectors, ...extra],
+  legKey: m.legKey,
+});
+
 /** The markets an entry needs: what the venue lists now, and what the service already holds of its universe. */
 async function wantedMarkets(
   prisma: Db,
   entries: readonly BackCalcEntry[],
   clients: ReadonlyMap<VenueName, VenueClient>,
   problems: string[],
-  events: Map<string, VenueEventLegs>,
-): Promise<Map<string, Wanted>> {
-  const wanted = new Map<string, Wanted>();
-  const add = (w: Wanted) => {
-    const prior = wanted.get(w.conditionId);
-    wanted.set(
-      w.conditionId,
-      prior
-        ? {
-            ...prior,
-            market: prior.market ?? w.market,
-            selectors: [...new Set([...prior.selectors, ...w.selectors])],
-            series: prior.series ?? w.series,
-          }
-        : w,
-    );
-  };
-  const fromVenue = (m: VenueMarket, extra: string[] = []) =>
-    add({
-      market: m,
-      conditionId: m.conditionId,
-      venue: m.venue,
-      venueRef: m.venueRef,
-      series: seriesOf(m.selectors),
-      selectors: [...m.selectors, ...extra],
-      legKey: m.legKey,
-    });
+): Promise<WantedMarkets> {
+  const out: WantedMarkets = { wanted: new Map(), events: new Map(), unlisted: new Map() };
+  const legs = await legsOf(prisma, entries);
   for (const venue of ["polymarket", "kalshi"] as const) {
     const mine = entries.filter((e) => e.venue === venue);
     if (mine.length === 0) continue;
-    const { connector } = clients.get(venue)!;
+    const client = clients.get(venue)!;
+    const failedBefore = client.http.failed;
+    const problemsBefore = problems.length;
     const selectors = [...new Set(mine.flatMap((e) => e.selectors))];
-    if (selectors.length) {
-      const found = await connector.discover(selectors);
-      problems.push(...found.problems);
-      found.markets.forEach((m) => fromVenue(m));
-      // Markets that opened and closed between the base date and now, which the venue no longer
-      // lists as open: without them the history would hold only the survivors.
-      const since = new Date(Math.min(...mine.map((e) => e.base.getTime())));
-      const closed = await connector.closedSince(selectors, since);
-      problems.push(...closed.problems);
-      closed.markets.forEach((m) => fromVenue(m));
-    }
-    for (const e of mine.filter((x) => x.event)) {
-      try {
-        const legs = await connector.event(e.event!);
-        if (legs) {
-          legs.legs.forEach((m) => fromVenue(m, [`${venue}:series-event:${e.event}`]));
-          events.set(e.ticker, legs);
-        } else problems.push(`${e.ticker}: event ${e.event} not found`);
-      } catch (error) {
-        problems.push(`${e.ticker}: ${(error as Error).message}`);
-      }
-    }
+    if (selectors.length) await listedMarkets(client.connector, mine, selectors, out.wanted, problems);
+    await eventLegs(client.connector, mine, out, problems);
+    // a failed read left the venue's lists incomplete: its entries wait (see waitingEntries)
+    if (client.http.failed > failedBefore)
+      out.unlisted.set(venue, problems.slice(problemsBefore).join("; ") || "a venue read failed");
     // Held markets of these universes the venue no longer lists (closed since) are priced from their history too.
     const held = await prisma.market.findMany({
       where: {
         venue,
         OR: [
           { selectors: { hasSome: selectors.length ? selectors : ["-"] } },
-          { conditionId: { in: (await seriesLegs(prisma, mine)).flat() } },
+          { conditionId: { in: mine.flatMap((e) => legs.get(e.ticker) ?? []) } },
         ],
       },
       select: { conditionId: true, venueRef: true, selectors: true, legKey: true },
     });
     for (const h of held)
       if (h.venueRef)
-        add({
+        addWanted(out.wanted, {
           market: null,
           conditionId: h.conditionId,
           venue,
@@ -248,61 +249,134 @@ async function wantedMarkets(
           legKey: h.legKey,
         });
   }
-  return wanted;
+  return out;
 }
 
-async function seriesLegs(prisma: Db, entries: readonly BackCalcEntry[]): Promise<string[][]> {
+/** What the venue lists of the selectors' universes: open now, and closed since the earliest base date. */
+async function listedMarkets(
+  connector: VenueConnector,
+  mine: readonly BackCalcEntry[],
+  selectors: readonly string[],
+  wanted: Map<string, Wanted>,
+  problems: string[],
+): Promise<void> {
+  const found = await connector.discover(selectors);
+  problems.push(...found.problems);
+  found.markets.forEach((m) => addWanted(wanted, venueWanted(m)));
+  // Markets that opened and closed between the base date and now, which the venue no longer
+  // lists as open: without them the history would hold only the survivors.
+  const since = new Date(Math.min(...mine.map((e) => e.base.getTime())));
+  const closed = await connector.closedSince(selectors, since);
+  problems.push(...closed.problems);
+  closed.markets.forEach((m) => addWanted(wanted, venueWanted(m)));
+}
+
+/** The legs of each series' event, as the venue lists them now. */
+async function eventLegs(
+  connector: VenueConnector,
+  mine: readonly BackCalcEntry[],
+  out: WantedMarkets,
+  problems: string[],
+): Promise<void> {
+  for (const e of mine.filter((x) => x.event)) {
+    try {
+      const legs = await connector.event(e.event!);
+      if (legs) {
+        legs.legs.forEach((m) => addWanted(out.wanted, venueWanted(m, [`${e.venue}:series-event:${e.event}`])));
+        out.events.set(e.ticker, legs);
+      } else problems.push(`${e.ticker}: event ${e.event} not found`);
+    } catch (error) {
+      problems.push(`${e.ticker}: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** The legs the service holds of each volatility series, by ticker. */
+async function legsOf(prisma: Db, entries: readonly BackCalcEntry[]): Promise<Map<string, string[]>> {
   const tickers = entries.filter((e) => e.kind === "volatility").map((e) => e.ticker);
-  if (tickers.length === 0) return [];
+  if (tickers.length === 0) return new Map();
+  const rows = await prisma.volatilitySeries.findMany({
+    where: { ticker: { in: tickers } },
+    select: { ticker: true, legConditionIds: true },
+  });
+  return new Map(rows.map((r) => [r.ticker, r.legConditionIds]));
+}
+
+/** Whether an entry needs a market: the same venue, and the market is in its universe or its event's legs. */
+function needs(e: BackCalcEntry, w: Wanted, legs: ReadonlyMap<string, string[]>): boolean {
+  if (e.venue !== w.venue) return false;
+  if (e.kind === "index") return w.selectors.some((s) => e.selectors.includes(s));
   return (
-    await prisma.volatilitySeries.findMany({ where: { ticker: { in: tickers } }, select: { legConditionIds: true } })
-  ).map((r) => r.legConditionIds);
+    w.selectors.includes(`${e.venue}:series-event:${e.event}`) || (legs.get(e.ticker) ?? []).includes(w.conditionId)
+  );
 }
 
 /**
- * Back-calculates entries from their base date to their launch: reads every market's hourly price
- * history from the venues, stores it as snapshots marked `history` (no depth; a market is listed
- * from its first price, a resolution before the launch is dated at the hour after its last price),
- * then computes the entries alone from the base date through the newest computed hour. Values
- * before the launch are marked back-calculated; values after it are recomputed on the new history
- * and a published value that moves beyond the materiality threshold is restated (revision + 1).
- * Requests go through `venues`, within each venue's budget shared with the process's other jobs.
+ * The entries that must wait for a later run, with the reason: a read they needed failed (their
+ * venue's market lists, or the history of a market they hold), so what was read is not all of
+ * their history. A market that failed and that no entry can be shown to hold holds back every
+ * entry of its venue. An answer with no points is history too (the market has none): it holds
+ * nothing back.
  */
-export async function backCalculate(
+async function waitingEntries(
   prisma: Db,
-  tickers: readonly string[] | null,
+  entries: readonly BackCalcEntry[],
+  found: WantedMarkets,
+  failed: ReadonlyMap<string, string>,
+): Promise<Map<string, string>> {
+  const waiting = new Map<string, string>();
+  for (const e of entries) {
+    const unlisted = found.unlisted.get(e.venue);
+    if (unlisted) waiting.set(e.ticker, `${e.venue}'s market lists could not be read (${unlisted})`);
+  }
+  if (failed.size === 0) return waiting;
+  const legs = await legsOf(prisma, entries);
+  for (const [id, problem] of failed) {
+    const w = found.wanted.get(id)!;
+    const holders = entries.filter((e) => needs(e, w, legs));
+    for (const e of holders.length ? holders : entries.filter((x) => x.venue === w.venue))
+      if (!waiting.has(e.ticker)) waiting.set(e.ticker, `the history of ${id} could not be read (${problem})`);
+  }
+  return waiting;
+}
+
+/** The hours the history is read over: from the earliest base date to the hour before the latest launch. */
+interface HistorySpan {
+  base: Date;
+  lastHistoryHour: Date;
+}
+
+/**
+ * The history held in memory for the computation, over the whole days before the launch's (a gap
+ * fill may write the launch day's later hours meanwhile: those are read back), unless that would
+ * take more than HELD_HISTORY_MAX_BYTES: then the computation reads it back.
+ */
+function heldHistoryFor(markets: number, span: HistorySpan): HeldHistory | undefined {
+  const { base, lastHistoryHour } = span;
+  const firstDay = Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY;
+  const lastHeldDay =
+    Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY -
+    (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
+  const heldBytes = markets * ((lastHeldDay - firstDay) / MS_PER_HOUR + 24) * HeldHistory.BYTES_PER_MARKET_HOUR;
+  return lastHeldDay >= firstDay && heldBytes <= HELD_HISTORY_MAX_BYTES
+    ? new HeldHistory(base, new Date(lastHeldDay))
+    : undefined;
+}
+
+/**
+ * Reads every wanted market's history and stores it, a batch of markets at a time; the next batch
+ * is read while one is stored, so memory holds two batches' prices at most. Returns the markets
+ * whose history could not be read, with the reason, and the history held for the computation.
+ */
+async function readAndStoreHistory(
+  prisma: Db,
   venues: Venues,
-  options: { now?: Date; log?: (line: string) => void } = {},
-): Promise<BackCalcResult> {
-  const log = options.log ?? (() => {});
-  // A new service computes its first hours here: every entry with a base date takes part.
-  const started = (await prisma.engineState.count()) > 0;
-  const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
-  const result: BackCalcResult = {
-    tickers: entries.map((e) => e.ticker),
-    markets: 0,
-    prices: 0,
-    corrected: 0,
-    firstCorrected: null,
-    firstLaunch: null,
-    listedEarlier: 0,
-    resolutions: 0,
-    hours: 0,
-    values: 0,
-    restated: 0,
-    requests: 0,
-    problems: [],
-    timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 },
-  };
-  if (entries.length === 0) return result;
-  result.firstLaunch = new Date(Math.min(...entries.map((e) => e.launch.getTime())));
-  const clients = new Map<VenueName, VenueClient>(
-    (["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]),
-  );
-  const events = new Map<string, VenueEventLegs>();
-  const wanted = await wantedMarkets(prisma, entries, clients, result.problems, events);
-  const base = new Date(Math.min(...entries.map((e) => e.base.getTime())));
-  const lastHistoryHour = new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR);
+  clients: ReadonlyMap<VenueName, VenueClient>,
+  wanted: Map<string, Wanted>,
+  span: HistorySpan,
+  result: BackCalcResult,
+  log: (line: string) => void,
+): Promise<{ failed: Map<string, string>; held: HeldHistory | undefined }> {
   // a Kalshi market settled before the historical cutoff is read from the historical tier; a resolved Polymarket one from its 12-hour points
   const list: HistoryMarket[] = [...wanted.values()].map((w) => ({
     venue: w.venue,
@@ -312,22 +386,10 @@ export async function backCalculate(
     historical: w.market?.historical,
     resolved: w.venue === "polymarket" && w.market?.resolved === true,
   }));
-  log(`${list.length} market(s) to price from ${base.toISOString()}`);
-  // A batch of markets at a time: read their history, store it; the next batch is read while one
-  // is stored, so memory holds two batches' prices at most.
-  const batchSize = historyBatchSize((lastHistoryHour.getTime() - base.getTime()) / MS_PER_HOUR + 1);
-  // What is stored is also held in memory for the computation, over the whole days before the
-  // launch's (a gap fill may write the launch day's later hours meanwhile: those are read back),
-  // unless that would take more than HELD_HISTORY_MAX_BYTES: then the computation reads it back.
-  const firstDay = Math.floor(base.getTime() / MS_PER_DAY) * MS_PER_DAY;
-  const lastHeldDay =
-    Math.floor(lastHistoryHour.getTime() / MS_PER_DAY) * MS_PER_DAY -
-    (lastHistoryHour.getTime() % MS_PER_DAY === 23 * MS_PER_HOUR ? 0 : MS_PER_DAY);
-  const heldBytes = list.length * ((lastHeldDay - firstDay) / MS_PER_HOUR + 24) * HeldHistory.BYTES_PER_MARKET_HOUR;
-  const held =
-    lastHeldDay >= firstDay && heldBytes <= HELD_HISTORY_MAX_BYTES
-      ? new HeldHistory(base, new Date(lastHeldDay))
-      : undefined;
+  log(`${list.length} market(s) to price from ${span.base.toISOString()}`);
+  const batchSize = historyBatchSize((span.lastHistoryHour.getTime() - span.base.getTime()) / MS_PER_HOUR + 1);
+  const held = heldHistoryFor(list.length, span);
+  const failed = new Map<string, string>();
   const readBatch = (i: number) => {
     const batch = list.slice(i, i + batchSize);
     return settled(
@@ -337,8 +399,8 @@ export async function backCalculate(
             clients.get(venue)!.http,
             venues.endpoints,
             batch.filter((m) => m.venue === venue),
-            floorHour(base),
-            lastHistoryHour,
+            floorHour(span.base),
+            span.lastHistoryHour,
           ),
         ),
       ),
@@ -350,8 +412,10 @@ export async function backCalculate(
     reading = i + batchSize < list.length ? readBatch(i + batchSize) : null;
     const history = new Map<string, HistoryPoint[]>();
     for (const r of reads.flat()) {
-      if ("problem" in r) result.problems.push(`${r.conditionId}: ${r.problem}`);
-      else if (r.points.length) history.set(r.conditionId, r.points);
+      if (r.outcome === "failed") {
+        failed.set(r.conditionId, r.problem);
+        result.problems.push(`${r.conditionId}: ${r.problem}`);
+      } else if (r.points.length) history.set(r.conditionId, r.points);
     }
     result.markets += history.size;
     log(`history of ${Math.min(i + batchSize, list.length)}/${list.length} market(s) read`);
@@ -359,12 +423,100 @@ export async function backCalculate(
       prisma.$transaction(
         async (tx) => {
           await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-          await storeHistory(tx, wanted, history, lastHistoryHour, result, held);
+          await storeHistory(tx, wanted, history, span.lastHistoryHour, result, held);
         },
         { timeout: 600_000, maxWait: 60_000 },
       ),
     );
   }
+  return { failed, held };
+}
+
+/**
+ * Computes the entries whose history was read whole and marks them back-calculated: on a running
+ * service from their base date through the engine's newest hour; on a new one, the engine's first
+ * run, from the base date through the hour before the launch.
+ */
+async function computeBackCalculated(
+  prisma: Db,
+  entries: readonly BackCalcEntry[],
+  events: ReadonlyMap<string, VenueEventLegs>,
+  span: HistorySpan,
+  now: Date,
+  result: BackCalcResult,
+  log: (line: string) => void,
+  held: HeldHistory | undefined,
+): Promise<void> {
+  await prisma.$transaction(
+    async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
+      const ready = await readyEntries(tx, entries, events, result);
+      const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
+      if (ready.length && engine && engine.lastTickAt >= span.base)
+        await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
+      else if (ready.length && !engine && result.markets > 0)
+        await recomputeEntries(tx, ready, span.lastHistoryHour, now, result, true, log, held);
+      if (engine) await restateOthers(tx, ready, engine.lastTickAt, now, result);
+      // done: the entries computed here (or, on a new service, by the engine's first run from their base date)
+      const done = ready.map((e) => e.ticker);
+      await tx.index.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
+      await tx.volatilitySeries.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
+    },
+    { timeout: 1_800_000, maxWait: 60_000 },
+  );
+}
+
+const emptyResult = (entries: readonly BackCalcEntry[]): BackCalcResult => ({
+  tickers: entries.map((e) => e.ticker),
+  markets: 0,
+  prices: 0,
+  corrected: 0,
+  firstCorrected: null,
+  firstLaunch: entries.length ? new Date(Math.min(...entries.map((e) => e.launch.getTime()))) : null,
+  listedEarlier: 0,
+  resolutions: 0,
+  hours: 0,
+  values: 0,
+  restated: 0,
+  requests: 0,
+  problems: [],
+  waiting: [],
+  timing: { read: 0, store: 0, load: 0, compute: 0, write: 0 },
+});
+
+/**
+ * Back-calculates entries from their base date to their launch: reads every market's hourly price
+ * history from the venues, stores it as snapshots marked `history` (no depth; a market is listed
+ * from its first price, a resolution before the launch is dated at the hour after its last price),
+ * then computes the entries alone from the base date through the newest computed hour. Values
+ * before the launch are marked back-calculated; values after it are recomputed on the new history
+ * and a published value that moves beyond the materiality threshold is restated (revision + 1).
+ * An entry a failed read held back (its venue down, timing out, answering 5xx) is neither computed
+ * nor marked done: it is listed in `waiting` with the reason, and the next run tries it again (one
+ * already back-calculated keeps its values). Requests go through `venues`, within each venue's
+ * budget shared with the process's other jobs.
+ */
+export async function backCalculate(
+  prisma: Db,
+  tickers: readonly string[] | null,
+  venues: Venues,
+  options: { now?: Date; log?: (line: string) => void } = {},
+): Promise<BackCalcResult> {
+  const log = options.log ?? (() => {});
+  // A new service computes its first hours here: every entry with a base date takes part.
+  const started = (await prisma.engineState.count()) > 0;
+  const entries = await backCalcEntries(prisma, started ? (tickers ?? undefined) : undefined);
+  const result = emptyResult(entries);
+  if (entries.length === 0) return result;
+  const clients = new Map<VenueName, VenueClient>(
+    (["polymarket", "kalshi"] as const).map((venue) => [venue, venues.connect(venue, { keepRaw: false })]),
+  );
+  const found = await wantedMarkets(prisma, entries, clients, result.problems);
+  const span: HistorySpan = {
+    base: new Date(Math.min(...entries.map((e) => e.base.getTime()))),
+    lastHistoryHour: new Date(Math.max(...entries.map((e) => e.launch.getTime())) - MS_PER_HOUR),
+  };
+  const { failed, held } = await readAndStoreHistory(prisma, venues, clients, found.wanted, span, result, log);
   result.requests = [...clients.values()].reduce((n, c) => n + c.http.requests, 0);
   // what the venues changed that the history reads rely on: drift, an incident each (lib/incidents/drift.ts)
   await prisma.$transaction((tx) =>
@@ -374,26 +526,15 @@ export async function backCalculate(
       new Date(),
     ),
   );
-
+  const waiting = await waitingEntries(prisma, entries, found, failed);
+  for (const [ticker, reason] of waiting) {
+    result.waiting.push({ ticker, reason });
+    log(`${ticker} waits for a later run: ${reason}`);
+  }
   log(`history stored (${result.prices} prices); computing`);
   const now = options.now ?? new Date();
-  await prisma.$transaction(
-    async (tx) => {
-      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-      const ready = await readyEntries(tx, entries, events, result);
-      const engine = await tx.engineState.findUnique({ where: { id: 1 }, select: { lastTickAt: true } });
-      if (ready.length && engine && engine.lastTickAt >= base)
-        await recomputeEntries(tx, ready, engine.lastTickAt, now, result, false, log, held);
-      else if (ready.length && !engine && result.markets > 0)
-        await recomputeEntries(tx, ready, lastHistoryHour, now, result, true, log, held);
-      if (engine) await restateOthers(tx, ready, engine.lastTickAt, now, result);
-      // done: the entries computed here (or, on a new service, by the engine's first run from their base date)
-      const done = ready.map((e) => e.ticker);
-      await tx.index.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
-      await tx.volatilitySeries.updateMany({ where: { ticker: { in: done } }, data: { backCalculatedAt: now } });
-    },
-    { timeout: 1_800_000, maxWait: 60_000 },
-  );
+  const whole = entries.filter((e) => !waiting.has(e.ticker));
+  await computeBackCalculated(prisma, whole, found.events, span, now, result, log, held);
   root().cache.clear();
   return result;
 }
@@ -590,6 +731,79 @@ export async function insertHistorySnapshots(
 
 const key = (id: string, t: Date) => `${id}|${t.toISOString()}`;
 
+/** The engine's catalog of the entries alone, and their ids. */
+async function entriesCatalog(tx: Tx, entries: readonly BackCalcEntry[]) {
+  const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
+  const names = new Set(entries.map((e) => e.ticker));
+  const catalog: EngineCatalog = {
+    ...full,
+    indices: full.indices.filter((d) => names.has(d.ticker)),
+    series: full.series.filter((d) => names.has(d.ticker)),
+    pending: new Set(),
+  };
+  const indexIds = catalog.indices.map((d) => catalog.indexIds.get(d.ticker)!);
+  const seriesIds = catalog.series.map((d) => catalog.seriesIds.get(d.ticker)!);
+  const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
+  return { catalog, indexIds, seriesIds, tickerOf };
+}
+
+/** The values of one chunk of hours. */
+interface ChunkValues {
+  levels: Prisma.IndexLevelCreateManyInput[];
+  ticks: Prisma.VolatilityTickCreateManyInput[];
+  compositions: CompositionRow[];
+  links: Prisma.ReconstitutionEventCreateManyInput[];
+}
+
+/** Computes a chunk's hours from the stored feed and the overlay, keeping a checkpoint's states where one falls. */
+async function computeChunk(
+  chunk: Chunk,
+  overlay: SnapshotOverlay,
+  engine: { catalog: EngineCatalog; states: EngineStates; feed: StoredFeed; last: Date },
+  checkpoints: CheckpointRow[],
+  result: BackCalcResult,
+): Promise<ChunkValues> {
+  const { catalog, states, feed, last } = engine;
+  const out: ChunkValues = { levels: [], ticks: [], compositions: [], links: [] };
+  const computing = performance.now();
+  for (let t = chunk.from, n = 1; t <= chunk.until; t = nextHour(t), n++) {
+    const hour = feed.advance();
+    const values = computeHour(
+      catalog,
+      states,
+      hour.t,
+      overlay.apply(hour.t, hour.latest, hour.universe),
+      hour.universe,
+    );
+    out.levels.push(...values.levels);
+    out.ticks.push(...values.ticks);
+    out.compositions.push(...values.compositions);
+    out.links.push(...values.reconstitutions);
+    result.hours += 1;
+    if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, feed.state(), states));
+    if (n % YIELD_HOURS === 0) await setImmediate();
+  }
+  result.timing.compute += performance.now() - computing;
+  return out;
+}
+
+/** Replaces the entries' rows of a chunk's hours with the recomputed values and their restatement records. */
+async function writeChunk(
+  tx: Tx,
+  ids: { indexIds: string[]; seriesIds: string[] },
+  range: { gte: Date; lte: Date },
+  values: ChunkValues,
+  records: Prisma.RestatementCreateManyInput[],
+): Promise<void> {
+  await tx.indexLevel.deleteMany({ where: { indexId: { in: ids.indexIds }, t: range } });
+  await tx.volatilityTick.deleteMany({ where: { seriesId: { in: ids.seriesIds }, computedAt: range } });
+  await insertLevels(tx, values.levels);
+  await insertTicks(tx, values.ticks);
+  await insertCompositions(tx, values.compositions);
+  if (values.links.length) await tx.reconstitutionEvent.createMany({ data: values.links });
+  if (records.length) await tx.restatement.createMany({ data: records });
+}
+
 /**
  * Computes the entries alone, from a fresh state at their base date through `last`, and replaces
  * their rows (levels, ticks, compositions, links), their states and their part of the checkpoints,
@@ -607,17 +821,7 @@ async function recomputeEntries(
   log: (line: string) => void,
   held: HeldHistory | undefined,
 ): Promise<void> {
-  const { catalog: full } = await loadEngine(tx, { deferEmptyInception: true });
-  const names = new Set(entries.map((e) => e.ticker));
-  const catalog: EngineCatalog = {
-    ...full,
-    indices: full.indices.filter((d) => names.has(d.ticker)),
-    series: full.series.filter((d) => names.has(d.ticker)),
-    pending: new Set(),
-  };
-  const indexIds = catalog.indices.map((d) => catalog.indexIds.get(d.ticker)!);
-  const seriesIds = catalog.series.map((d) => catalog.seriesIds.get(d.ticker)!);
-  const tickerOf = new Map([...catalog.indexIds, ...catalog.seriesIds].map(([ticker, id]) => [id, ticker]));
+  const { catalog, indexIds, seriesIds, tickerOf } = await entriesCatalog(tx, entries);
   const states: EngineStates = { indices: new Map(), series: new Map() };
   const start = floorHour(new Date(Math.min(...entries.map((e) => e.base.getTime())) + MS_PER_HOUR - 1));
   const markets = await loadStoredMarkets(tx);
@@ -641,59 +845,24 @@ async function recomputeEntries(
       stored: settled(storedValues(tx, indexIds, seriesIds, range)),
     };
   };
+  const reason = result.corrected ? CORRECTED_HISTORY : "back-calculation";
   let writing: Promise<void> = Promise.resolve();
   for (let chunk: Chunk | null = chunkAt(start); chunk;) {
-    const { from, until, range }: Chunk = chunk;
-    const overlay = await timed(result.timing, "load", () => chunk!.overlay);
-    const next: Chunk | null = until < last ? chunkAt(nextHour(until), overlay) : null;
-    const computing = performance.now();
-    const levels: Prisma.IndexLevelCreateManyInput[] = [];
-    const ticks: Prisma.VolatilityTickCreateManyInput[] = [];
-    const compositions: CompositionRow[] = [];
-    const links: Prisma.ReconstitutionEventCreateManyInput[] = [];
-    for (let t = from, n = 1; t <= until; t = nextHour(t), n++) {
-      const hour = feed.advance();
-      const out = computeHour(
-        catalog,
-        states,
-        hour.t,
-        overlay.apply(hour.t, hour.latest, hour.universe),
-        hour.universe,
-      );
-      levels.push(...out.levels);
-      ticks.push(...out.ticks);
-      compositions.push(...out.compositions);
-      links.push(...out.reconstitutions);
-      result.hours += 1;
-      if (isCheckpointHour(hour.t, last)) checkpoints.push(checkpointOf(hour.t, feed.state(), states));
-      if (n % YIELD_HOURS === 0) await setImmediate();
-    }
-    result.timing.compute += performance.now() - computing;
+    const current: Chunk = chunk;
+    const overlay = await timed(result.timing, "load", () => current.overlay);
+    const next: Chunk | null = current.until < last ? chunkAt(nextHour(current.until), overlay) : null;
+    const values = await computeChunk(current, overlay, { catalog, states, feed, last }, checkpoints, result);
     const waiting = performance.now();
-    const records = keepRevisions(
-      levels,
-      ticks,
-      await chunk.stored,
-      tickerOf,
-      now,
-      result.corrected ? CORRECTED_HISTORY : "back-calculation",
-    );
+    const records = keepRevisions(values.levels, values.ticks, await current.stored, tickerOf, now, reason);
     await writing;
     result.timing.write += performance.now() - waiting;
     writing = settled(
-      (async () => {
-        await tx.indexLevel.deleteMany({ where: { indexId: { in: indexIds }, t: range } });
-        await tx.volatilityTick.deleteMany({ where: { seriesId: { in: seriesIds }, computedAt: range } });
-        await insertLevels(tx, levels);
-        await insertTicks(tx, ticks);
-        await insertCompositions(tx, compositions);
-        if (links.length) await tx.reconstitutionEvent.createMany({ data: links });
-        if (records.length) await tx.restatement.createMany({ data: records });
-        log(`computed and written through ${until.toISOString()}`);
-      })(),
+      writeChunk(tx, { indexIds, seriesIds }, current.range, values, records).then(() =>
+        log(`computed and written through ${current.until.toISOString()}`),
+      ),
     );
     result.restated += records.length;
-    result.values += levels.length + ticks.length;
+    result.values += values.levels.length + values.ticks.length;
     chunk = next;
   }
   const waiting = performance.now();
@@ -707,7 +876,16 @@ async function recomputeEntries(
     await tx.engineState.create({ data: { id: 1, lastTickAt: last, demoSeed: null, demoState } });
     return;
   }
-  // The checkpoints hold every entry's state: these entries' parts now come from this computation.
+  await mergeCheckpoints(tx, catalog, checkpoints, start);
+}
+
+/** The checkpoints hold every entry's state: these entries' parts now come from this computation. */
+async function mergeCheckpoints(
+  tx: Tx,
+  catalog: EngineCatalog,
+  checkpoints: readonly CheckpointRow[],
+  start: Date,
+): Promise<void> {
   const mine = new Map(
     checkpoints.map((c) => [
       c.t.toISOString(),
@@ -886,8 +1064,10 @@ function keepRevisions(
 export function describeBackCalc(r: BackCalcResult): string {
   if (r.tickers.length === 0)
     return "nothing to back-calculate: no entry of the applied catalog has a base date before its launch\n";
+  const waiting = new Set(r.waiting.map((w) => w.ticker));
+  const done = r.tickers.filter((t) => !waiting.has(t));
   const lines = [
-    `back-calculated ${r.tickers.join(", ")}: ${r.markets} market(s) priced from the venues' history (${r.prices} hourly prices stored, ${r.requests} requests)`,
+    `${done.length ? `back-calculated ${done.join(", ")}` : "back-calculated no entry"}: ${r.markets} market(s) priced from the venues' history (${r.prices} hourly prices stored, ${r.requests} requests)`,
     `  ${r.listedEarlier} market(s) listed from their first price, ${r.resolutions} resolution(s) dated from the history`,
     ...(r.corrected
       ? [
@@ -898,6 +1078,8 @@ export function describeBackCalc(r: BackCalcResult): string {
       ? `  computed ${r.hours} hour(s): ${r.values} value(s), ${r.restated} published value(s) restated`
       : "  the engine computes these hours on its next tick",
   ];
+  for (const w of r.waiting)
+    lines.push(`  ${w.ticker} waits for a later run (not computed, not marked back-calculated): ${w.reason}`);
   for (const p of r.problems.slice(0, 20)) lines.push(`  ${p}`);
   if (r.problems.length > 20) lines.push(`  … ${r.problems.length - 20} more`);
   return `${lines.join("\n")}\n`;

@@ -16,7 +16,7 @@ import { NOTHING_RESTATED, restate, type RestateResult } from "@/lib/ingest/rest
 import { closedLookupDue } from "@/lib/venues/closed-lookup";
 import type { Venues } from "@/lib/venues/connect";
 import type { DriftFinding, RawResponse } from "@/lib/venues/http";
-import type { BookRead, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
+import type { BookRead, VenueConnector, VenueEventLegs, VenueMarket, VenueName, VenueRun } from "@/lib/venues/types";
 
 type Tx = Prisma.TransactionClient;
 
@@ -96,156 +96,200 @@ interface SnapshotInput {
   outcome: number | null;
 }
 
+/** A series' legs as a collector run changes them. */
+interface SeriesUpdate {
+  ticker: string;
+  first: boolean;
+  legs: string[];
+  legWindows: LegWindow[];
+  definitionLine: string;
+  settlementDate: Date | null;
+}
+
+/** What one collector run gathered from every venue, stored together. */
+interface Collected {
+  runs: VenueRun[];
+  inputs: SnapshotInput[];
+  marketsSeen: VenueMarket[];
+  raws: Array<{ venue: VenueName; raw: RawResponse[]; drift: DriftFinding[]; healthy: Set<string> }>;
+  seriesUpdates: SeriesUpdate[];
+}
+
+/** The markets one venue's reads found, each once with every selector that found it. */
+class FoundMarkets {
+  readonly byId = new Map<string, VenueMarket>();
+
+  merge(m: VenueMarket): void {
+    const prior = this.byId.get(m.conditionId);
+    this.byId.set(
+      m.conditionId,
+      prior
+        ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])], legKey: m.legKey ?? prior.legKey }
+        : m,
+    );
+  }
+}
+
 /**
- * One collector run: per venue, discovers the catalog's universes and series events, records
- * new markets and resolutions, reads the book of every open market and stores this hour's
- * snapshots (a changed read of an hour already computed restates it). Venue failures are
- * reported per market or selector; they never stop the run or another venue. Requests go through
- * `venues`, within each venue's budget shared with the process's other jobs.
+ * The events of the venue's series: their legs join the markets read, and a series' legs change
+ * as the venue lists the event now (outcomes listed since join, outcomes gone or resolved NO leave).
  */
-export async function collect(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<CollectResult> {
-  const hour = floorHour(options.now ?? new Date());
-  const wanted = await catalogued(prisma);
-  const asked = new Set<VenueName>([...wanted.selectors.keys(), ...wanted.series.map((s) => s.venue)]);
-  const runs: VenueRun[] = [];
-  const inputs: SnapshotInput[] = [];
-  const marketsSeen: VenueMarket[] = [];
-  const raws: Array<{ venue: VenueName; raw: RawResponse[]; drift: DriftFinding[]; healthy: Set<string> }> = [];
-  const seriesUpdates: Array<{
-    ticker: string;
-    first: boolean;
-    legs: string[];
-    legWindows: LegWindow[];
-    definitionLine: string;
-    settlementDate: Date | null;
-  }> = [];
+async function readSeriesEvents(
+  connector: VenueConnector,
+  series: Catalogued["series"],
+  hour: Date,
+  run: VenueRun,
+  found: FoundMarkets,
+  updates: SeriesUpdate[],
+): Promise<void> {
+  for (const s of series) {
+    let legs: VenueEventLegs | null = null;
+    try {
+      legs = await connector.event(s.event);
+    } catch (error) {
+      run.problems.push(`${s.ticker}: ${(error as Error).message}`);
+    }
+    if (!legs) continue;
+    for (const leg of legs.legs)
+      found.merge({ ...leg, selectors: [...leg.selectors, `${s.venue}:series-event:${s.event}`] });
+    if (s.legs.length === 0 && s.legWindows.length === 0) {
+      const first = firstLegsOf(s, legs);
+      if (first) updates.push({ ticker: s.ticker, first: true, legWindows: [], ...first });
+      continue;
+    }
+    const next = updateLegWindows(s.legWindows, s.legs, legs.legs, hour);
+    const current = legsInForce({ legs: s.legs, legWindows: next.windows }, hour);
+    const windowsChanged = next.added.length > 0 || next.removed.length > 0;
+    if (!windowsChanged && current.join() === s.legs.join()) continue;
+    if (next.added.length)
+      run.legChanges.push(`${s.ticker}: ${next.added.join(", ")} joined (listed by the venue since discovery)`);
+    if (next.removed.length)
+      run.legChanges.push(`${s.ticker}: ${next.removed.join(", ")} left (no longer listed, or resolved NO)`);
+    updates.push({
+      ticker: s.ticker,
+      first: false,
+      legs: current,
+      legWindows: windowsChanged ? next.windows : s.legWindows,
+      definitionLine: definitionLineOf(s.name, legs.title, current.length, s.headlineTenorDays),
+      settlementDate: s.settlementDate,
+    });
+  }
+}
 
-  await Promise.all(
-    [...asked].map(async (venue) => {
-      const { http, connector } = venues.connect(venue);
-      const run: VenueRun = {
-        venue,
-        requests: 0,
-        markets: 0,
-        newMarkets: 0,
-        snapshots: 0,
-        resolved: 0,
-        stale: 0,
-        legChanges: [],
-        problems: [],
-      };
-      const found = new Map<string, VenueMarket>();
-      const merge = (m: VenueMarket) => {
-        const prior = found.get(m.conditionId);
-        found.set(
-          m.conditionId,
-          prior
-            ? { ...m, selectors: [...new Set([...prior.selectors, ...m.selectors])], legKey: m.legKey ?? prior.legKey }
-            : m,
-        );
-      };
-      const discovered = await connector.discover([...(wanted.selectors.get(venue) ?? [])]);
-      run.problems.push(...discovered.problems);
-      discovered.markets.forEach(merge);
-      for (const s of wanted.series.filter((x) => x.venue === venue)) {
-        let legs: VenueEventLegs | null = null;
-        try {
-          legs = await connector.event(s.event);
-        } catch (error) {
-          run.problems.push(`${s.ticker}: ${(error as Error).message}`);
-        }
-        if (!legs) continue;
-        for (const leg of legs.legs)
-          merge({ ...leg, selectors: [...leg.selectors, `${venue}:series-event:${s.event}`] });
-        if (s.legs.length === 0 && s.legWindows.length === 0) {
-          const first = firstLegsOf(s, legs);
-          if (first) seriesUpdates.push({ ticker: s.ticker, first: true, legWindows: [], ...first });
-          continue;
-        }
-        // The event as the venue lists it now: outcomes listed since join, outcomes gone or resolved NO leave.
-        const next = updateLegWindows(s.legWindows, s.legs, legs.legs, hour);
-        const current = legsInForce({ legs: s.legs, legWindows: next.windows }, hour);
-        const windowsChanged = next.added.length > 0 || next.removed.length > 0;
-        if (windowsChanged || current.join() !== s.legs.join()) {
-          if (next.added.length)
-            run.legChanges.push(`${s.ticker}: ${next.added.join(", ")} joined (listed by the venue since discovery)`);
-          if (next.removed.length)
-            run.legChanges.push(`${s.ticker}: ${next.removed.join(", ")} left (no longer listed, or resolved NO)`);
-          seriesUpdates.push({
-            ticker: s.ticker,
-            first: false,
-            legs: current,
-            legWindows: windowsChanged ? next.windows : s.legWindows,
-            definitionLine: definitionLineOf(s.name, legs.title, current.length, s.headlineTenorDays),
-            settlementDate: s.settlementDate,
-          });
-        }
-      }
-      // Markets we hold that discovery no longer lists (closed or resolved): their current state, in
-      // batches where the venue has them. A market recorded as resolved is never looked up again;
-      // one closed without a resolution is looked up at a slowing cadence until it settles.
-      const held = await prisma.market.findMany({
-        where: { venue, resolvedAt: null },
-        select: { conditionId: true, closedAt: true },
-      });
-      const missing = held
-        .filter((m) => !found.has(m.conditionId) && closedLookupDue(m.closedAt, hour))
-        .map((m) => m.conditionId);
-      if (missing.length) {
-        try {
-          for (const m of await connector.lookup(missing)) merge(m);
-        } catch (error) {
-          run.problems.push(`lookup of ${missing.length} held market(s): ${(error as Error).message}`);
-        }
-      }
-      const markets = [...found.values()];
-      run.markets = markets.length;
-      marketsSeen.push(...markets);
-      const open = markets.filter((m) => !m.resolved && !m.closed);
-      const reads: BookRead[] = await connector.books(open);
-      for (const r of reads) {
-        if ("problem" in r) {
-          run.stale += 1;
-          run.problems.push(`${r.conditionId}: ${r.problem}`);
-          continue;
-        }
-        inputs.push({
-          conditionId: r.conditionId,
-          bestBid: r.quote.bestBid.toString(),
-          bestAsk: r.quote.bestAsk.toString(),
-          mid: r.quote.mid.toString(),
-          depthUsd: r.quote.depthUsd.toFixed(2),
-          resolved: false,
-          outcome: null,
-        });
-        run.snapshots += 1;
-      }
-      for (const m of markets.filter((x) => x.resolved)) {
-        const p = new Decimal(m.outcome ?? 0).toString();
-        inputs.push({
-          conditionId: m.conditionId,
-          bestBid: p,
-          bestAsk: p,
-          mid: p,
-          depthUsd: "0.00",
-          resolved: true,
-          outcome: m.outcome,
-        });
-        run.resolved += 1;
-      }
-      run.requests = http.requests;
-      run.problems.push(...http.drift.map((d) => `drift: ${d.endpoint} ${d.field}: ${d.detail}`));
-      raws.push({ venue, raw: http.raw, drift: http.drift, healthy: http.healthy });
-      runs.push(run);
-    }),
-  );
+/**
+ * Markets we hold that discovery no longer lists (closed or resolved): their current state, in
+ * batches where the venue has them. A market recorded as resolved is never looked up again; one
+ * closed without a resolution is looked up at a slowing cadence until it settles.
+ */
+async function lookUpHeld(
+  prisma: Db,
+  connector: VenueConnector,
+  hour: Date,
+  run: VenueRun,
+  found: FoundMarkets,
+): Promise<void> {
+  const held = await prisma.market.findMany({
+    where: { venue: run.venue, resolvedAt: null },
+    select: { conditionId: true, closedAt: true },
+  });
+  const missing = held
+    .filter((m) => !found.byId.has(m.conditionId) && closedLookupDue(m.closedAt, hour))
+    .map((m) => m.conditionId);
+  if (missing.length === 0) return;
+  try {
+    for (const m of await connector.lookup(missing)) found.merge(m);
+  } catch (error) {
+    run.problems.push(`lookup of ${missing.length} held market(s): ${(error as Error).message}`);
+  }
+}
 
-  const restated = await prisma.$transaction(
+/** This hour's snapshots of the markets read: the book of every open one, the settlement of every resolved one. */
+async function readSnapshots(
+  connector: VenueConnector,
+  markets: readonly VenueMarket[],
+  run: VenueRun,
+  inputs: SnapshotInput[],
+): Promise<void> {
+  const open = markets.filter((m) => !m.resolved && !m.closed);
+  const reads: BookRead[] = await connector.books(open);
+  for (const r of reads) {
+    if ("problem" in r) {
+      run.stale += 1;
+      run.problems.push(`${r.conditionId}: ${r.problem}`);
+      continue;
+    }
+    inputs.push({
+      conditionId: r.conditionId,
+      bestBid: r.quote.bestBid.toString(),
+      bestAsk: r.quote.bestAsk.toString(),
+      mid: r.quote.mid.toString(),
+      depthUsd: r.quote.depthUsd.toFixed(2),
+      resolved: false,
+      outcome: null,
+    });
+    run.snapshots += 1;
+  }
+  for (const m of markets.filter((x) => x.resolved)) {
+    const p = new Decimal(m.outcome ?? 0).toString();
+    inputs.push({
+      conditionId: m.conditionId,
+      bestBid: p,
+      bestAsk: p,
+      mid: p,
+      depthUsd: "0.00",
+      resolved: true,
+      outcome: m.outcome,
+    });
+    run.resolved += 1;
+  }
+}
+
+/** One venue's part of a collector run: its universes, its series' events, its held markets, their books. */
+async function collectVenue(
+  prisma: Db,
+  venues: Venues,
+  venue: VenueName,
+  wanted: Catalogued,
+  hour: Date,
+  out: Collected,
+): Promise<void> {
+  const { http, connector } = venues.connect(venue);
+  const run: VenueRun = {
+    venue,
+    requests: 0,
+    markets: 0,
+    newMarkets: 0,
+    snapshots: 0,
+    resolved: 0,
+    stale: 0,
+    legChanges: [],
+    problems: [],
+  };
+  const found = new FoundMarkets();
+  const discovered = await connector.discover([...(wanted.selectors.get(venue) ?? [])]);
+  run.problems.push(...discovered.problems);
+  discovered.markets.forEach((m) => found.merge(m));
+  const series = wanted.series.filter((x) => x.venue === venue);
+  await readSeriesEvents(connector, series, hour, run, found, out.seriesUpdates);
+  await lookUpHeld(prisma, connector, hour, run, found);
+  const markets = [...found.byId.values()];
+  run.markets = markets.length;
+  out.marketsSeen.push(...markets);
+  await readSnapshots(connector, markets, run, out.inputs);
+  run.requests = http.requests;
+  run.problems.push(...http.drift.map((d) => `drift: ${d.endpoint} ${d.field}: ${d.detail}`));
+  out.raws.push({ venue, raw: http.raw, drift: http.drift, healthy: http.healthy });
+  out.runs.push(run);
+}
+
+/** Stores what a run gathered in one transaction: markets, series legs, the venues' runs and drift, raw responses, snapshots. */
+async function storeCollected(prisma: Db, hour: Date, c: Collected): Promise<RestateResult> {
+  return prisma.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${ENGINE_LOCK})`;
-      const created = await upsertMarkets(tx, marketsSeen, hour);
-      for (const run of runs) run.newMarkets = created.get(run.venue) ?? 0;
-      for (const u of seriesUpdates) {
+      const created = await upsertMarkets(tx, c.marketsSeen, hour);
+      for (const run of c.runs) run.newMarkets = created.get(run.venue) ?? 0;
+      for (const u of c.seriesUpdates) {
         if (u.first) await storeFirstLegs(tx, u.ticker, u);
         else
           await tx.volatilitySeries.update({
@@ -257,9 +301,9 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
             },
           });
       }
-      await recordVenueRuns(tx, runs, new Date());
-      await recordRunsDrift(tx, raws, new Date());
-      for (const { venue, raw } of raws) {
+      await recordVenueRuns(tx, c.runs, new Date());
+      await recordRunsDrift(tx, c.raws, new Date());
+      for (const { venue, raw } of c.raws) {
         if (raw.length === 0) continue;
         await tx.venueRawResponse.create({
           data: {
@@ -271,11 +315,27 @@ export async function collect(prisma: Db, venues: Venues, options: { now?: Date 
           },
         });
       }
-      return storeSnapshots(tx, hour, inputs);
+      return storeSnapshots(tx, hour, c.inputs);
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  return { hour, venues: runs.sort((a, b) => a.venue.localeCompare(b.venue)), restated };
+}
+
+/**
+ * One collector run: per venue, discovers the catalog's universes and series events, records
+ * new markets and resolutions, reads the book of every open market and stores this hour's
+ * snapshots (a changed read of an hour already computed restates it). Venue failures are
+ * reported per market or selector; they never stop the run or another venue. Requests go through
+ * `venues`, within each venue's budget shared with the process's other jobs.
+ */
+export async function collect(prisma: Db, venues: Venues, options: { now?: Date } = {}): Promise<CollectResult> {
+  const hour = floorHour(options.now ?? new Date());
+  const wanted = await catalogued(prisma);
+  const asked = new Set<VenueName>([...wanted.selectors.keys(), ...wanted.series.map((s) => s.venue)]);
+  const collected: Collected = { runs: [], inputs: [], marketsSeen: [], raws: [], seriesUpdates: [] };
+  await Promise.all([...asked].map((venue) => collectVenue(prisma, venues, venue, wanted, hour, collected)));
+  const restated = await storeCollected(prisma, hour, collected);
+  return { hour, venues: collected.runs.sort((a, b) => a.venue.localeCompare(b.venue)), restated };
 }
 
 /** New markets are listed at the hour they were first seen; a resolution is recorded once. */

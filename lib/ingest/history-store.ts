@@ -42,6 +42,156 @@ export interface StoredHistory {
 const sameStored = (stored: string, next: Decimal) =>
   new Decimal(stored).equals(next.toDecimalPlaces(8, Decimal.ROUND_HALF_UP));
 
+/** One market_history_prices row as written: a market's hours of one UTC day. */
+interface DayPrices {
+  c: string;
+  day: Date;
+  hours: number[];
+  bid: string[];
+  ask: string[];
+  mid: string[];
+  last: Date;
+}
+
+/** Stored prices of a market's day, by hour (ms): bid, ask, mid as the database prints them. */
+type HeldDay = Map<number, [string, string, string]>;
+
+/** The hours a snapshot row holds, by market, from `first` to `last`. */
+async function snapshotHours(
+  tx: Prisma.TransactionClient,
+  ids: string[],
+  first: number,
+  last: number,
+): Promise<Map<string, Set<number>>> {
+  const taken = new Map<string, Set<number>>();
+  if (first > last) return taken;
+  for (const r of await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
+    `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
+    ids,
+    new Date(first),
+    new Date(last),
+  ))
+    (taken.get(r.c) ?? taken.set(r.c, new Set()).get(r.c)!).add(r.ms);
+  return taken;
+}
+
+/** The rows already stored for these days, by `id|day`, each also put in `into`. */
+async function storedDays(
+  tx: Prisma.TransactionClient,
+  ids: string[],
+  from: number,
+  until: number,
+  into?: HeldHistory,
+): Promise<Map<string, HeldDay>> {
+  const held = new Map<string, HeldDay>();
+  for (const r of await tx.$queryRawUnsafe<
+    Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>
+  >(
+    `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
+     FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3`,
+    ids,
+    new Date(from),
+    new Date(until),
+  )) {
+    const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
+    held.set(`${r.c}|${r.day}`, new Map(h.map((x, i) => [r.day + Number(x) * MS_PER_HOUR, [b[i]!, a[i]!, m[i]!]])));
+    if (into) h.forEach((x, i) => into.set(r.c, r.day + Number(x) * MS_PER_HOUR, b[i]!, a[i]!, m[i]!));
+  }
+  return held;
+}
+
+/** A day's new hours with the held ones it keeps, in order among them. */
+function mergedDay(row: DayPrices, prior: HeldDay): DayPrices {
+  const day = row.day.getTime();
+  const byHour = new Map<number, [string, string, string]>(prior);
+  row.hours.forEach((h, i) => byHour.set(day + h * MS_PER_HOUR, [row.bid[i]!, row.ask[i]!, row.mid[i]!]));
+  const hours = [...byHour.keys()].sort((x, y) => x - y);
+  return {
+    c: row.c,
+    day: row.day,
+    hours: hours.map((ms) => (ms - day) / MS_PER_HOUR),
+    bid: hours.map((ms) => byHour.get(ms)![0]),
+    ask: hours.map((ms) => byHour.get(ms)![1]),
+    mid: hours.map((ms) => byHour.get(ms)![2]),
+    last: new Date(hours.at(-1)!),
+  };
+}
+
+/**
+ * A market's day rows to write: its points not held by a snapshot row, a stored price kept when
+ * unchanged and replaced when the venue corrected it (counted in `out`), merged with the held hours.
+ */
+function marketDays(
+  id: string,
+  points: readonly HistoryPoint[],
+  takenHours: ReadonlySet<number> | undefined,
+  held: ReadonlyMap<string, HeldDay>,
+  out: StoredHistory,
+  rows: DayPrices[],
+  into?: HeldHistory,
+): void {
+  let row: DayPrices | null = null;
+  let prior: HeldDay | undefined;
+  const close = () => {
+    const done: DayPrices | null = row && prior ? mergedDay(row, prior) : row;
+    if (done?.hours.length) rows.push(done);
+    row = null;
+  };
+  for (const p of points) {
+    const ms = p.t.getTime();
+    if (takenHours?.has(ms)) continue;
+    const day = dayOf(ms);
+    if (row === null || (row as DayPrices).day.getTime() !== day) {
+      close();
+      prior = held.get(`${id}|${day}`);
+      row = { c: id, day: new Date(day), hours: [], bid: [], ask: [], mid: [], last: p.t };
+    }
+    const was = prior?.get(ms);
+    if (was) {
+      if (sameStored(was[0], p.bestBid) && sameStored(was[1], p.bestAsk) && sameStored(was[2], p.mid)) continue;
+      // the venue corrected its history: the new price replaces the stored one (close() lets it win)
+      out.replaced += 1;
+      if (out.firstReplaced === null || ms < out.firstReplaced.getTime()) out.firstReplaced = p.t;
+    } else out.added += 1;
+    const r: DayPrices = row!;
+    r.hours.push((ms - day) / MS_PER_HOUR);
+    r.bid.push(fullPrecision(p.bestBid));
+    r.ask.push(fullPrecision(p.bestAsk));
+    r.mid.push(fullPrecision(p.mid));
+    into?.set(id, ms, p.bestBid, p.bestAsk, p.mid);
+    r.last = p.t;
+  }
+  close();
+}
+
+/**
+ * Writes day rows, a stored row of the same market and day replaced. Each batch travels as one
+ * JSON parameter: far cheaper through the client than seven arrays of thousands of values (the
+ * same reason as insertLevels's).
+ */
+async function writeDays(tx: Prisma.TransactionClient, rows: readonly DayPrices[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += DAY_ROWS_PER_INSERT) {
+    const batch = rows
+      .slice(i, i + DAY_ROWS_PER_INSERT)
+      .map((r) => [
+        r.c,
+        r.day.toISOString(),
+        `{${r.hours.join(",")}}`,
+        `{${r.bid.join(",")}}`,
+        `{${r.ask.join(",")}}`,
+        `{${r.mid.join(",")}}`,
+        r.last.toISOString(),
+      ]);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO market_history_prices ("conditionId", day, hours, "bestBid", "bestAsk", mid, "lastAt")
+       SELECT e->>0, (e->>1)::timestamptz, (e->>2)::smallint[], (e->>3)::numeric[], (e->>4)::numeric[], (e->>5)::numeric[], (e->>6)::timestamptz
+       FROM json_array_elements($1::json) AS e
+       ON CONFLICT ("conditionId", day) DO UPDATE SET hours = excluded.hours, "bestBid" = excluded."bestBid", "bestAsk" = excluded."bestAsk", mid = excluded.mid, "lastAt" = excluded."lastAt"`,
+      JSON.stringify(batch),
+    );
+  }
+}
+
 /**
  * Stores hourly prices as the venue serves them now: an hour with a snapshot row is left as it is
  * (the snapshot wins), a stored history price the venue has since changed (a corrected history)
@@ -69,112 +219,11 @@ export async function storeHistoryPrices(
   // the rows of the days written (their held hours are merged) and of the days `into` holds
   const heldFrom = Math.min(dayOf(first), into?.start ?? Infinity);
   const heldUntil = Math.max(dayOf(last), into ? dayOf(into.end) : -Infinity);
-  // the hours a snapshot row holds, by market
-  const taken = new Map<string, Set<number>>();
-  if (first <= last)
-    for (const r of await tx.$queryRawUnsafe<Array<{ c: string; ms: number }>>(
-      `SELECT "conditionId" AS c, (extract(epoch FROM "observedAt") * 1000)::float8 AS ms FROM market_snapshots WHERE "conditionId" = ANY($1::text[]) AND "observedAt" >= $2 AND "observedAt" <= $3`,
-      ids,
-      new Date(first),
-      new Date(last),
-    ))
-      (taken.get(r.c) ?? taken.set(r.c, new Set()).get(r.c)!).add(r.ms);
-  // rows already held for these days: merged with the new hours, their prices kept
-  const held = new Map<string, Map<number, [string, string, string]>>();
-  for (const r of await tx.$queryRawUnsafe<
-    Array<{ c: string; day: number; hours: string; bid: string; ask: string; mid: string }>
-  >(
-    `SELECT "conditionId" AS c, (extract(epoch FROM day) * 1000)::float8 AS day, hours::text, "bestBid"::text AS bid, "bestAsk"::text AS ask, mid::text
-     FROM market_history_prices WHERE "conditionId" = ANY($1::text[]) AND day >= $2 AND day <= $3`,
-    ids,
-    new Date(heldFrom),
-    new Date(heldUntil),
-  )) {
-    const [h, b, a, m] = [cells(r.hours), cells(r.bid), cells(r.ask), cells(r.mid)];
-    held.set(`${r.c}|${r.day}`, new Map(h.map((x, i) => [r.day + Number(x) * MS_PER_HOUR, [b[i]!, a[i]!, m[i]!]])));
-    if (into) h.forEach((x, i) => into.set(r.c, r.day + Number(x) * MS_PER_HOUR, b[i]!, a[i]!, m[i]!));
-  }
-  const rows: Array<{
-    c: string;
-    day: Date;
-    hours: number[];
-    bid: string[];
-    ask: string[];
-    mid: string[];
-    last: Date;
-  }> = [];
-  for (const [id, points] of history) {
-    let day = Number.NaN;
-    let row: (typeof rows)[number] | null = null;
-    let prior: Map<number, [string, string, string]> | undefined;
-    const close = () => {
-      if (!row) return;
-      if (prior) {
-        // the held hours stay, in order among the new ones
-        const byHour = new Map<number, [string, string, string]>(prior);
-        row.hours.forEach((h, i) => byHour.set(day + h * MS_PER_HOUR, [row!.bid[i]!, row!.ask[i]!, row!.mid[i]!]));
-        const hours = [...byHour.keys()].sort((x, y) => x - y);
-        row = {
-          c: id,
-          day: row.day,
-          hours: hours.map((ms) => (ms - day) / MS_PER_HOUR),
-          bid: hours.map((ms) => byHour.get(ms)![0]),
-          ask: hours.map((ms) => byHour.get(ms)![1]),
-          mid: hours.map((ms) => byHour.get(ms)![2]),
-          last: new Date(hours.at(-1)!),
-        };
-      }
-      if (row.hours.length) rows.push(row);
-      row = null;
-    };
-    const takenHours = taken.get(id);
-    for (const p of points) {
-      const ms = p.t.getTime();
-      if (takenHours?.has(ms)) continue;
-      if (dayOf(ms) !== day) {
-        close();
-        day = dayOf(ms);
-        prior = held.get(`${id}|${day}`);
-        row = { c: id, day: new Date(day), hours: [], bid: [], ask: [], mid: [], last: p.t };
-      }
-      const was = prior?.get(ms);
-      if (was) {
-        if (sameStored(was[0], p.bestBid) && sameStored(was[1], p.bestAsk) && sameStored(was[2], p.mid)) continue;
-        // the venue corrected its history: the new price replaces the stored one (close() lets it win)
-        out.replaced += 1;
-        if (out.firstReplaced === null || ms < out.firstReplaced.getTime()) out.firstReplaced = p.t;
-      } else out.added += 1;
-      row!.hours.push((ms - day) / MS_PER_HOUR);
-      row!.bid.push(fullPrecision(p.bestBid));
-      row!.ask.push(fullPrecision(p.bestAsk));
-      row!.mid.push(fullPrecision(p.mid));
-      into?.set(id, ms, p.bestBid, p.bestAsk, p.mid);
-      row!.last = p.t;
-    }
-    close();
-  }
-  // Each batch travels as one JSON parameter: far cheaper through the client than seven arrays of
-  // thousands of values (the same reason as insertLevels's).
-  for (let i = 0; i < rows.length; i += DAY_ROWS_PER_INSERT) {
-    const batch = rows
-      .slice(i, i + DAY_ROWS_PER_INSERT)
-      .map((r) => [
-        r.c,
-        r.day.toISOString(),
-        `{${r.hours.join(",")}}`,
-        `{${r.bid.join(",")}}`,
-        `{${r.ask.join(",")}}`,
-        `{${r.mid.join(",")}}`,
-        r.last.toISOString(),
-      ]);
-    await tx.$executeRawUnsafe(
-      `INSERT INTO market_history_prices ("conditionId", day, hours, "bestBid", "bestAsk", mid, "lastAt")
-       SELECT e->>0, (e->>1)::timestamptz, (e->>2)::smallint[], (e->>3)::numeric[], (e->>4)::numeric[], (e->>5)::numeric[], (e->>6)::timestamptz
-       FROM json_array_elements($1::json) AS e
-       ON CONFLICT ("conditionId", day) DO UPDATE SET hours = excluded.hours, "bestBid" = excluded."bestBid", "bestAsk" = excluded."bestAsk", mid = excluded.mid, "lastAt" = excluded."lastAt"`,
-      JSON.stringify(batch),
-    );
-  }
+  const taken = await snapshotHours(tx, ids, first, last);
+  const held = await storedDays(tx, ids, heldFrom, heldUntil, into);
+  const rows: DayPrices[] = [];
+  for (const [id, points] of history) marketDays(id, points, taken.get(id), held, out, rows, into);
+  await writeDays(tx, rows);
   return out;
 }
 

@@ -216,9 +216,9 @@ async function backfillCommand(args: Record<string, unknown>): Promise<CommandRe
   const r = await backCalculate(prisma, tickers.length ? tickers : null, root().venues);
   const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: false, catalog: null });
   root().cache.clear();
-  return ok(
-    `${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`,
-  );
+  const text = `${describeBackCalc(r)}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} further hour(s)`}\n`;
+  // an entry a failed read held back is not back-calculated: the operator runs it again once the venue answers
+  return r.waiting.length ? { stdout: text, stderr: "", exitCode: 1 } : ok(text);
 }
 
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {

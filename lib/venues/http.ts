@@ -182,6 +182,13 @@ export class VenueHttp {
   /** the endpoints that answered 2xx in the expected shape, with no deprecation header */
   readonly healthy = new Set<string>();
   requests = 0;
+  /**
+   * Reads that failed: no answer (connection refused, timeout), a 5xx or 429 still there after the
+   * retries, a refusal, or an answer in an unexpected shape. A 404 the caller takes as "no such item"
+   * is an answer, not a failure. A job compares it before and after a step to know whether every
+   * read the step needed was answered.
+   */
+  failed = 0;
   private readonly options: VenueHttpOptions;
   private readonly budget: VenueBudget;
 
@@ -215,6 +222,7 @@ export class VenueHttp {
     const name = endpoint ?? this.endpointOf(url);
     this.noteDrift({ venue: this.options.venue, endpoint: name, field, detail: `unexpected shape: ${detail}` });
     this.healthy.delete(name);
+    this.failed += 1;
     throw new VenueError(url, `unexpected shape at ${field} (${detail})`);
   }
 
@@ -308,6 +316,7 @@ export class VenueHttp {
           if (!drifted) this.healthy.add(endpoint);
           return parsed;
         } catch {
+          this.failed += 1;
           throw new VenueError(url, "malformed body (not JSON)", outcome.status);
         }
       }
@@ -324,6 +333,7 @@ export class VenueHttp {
       }
       await sleep(wait);
     }
+    if (!(lastStatus === 404 && options.notFoundIsAnswer)) this.failed += 1;
     throw new VenueError(url, last, lastStatus);
   }
 }

@@ -11,8 +11,17 @@ import { clobBatchHistory, clobHistory, kalshiBatchCandles, kalshiCandles, kalsh
 import type { VenueName } from "./types";
 
 const HOUR_MS = 3_600_000;
-/** Each history request spans at most this long (the venues refuse or thin out longer spans at hourly fidelity). */
+/** Each Polymarket history request spans at most this long (it refuses or thins out longer spans at hourly fidelity). */
 export const HISTORY_WINDOW_MS = 14 * 24 * HOUR_MS;
+/**
+ * Each Kalshi candlesticks request spans at most this long: 5,000 hourly candles of one market
+ * less the hour before (its single form answers at most 5,000; the batch form fits its 10,000
+ * candles by asking fewer tickers, see batchesOf). Kalshi bills every request 10 tokens a ticker
+ * whatever its span (Kalshi API docs, page getting_started/rate_limits: "every item in the batch
+ * is billed separately"), so a 90-day back-calculation reads each market once, not once per
+ * 14 days: 800 markets cost 8,000 tokens, not 56,000.
+ */
+export const KALSHI_WINDOW_MS = 4_998 * HOUR_MS;
 
 /** A market's price at one hour from the venue's history: no book, so no depth. */
 export interface HistoryPoint {
@@ -39,7 +48,16 @@ export interface HistoryMarket {
   resolved?: boolean;
 }
 
-export type HistoryRead = { conditionId: string; points: HistoryPoint[] } | { conditionId: string; problem: string };
+/**
+ * One market's history as read. `answered`: the venue answered every read of it; no points means
+ * it has no price in the span (no history), never that a read failed. `failed`: a read it needed
+ * was not answered (connection refused, a timeout, a 5xx or 429 still there after the retries, a
+ * refusal, an answer in an unexpected shape): its history is unknown, so nothing may be computed
+ * from its absence, and the job that needed it waits for a later run.
+ */
+export type HistoryRead =
+  | { conditionId: string; outcome: "answered"; points: HistoryPoint[] }
+  | { conditionId: string; outcome: "failed"; problem: string };
 
 const ceilHourMs = (ms: number) => Math.ceil(ms / HOUR_MS) * HOUR_MS;
 
@@ -64,13 +82,17 @@ function midOf(bid: Decimal, ask: Decimal): Decimal {
   );
 }
 
-/** Windows of at most HISTORY_WINDOW_MS covering [from, until], in unix seconds. */
-export function historyWindows(from: Date, until: Date): Array<{ start: number; end: number }> {
+/** Windows of at most `windowMs` (HISTORY_WINDOW_MS unless given) covering [from, until], in unix seconds. */
+export function historyWindows(
+  from: Date,
+  until: Date,
+  windowMs = HISTORY_WINDOW_MS,
+): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
-  for (let s = from.getTime(); s <= until.getTime(); s += HISTORY_WINDOW_MS) {
+  for (let s = from.getTime(); s <= until.getTime(); s += windowMs) {
     out.push({
       start: Math.floor(s / 1000),
-      end: Math.floor(Math.min(until.getTime(), s + HISTORY_WINDOW_MS - 1000) / 1000),
+      end: Math.floor(Math.min(until.getTime(), s + windowMs - 1000) / 1000),
     });
   }
   return out;
@@ -255,7 +277,14 @@ async function readSingle(
   w: Window,
 ): Promise<Raw> {
   const { url, endpoint } = singleRequest(urls, m, w);
-  const body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
+  let body: unknown;
+  try {
+    body = await http.getJson(url, { endpoint, notFoundIsAnswer: true });
+  } catch (error) {
+    // Kalshi answers 404 for a market it has no candlesticks of: an answer with no points
+    if (m.venue === "kalshi" && isVenueError(error) && error.status === 404) return [];
+    throw error;
+  }
   if (m.venue === "polymarket") return readPolymarketHistory(http.parse(body, clobHistory, url, endpoint), url);
   return readKalshiCandles(
     http.parse(body, m.historical ? kalshiHistoricalCandles : kalshiCandles, url, endpoint),
@@ -321,9 +350,11 @@ function batchesOf(
 /**
  * Reads the hourly price history of markets from the venues (within the client's concurrency and
  * retry rules) with their batch forms: Polymarket `POST /batch-prices-history` (20 tokens a
- * request), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000 candles a request). A
+ * request, 14 days a window), Kalshi `GET /markets/candlesticks` (up to 100 tickers, 10,000
+ * candles a request, KALSHI_WINDOW_MS a window). A
  * batch the venue refuses with a 4xx is read again market by market with the single form; a
- * market whose history cannot be read is reported, never guessed. A Kalshi market settled before
+ * market whose history cannot be read is reported as `failed`, never guessed, and one the venue
+ * answered with no points (Kalshi's batch answer leaves such tickers out) as answered with none. A Kalshi market settled before
  * the historical cutoff is read from `/historical/markets/{ticker}/candlesticks`; a resolved
  * Polymarket market from its 12-hour points (coarsePoints).
  */
@@ -350,11 +381,9 @@ export async function readHistory(
     try {
       const got = await readBatch(http, urls, group, w);
       for (const m of group) {
-        const points = got.get(m.venueRef);
-        // Kalshi answers one entry per market it knows; Polymarket maps every token asked (an unknown one to nothing)
-        if (points === undefined && m.venue === "kalshi")
-          fail(m, new Error("not in the venue's batch answer (unknown ticker)"));
-        else raw.get(m.conditionId)!.push(...(points ?? []));
+        // Kalshi's batch answer leaves out the tickers without candles in the window, Polymarket's
+        // maps a token without points to nothing: either way the venue answered, with no points
+        raw.get(m.conditionId)!.push(...(got.get(m.venueRef) ?? []));
       }
     } catch (error) {
       if (refused(error)) await Promise.all(group.map((m) => single(m, w)));
@@ -363,18 +392,23 @@ export async function readHistory(
   };
 
   const work: Array<Promise<void>> = [];
-  for (const w of historyWindows(from, new Date(until.getTime()))) {
-    const { batches, singles } = batchesOf(markets, w);
-    for (const group of batches) work.push(batch(group, w));
-    for (const m of singles) work.push(single(m, w));
+  const windows = { polymarket: HISTORY_WINDOW_MS, kalshi: KALSHI_WINDOW_MS };
+  for (const venue of ["polymarket", "kalshi"] as const) {
+    const mine = markets.filter((m) => m.venue === venue);
+    if (mine.length === 0) continue;
+    for (const w of historyWindows(from, new Date(until.getTime()), windows[venue])) {
+      const { batches, singles } = batchesOf(mine, w);
+      for (const group of batches) work.push(batch(group, w));
+      for (const m of singles) work.push(single(m, w));
+    }
   }
   await Promise.all(work);
   return markets.map((m): HistoryRead => {
     const problem = problems.get(m.conditionId);
-    if (problem !== undefined) return { conditionId: m.conditionId, problem };
+    if (problem !== undefined) return { conditionId: m.conditionId, outcome: "failed", problem };
     const points = m.resolved
       ? coarsePoints(raw.get(m.conditionId)!, from, until)
       : hourlyPoints(raw.get(m.conditionId)!, from, until);
-    return { conditionId: m.conditionId, points };
+    return { conditionId: m.conditionId, outcome: "answered", points };
   });
 }

@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { polyBook, kalshiBookFp, startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
+import { cpiEvent, cpiIndex, cryptoEvent, cryptoIndex, tsxCli, venueEnv } from "../support/venue-fixtures";
 
 // Back-calculated history: a catalog of venue entries whose base date lies 35 days before their
 // launch, applied to a new service (real PostgreSQL, the operator CLIs, venues answering over
@@ -30,49 +31,13 @@ let server: RunningServer | undefined;
 const catalog = {
   version: 1,
   indices: [
-    {
-      ticker: "PMX-BTC",
-      name: "BTC Price Markets Index",
-      description: "Open Polymarket markets tagged crypto.",
-      inceptionAt: base.toISOString(),
-      launchAt: launch.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
-      // history has no depth: this rule cannot apply to back-calculated hours
-      eligibility: { minDepthUsd: 100, maxSpread: 0.1 },
-    },
-    {
-      ticker: "KX-CPI",
-      name: "Kalshi CPI Index",
-      description: "Open Kalshi CPI markets.",
-      inceptionAt: base.toISOString(),
-      launchAt: launch.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
-    },
+    // history has no depth: this rule cannot apply to back-calculated hours
+    cryptoIndex({ inceptionAt: base, launchAt: launch }, { eligibility: { minDepthUsd: 100, maxSpread: 0.1 } }),
+    cpiIndex({ inceptionAt: base, launchAt: launch }),
   ],
 };
 
-const env = () => ({
-  ...process.env,
-  DATABASE_URL: url,
-  REDIS_URL: "",
-  DEMO_MARKET: "0",
-  POLYMARKET_GAMMA_URL: fake.gammaUrl,
-  POLYMARKET_CLOB_URL: fake.clobUrl,
-  KALSHI_API_URL: fake.kalshiUrl,
-  COLLECT_TIMEOUT_MS: "3000",
-});
-const cli = (script: string, args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
-      { env: env(), encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+const cli = tsxCli(() => venueEnv(fake, { DATABASE_URL: url, COLLECT_TIMEOUT_MS: "3000" }));
 
 /** An hourly path from hour `from` to the launch (exclusive), the price given per hour index. */
 const path4 = (from: number, until: number, price: (h: number) => number, spread = 0): HistoryPrice[] =>
@@ -117,23 +82,9 @@ beforeAll(async () => {
   fake = await startFakeVenues();
   const end = new Date(launch.getTime() + 40 * 24 * HOUR).toISOString();
   fake.poly.events.push(
-    {
-      slug: "btc-a",
-      title: "BTC a",
-      negRisk: false,
-      tags: ["crypto"],
-      endDate: end,
-      markets: [{ conditionId: "0xbtc-a", question: "Will BTC reach a?", yesToken: "tok-a", endDate: end }],
-    },
+    cryptoEvent("btc-a", end, "tok-a"),
     // b lists a day after the base date
-    {
-      slug: "btc-b",
-      title: "BTC b",
-      negRisk: false,
-      tags: ["crypto"],
-      endDate: end,
-      markets: [{ conditionId: "0xbtc-b", question: "Will BTC reach b?", yesToken: "tok-b", endDate: end }],
-    },
+    cryptoEvent("btc-b", end, "tok-b"),
     // a ladder whose first rung resolved YES two days after the base date; the event stays open
     {
       slug: "btc-ladder",
@@ -195,13 +146,7 @@ beforeAll(async () => {
     "tok-r2",
     path4(0, HOURS, () => 0.5),
   );
-  fake.kalshi.events.push({
-    event_ticker: "KXCPI-A",
-    series_ticker: "KXCPI",
-    title: "CPI A",
-    mutually_exclusive: false,
-    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
-  });
+  fake.kalshi.events.push(cpiEvent("A", end));
   fake.kalshi.events.push({
     event_ticker: "KXCPI-OLD",
     series_ticker: "KXCPI",

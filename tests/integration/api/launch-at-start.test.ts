@@ -10,6 +10,7 @@ import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { startFakeVenues, type FakeVenues, type HistoryPrice } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
+import { cryptoEvent, cryptoIndex, fedVolatility } from "../support/venue-fixtures";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { NameAsTextPool } from "@/lib/db/pg-pool";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -60,36 +61,8 @@ const history = (token: string): HistoryPrice[] =>
     return { t: (base.getTime() + h * HOUR) / 1000, bid: p, ask: p };
   });
 
-const catalog = {
-  version: 1,
-  indices: [
-    {
-      ticker: "PMX-BTC",
-      name: "BTC Price Markets Index",
-      description: "Open Polymarket markets tagged crypto.",
-      inceptionAt: base.toISOString(),
-      launchAt: launch.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
-    },
-  ],
-  volatility: [
-    {
-      ticker: "PMV-FEDDEC",
-      slug: "fed-december",
-      name: "Fed December Volatility",
-      description: "Expected movement of the probabilities of the December Fed decision.",
-      category: "macro",
-      venue: "polymarket",
-      event: "fed-decision-december",
-      inceptionAt: base.toISOString(),
-      launchAt: launch.toISOString(),
-      tenorsDays: [7, 30],
-      headlineTenorDays: 30,
-      relatedIndexTickers: [],
-    },
-  ],
-};
+const when = { inceptionAt: base, launchAt: launch };
+const catalog = { version: 1, indices: [cryptoIndex(when)], volatility: [fedVolatility(when)] };
 
 beforeAll(async () => {
   if (!fs.existsSync(".next/BUILD_ID")) throw new Error("needs `npm run build` first");
@@ -103,30 +76,20 @@ beforeAll(async () => {
   await client.connect();
   fake = await startFakeVenues();
   const end = new Date(nowHour.getTime() + 60 * 24 * HOUR).toISOString();
-  fake.poly.events.push(
-    ...["a", "b"].map((x) => ({
-      slug: `btc-${x}`,
-      title: `BTC ${x}`,
-      negRisk: false,
-      tags: ["crypto"],
+  fake.poly.events.push(...["a", "b"].map((x) => cryptoEvent(`btc-${x}`, end, `tok-${x}`)), {
+    slug: "fed-decision-december",
+    title: "Fed decision in December",
+    negRisk: true,
+    tags: ["economy"],
+    endDate: end,
+    markets: ["Cut", "Hold", "Hike"].map((g) => ({
+      conditionId: `0x${g.toLowerCase()}`,
+      question: `Fed: ${g}?`,
+      groupItemTitle: g,
+      yesToken: `tok-${g.toLowerCase()}`,
       endDate: end,
-      markets: [{ conditionId: `0xbtc-${x}`, question: `Will BTC reach ${x}?`, yesToken: `tok-${x}`, endDate: end }],
     })),
-    {
-      slug: "fed-decision-december",
-      title: "Fed decision in December",
-      negRisk: true,
-      tags: ["economy"],
-      endDate: end,
-      markets: ["Cut", "Hold", "Hike"].map((g) => ({
-        conditionId: `0x${g.toLowerCase()}`,
-        question: `Fed: ${g}?`,
-        groupItemTitle: g,
-        yesToken: `tok-${g.toLowerCase()}`,
-        endDate: end,
-      })),
-    },
-  );
+  });
   for (const token of Object.keys(prices)) fake.history.poly.set(token, history(token));
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog, null, 2));

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +12,7 @@ import {
   type FakeVenues,
 } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
+import { cpiEvent, cpiIndex, cryptoEvent, cryptoIndex, tsxCli, venueEnv } from "../support/venue-fixtures";
 
 // Drift: a venue answering in another shape, announcing an endpoint's end (deprecation / sunset /
 // warning headers), or answering 404/410 from an endpoint the connectors use is seen, not found
@@ -30,49 +30,12 @@ let database: { url: string; drop: () => Promise<void> };
 let fake: FakeVenues;
 let server: RunningServer | undefined;
 
-const catalog = {
-  version: 1,
-  indices: [
-    {
-      ticker: "PMX-BTC",
-      name: "BTC Price Markets Index",
-      description: "Open Polymarket markets tagged crypto.",
-      inceptionAt: at(0).toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
-    },
-    {
-      ticker: "KX-CPI",
-      name: "Kalshi CPI Index",
-      description: "Open Kalshi CPI markets.",
-      inceptionAt: at(0).toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
-    },
-  ],
-};
+const catalog = { version: 1, indices: [cryptoIndex({ inceptionAt: at(0) }), cpiIndex({ inceptionAt: at(0) })] };
 
-const env = () => ({
-  ...process.env,
-  DATABASE_URL: database.url,
-  REDIS_URL: "",
-  DEMO_MARKET: "0",
-  ENGINE_TICK_SECONDS: "86400",
-  POLYMARKET_GAMMA_URL: fake.gammaUrl,
-  POLYMARKET_CLOB_URL: fake.clobUrl,
-  KALSHI_API_URL: fake.kalshiUrl,
-  COLLECT_TIMEOUT_MS: "2000",
-});
-const cli = (script: string, args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
-      { env: env(), encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+// A day-long tick keeps the engine and the indices "fresh" between these hours: only the venue drifts.
+const cli = tsxCli(() =>
+  venueEnv(fake, { DATABASE_URL: database.url, ENGINE_TICK_SECONDS: "86400", COLLECT_TIMEOUT_MS: "2000" }),
+);
 const doctor = () => cli("scripts/venues.ts", ["doctor"]);
 const rowOf = (table: string, endpoint: string) =>
   table.split("\n").find((line) => line.startsWith(`${endpoint}  `)) ?? "";
@@ -95,23 +58,10 @@ beforeAll(async () => {
   database = await ownDatabase("drift");
   fake = await startFakeVenues();
   const end = new Date(now + 40 * 86_400_000).toISOString();
-  fake.poly.events.push({
-    slug: "btc-a",
-    title: "BTC a",
-    negRisk: false,
-    tags: ["crypto"],
-    endDate: end,
-    markets: [{ conditionId: "0xbtc-a", question: "Will BTC reach a?", yesToken: "tok-a", endDate: end }],
-  });
+  fake.poly.events.push(cryptoEvent("btc-a", end, "tok-a"));
   fake.poly.books.set("tok-a", polyBook(0.3, 0.33));
   fake.history.poly.set("tok-a", [{ t: Math.floor(now / 1000) - 3600, bid: 0.3, ask: 0.33 }]);
-  fake.kalshi.events.push({
-    event_ticker: "KXCPI-A",
-    series_ticker: "KXCPI",
-    title: "CPI A",
-    mutually_exclusive: false,
-    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
-  });
+  fake.kalshi.events.push(cpiEvent("A", end));
   fake.kalshi.books.set("KXCPI-A-T3", kalshiBookFp(0.4, 0.43));
   fake.history.kalshi.set("KXCPI-A-T3", [{ t: Math.floor(now / 1000) - 3600, bid: 0.4, ask: 0.43 }]);
   const file = path.join(dir, "catalog.json");

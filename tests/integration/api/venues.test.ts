@@ -1,4 +1,4 @@
-import { execFile, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,6 +11,15 @@ import { VOL_ROUNDING, verifyBundles } from "@/lib/snapshots/verify-bundles";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
+import {
+  cpiEvent,
+  cpiIndex,
+  cryptoEvent,
+  cryptoIndex,
+  fedVolatility,
+  tsxCli,
+  venueEnv,
+} from "../support/venue-fixtures";
 import { waitFor } from "@/tests/support/wait-for";
 
 // The service without the demo: its own catalog, venues answering from a local fake in their
@@ -35,66 +44,16 @@ let key = "";
 const catalog = (over: { maxSpread?: number; dropCpi?: boolean } = {}) => ({
   version: 1,
   indices: [
-    {
-      ticker: "PMX-BTC",
-      name: "BTC Price Markets Index",
-      description: "Open Polymarket markets tagged crypto.",
-      inceptionAt: hours[0]!.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
-      eligibility: { minDepthUsd: 100, maxSpread: over.maxSpread ?? 0.1, minDaysToSettlement: 0 },
-    },
-    ...(over.dropCpi
-      ? []
-      : [
-          {
-            ticker: "KX-CPI",
-            name: "Kalshi CPI Index",
-            description: "Open Kalshi CPI markets.",
-            inceptionAt: hours[0]!.toISOString(),
-            maturityType: "PERPETUAL",
-            universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
-          },
-        ]),
+    cryptoIndex(
+      { inceptionAt: hours[0]! },
+      { eligibility: { minDepthUsd: 100, maxSpread: over.maxSpread ?? 0.1, minDaysToSettlement: 0 } },
+    ),
+    ...(over.dropCpi ? [] : [cpiIndex({ inceptionAt: hours[0]! })]),
   ],
-  volatility: [
-    {
-      ticker: "PMV-FEDDEC",
-      slug: "fed-december",
-      name: "Fed December Volatility",
-      description: "Expected movement of the probabilities of the December Fed decision.",
-      category: "macro",
-      venue: "polymarket",
-      event: "fed-decision-december",
-      inceptionAt: hours[0]!.toISOString(),
-      tenorsDays: [7, 30],
-      headlineTenorDays: 30,
-      relatedIndexTickers: [],
-    },
-  ],
+  volatility: [fedVolatility({ inceptionAt: hours[0]! })],
 });
 
-const env = () => ({
-  ...process.env,
-  DATABASE_URL: url,
-  REDIS_URL: "",
-  DEMO_MARKET: "0",
-  POLYMARKET_GAMMA_URL: fake.gammaUrl,
-  POLYMARKET_CLOB_URL: fake.clobUrl,
-  KALSHI_API_URL: fake.kalshiUrl,
-  COLLECT_TIMEOUT_MS: "3000",
-});
-// Asynchronous: the fake venues answer from this process, so it must not block while a CLI runs.
-const cli = (script: string, args: string[]) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
-      { env: env(), encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+const cli = tsxCli(() => venueEnv(fake, { DATABASE_URL: url, COLLECT_TIMEOUT_MS: "3000" }));
 const v1 = async (p: string) => {
   const res = await fetch(`${server.baseUrl}${p}`, { headers: { Authorization: `Bearer ${key}` } });
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read arbitrary JSON
@@ -140,53 +99,33 @@ beforeAll(async () => {
   if (migrate.status !== 0) throw new Error(migrate.stderr);
   fake = await startFakeVenues();
   const end = settle(hours[0]!);
-  fake.poly.events.push(
-    ...["btc-a", "btc-b", "btc-c"].map((slug) => ({
-      slug,
-      title: `BTC ${slug}`,
-      negRisk: false,
-      tags: ["crypto"],
-      endDate: end,
-      markets: [
-        { conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end },
-      ],
-    })),
-    {
-      slug: "fed-decision-december",
-      title: "Fed decision in December",
-      negRisk: true,
-      // augmented: its explicit "Other" is a placeholder the venue says to ignore, never a leg
-      negRiskAugmented: true,
-      tags: ["economy"],
-      endDate: end,
-      markets: [
-        ...["Cut", "Hold", "Hike"].map((g) => ({
-          conditionId: `0x${g.toLowerCase()}`,
-          question: `Fed: ${g}?`,
-          groupItemTitle: g,
-          yesToken: `tok-${g.toLowerCase()}`,
-          endDate: end,
-        })),
-        {
-          conditionId: "0xother",
-          question: "Fed: Other?",
-          groupItemTitle: "Other",
-          yesToken: "tok-other",
-          endDate: end,
-          negRiskOther: true,
-        },
-      ],
-    },
-  );
-  fake.kalshi.events.push(
-    ...["A", "B"].map((x) => ({
-      event_ticker: `KXCPI-${x}`,
-      series_ticker: "KXCPI",
-      title: `CPI ${x}`,
-      mutually_exclusive: false,
-      markets: [{ ticker: `KXCPI-${x}-T3`, title: `CPI ${x} above 3%?`, status: "active", close_time: end }],
-    })),
-  );
+  fake.poly.events.push(...["btc-a", "btc-b", "btc-c"].map((slug) => cryptoEvent(slug, end)), {
+    slug: "fed-decision-december",
+    title: "Fed decision in December",
+    negRisk: true,
+    // augmented: its explicit "Other" is a placeholder the venue says to ignore, never a leg
+    negRiskAugmented: true,
+    tags: ["economy"],
+    endDate: end,
+    markets: [
+      ...["Cut", "Hold", "Hike"].map((g) => ({
+        conditionId: `0x${g.toLowerCase()}`,
+        question: `Fed: ${g}?`,
+        groupItemTitle: g,
+        yesToken: `tok-${g.toLowerCase()}`,
+        endDate: end,
+      })),
+      {
+        conditionId: "0xother",
+        question: "Fed: Other?",
+        groupItemTitle: "Other",
+        yesToken: "tok-other",
+        endDate: end,
+        negRiskOther: true,
+      },
+    ],
+  });
+  fake.kalshi.events.push(...["A", "B"].map((x) => cpiEvent(x, end)));
   setPrices(0);
   const file = path.join(dir, "catalog.json");
   fs.writeFileSync(file, JSON.stringify(catalog(), null, 2));

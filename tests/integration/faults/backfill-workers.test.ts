@@ -1,28 +1,14 @@
-import fs from "node:fs";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownDatabase, tempDataDir, until } from "./support";
+import { describe, expect, it } from "vitest";
+import { until } from "./support";
+import { demoProcessDatabase } from "../support/demo-process-database";
 
 // A fresh install with several workers: one computes the history while the others find the
 // engine lock taken. A backfill in progress is not an incident: the others wait for it (their
 // backfill stays `running`, they raise no incident and start no ticks), and once it is done the
 // data is current and nothing opens. The other worker is played by a connection of this test
 // that holds the engine lock, as a worker's catch-up transaction does.
-let database: Awaited<ReturnType<typeof ownDatabase>>;
-let dataDir: string;
-
-beforeAll(async () => {
-  database = await ownDatabase("bfworkers");
-  dataDir = tempDataDir("bfworkers");
-  Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: "", DEMO_MARKET: "1" });
-});
-
-afterAll(async () => {
-  const { closeRoot } = await import("@/lib/root");
-  await closeRoot();
-  await database?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const database = demoProcessDatabase("bfworkers");
 
 describe("start-up backfill beside another worker computing", () => {
   it("waits for the other worker instead of declaring itself done, raises no incident meanwhile, and opens none once the data is current", async () => {

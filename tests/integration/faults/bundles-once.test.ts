@@ -1,26 +1,12 @@
-import fs from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ownDatabase, sql, tempDataDir } from "./support";
+import { describe, expect, it } from "vitest";
+import { sql } from "./support";
+import { demoProcessDatabase } from "../support/demo-process-database";
 
 // Several instances reach the closed months' bundles at once (the cluster's workers at their first
 // start, each after its start-up catch-up): one builds them, under the engine's lock, and the
 // others skip, instead of all computing the same months and racing to insert them (PostgreSQL
 // then logs unique-key violations). Two clients of their own play the two workers.
-let database: Awaited<ReturnType<typeof ownDatabase>>;
-let dataDir: string;
-
-beforeAll(async () => {
-  database = await ownDatabase("bundlesonce");
-  dataDir = tempDataDir("bundlesonce");
-  Object.assign(process.env, { DATABASE_URL: database.url, DATA_DIR: dataDir, REDIS_URL: "", DEMO_MARKET: "1" });
-});
-
-afterAll(async () => {
-  const { closeRoot } = await import("@/lib/root");
-  await closeRoot();
-  await database?.drop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+const database = demoProcessDatabase("bundlesonce");
 
 describe("closed-month bundles with several instances", () => {
   it("one instance builds each month, the other skips; no month is computed twice", async () => {

@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { startServer, type RunningServer } from "../support/server";
 import { kalshiBookFp, polyBook, startFakeVenues, type FakeVenues } from "../../support/fake-venues";
 import { waitFor } from "@/tests/support/wait-for";
 import { statusView as statusViewShape } from "@/lib/data/status-shapes";
+import { cpiEvent, cpiIndex, cryptoEvent, cryptoIndex, tsxCli, venueEnv } from "../support/venue-fixtures";
 
 // /status from the database: a venue whose reads fail for a whole collector run gets an incident,
 // opened by the service and closed when the venue reads again; the operator opens, annotates and
@@ -24,24 +24,7 @@ const DEAD = "http://127.0.0.1:9/kalshi"; // nothing listens on the discard port
 
 const catalog = {
   version: 1,
-  indices: [
-    {
-      ticker: "PMX-BTC",
-      name: "BTC Price Markets Index",
-      description: "Open Polymarket markets tagged crypto.",
-      inceptionAt: hours[0]!.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "polymarket", tagSlugs: ["crypto"] },
-    },
-    {
-      ticker: "KX-CPI",
-      name: "Kalshi CPI Index",
-      description: "Open Kalshi CPI markets.",
-      inceptionAt: hours[0]!.toISOString(),
-      maturityType: "PERPETUAL",
-      universe: { venue: "kalshi", seriesTickers: ["KXCPI"] },
-    },
-  ],
+  indices: [cryptoIndex({ inceptionAt: hours[0]! }), cpiIndex({ inceptionAt: hours[0]! })],
   volatility: [
     {
       ticker: "KXV-FED",
@@ -61,27 +44,15 @@ const catalog = {
 };
 
 // A day-long tick keeps the engine and the indices "fresh" between these hours: only the venue fails.
-const env = (kalshiUrl: string) => ({
-  ...process.env,
-  DATABASE_URL: database.url,
-  REDIS_URL: "",
-  DEMO_MARKET: "0",
-  ENGINE_TICK_SECONDS: "86400",
-  POLYMARKET_GAMMA_URL: fake.gammaUrl,
-  POLYMARKET_CLOB_URL: fake.clobUrl,
-  KALSHI_API_URL: kalshiUrl,
-  COLLECT_TIMEOUT_MS: "2000",
-});
 const cli = (script: string, args: string[], kalshiUrl = fake.kalshiUrl) =>
-  new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    execFile(
-      process.execPath,
-      ["node_modules/tsx/dist/cli.mjs", "--conditions=react-server", script, ...args],
-      { env: env(kalshiUrl), encoding: "utf8" },
-      (error, stdout, stderr) =>
-        resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+  tsxCli(() =>
+    venueEnv(fake, {
+      DATABASE_URL: database.url,
+      ENGINE_TICK_SECONDS: "86400",
+      KALSHI_API_URL: kalshiUrl,
+      COLLECT_TIMEOUT_MS: "2000",
+    }),
+  )(script, args);
 
 interface StatusJson {
   venues: Array<{
@@ -132,25 +103,8 @@ beforeAll(async () => {
   database = await ownDatabase("status");
   fake = await startFakeVenues();
   const end = new Date(now + 40 * 86_400_000).toISOString();
-  fake.poly.events.push(
-    ...["btc-a", "btc-b"].map((slug) => ({
-      slug,
-      title: `BTC ${slug}`,
-      negRisk: false,
-      tags: ["crypto"],
-      endDate: end,
-      markets: [
-        { conditionId: `0x${slug}`, question: `Will BTC reach ${slug}?`, yesToken: `tok-${slug}`, endDate: end },
-      ],
-    })),
-  );
-  fake.kalshi.events.push({
-    event_ticker: "KXCPI-A",
-    series_ticker: "KXCPI",
-    title: "CPI A",
-    mutually_exclusive: false,
-    markets: [{ ticker: "KXCPI-A-T3", title: "CPI A above 3%?", status: "active", close_time: end }],
-  });
+  fake.poly.events.push(...["btc-a", "btc-b"].map((slug) => cryptoEvent(slug, end)));
+  fake.kalshi.events.push(cpiEvent("A", end));
   fake.kalshi.events.push({
     event_ticker: "KXFED-A",
     series_ticker: "KXFED",

@@ -155,16 +155,50 @@ describe("readHistory through the venues' HTTP API", () => {
       kalshi!.points[0]!.bestAsk.toString(),
       kalshi!.points[0]!.mid.toString(),
     ]).toEqual(["0.3", "0.34", "0.32"]);
-    // one batch request per window and venue, in the documented batch forms
+    // one batch request per window and venue, in the documented batch forms: Polymarket's windows
+    // are 14 days; Kalshi bills a request per ticker whatever its span, so its 40 days are one window
     const windows = historyWindows(new Date(base), new Date(hours.at(-1)!)).length;
+    expect(windows).toBe(3);
     expect(fake.hits.filter((h) => h.startsWith("POST /clob/batch-prices-history")).length).toBe(windows);
     expect(
       fake.hits.filter(
         (h) =>
           h.startsWith("/kalshi/markets/candlesticks?market_tickers=KXCPI-26-T3&") && h.includes("period_interval=60"),
       ).length,
-    ).toBe(windows);
+    ).toBe(1);
     expect(fake.hits.filter((h) => h.startsWith("/clob/prices-history") || h.includes("/series/"))).toEqual([]);
+  });
+
+  test("90 days of 40 Kalshi markets: each ticker asked (and billed) once, 4 tickers a batch within 10,000 candles", async () => {
+    const span = 90 * 24;
+    const tickers = Array.from({ length: 40 }, (_, i) => `K${i}`);
+    for (const t of tickers)
+      fake.history.kalshi.set(
+        t,
+        Array.from({ length: span }, (_, i) => ({ t: sec(base + i * HOUR), bid: 0.3, ask: 0.32 })),
+      );
+    const markets = tickers.map((t) => ({
+      venue: "kalshi" as const,
+      conditionId: `kalshi:${t}`,
+      venueRef: t,
+      series: "KX",
+    }));
+    // a long timeout: each answer holds four markets' 90 days
+    const patient = new VenueHttp({
+      venue: "test",
+      concurrency: 4,
+      timeoutMs: 30_000,
+      backoffMs: 1,
+      sleep: async () => {},
+    });
+    const reads = await readHistory(patient, urls(), markets, new Date(base), new Date(base + (span - 1) * HOUR));
+    expect(reads.filter((r) => r.outcome !== "answered" || r.points.length !== span)).toEqual([]);
+    // distinct requests (a retry on a loaded machine repeats one)
+    const asked = [...new Set(fake.hits.filter((h) => h.startsWith("/kalshi/markets/candlesticks?")))].map((h) =>
+      new URL(h, "http://x").searchParams.get("market_tickers")!.split(","),
+    );
+    expect(asked.map((a) => a.length)).toEqual(Array<number>(10).fill(4));
+    expect(asked.flat().sort()).toEqual([...tickers].sort());
   });
 
   test("batches hold at most 20 Polymarket tokens, and as many Kalshi tickers as fit in 10,000 candles", async () => {
@@ -229,21 +263,48 @@ describe("readHistory through the venues' HTTP API", () => {
     expect(fake.hits.some((h) => h.startsWith("/kalshi/series/KXCPI/markets/KXCPI-26-T3/candlesticks?"))).toBe(true);
   });
 
-  test("a market the venue does not know, or (single form) whose series is unknown, is reported, not guessed", async () => {
+  test("a market the venue answers without candles has no points (answered); one whose series is unknown (single form) failed", async () => {
     const markets = [
       { venue: "kalshi" as const, conditionId: "kalshi:NOPE", venueRef: "NOPE", series: "KXCPI" },
       { venue: "kalshi" as const, conditionId: "kalshi:X", venueRef: "X", series: null },
     ];
+    // Kalshi's batch answer leaves out the tickers without candles: no history, not a failed read
     const batch = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(batch.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
-      expect.stringMatching(/unknown ticker/),
-      expect.stringMatching(/unknown ticker/),
+    expect(batch).toEqual([
+      { conditionId: "kalshi:NOPE", outcome: "answered", points: [] },
+      { conditionId: "kalshi:X", outcome: "answered", points: [] },
     ]);
     fake.history.refuseBatch = true;
     const single = await readHistory(http(), urls(), markets, new Date(base), new Date(base + HOUR));
-    expect(single.map((r) => ("problem" in r ? r.problem : "ok"))).toEqual([
-      expect.stringMatching(/HTTP 404/),
-      "no series ticker known for its candlesticks",
+    expect(single).toEqual([
+      { conditionId: "kalshi:NOPE", outcome: "answered", points: [] },
+      { conditionId: "kalshi:X", outcome: "failed", problem: "no series ticker known for its candlesticks" },
+    ]);
+  });
+
+  test("a venue down (connection refused) or answering 503 past the retries: the read failed, never an empty history", async () => {
+    const markets = [
+      { venue: "kalshi" as const, conditionId: "kalshi:K1", venueRef: "K1", series: "KX" },
+      { venue: "polymarket" as const, conditionId: "0xp", venueRef: "tok-p" },
+    ];
+    fake.history.kalshi.set("K1", [{ t: sec(base), bid: 0.3, ask: 0.34 }]);
+    fake.history.poly.set("tok-p", [{ t: sec(base), bid: 0.5, ask: 0.5 }]);
+    fake.faults.set("/kalshi/markets/candlesticks", [{ status: 503, times: 100 }]);
+    const client = http();
+    const unavailable = await readHistory(client, urls(), markets, new Date(base), new Date(base));
+    expect(unavailable).toEqual([
+      { conditionId: "kalshi:K1", outcome: "failed", problem: expect.stringMatching(/HTTP 503$/) },
+      { conditionId: "0xp", outcome: "answered", points: [expect.objectContaining({ t: new Date(base) })] },
+    ]);
+    expect(client.failed).toBe(1);
+    // a closed port: nothing listens there
+    const closed = await startFakeVenues();
+    const gone = { polymarketClobUrl: closed.clobUrl, kalshiApiUrl: closed.kalshiUrl };
+    await closed.close();
+    const refused = await readHistory(http(), gone, markets, new Date(base), new Date(base));
+    expect(refused.map((r) => [r.outcome, "problem" in r ? r.problem : ""])).toEqual([
+      ["failed", expect.stringMatching(/unreachable/)],
+      ["failed", expect.stringMatching(/unreachable/)],
     ]);
   });
 
@@ -364,7 +425,8 @@ describe("Kalshi's historical tier", () => {
       series: "KXCPI",
     };
     const [live] = await readHistory(http(), urls(), [market], new Date(base), new Date(base + 4 * HOUR));
-    expect(live && "problem" in live && live.problem).toMatch(/unknown ticker/);
+    // the live batch answer leaves it out: no candles there (which is why the historical tier is read)
+    expect(live).toEqual({ conditionId: "kalshi:KXCPI-OLD-T2", outcome: "answered", points: [] });
     const [old] = await readHistory(
       http(),
       urls(),
