@@ -45,10 +45,9 @@ export async function startupSettled(timeoutMs = 600_000, bases: string[] = inje
       `the start-up work of ${base} to end`,
       async () => {
         const body = (await (await fetch(`${base}/healthz`)).json()) as {
-          status: string;
           backfill: { state: string; pending: boolean };
         };
-        return body.status === "ok" && body.backfill.state === "done" && body.backfill.pending === false;
+        return body.backfill.state === "done" && body.backfill.pending === false;
       },
       { timeoutMs, intervalMs: 250 },
     );
