@@ -177,3 +177,64 @@ test("tooltips use the page's decimals: 8 for levels, 6 for volatility points", 
   await expect(tip).toContainText(/^\d+\.\d{6} pts over/);
   await expect(tip).toContainText(/Band \d+\.\d{6} to \d+\.\d{6}/);
 });
+
+// The chart pages' weight and drawing order; how soon they draw is a figure of `npm run bench:pages`.
+const HTML_LIMIT = 300_000;
+
+/** Records the order in which the page showed the server's drawing of its chart and the interactive chart. */
+const RECORD_DRAWS = () => {
+  const chart = location.pathname.startsWith("/indices/") ? "level-chart" : "volatility-chart";
+  const w = window as unknown as { __draws?: string[] };
+  w.__draws = [];
+  const observer = new MutationObserver(() => {
+    const server = document.querySelector(`[data-testid="${chart}-frame"] .chart-line`);
+    const interactive = document.querySelector(`svg[data-testid="${chart}"] .recharts-line-curve`);
+    if (server && !w.__draws!.includes("server")) w.__draws!.push("server");
+    if (interactive) {
+      w.__draws!.push("interactive");
+      observer.disconnect();
+    }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+};
+
+test("chart pages: under 300 KB of HTML, the first chart drawn in the HTML, then replaced by the interactive chart", async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/volatility");
+  const slugs = await page
+    .locator('[data-testid="volatility-row"] a[href^="/volatility/"]')
+    .evaluateAll((as) => [
+      ...new Set(as.map((a) => (a.getAttribute("href") ?? "").split("?")[0]!.replace("/volatility/", ""))),
+    ]);
+  expect(slugs.length).toBeGreaterThanOrEqual(4);
+  const pages = [
+    { path: "/indices/PMX-ELEC?range=90d&interval=1h", chart: "level-chart" },
+    { path: "/indices/PMX-CRYPTO?range=30d&interval=1d", chart: "level-chart" },
+    ...slugs.flatMap((slug) =>
+      ["30d", "90d"].map((range) => ({ path: `/volatility/${slug}?range=${range}`, chart: "volatility-chart" })),
+    ),
+  ];
+  await page.addInitScript(RECORD_DRAWS);
+  for (const { path, chart } of pages) {
+    const res = await request.get(path);
+    expect(res.status(), path).toBe(200);
+    const html = await res.text();
+    expect(Buffer.byteLength(html), `${path}: bytes of HTML`).toBeLessThan(HTML_LIMIT);
+    // The first drawing is in the HTML: lines a browser paints without running any script.
+    expect(html, path).toMatch(new RegExp(`data-testid="${chart}-frame"[\\s\\S]*class="chart-line`));
+
+    await page.goto(path);
+    await expect(page.locator(`svg[data-testid="${chart}"] .recharts-line-curve`).first()).toBeAttached({
+      timeout: 30_000,
+    });
+    const draws = await page.evaluate(() => (window as unknown as { __draws?: string[] }).__draws ?? []);
+    expect(draws, `${path}: the server's drawing shown before the interactive chart`).toEqual([
+      "server",
+      "interactive",
+    ]);
+  }
+});

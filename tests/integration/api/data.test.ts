@@ -26,6 +26,15 @@ async function db() {
   return testDb();
 }
 
+describe("GET /v1", () => {
+  it("key.prefix identifies the calling key: its display prefix, never the secret", async () => {
+    const own = await newKey();
+    const res = await call("/v1", { key: own.key });
+    expect(res.body.data.key.prefix).toBe(own.key.slice(0, "svc_live_".length + 4));
+    expect(JSON.stringify(res.body)).not.toContain(own.key);
+  });
+});
+
 describe("GET /v1/indices", () => {
   it("lists at least four indices with the catalog fields, one of them ceased or resolved", async () => {
     const res = await call("/v1/indices", { key });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { baseUrl, newKey } from "../support/api";
-import { freePort } from "../support/server";
+import { freePort, untilHealthy } from "../support/server";
 
 // The production server answers /v1 in its node:http front (lib/api/node-adapter.ts) without
 // Next's router; `next dev` (and `next start`) answer it through the app/v1 route files. For the
@@ -44,13 +44,7 @@ beforeAll(async () => {
   child.stdout!.on("data", (d: Buffer) => (log += d.toString()));
   child.stderr!.on("data", (d: Buffer) => (log += d.toString()));
   nextOnly = { baseUrl: url, process: child };
-  for (const deadline = Date.now() + 120_000; ;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${log}`);
-    const res = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
-    if (res?.status === 200) break;
-    if (Date.now() > deadline) throw new Error(`next start did not answer /healthz:\n${log}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await untilHealthy(child, url, () => log, { timeoutMs: 120_000 });
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
   const catalog = await (
     await fetch(`${baseUrl()}/v1/indices`, { headers: { Authorization: `Bearer ${key}` } })

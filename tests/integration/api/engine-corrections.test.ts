@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { NameAsTextPool } from "@/lib/db/pg-pool";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { CURRENT_CORRECTIONS } from "@/lib/ingest/corrections";
 import { correctStoredValues } from "@/lib/server/backfill";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (methodology, restatement policy): a database whose values were computed before an engine
 // correction is recomputed at start over its whole stored history, and every published decision
@@ -16,22 +15,17 @@ import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 const SEED = 737373;
 const NOW = new Date("2026-10-20T00:30:00Z");
 const START = new Date("2026-09-05T00:00:00Z");
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 const quiet = () => undefined;
 
 beforeAll(async () => {
-  name = uniqueName("pmb_corrections");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_corrections");
+  prisma = db.prisma;
   await catchUp(prisma, { seed: SEED, start: START, now: NOW });
 }, 600_000);
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
-});
+afterAll(() => db?.drop());
 
 describe("engine corrections restate a stored database once, at start", () => {
   it("a database computed by this engine reflects every correction: nothing to restate", async () => {

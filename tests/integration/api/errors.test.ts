@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
 
-describe("method_not_allowed", () => {
-  it.each(["POST", "PUT", "PATCH", "DELETE"])("%s on a real route gives 405 with Allow: GET", async (method) => {
-    const res = await call("/v1/indices", { method });
-    expectError(res, 405, "method_not_allowed");
-    expect(res.headers.get("allow")).toBe("GET");
-  });
-});
-
 describe("not_found", () => {
   it("an unknown ticker answers not_found with the common headers", async () => {
     const { key } = await newKey();

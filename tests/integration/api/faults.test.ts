@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 import { expectRateHeaders, newKey, applyRunEnvironment } from "../support/api";
 import { freePort, startServer, type RunningServer } from "../support/server";
 import { startRedis, stopProcess } from "../faults/support";
@@ -113,14 +114,11 @@ describe("Redis down", () => {
       }
 
       redis = await startRedis(port);
-      let status = 0;
-      for (let i = 0; i < 60 && status !== 200; i++) {
+      const back = await waitFor("keyed requests answered again", async () => {
         const res = await get();
-        status = res.status;
-        if (status === 200) expectRateHeaders(res, true);
-        else await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(status).toBe(200);
+        return res.status === 200 && res;
+      });
+      expectRateHeaders(back, true);
     } finally {
       await server.stop();
       await stopProcess(redis);

@@ -1,13 +1,12 @@
 import Decimal from "decimal.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import { storeHistoryPrices } from "@/lib/ingest/history-store";
 import { HeldHistory } from "@/lib/ingest/history-held";
 import { loadOverlay } from "@/lib/ingest/snapshot-overlay";
 import { ingestFile } from "@/lib/ingest/ingest-file";
 import type { HistoryPoint } from "@/lib/venues/price-history";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (back-calculation): the venues' hourly history is stored one row per market per day; an
 // hour that has a snapshot row is the snapshot's, a price held is kept while the venue serves the
@@ -26,13 +25,12 @@ const price = (h: number) => new Decimal(0.3).plus(new Decimal(h).dividedBy(1000
 const universe = [
   { conditionId: "0xh", label: "H", legKey: null, eventKey: null, theme: "", settlementDate: null, listedAt: START },
 ];
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 
 beforeAll(async () => {
-  name = uniqueName("pmb_history_store");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_history_store");
+  prisma = db.prisma;
   await prisma.market.create({
     data: { conditionId: "0xh", venue: "polymarket", label: "H", selectors: ["polymarket:tag:h"], listedAt: START },
   });
@@ -49,11 +47,7 @@ beforeAll(async () => {
   });
 }, 120_000);
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
-});
+afterAll(() => db?.drop());
 
 describe("history prices: one row per market per day", () => {
   it("stores 30 hours over three days in three rows, leaving out the hour a snapshot holds", async () => {

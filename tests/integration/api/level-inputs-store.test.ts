@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import type { LevelInputs } from "@/lib/engine/types";
 import { insertLevels } from "@/lib/ingest/engine-runner";
 import { expandLevelInputs, isCompact, loadConstituentSets, type StoredLevelInputs } from "@/lib/db/level-inputs";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (level storage): levels are written with their constituents' ids once per index and set
 // (level_constituent_sets) and only the per-hour prices in `inputs`; read back, they give the
@@ -40,14 +39,13 @@ const level = (indexId: string, h: number, inputs: LevelInputs) => ({
   inputs: JSON.parse(JSON.stringify(inputs)) as object,
 });
 
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 let indexId = "";
 
 beforeAll(async () => {
-  name = uniqueName("pmb_level_inputs");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_level_inputs");
+  prisma = db.prisma;
   indexId = (
     await prisma.index.create({
       data: { ticker: "LVL-IN", name: "Levels", inceptionAt: START, methodologyVersion: "1.0.0" },
@@ -56,9 +54,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
+  await db?.drop();
 });
 
 async function readBack(): Promise<Map<number, { stored: StoredLevelInputs; inputs: LevelInputs }>> {

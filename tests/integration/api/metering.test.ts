@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, newKey, testDb } from "../support/api";
-
-async function usage(keyId: string) {
-  const prisma = await testDb();
-  return prisma.usageCounter.findMany({ where: { keyId }, select: { endpoint: true, statusClass: true, count: true } });
-}
+import { waitFor } from "@/tests/support/wait-for";
+import { call, countedUsage, newKey, testDb } from "../support/api";
 
 describe("usage metering", () => {
   it("counts every authenticated request per key, endpoint and status class, across instances", async () => {
@@ -14,14 +10,7 @@ describe("usage metering", () => {
     await call("/v1/indices/NOPE/latest", { key, instance: 0 });
     await call("/v1/indices", { key, instance: 1 });
     await call("/v1/indices", { key, instance: 0 }); // the fifth: 429
-    let rows: Awaited<ReturnType<typeof usage>> = [];
-    for (let i = 0; i < 40; i++) {
-      rows = await usage(id);
-      if (rows.reduce((n, r) => n + r.count, 0) >= 5) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const get = (endpoint: string, statusClass: string) =>
-      rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
+    const get = await countedUsage(id, 5);
     expect(get("/v1", "2xx")).toBe(1);
     expect(get("/v1/indices", "2xx")).toBe(2);
     expect(get("/v1/indices/{ticker}/latest", "4xx")).toBe(1);
@@ -32,11 +21,10 @@ describe("usage metering", () => {
     const { key, id } = await newKey();
     await call("/v1", { key });
     const prisma = await testDb();
-    let lastUsed: Date | null = null;
-    for (let i = 0; i < 40 && !lastUsed; i++) {
-      lastUsed = (await prisma.apiKey.findUnique({ where: { id }, select: { lastUsedAt: true } }))?.lastUsedAt ?? null;
-      if (!lastUsed) await new Promise((r) => setTimeout(r, 100));
-    }
+    const lastUsed = await waitFor(
+      "the key's lastUsedAt",
+      async () => (await prisma.apiKey.findUnique({ where: { id }, select: { lastUsedAt: true } }))?.lastUsedAt,
+    );
     expect(lastUsed).toBeInstanceOf(Date);
   });
 });

@@ -1,9 +1,8 @@
 import http from "node:http";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { RATE_HEADERS, baseUrl, call, expectError, expectRateHeaders, newKey } from "../support/api";
-import { uniqueName } from "../support/pg";
-import { startServer, type RunningServer } from "../support/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RATE_HEADERS, baseUrl, call, expectError, expectRateHeaders, newKey, ownServer } from "../support/api";
+import type { RunningServer } from "../support/server";
 
 // Odd requests: whatever produced the answer, it carries X-Request-Id
 // and, for errors, the spec's JSON error shape; the server never logs a stack trace for one.
@@ -12,15 +11,7 @@ import { startServer, type RunningServer } from "../support/server";
 let server: RunningServer;
 
 beforeAll(async () => {
-  server = await startServer({
-    DATABASE_URL: inject("databaseUrl"),
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: `${uniqueName("it_requests")}:`,
-    DEMO_MARKET: "1",
-    ENGINE_SCHEDULER: "0",
-    AUTH_SECRET: "it-requests-secret-0123456789",
-    IP_LIMIT_MINUTE: "40",
-  });
+  server = await ownServer("it_requests", { AUTH_SECRET: "it-requests-secret-0123456789", IP_LIMIT_MINUTE: "40" });
 }, 200_000);
 
 afterAll(async () => {

@@ -134,21 +134,20 @@ describe("a reused body follows the data", () => {
       ((await get(path, {}, instance)).json.data.points as Array<{ t: string; indexLevel: string }>).find(
         (p) => p.t === target.t,
       )?.indexLevel;
-    const waitFor = async (expected: string) => {
-      for (const instance of [0, 1]) {
-        const deadline = Date.now() + 10_000;
-        while ((await served(instance)) !== expected && Date.now() < deadline)
-          await new Promise((r) => setTimeout(r, 200));
-        expect(await served(instance)).toBe(expected);
-      }
+    const servedEverywhere = async (expected: string) => {
+      for (const instance of [0, 1])
+        await waitFor(`instance ${instance} to serve ${expected}`, async () => (await served(instance)) === expected, {
+          timeoutMs: 10_000,
+          intervalMs: 200,
+        });
     };
     await prisma.indexLevel.updateMany({ where: { indexId: row.id, t: at }, data: { level: changed } });
     try {
-      await waitFor(changed.toFixed(8));
+      await servedEverywhere(changed.toFixed(8));
     } finally {
       await prisma.indexLevel.updateMany({ where: { indexId: row.id, t: at }, data: { level: original.level } });
     }
-    await waitFor(original.level.toFixed(8));
+    await servedEverywhere(original.level.toFixed(8));
   });
 
   it("while nothing changed, the read models serve the same frozen window after their cache is refreshed", async () => {

@@ -1,9 +1,8 @@
 import http from "node:http";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newKey } from "../support/api";
-import { uniqueName } from "../support/pg";
-import { startServer, type RunningServer } from "../support/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newKey, ownServer } from "../support/api";
+import type { RunningServer } from "../support/server";
 import { waitFor } from "../../support/wait-for";
 
 // SIGTERM drains (lib/server/drain.ts): the server stops accepting, answers every request under
@@ -17,30 +16,10 @@ let server: RunningServer;
 let key: string;
 /** Answers the busy clients have had. */
 let served = 0;
+let servedAfterStop = 0;
 
 beforeAll(async () => {
-  server = await startServer({
-    DATABASE_URL: inject("databaseUrl"),
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: `${uniqueName("it_drain")}:`,
-    // The shared database holds the demo market, computed: a server of it runs the demo (and finds it done).
-    DEMO_MARKET: "1",
-    ENGINE_SCHEDULER: "0",
-    IP_LIMIT_MINUTE: "1000000",
-    SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-  });
-  // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
-  await waitFor(
-    "the start-up work done",
-    async () => {
-      const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as {
-        status: string;
-        backfill: { state: string; pending: boolean };
-      };
-      return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
-    },
-    { timeoutMs: 180_000 },
-  );
+  server = await ownServer("it_drain", { SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
   key = (await newKey({ limitMinute: 1_000_000, limitDay: 10_000_000 })).key;
 }, 200_000);
 
@@ -76,6 +55,7 @@ async function busyClient(index: number, stopped: () => boolean) {
       const answer = await get(agent, path, { Authorization: `Bearer ${key}` });
       answers.push({ ...answer, afterStop: stopped() });
       served++;
+      if (stopped()) servedAfterStop++;
     } catch (caught) {
       error = caught as NodeJS.ErrnoException;
       break;
@@ -126,7 +106,11 @@ describe("SIGTERM drains", () => {
     const exited = new Promise<number | null>((resolve) => server.process.once("exit", (code) => resolve(code)));
     stoppedAt = performance.now();
     server.process.kill("SIGTERM");
-    setTimeout(slow.finish, 300);
+    // The slow request's body ends while the server drains: once it has answered after the signal.
+    void waitFor("an answer given while draining", () => servedAfterStop > 0, {
+      timeoutMs: SHUTDOWN_TIMEOUT_MS,
+      intervalMs: 20,
+    }).then(slow.finish, slow.finish);
 
     const results = await Promise.all(clients);
     const code = await exited;

@@ -1,11 +1,10 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import { applyCatalogText } from "@/lib/ingest/catalog-apply";
 import { changelogView } from "@/lib/data/changelog";
 import type { ReadContext } from "@/lib/data/read-cache";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (governance, change policy; methodology, "Methodology versions"): a volatility series on an
 // earlier methodology than the engine's moves to it from the next hour to compute, also when the
@@ -14,20 +13,15 @@ import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
 
 const TEXT = fs.readFileSync("catalog/demo.json", "utf8");
 const START = new Date("2026-08-01T00:00:00Z");
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 
 beforeAll(async () => {
-  name = uniqueName("pmb_volcal");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_volcal");
+  prisma = db.prisma;
 }, 120_000);
 
-afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
-});
+afterAll(() => db?.drop());
 
 const apply = () =>
   prisma.$transaction((tx) =>

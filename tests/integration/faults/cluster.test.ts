@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 import { uniqueName } from "../support/pg";
 import { startServer, type RunningServer } from "../support/server";
 import { mintKey, ownDatabase, tempDataDir } from "./support";
@@ -51,14 +52,14 @@ afterAll(async () => {
 
 /** Polls until the primary reports the worker that replaces `pid` ready; returns the new pid. */
 async function replacementOf(pid: number, budgetMs: number): Promise<number> {
-  const started = Date.now();
-  for (;;) {
-    const m = new RegExp(`worker (\\d+) ready \\(replacing ${pid}\\)`).exec(server.output());
-    if (m) return Number(m[1]);
-    if (Date.now() - started > budgetMs)
-      throw new Error(`no replacement for worker ${pid} within ${budgetMs} ms\n${server.output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const m = await waitFor(
+    `the worker replacing ${pid}`,
+    () => new RegExp(`worker (\\d+) ready \\(replacing ${pid}\\)`).exec(server.output()),
+    { timeoutMs: budgetMs, intervalMs: 50 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}\n${server.output().slice(-2000)}`);
+  });
+  return Number(m[1]);
 }
 
 const keyed = () =>
@@ -75,12 +76,13 @@ describe("a cluster of two workers", () => {
     for (const pid of workers) {
       process.kill(pid, "SIGKILL");
       const since = Date.now();
-      for (;;) {
-        const res = await keyed();
-        if (res?.status === 200) break;
-        expect(Date.now() - since, server.output().slice(-2000)).toBeLessThan(5000);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      // The 5 s are the rule under test: the wait's deadline is the assertion.
+      await waitFor("a keyed answer after the kill", async () => (await keyed())?.status === 200, {
+        timeoutMs: 5000,
+        intervalMs: 50,
+      }).catch((error: Error) => {
+        throw new Error(`${error.message}\n${server.output().slice(-2000)}`);
+      });
       expect(Date.now() - since).toBeLessThan(5000);
       const fresh = await replacementOf(pid, 90_000);
       expect(alive(fresh)).toBe(true);
@@ -124,10 +126,13 @@ describe("a cluster of two workers", () => {
       while (!stop) outcomes.push(await one());
     });
     // Load first, then the kill, then load on the survivor and the replacement.
-    while (outcomes.length < 200) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("200 outcomes before the kill", () => outcomes.length >= 200, { timeoutMs: 60_000, intervalMs: 20 });
     process.kill(before[0]!, "SIGKILL");
     const killedAt = outcomes.length;
-    while (outcomes.length < killedAt + 400) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("400 outcomes after the kill", () => outcomes.length >= killedAt + 400, {
+      timeoutMs: 120_000,
+      intervalMs: 20,
+    });
     stop = true;
     await Promise.all(loops);
     const counts: Record<string, number> = {};

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 import { freePort, startServer, type RunningServer } from "../support/server";
 import { mintKey, ownDatabase, startProxy, tempDataDir, timed, type Proxy } from "./support";
 
@@ -62,13 +63,13 @@ describe("database refusing connections", () => {
     expect(JSON.parse(health.text).database.status).toBe("unavailable");
 
     await proxy.open();
-    let status = 0;
-    for (let i = 0; i < 40 && status !== 200; i++) {
-      status = (await timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${keys[1]}` } })).res
-        .status;
-      if (status !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe(200);
+    await waitFor(
+      "keyed requests answered once the database is back",
+      async () =>
+        (await timed(`${server.baseUrl}/v1/indices`, { headers: { Authorization: `Bearer ${keys[1]}` } })).res
+          .status === 200,
+      { timeoutMs: 10_000, intervalMs: 250 },
+    );
     expect(server.output()).not.toMatch(/(\n|\\n)\s+at .*\(/); // no stack trace logged (a JSON log line escapes its newlines)
   }, 300_000);
 });

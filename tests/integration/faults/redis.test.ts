@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 import { expectRateHeaders } from "../support/api";
 import { freePort, startServer, type RunningServer } from "../support/server";
 import { keysCli, mintKey, ownDatabase, startProxy, startRedis, stopProcess, timed } from "./support";
@@ -43,11 +44,14 @@ function revoke(key: string): void {
 }
 
 async function until200(server: RunningServer, key: string): Promise<void> {
-  for (let i = 0; i < 80; i++) {
-    if ((await get(server, key)).res.status === 200) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("the server did not recover");
+  await waitFor(
+    `${server.baseUrl} to answer keyed requests again`,
+    async () => (await get(server, key)).res.status === 200,
+    {
+      timeoutMs: 20_000,
+      intervalMs: 250,
+    },
+  );
 }
 
 describe("Redis stopped", () => {

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { generateKey } from "@/lib/keys/key-format";
+import { waitFor } from "../../support/wait-for";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 
 /** A directory of this test's own for DATA_DIR (journals, the embedded database, its lock). */
@@ -228,9 +229,8 @@ export async function insertKeys(url: string, n: number): Promise<string[]> {
 /** Polls `check` every 25 ms until it is true; the milliseconds it took (NaN after `timeoutMs`). */
 export async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<number> {
   const started = performance.now();
-  while (performance.now() - started < timeoutMs) {
-    if (await check()) return performance.now() - started;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return NaN;
+  return waitFor("the condition", check, { timeoutMs, intervalMs: 25 }).then(
+    () => performance.now() - started,
+    () => NaN,
+  );
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
+import { waitFor } from "@/tests/support/wait-for";
 import { ownDatabase, tempDataDir } from "../faults/support";
 import { startServer, type RunningServer } from "../support/server";
 
@@ -37,9 +38,16 @@ const env = () => ({
   DEMO_MARKET: "1",
   ENGINE_SCHEDULER: "0",
 });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lock = () => otherInstance.query("SELECT pg_advisory_lock($1)", [ENGINE_LOCK]);
 const unlock = () => otherInstance.query("SELECT pg_advisory_unlock($1)", [ENGINE_LOCK]);
+/** Whether another session (a backfill chunk's transaction) holds the engine lock. */
+const backfillHoldsLock = async () =>
+  ((
+    await otherInstance.query(
+      "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted AND pid <> pg_backend_pid()",
+      [ENGINE_LOCK],
+    )
+  ).rowCount ?? 0) > 0;
 
 async function healthz(): Promise<{
   status: number;
@@ -53,13 +61,9 @@ async function healthz(): Promise<{
 }
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | null>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => null);
-    if (v !== null) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${server?.output().slice(-2000)}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  return waitFor(what, probe, { timeoutMs, intervalMs: 250 }).catch((error: Error) => {
+    throw new Error(`${error.message}:\n${server?.output().slice(-2000)}`);
+  });
 }
 
 describe("pages during the start-up backfill", () => {
@@ -67,22 +71,21 @@ describe("pages during the start-up backfill", () => {
     // Locked before the start: the backfill waits from its first chunk on.
     await lock();
     server = await startServer(env(), 180_000, 503);
-    // Let a chunk through, then hold the next: released for one of the backfill's retries (every
-    // 500 ms), taken back once the chunk that got it commits (the lock call waits for that).
+    // Let a chunk through, then hold the next: released until a transaction of the backfill has
+    // taken the lock, taken back once it commits (the lock call waits for that).
     await until("a chunk computed", 120_000, async () => {
       await unlock();
-      await sleep(600);
+      await waitFor("the backfill to take the engine lock", backfillHoldsLock, { timeoutMs: 60_000, intervalMs: 20 });
       await lock();
       return (await healthz()).body.backfill.hoursDone > 0 ? true : null;
     });
-    // Held: hours done, of a known total, through a computed hour, no longer moving.
+    // Held: hours done, of a known total, through a computed hour, the same in two readings in a row.
+    let previous = "";
     const held = await until("the held backfill", 30_000, async () => {
-      const a = await healthz();
-      await sleep(1200);
       const b = await healthz();
-      return b.body.backfill.state === "running" &&
-        b.body.backfill.through &&
-        JSON.stringify(a.body.backfill) === JSON.stringify(b.body.backfill)
+      const same = JSON.stringify(b.body.backfill) === previous;
+      previous = JSON.stringify(b.body.backfill);
+      return same && b.body.backfill.state === "running" && b.body.backfill.through && b.body.backfill.hoursDone > 0
         ? b
         : null;
     });

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
 import { newKey } from "../support/api";
 import { freePort, startServer } from "../support/server";
 import { ownDatabase, sql } from "../faults/support";
@@ -35,13 +36,12 @@ describe("/healthz", () => {
       stdio: "ignore",
     });
     try {
-      let res: Response | null = null;
-      for (let i = 0; i < 120 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
-        if (!res) await new Promise((r) => setTimeout(r, 250));
-      }
-      expect(res?.status).toBe(503);
-      const body = await res!.json();
+      const res = await waitFor("the server to answer /healthz", () => fetch(`http://127.0.0.1:${port}/healthz`), {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      });
+      expect(res.status).toBe(503);
+      const body = await res.json();
       expect(body.database.reachable).toBe(false);
       expect(body.database.error).toContain("127.0.0.1:1");
       const again = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -182,9 +182,10 @@ describe("WEB_CONCURRENCY", () => {
     try {
       const workers = () =>
         fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
-      for (let i = 0; i < 240 && !server.output().includes("(2 workers)"); i++)
-        await new Promise((r) => setTimeout(r, 250));
-      expect(server.output()).toContain("(2 workers)");
+      await waitFor("the primary to report its 2 workers", () => server.output().includes("(2 workers)"), {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      });
       expect(workers()).toHaveLength(2);
       const { key } = await newKey();
       for (let i = 0; i < 6; i++) {

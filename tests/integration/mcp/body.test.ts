@@ -1,9 +1,8 @@
 import http from "node:http";
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { newKey } from "../support/api";
-import { uniqueName } from "../support/pg";
-import { startServer, type RunningServer } from "../support/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newKey, ownServer } from "../support/api";
+import type { RunningServer } from "../support/server";
 import { waitFor } from "../../support/wait-for";
 
 // The /mcp request body, read as it arrives: past 4 MB the read stops with 413 (chunked or not)
@@ -15,27 +14,7 @@ let server: RunningServer;
 let key: string;
 
 beforeAll(async () => {
-  server = await startServer({
-    DATABASE_URL: inject("databaseUrl"),
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: `${uniqueName("it_mcpbody")}:`,
-    // The shared database holds the demo market, computed: a server of it runs the demo (and finds it done).
-    DEMO_MARKET: "1",
-    ENGINE_SCHEDULER: "0",
-    IP_LIMIT_MINUTE: "1000000",
-  });
-  // Its start-up catch-up over the shared database done (until then /healthz answers 503 "starting").
-  await waitFor(
-    "the start-up work done",
-    async () => {
-      const health = (await (await fetch(`${server.baseUrl}/healthz`)).json()) as {
-        status: string;
-        backfill: { state: string; pending: boolean };
-      };
-      return health.status === "ok" && health.backfill.state === "done" && !health.backfill.pending;
-    },
-    { timeoutMs: 180_000 },
-  );
+  server = await ownServer("it_mcpbody");
   key = (await newKey({ limitMinute: 100_000, limitDay: 1_000_000 })).key;
 }, 200_000);
 

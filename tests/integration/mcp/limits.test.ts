@@ -1,22 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { call, expectError, newKey, RATE_HEADERS, testDb } from "../support/api";
+import { call, countedUsage, expectError, newKey, RATE_HEADERS } from "../support/api";
 import { INITIALIZE, callTool, connect, postMcp, rpc, structured, texts } from "./support";
-
-async function usage(keyId: string, atLeast: number) {
-  const prisma = await testDb();
-  let rows: Array<{ endpoint: string; statusClass: string; count: number }> = [];
-  for (let i = 0; i < 50; i++) {
-    rows = await prisma.usageCounter.findMany({
-      where: { keyId },
-      select: { endpoint: true, statusClass: true, count: true },
-    });
-    if (rows.reduce((n, r) => n + r.count, 0) >= atLeast) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const count = (endpoint: string, statusClass: string) =>
-    rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
-  return Object.assign(count, { endpoints: [...new Set(rows.map((r) => r.endpoint))].sort() });
-}
 
 describe("MCP tool calls spend the same minute and day windows as /v1", () => {
   it("each tools/call lowers the remaining quota the next /v1 call reports, across instances", async () => {
@@ -87,7 +71,7 @@ describe("a limit of 3 per minute", () => {
     const v1 = await call("/v1/downloads", { key });
     expectError(v1, 429, "rate_limited");
 
-    const count = await usage(id, 5);
+    const count = await countedUsage(id, 5);
     expect(count("mcp:get_downloads", "2xx")).toBe(3);
     expect(count("mcp:get_downloads", "429")).toBe(1);
     expect(count("/v1/downloads", "429")).toBe(1);
@@ -105,7 +89,7 @@ describe("usage metering", () => {
     } finally {
       await client.close();
     }
-    const count = await usage(id, 3);
+    const count = await countedUsage(id, 3);
     expect(count("mcp:list_indices", "2xx")).toBe(1);
     expect(count("mcp:get_index_latest", "4xx")).toBe(1);
     expect(count("mcp:get_quota", "2xx")).toBe(1);
@@ -120,7 +104,7 @@ describe("usage metering", () => {
     await client.close();
     // initialize and tools/list came first: had they been metered, they would be in the same
     // flush as the tool call or an earlier one.
-    const count = await usage(id, 1);
+    const count = await countedUsage(id, 1);
     expect(count.endpoints).toEqual(["mcp:get_downloads"]);
   });
 });

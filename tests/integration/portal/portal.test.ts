@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment, testDb } from "../support/api";
+import { applyRunEnvironment, countedUsage, testDb } from "../support/api";
 import { startServer, type RunningServer } from "../support/server";
 import {
   keyAction,
   linkParts,
+  mintInPortal,
   newSecret,
-  portal,
   sessionCookie,
-  startSmtp,
+  startPortal,
   storedTokenHash,
   uniqueClient,
   uniqueEmail,
   type Account,
   type Portal,
   type SmtpSink,
-} from "./support";
+} from "../support/portal";
 
 // The developer portal against a production server of its own: the run's PostgreSQL and Redis,
 // a real SMTP server on loopback (EMAIL_SERVER), a known AUTH_SECRET, and X-Forwarded-For
@@ -26,7 +26,7 @@ const MAIL_LIMIT_CLIENT = 4;
 const SECRET = newSecret();
 
 let smtp: SmtpSink;
-let server: RunningServer;
+let stop: (() => Promise<void>) | undefined;
 let p: Portal;
 
 async function prisma() {
@@ -39,35 +39,17 @@ async function v1(key: string, path = "/v1"): Promise<number> {
   return res.status;
 }
 
-async function mint(account: Account, name = "test"): Promise<{ id: string; key: string; prefix: string }> {
-  const res = await keyAction(p.base, "/portal/api/keys", account, { body: { name } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.summary!.id, key: res.body.key!, prefix: res.body.summary!.prefix };
-}
+const mint = (account: Account, name?: string) => mintInPortal(p, account, name);
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({
-    DATABASE_URL: inject("databaseUrl"),
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: `${inject("redisPrefix")}portal:`,
-    EMAIL_SERVER: `smtp://127.0.0.1:${smtp.port}`,
-    EMAIL_FROM: "PM Benchmarks <portal@bench.example>",
+  ({ p, smtp, stop } = await startPortal("portal", {
     AUTH_SECRET: SECRET,
-    TRUST_PROXY: "1",
     MAIL_LIMIT_ADDRESS: String(MAIL_LIMIT_ADDRESS),
     MAIL_LIMIT_CLIENT: String(MAIL_LIMIT_CLIENT),
-    DEMO_MARKET: "0",
-    ENGINE_SCHEDULER: "0",
-    METERING_FLUSH_MS: "200",
-  });
-  p = portal(server.baseUrl, smtp);
+  }));
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => stop?.());
 
 /**
  * A mail sent after every request before it: a link mailed while answering an earlier request
@@ -382,16 +364,7 @@ describe("keys in the portal", () => {
     for (let i = 0; i < 3; i++) expect(await v1(key.key)).toBe(200);
     expect(await v1(key.key, "/v1/indices/NO-SUCH-INDEX/latest")).toBe(404);
 
-    const db = await prisma();
-    let counted: Array<{ endpoint: string; statusClass: string; count: number }> = [];
-    for (let i = 0; i < 50; i++) {
-      counted = await db.usageCounter.findMany({
-        where: { keyId: key.id },
-        select: { endpoint: true, statusClass: true, count: true },
-      });
-      if (counted.reduce((n, r) => n + r.count, 0) >= 4) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const counted = (await countedUsage(key.id, 4)).rows;
     const sum = (cls?: string) => counted.filter((r) => !cls || r.statusClass === cls).reduce((n, r) => n + r.count, 0);
     expect(sum()).toBe(4);
 

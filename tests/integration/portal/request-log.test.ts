@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { applyRunEnvironment, testDb } from "../support/api";
-import { startServer, type RunningServer } from "../support/server";
-import { keyAction, newSecret, portal, startSmtp, type Account, type Portal, type SmtpSink } from "./support";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
+import { applyRunEnvironment, countedUsage, testDb } from "../support/api";
+import { mintInPortal, startPortal, type Account, type Portal } from "../support/portal";
 
 // The request log of a key: requests made with the key on a production server (the run's
 // PostgreSQL and Redis, mail over a real SMTP server) are found on the key's portal page by the
 // request id the API answered with, including a 404 and a 429, and nothing secret is stored.
 applyRunEnvironment();
 
-let smtp: SmtpSink;
-let server: RunningServer;
+let stop: (() => Promise<void>) | undefined;
 let p: Portal;
 
 async function prisma() {
   return testDb();
 }
 
-async function mint(account: Account, name: string): Promise<{ id: string; key: string }> {
-  const res = await keyAction(p.base, "/portal/api/keys", account, { body: { name } });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { id: res.body.summary!.id, key: res.body.key! };
-}
+const mint = (account: Account, name: string) => mintInPortal(p, account, name);
 
 async function call(key: string, path: string): Promise<{ status: number; requestId: string; code: string | null }> {
   const res = await fetch(`${p.base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
@@ -32,38 +27,18 @@ async function call(key: string, path: string): Promise<{ status: number; reques
 
 /** The key page searched for `requestId`, once the row is there (metering flushes in batches). */
 async function findOnPage(account: Account, keyId: string, requestId: string): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
+  return waitFor(`request ${requestId} in the key's log`, async () => {
     const page = await p.get(`/portal/keys/${keyId}?request=${encodeURIComponent(requestId)}`, account.cookie);
     expect(page.status).toBe(200);
-    const row = new RegExp(`<tr[^>]*data-request-id="${requestId}"[\\s\\S]*?</tr>`).exec(page.html)?.[0];
-    if (row) return row;
-    if (Date.now() > deadline) throw new Error(`request ${requestId} never appeared in the log`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return new RegExp(`<tr[^>]*data-request-id="${requestId}"[\\s\\S]*?</tr>`).exec(page.html)?.[0];
+  });
 }
 
 beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startServer({
-    DATABASE_URL: inject("databaseUrl"),
-    REDIS_URL: inject("redisUrl"),
-    REDIS_PREFIX: `${inject("redisPrefix")}request-log:`,
-    EMAIL_SERVER: `smtp://127.0.0.1:${smtp.port}`,
-    EMAIL_FROM: "PM Benchmarks <portal@bench.example>",
-    AUTH_SECRET: newSecret(),
-    TRUST_PROXY: "1",
-    DEMO_MARKET: "0",
-    ENGINE_SCHEDULER: "0",
-    METERING_FLUSH_MS: "200",
-  });
-  p = portal(server.baseUrl, smtp);
+  ({ p, stop } = await startPortal("request-log"));
 });
 
-afterAll(async () => {
-  await server?.stop();
-  await smtp?.close();
-});
+afterAll(() => stop?.());
 
 describe("request log", () => {
   it("finds a 200, a 404 and a 429 by the request id the API answered with; nothing secret is kept", async () => {
@@ -138,12 +113,7 @@ describe("request log", () => {
     for (let i = 0; i < 105; i++) ids.push((await call(key, `/v1?n=${i}`)).requestId);
     await findOnPage(account, id, ids[104]!);
     const db = await prisma();
-    const deadline = Date.now() + 15_000;
-    let counted = 0;
-    while (counted < 105 && Date.now() < deadline) {
-      counted = (await db.usageCounter.aggregate({ where: { keyId: id }, _sum: { count: true } }))._sum.count ?? 0;
-      if (counted < 105) await new Promise((r) => setTimeout(r, 100));
-    }
+    const counted = (await countedUsage(id, 105)).rows.reduce((n, r) => n + r.count, 0);
     expect(counted).toBe(105);
     const kept = await db.requestLogEntry.findMany({
       where: { keyId: id },

@@ -7,11 +7,10 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { NameAsTextPool } from "@/lib/db/pg-pool";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { VOL_ROUNDING, verifyBundles, type Failure } from "@/lib/snapshots/verify-bundles";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 import { runCommand as run } from "../support/run-command";
 
 // Rule: every published number is recomputable from the monthly bundle files alone. The demo
@@ -20,15 +19,14 @@ import { runCommand as run } from "../support/run-command";
 
 const START = new Date("2026-08-20T00:00:00Z");
 const NOW = new Date("2026-10-02T00:30:00Z");
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 let dir = "";
 let report: ReturnType<typeof verifyBundles>;
 
 beforeAll(async () => {
-  name = uniqueName("pmb_bundles");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_bundles");
+  prisma = db.prisma;
   await catchUp(prisma, { seed: 515151, start: START, now: NOW });
   expect(await buildMissingBundles(prisma, NOW)).toEqual(["2026-08", "2026-09"]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-"));
@@ -42,9 +40,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
+  await db?.drop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

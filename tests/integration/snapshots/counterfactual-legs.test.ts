@@ -6,11 +6,10 @@ import { parse } from "csv-parse/sync";
 import { stringify } from "csv-stringify/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import type { NameAsTextPool } from "@/lib/db/pg-pool";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { SCHEMA_VERSION, buildMissingBundles } from "@/lib/snapshots/build-bundles";
 import { verifyBundles } from "@/lib/snapshots/verify-bundles";
-import { dropDatabase, migratedDatabase, uniqueName } from "../support/pg";
+import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 import { runCommand as run } from "../support/run-command";
 
 // Rule: the counterfactual recomputes from the bundle files after an inception leg has left the
@@ -28,8 +27,7 @@ const SERIES = "PMV-NOMINEE";
 const MONTH = "2026-08";
 const CF_FILE = "volatility_counterfactual_legs.csv";
 
-let name = "";
-let pool: NameAsTextPool;
+let db: OwnDatabase | undefined;
 let prisma: PrismaClient;
 let dir = "";
 let leaving = "";
@@ -37,8 +35,8 @@ let inceptionLegs: string[] = [];
 const cleanup: string[] = [];
 
 beforeAll(async () => {
-  name = uniqueName("pmb_cf_legs");
-  ({ pool, prisma } = await migratedDatabase(name));
+  db = await ownMigratedDatabase("pmb_cf_legs");
+  prisma = db.prisma;
   await catchUp(prisma, { seed: SEED, start: START, now: MID });
   const row = await prisma.volatilitySeries.findUniqueOrThrow({
     where: { ticker: SERIES },
@@ -71,9 +69,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  await prisma?.$disconnect();
-  await pool?.end().catch(() => undefined);
-  if (name) await dropDatabase(name);
+  await db?.drop();
   for (const d of [dir, ...cleanup]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
 import { waitFor } from "@/tests/support/wait-for";
+import { uniqueName } from "./pg";
+import { startServer, type RunningServer } from "./server";
 
 /** Points this test process at the run's database and Redis, as the servers are. */
 export function applyRunEnvironment(): void {
@@ -33,12 +35,12 @@ export async function testDb() {
 }
 
 /**
- * Waits until the start-up work of every instance has ended: its backfill done and nothing after
- * it pending (a bundle build loads the database and the machine, and queries made meanwhile may
- * run out of their bound and answer 503 on a busy machine).
+ * Waits until the start-up work of every instance (or of the servers at `bases`) has ended: its
+ * backfill done and nothing after it pending (a bundle build loads the database and the machine,
+ * and queries made meanwhile may run out of their bound and answer 503 on a busy machine).
  */
-export async function startupSettled(timeoutMs = 600_000): Promise<void> {
-  for (const base of inject("baseUrls"))
+export async function startupSettled(timeoutMs = 600_000, bases: string[] = inject("baseUrls")): Promise<void> {
+  for (const base of bases)
     await waitFor(
       `the start-up work of ${base} to end`,
       async () => {
@@ -49,6 +51,26 @@ export async function startupSettled(timeoutMs = 600_000): Promise<void> {
       },
       { timeoutMs, intervalMs: 250 },
     );
+}
+
+/**
+ * A server of the test file's own (its log readable, its settings its own) on the run's database
+ * and Redis, under a Redis prefix of its own: the demo market (computed already, so it finds it
+ * done), the engine's schedule off, the address throttle out of reach unless `env` says otherwise.
+ * Returned once its start-up work has ended.
+ */
+export async function ownServer(tag: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const server = await startServer({
+    DATABASE_URL: inject("databaseUrl"),
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: `${uniqueName(tag)}:`,
+    DEMO_MARKET: "1",
+    ENGINE_SCHEDULER: "0",
+    IP_LIMIT_MINUTE: "1000000",
+    ...env,
+  });
+  await startupSettled(180_000, [server.baseUrl]);
+  return server;
 }
 
 export function baseUrl(instance = 0): string {
@@ -128,4 +150,23 @@ export function expectError(res: Awaited<ReturnType<typeof call>>, status: numbe
 
 export function expectRateHeaders(res: { headers: Headers }, present: boolean): void {
   for (const h of RATE_HEADERS) expect(res.headers.has(h), h).toBe(present);
+}
+
+/**
+ * A key's usage counters once they add up to at least `atLeast` requests (metering flushes in
+ * batches): a function giving the count of an endpoint and status class, with the rows and the
+ * endpoints counted.
+ */
+export async function countedUsage(keyId: string, atLeast: number) {
+  const prisma = await testDb();
+  const rows = await waitFor(`${atLeast} requests of the key counted`, async () => {
+    const found = await prisma.usageCounter.findMany({
+      where: { keyId },
+      select: { endpoint: true, statusClass: true, count: true },
+    });
+    return found.reduce((n, r) => n + r.count, 0) >= atLeast && found;
+  });
+  const count = (endpoint: string, statusClass: string) =>
+    rows.find((r) => r.endpoint === endpoint && r.statusClass === statusClass)?.count ?? 0;
+  return Object.assign(count, { rows, endpoints: [...new Set(rows.map((r) => r.endpoint))].sort() });
 }

@@ -60,3 +60,26 @@ export async function migratedDatabase(
   const pool = new NameAsTextPool({ connectionString: url, max: 4 });
   return { url, pool, prisma: new PrismaClient({ adapter: new PrismaPg(pool) }) };
 }
+
+export type OwnDatabase = Awaited<ReturnType<typeof migratedDatabase>> & { name: string; drop: () => Promise<void> };
+
+/**
+ * A migrated database of the test file's own, named uniquely from `prefix`, with `drop` closing
+ * its client and pool and dropping it (also dropped here when the migration fails).
+ */
+export async function ownMigratedDatabase(prefix: string): Promise<OwnDatabase> {
+  const name = uniqueName(prefix);
+  const made = await migratedDatabase(name).catch(async (error: unknown) => {
+    await dropDatabase(name);
+    throw error;
+  });
+  return {
+    ...made,
+    name,
+    drop: async () => {
+      await made.prisma.$disconnect();
+      await made.pool.end().catch(() => undefined);
+      await dropDatabase(name);
+    },
+  };
+}

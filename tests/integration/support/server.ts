@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import net from "node:net";
+import { waitFor } from "../../support/wait-for";
 
 export interface RunningServer {
   baseUrl: string;
@@ -46,21 +47,7 @@ export async function startServer(
   child.stdout?.on("data", (d: Buffer) => (log += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (log += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${log}`);
-    try {
-      const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === healthyStatus) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`server did not become healthy in ${timeoutMs} ms:\n${log}`);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await untilHealthy(child, baseUrl, () => log, { timeoutMs, status: healthyStatus });
   return {
     baseUrl,
     port,
@@ -71,4 +58,33 @@ export async function startServer(
       return exited;
     },
   };
+}
+
+/**
+ * Waits until the server `child` runs answers /healthz with `status`; fails at once, with its log,
+ * when it exits first, and kills it when the wait runs out.
+ */
+export async function untilHealthy(
+  child: ChildProcess,
+  baseUrl: string,
+  log: () => string,
+  { timeoutMs = 180_000, status = 200 }: { timeoutMs?: number; status?: number } = {},
+): Promise<void> {
+  let answered: number | null = null;
+  try {
+    const outcome = await waitFor(
+      `${baseUrl}/healthz to answer ${status}`,
+      async () => {
+        if (child.exitCode !== null) return "exited";
+        answered = (await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(2000) })).status;
+        return answered === status && "healthy";
+      },
+      { timeoutMs, intervalMs: 250 },
+    );
+    if (outcome === "exited") throw new Error(`server exited with ${child.exitCode}:\n${log()}`);
+  } catch (error) {
+    if (child.exitCode === null) child.kill("SIGKILL");
+    if (/^server exited/.test((error as Error).message)) throw error;
+    throw new Error(`server did not become healthy in ${timeoutMs} ms (last answer ${answered}):\n${log()}`);
+  }
 }

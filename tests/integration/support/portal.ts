@@ -1,7 +1,9 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { expect } from "vitest";
+import { expect, inject } from "vitest";
+import { waitFor } from "../../support/wait-for";
+import { startServer, type RunningServer } from "./server";
 
 /** A mail as the SMTP server received it, with the sign-in link pulled out of the body. */
 export interface CapturedMail {
@@ -61,19 +63,15 @@ export async function startSmtp(): Promise<SmtpSink> {
     port,
     mails,
     async next(to, timeoutMs = 15_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const mail = mails.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase()));
-        if (mail) {
-          taken.add(mail);
-          return mail;
-        }
-        if (Date.now() > deadline)
-          throw new Error(
-            `no mail to ${to} within ${timeoutMs} ms (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`,
-          );
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const mail = await waitFor(
+        `a mail to ${to}`,
+        () => mails.find((m) => !taken.has(m) && m.to.includes(to.toLowerCase())),
+        { timeoutMs, intervalMs: 50 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message} (received: ${mails.map((m) => m.to.join(",")).join("; ") || "none"})`);
+      });
+      taken.add(mail);
+      return mail;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -204,4 +202,48 @@ export async function keyAction(
   if (csrf) headers["X-CSRF-Token"] = csrf;
   const res = await fetch(`${base}${path}`, { method: "POST", headers, body: JSON.stringify(options.body ?? {}) });
   return { status: res.status, body: (await res.json().catch(() => ({}))) as never };
+}
+
+/**
+ * The portal on a production server of the test file's own: the run's PostgreSQL and Redis (under
+ * `prefix`), mail to a real SMTP server on loopback, a known AUTH_SECRET and X-Forwarded-For
+ * trusted, no demo market. `stop` ends the server and the SMTP server.
+ */
+export async function startPortal(
+  prefix: string,
+  env: Record<string, string> = {},
+): Promise<{ p: Portal; smtp: SmtpSink; server: RunningServer; stop: () => Promise<void> }> {
+  const smtp = await startSmtp();
+  const server = await startServer({
+    DATABASE_URL: inject("databaseUrl"),
+    REDIS_URL: inject("redisUrl"),
+    REDIS_PREFIX: `${inject("redisPrefix")}${prefix}:`,
+    EMAIL_SERVER: `smtp://127.0.0.1:${smtp.port}`,
+    EMAIL_FROM: "PM Benchmarks <portal@bench.example>",
+    AUTH_SECRET: newSecret(),
+    TRUST_PROXY: "1",
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    METERING_FLUSH_MS: "200",
+    ...env,
+  }).catch(async (error: unknown) => {
+    await smtp.close();
+    throw error;
+  });
+  const stop = async () => {
+    await server.stop();
+    await smtp.close();
+  };
+  return { p: portal(server.baseUrl, smtp), smtp, server, stop };
+}
+
+/** A key minted in the portal by `account`: its id, secret and display prefix. */
+export async function mintInPortal(
+  p: Portal,
+  account: Account,
+  name = "test",
+): Promise<{ id: string; key: string; prefix: string }> {
+  const res = await keyAction(p.base, "/portal/api/keys", account, { body: { name } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { id: res.body.summary!.id, key: res.body.key!, prefix: res.body.summary!.prefix };
 }
