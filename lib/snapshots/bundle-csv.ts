@@ -49,11 +49,14 @@ export function historyFidelity(
   return most > 0 ? most : null;
 }
 
-/** `history_fidelity_minutes` of one volatility leg: its market's fidelity when its quote came from that history, else empty. */
+/**
+ * `history_fidelity_minutes` of one volatility leg: its market's fidelity when its quote is a point of
+ * that history (not its settlement once resolved), else empty.
+ */
 export function historyFidelityOfLeg(
   basis: string,
-  leg: { conditionId: string; source?: string },
+  leg: { conditionId: string; source?: string; resolved: boolean },
   coarse: ReadonlyMap<string, number>,
 ): number | null {
-  return leg.source === "history" ? historyFidelity(basis, [leg.conditionId], coarse) : null;
+  return leg.source === "history" && !leg.resolved ? historyFidelity(basis, [leg.conditionId], coarse) : null;
 }

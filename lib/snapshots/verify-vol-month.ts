@@ -252,8 +252,8 @@ function checkerOf(report: VolReport, month: string): Checker {
 }
 
 /**
- * `history_fidelity_minutes`: a leg's is its market's history fidelity when its quote came from that
- * history and it is coarser than hourly (720: a resolved Polymarket market's 12-hour points), the
+ * `history_fidelity_minutes`: a leg's is its market's history fidelity when its quote is a point of
+ * that history (not a settlement) and it is coarser than hourly (720: a resolved Polymarket market's 12-hour points), the
  * computation's is the coarsest of its legs'; empty otherwise, and never on a live value. Bundles
  * built before the column lack it: their history is hourly (60 minutes) or the books were read live.
  */
@@ -265,8 +265,8 @@ function checkFidelity(r: Row, legs: readonly LegRow[], report: VolReport, c: Ch
   if (legs.some((l) => l.historyFidelity === undefined)) return;
   c.file = "volatility_legs.csv";
   for (const l of legs)
-    if (l.historyFidelity !== "" && !l.fromHistory)
-      c.fail(`leg ${l.legKey} history_fidelity_minutes`, l.historyFidelity!, "empty (not quoted from the history)");
+    if (l.historyFidelity !== "" && (!l.fromHistory || l.resolved))
+      c.fail(`leg ${l.legKey} history_fidelity_minutes`, l.historyFidelity!, "empty (not a point of the history)");
   c.file = "volatility_history.csv";
   const most = Math.max(0, ...legs.map((l) => Number(l.historyFidelity || 0)));
   const recomputed = most > 0 ? String(most) : "";

@@ -132,8 +132,8 @@ def check_manifest(folder, month, rep):
 
 def check_fidelity(r, panel, rep, fail):
     """history_fidelity_minutes of a volatility computation and its legs (bundles built before the column
-    lack it: hourly history or live). A leg's is its market's history fidelity when its quote came from
-    that history and it is coarser than hourly (720: 12-hour points); the computation's is the coarsest of
+    lack it: hourly history or live). A leg's is its market's history fidelity when its quote is a point
+    of that history (not a settlement) and it is coarser than hourly (720: 12-hour points); the computation's is the coarsest of
     its legs'; empty otherwise, and never on a live value."""
     marked = r.get("history_fidelity_minutes")
     if marked is None:
@@ -145,8 +145,8 @@ def check_fidelity(r, panel, rep, fail):
     if any("history_fidelity_minutes" not in l for l in panel):
         return
     for l in panel:
-        if l["history_fidelity_minutes"] and l["source"] != "history":
-            fail("volatility_legs.csv", f"leg {l['leg_key']} history_fidelity_minutes", l["history_fidelity_minutes"], "empty (not quoted from the history)")
+        if l["history_fidelity_minutes"] and (l["source"] != "history" or l["resolved"] == "true"):
+            fail("volatility_legs.csv", f"leg {l['leg_key']} history_fidelity_minutes", l["history_fidelity_minutes"], "empty (not a point of the history)")
     most = max([int(l["history_fidelity_minutes"] or 0) for l in panel] + [0])
     recomputed = str(most) if most > 0 else ""
     if recomputed != marked:
