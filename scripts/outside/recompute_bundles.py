@@ -601,7 +601,8 @@ def decide_gates(g, t_ms, legs, impact, devig_gap, pythag, identity):
             continue
         if D(t_ms - l["observed_ms"]) > dec(g["snapshotMaxAgeSeconds"]) * 1000:
             fail_leg("snapshot_age")
-        if dec(l["depth_usd"]) < dec(g["depthFloorUsd"]):
+        # a quote from the venue's history has no book: the depth floor does not apply to it
+        if l.get("source") != "history" and dec(l["depth_usd"]) < dec(g["depthFloorUsd"]):
             fail_leg("depth_floor")
         mid = dec(l["mid"])
         if not mid > 0 or dec(l["ask"]) - dec(l["bid"]) > dec(g["spreadToMidMax"]) * mid:
