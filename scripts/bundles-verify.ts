@@ -19,13 +19,13 @@ try {
   console.log(`months: ${r.months.join(", ") || "none"}`);
   console.log(`manifest: ${m.filesChecked} files checked (sha256, bytes, rows); ${m.failures.length} differ`);
   console.log(
-    `index levels: ${i.hours} hours of ${i.indices} indices recomputed (${i.fromHistory} of them back-calculated or filled from venue history); largest difference ${i.maxLevelDiff} (8 decimals); ${i.failures.length} rows fail`,
+    `index levels: ${i.hours} hours of ${i.indices} indices recomputed (${i.fromHistory} of them back-calculated or filled from venue history${i.coarseHistory ? `, ${i.coarseHistory} from venue history coarser than hourly (history_fidelity_minutes)` : ""}); largest difference ${i.maxLevelDiff} (8 decimals); ${i.failures.length} rows fail`,
   );
   console.log(
     `composition bases (inception baskets, chain links): ${i.basesChecked} checked; largest difference ${i.maxBaseDiff}`,
   );
   console.log(
-    `volatility: ${v.computations} computations of ${v.series} series (${v.fromHistory} back-calculated or history-filled); ${v.valuesChecked} values recomputed, largest difference ${v.maxValueDiff.toExponential(3)} (published to 6 decimals); ${v.failures.length - v.gateMismatches} values fail`,
+    `volatility: ${v.computations} computations of ${v.series} series (${v.fromHistory} back-calculated or history-filled${v.coarseHistory ? `, ${v.coarseHistory} from venue history coarser than hourly (history_fidelity_minutes)` : ""}); ${v.valuesChecked} values recomputed, largest difference ${v.maxValueDiff.toExponential(3)} (published to 6 decimals); ${v.failures.length - v.gateMismatches} values fail`,
   );
   console.log(
     `per-leg attribution: ${v.attributionLegsChecked} legs recomputed; clock estimates from the hourly increments: ${v.clocksChecked} recomputed${v.clockUnchecked ? `, ${v.clockUnchecked} need earlier months' files` : ""}`,

@@ -269,7 +269,39 @@ export function stepIndex(
   if (state.lastComputedAt !== null && t.getTime() <= new Date(state.lastComputedAt).getTime()) {
     throw new RangeError(`${def.ticker}: step ${isoTime(t)} is not after ${state.lastComputedAt}`);
   }
+  const hour = priceHour(def, state, t, snaps, universe);
+  if (hour.leaving.length === 0 && hour.entrants.length === 0) return unchangedComposition(hour);
+  const newMembers = [...hour.kept.map(refreshed), ...hour.entrants.map((e) => toMember(e.market, e.snapshot))];
+  const newBasket = basketValue(newMembers.map((m) => ({ weight: m.weight, price: m.lastPrice })));
+  if (newMembers.length === 0 || newBasket.isZero()) return lastLevel(def, hour);
+  return reconstitute(hour, newMembers, newBasket);
+}
 
+/** An hour priced under the composition in force: its level, who leaves and who enters, the state carried on. */
+interface PricedHour {
+  state: IndexState;
+  t: Date;
+  limit: number;
+  priced: PricedMember[];
+  oldBasket: Decimal;
+  level: Decimal;
+  leaving: PricedMember[];
+  kept: PricedMember[];
+  entrants: Array<{ market: MarketInfo; snapshot: Snapshot }>;
+  /** the level's inputs: the constituents' prices, with or without the entrants' */
+  pricedInputs: (withEntrants: boolean) => LevelInputs;
+  /** the state with the hour's level */
+  base: IndexState;
+}
+
+/** Prices the members in force at t, chains the level, and finds the leaving (resolved) members and the entrants. */
+function priceHour(
+  def: IndexDefinition,
+  state: IndexState,
+  t: Date,
+  snaps: Map<string, Snapshot>,
+  universe: readonly MarketInfo[],
+): PricedHour {
   const limit = def.stalenessLimitSeconds;
   const priced = state.members.map((m) => priceMember(m, snaps.get(m.conditionId), t, limit));
   const oldBasket = basketValue(priced.map((p) => ({ weight: p.member.weight, price: p.price })));
@@ -293,51 +325,53 @@ export function stepIndex(
     lastLevelUnrounded: fullPrecision(level),
     lastComputedAt: isoTime(t),
   };
+  return { state, t, limit, priced, oldBasket, level, leaving, kept, entrants, pricedInputs, base };
+}
 
-  if (leaving.length === 0 && entrants.length === 0) {
-    const point = levelPoint(
-      t,
-      level,
-      oldBasket,
-      state.compositionVersion,
-      priced.map((p) => p.fresh),
-      pricedInputs(false),
-    );
-    return {
-      state: { ...base, members: priced.map(refreshed), lastStale: point.stale },
-      level: point,
-      reconstitution: null,
-      composition: null,
-    };
-  }
+/** No member leaves and none enters: the level under the composition in force. */
+function unchangedComposition(h: PricedHour): IndexStepResult {
+  const point = levelPoint(
+    h.t,
+    h.level,
+    h.oldBasket,
+    h.state.compositionVersion,
+    h.priced.map((p) => p.fresh),
+    h.pricedInputs(false),
+  );
+  return {
+    state: { ...h.base, members: h.priced.map(refreshed), lastStale: point.stale },
+    level: point,
+    reconstitution: null,
+    composition: null,
+  };
+}
 
-  const newMembers = [...kept.map(refreshed), ...entrants.map((e) => toMember(e.market, e.snapshot))];
-  const newBasket = basketValue(newMembers.map((m) => ({ weight: m.weight, price: m.lastPrice })));
-  const resolvedCount = state.resolvedConstituentCount + leaving.length;
+/** The universe is empty: a DATED index has resolved, a PERPETUAL one ceases; this is its last level. */
+function lastLevel(def: IndexDefinition, h: PricedHour): IndexStepResult {
+  const point = levelPoint(
+    h.t,
+    h.level,
+    h.oldBasket,
+    h.state.compositionVersion,
+    h.priced.map((p) => p.fresh),
+    h.pricedInputs(false),
+  );
+  const end = isoTime(h.t);
+  const allResolved = h.kept.length === 0;
+  const finalState: IndexState = {
+    ...h.base,
+    members: h.priced.map(refreshed),
+    lastStale: point.stale,
+    resolvedConstituentCount: h.state.resolvedConstituentCount + h.leaving.length,
+    resolvedAt: def.maturityType === "DATED" && allResolved ? end : null,
+    ceasedAt: def.maturityType === "DATED" && allResolved ? null : end,
+  };
+  return { state: finalState, level: point, reconstitution: null, composition: null };
+}
 
-  if (newMembers.length === 0 || newBasket.isZero()) {
-    // the universe is empty: a DATED index has resolved, a PERPETUAL one ceases; this is its last level
-    const point = levelPoint(
-      t,
-      level,
-      oldBasket,
-      state.compositionVersion,
-      priced.map((p) => p.fresh),
-      pricedInputs(false),
-    );
-    const end = isoTime(t);
-    const allResolved = kept.length === 0;
-    const finalState: IndexState = {
-      ...base,
-      members: priced.map(refreshed),
-      lastStale: point.stale,
-      resolvedConstituentCount: resolvedCount,
-      resolvedAt: def.maturityType === "DATED" && allResolved ? end : null,
-      ceasedAt: def.maturityType === "DATED" && allResolved ? null : end,
-    };
-    return { state: finalState, level: point, reconstitution: null, composition: null };
-  }
-
+/** Members leave or enter: a chain link at t, the level identical under the old and the new composition. */
+function reconstitute(h: PricedHour, newMembers: IndexMember[], newBasket: Decimal): IndexStepResult {
+  const { state, t, level, oldBasket, priced, entrants, leaving } = h;
   const number = state.compositionNumber + 1;
   const version = compositionVersionName(number);
   const factor = linkFactorOf(level, newBasket);
@@ -353,10 +387,10 @@ export function stepIndex(
     entrants,
     leaving,
   });
-  const fresh = [...kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, limit))];
-  const point = levelPoint(t, level, newBasket, version, fresh, pricedInputs(true));
+  const fresh = [...h.kept.map((p) => p.fresh), ...entrants.map((e) => isFresh(e.snapshot.observedAt, t, h.limit))];
+  const point = levelPoint(t, level, newBasket, version, fresh, h.pricedInputs(true));
   const nextState: IndexState = {
-    ...base,
+    ...h.base,
     compositionVersion: version,
     compositionNumber: number,
     compositionEffectiveAt: isoTime(t),
@@ -365,7 +399,7 @@ export function stepIndex(
     linkBasket: fullPrecision(newBasket),
     linkFactor: fullPrecision(factor),
     lastStale: point.stale,
-    resolvedConstituentCount: resolvedCount,
+    resolvedConstituentCount: state.resolvedConstituentCount + leaving.length,
     reconstitutionCount: state.reconstitutionCount + 1,
   };
   return {

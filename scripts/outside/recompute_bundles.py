@@ -15,6 +15,8 @@ windows and the attribution of a month's first hours), and checks:
     price and clock parts), the counterfactual over the inception legs, those no longer in force
     included (and its fingerprint),
     and the gate decision (status and failing gates) by the documented rules in exact decimal;
+  - history_fidelity_minutes: never on a live value; a volatility computation's is the coarsest of
+    its legs' (legs quoted from the venue's history only);
   - the forecast record (schemaVersion 7): each closed window's expected move (the tenor's points
     published at its start) and realized move (from the leg panel's p at both ends).
 
@@ -128,6 +130,29 @@ def check_manifest(folder, month, rep):
 # ---------------------------------------------------------------- index levels
 
 
+def check_fidelity(r, panel, rep, fail):
+    """history_fidelity_minutes of a volatility computation and its legs (bundles built before the column
+    lack it: hourly history or live). A leg's is its market's history fidelity when its quote is a point
+    of that history (not a settlement) and it is coarser than hourly (720: 12-hour points); the computation's is the coarsest of
+    its legs'; empty otherwise, and never on a live value."""
+    marked = r.get("history_fidelity_minutes")
+    if marked is None:
+        return
+    if marked and int(marked) > 60:
+        rep.count("volatility computations from history coarser than hourly")
+    if marked and r.get("basis") == "live":
+        fail("volatility_history.csv", "history_fidelity_minutes", marked, "empty (a live value)")
+    if any("history_fidelity_minutes" not in l for l in panel):
+        return
+    for l in panel:
+        if l["history_fidelity_minutes"] and (l["source"] != "history" or l["resolved"] == "true"):
+            fail("volatility_legs.csv", f"leg {l['leg_key']} history_fidelity_minutes", l["history_fidelity_minutes"], "empty (not a point of the history)")
+    most = max([int(l["history_fidelity_minutes"] or 0) for l in panel] + [0])
+    recomputed = str(most) if most > 0 else ""
+    if recomputed != marked:
+        fail("volatility_history.csv", "history_fidelity_minutes", marked, recomputed)
+
+
 def check_index(folder, month, rep):
     comps = {}
     for r in rows(folder, "compositions.csv"):
@@ -180,6 +205,13 @@ def check_index(folder, month, rep):
         rep.max_level_diff = max(rep.max_level_diff, diff)
         if diff != 0:
             rep.fail(month, "index_levels.csv", r["ticker"], r["t"], "index_level", r["index_level"], published)
+        # history_fidelity_minutes (absent in older bundles: hourly history or live): 720 when the basket held a
+        # market priced from the venue's 12-hour history; never on a live level
+        marked = r.get("history_fidelity_minutes") or ""
+        if marked and int(marked) > 60:
+            rep.count("index levels from history coarser than hourly")
+        if marked and r.get("basis") == "live":
+            rep.fail(month, "index_levels.csv", r["ticker"], r["t"], "history_fidelity_minutes", marked, "empty (a live level)")
     # each composition base starting in the month: 100 and its basket at inception, else the chain link
     hours = {(r["ticker"], ms(r["t"])): r["t"] for r in levels}
     for ticker, lst in comps.items():
@@ -569,7 +601,8 @@ def decide_gates(g, t_ms, legs, impact, devig_gap, pythag, identity):
             continue
         if D(t_ms - l["observed_ms"]) > dec(g["snapshotMaxAgeSeconds"]) * 1000:
             fail_leg("snapshot_age")
-        if dec(l["depth_usd"]) < dec(g["depthFloorUsd"]):
+        # a quote from the venue's history has no book: the depth floor does not apply to it
+        if l.get("source") != "history" and dec(l["depth_usd"]) < dec(g["depthFloorUsd"]):
             fail_leg("depth_floor")
         mid = dec(l["mid"])
         if not mid > 0 or dec(l["ask"]) - dec(l["bid"]) > dec(g["spreadToMidMax"]) * mid:
@@ -671,6 +704,7 @@ def check_volatility(folder, month, rep, state, inception):
 
         legs = [leg_of(l) for l in panel]
         departed = [leg_of(l) for l in departed_of.get((ticker, t), [])]
+        check_fidelity(r, panel, rep, fail)
         live = [l for l in legs if l["observed_ms"] is not None]
         mids = [float(l["mid"]) for l in live]
         p = devig_multiplicative(mids)

@@ -1,9 +1,7 @@
 import type { Snapshot } from "../types";
 import { devigMultiplicative } from "../devig";
 import { formatMicros, isoDate } from "../time-format";
-import { attributeLegs, type AttributionLegInput, type LegClock, type LegShape } from "./attribution";
-import type { PartitionOrder } from "./ordered";
-import { addClockIncrement, estimateClock, publishedClock } from "./clock";
+import { addClockIncrement } from "./clock";
 import { fsum } from "../fsum";
 import {
   CALENDAR_CLOCK_VERSION,
@@ -13,25 +11,16 @@ import {
   fingerprintOf,
   inceptionConfigOf,
 } from "./counterfactual";
-import { horizonFraction, varianceToResolution } from "./diffusion-share";
-import { decimalSum, evaluateGates, identityHolds, type AttributionIdentity, type GateLeg } from "./gates";
+import { varianceToResolution } from "./diffusion-share";
+import { decimalSum, evaluateGates, type AttributionIdentity, type GateLeg, type GateResult } from "./gates";
 import { collectLegQuotes, type LegQuote } from "./legs";
-import { withCalendarPrior } from "./prior";
 import { round6 } from "./round";
-import {
-  PTS2,
-  devigScenarios,
-  legShape,
-  legTenorVariance,
-  legVarianceAt,
-  partitionTenorVariance,
-  preparePartition,
-  tenorEnvelope,
-  type Envelope,
-  type PreparedPartition,
-} from "./tenor-variance";
+import { attributionOf, preparedPrev } from "./step-attribution";
+import { bidAskImpact, devigGapOf, partitionOf, tenorsOf, type HourPartition, type HourTenors } from "./step-hour";
+import { partitionTenorVariance } from "./tenor-variance";
 import type {
   Attribution,
+  ClockBucket,
   ClockEstimate,
   Component,
   PrevLeg,
@@ -67,21 +56,6 @@ function sameLegs(a: readonly string[], b: readonly string[]): boolean {
 
 function retire(state: VolState, t: Date, reason: string): VolStepResult {
   return { state: { ...state, retiredAt: t.toISOString(), retiredReason: reason }, tick: null };
-}
-
-/** Headline-tenor variance of one leg in points^2: the function the attribution splits. */
-function headlineLegPts2(tenorDays: number) {
-  return (p: number, clock: LegClock, shape?: LegShape) =>
-    PTS2 * legVarianceAt(p, shape, clock.days === null ? 1 : horizonFraction(tenorDays, clock.days, clock.speed));
-}
-
-/** The previous computation's legs as the variances saw them (floor applied, thresholds in leg order). */
-function preparedPrev(prev: { legs: readonly PrevLeg[] }, order: PartitionOrder): PreparedPartition {
-  return preparePartition(
-    prev.legs.map((l) => l.p),
-    prev.legs.map((l) => l.daysToSettlement),
-    order,
-  );
 }
 
 function disclosure(
@@ -149,228 +123,82 @@ export function stepVolatility(
   if (quotes.some((q) => q.resolved && q.outcome === 1)) return retire(current, t, "resolved");
   const live = quotes.filter((q) => q.observedAt !== null);
   const mids = live.map((q) => q.mid);
-  const pMaybe = devigMultiplicative(mids);
-  if (live.length === 0 || pMaybe === null) {
-    // nothing to price: no tick, but the hour counts as degraded
-    const streak = current.degradedStreak + 1;
-    const next = { ...current, degradedStreak: streak };
-    return streak >= def.gates.retireAfterDegradedTicks ? retire(next, t, "degraded") : { state: next, tick: null };
-  }
-  const p = pMaybe;
-  const days = live.map((q) => q.days);
-  const n = live.length;
-  const H = def.headlineTenorDays;
-  const order: PartitionOrder = def.partitionOrder ?? "unordered";
+  const p = devigMultiplicative(mids);
+  if (live.length === 0 || p === null) return degradedHour(def, current, t);
+  const h = partitionOf(def, quotes, live, mids, p);
+  const tn = tenorsOf(def, current, t, h);
+  const { attribution, identity } = attributionOf(def, current.prev, t, h, tn);
+  const { components, gates } = componentsAndGates(def, t, h, tn, identity);
+  const inceptionQuotes = sameLegs(current.inception.config.legs, def.legs)
+    ? quotes
+    : collectLegQuotes({ ...def, legs: current.inception.config.legs }, t, legSnapshots);
+  const tick = tickOf(def, current, t, h, tn, { attribution, components, gates, inceptionQuotes });
+  const clock = clockAfter(current, t, h, tick);
+  return nextStateOf(def, current, t, h, tn, tick, clock);
+}
 
-  // composition: the quoted legs; a change starts a new version
-  const legKeys = live.map((q) => q.legKey);
+/** Nothing to price: no tick, but the hour counts as degraded (and may retire the series). */
+function degradedHour(def: VolSeriesDefinition, current: VolState, t: Date): VolStepResult {
+  const streak = current.degradedStreak + 1;
+  const next = { ...current, degradedStreak: streak };
+  return streak >= def.gates.retireAfterDegradedTicks ? retire(next, t, "degraded") : { state: next, tick: null };
+}
+
+/** The composition: the quoted legs; a change starts a new version. */
+function compositionOf(current: VolState, h: HourPartition): VolState["composition"] {
+  const legKeys = h.live.map((q) => q.legKey);
   const sameComposition =
     legKeys.length === current.composition.legKeys.length &&
     legKeys.every((k, i) => k === current.composition.legKeys[i]);
-  const composition = sameComposition ? current.composition : { number: current.composition.number + 1, legKeys };
-  const compositionVersion = `v${composition.number}`;
+  return sameComposition ? current.composition : { number: current.composition.number + 1, legKeys };
+}
 
-  // budget
-  const part = preparePartition(p, days, order);
-  const budget = part.budget;
-  const budgetShares = part.p.map((pj) => (budget > 0 ? varianceToResolution(pj) / budget : 0));
-  const sumP2 = p.reduce((s, pj) => s + pj * pj, 0);
-
-  // clock per tenor from the history before t
-  const tenorList = [...new Set([...def.tenorsDays, H])];
-  // the calendar tier at its prior, as published (six decimals), and used so: a verifier recomputes every tenor from the published digits
-  const clocks = new Map(
-    tenorList.map((tau) => [tau, publishedClock(withCalendarPrior(estimateClock(current.clock, t, tau), order))]),
+/** One component per leg of the definition, quoted or not, before the gates flag it. */
+function componentOf(def: VolSeriesDefinition, h: HourPartition, tn: HourTenors, q: LegQuote): Component {
+  const j = h.liveIndex.get(q.conditionId);
+  const pj = j === undefined ? 0 : (h.p[j] as number);
+  const tenorPts = Object.fromEntries(
+    def.tenorsDays.map((tau) => [
+      String(tau),
+      j === undefined ? 0 : round6(100 * Math.sqrt((tn.tenorResults.get(tau) as { legs: number[] }).legs[j] as number)),
+    ]),
   );
-  const clockOf = (tau: number) => clocks.get(tau) as ClockEstimate;
-  const rawScenarios = devigScenarios({ mid: mids, bid: live.map((q) => q.bid), ask: live.map((q) => q.ask) });
-  const scenarios = rawScenarios.map((s) => preparePartition(s.p, days, order));
+  return {
+    leg_key: q.legKey,
+    label: q.label,
+    grid_order: q.gridOrder,
+    condition_id: q.conditionId,
+    books_used: q.observedAt === null || q.resolved ? 0 : 1,
+    days_to_settlement: q.days === null ? null : round6(q.days),
+    // the leg's remaining uncertainty as the budget counts it (0 below the one-tick floor)
+    fbv_r_pts: round6(100 * Math.sqrt(j === undefined ? 0 : varianceToResolution(h.part.p[j] as number))),
+    gate_flags: [] as string[],
+    observed_at: q.observedAt === null ? null : formatMicros(q.observedAt, false),
+    p: round6(pj),
+    passes_depth: q.resolved || q.fromHistory || q.depthUsd >= def.gates.depthFloorUsd,
+    tenor_pts: tenorPts,
+    w: j === undefined ? 0 : round6(h.budgetShares[j] as number),
+  } satisfies Component;
+}
 
-  const legVar = (tau: number) => p.map((_, j) => legTenorVariance(part, j, tau, clockOf(tau).speed, "diffusion"));
-  // a tenor's share is a mixture when live legs sit at different fractions of their own horizons
-  const horizonsDiffer = (tau: number) => {
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    live.forEach((q, j) => {
-      const pj = p[j] as number;
-      if (pj <= 0 || pj >= 1) return;
-      const rho = q.days === null ? 1 : horizonFraction(tau, q.days, clockOf(tau).speed);
-      lo = Math.min(lo, rho);
-      hi = Math.max(hi, rho);
-    });
-    return hi - lo > 1e-6;
-  };
-  const tenorValue = (tau: number): { value: TenorValue; legs: number[]; pts: number; env: Envelope } => {
-    const legs = legVar(tau);
-    const v = legs.reduce((s, x) => s + x, 0);
-    const share = budget > 0 ? v / budget : 0;
-    const env = tenorEnvelope(scenarios, tau, clockOf(tau));
-    const available = env.shareAvailable && budget > 0;
-    return {
-      pts: 100 * Math.sqrt(v),
-      legs,
-      env,
-      value: {
-        pts: round6(100 * Math.sqrt(v)),
-        share: round6(share),
-        share_ci: available ? [round6(Math.min(env.shareLo, share)), round6(Math.max(env.shareHi, share))] : null,
-        share_meta: { ci_unavailable: !available, mixture: horizonsDiffer(tau) },
-      },
-    };
-  };
-  const tenorResults = new Map(tenorList.map((tau) => [tau, tenorValue(tau)]));
-  const headline = tenorResults.get(H) as { value: TenorValue; legs: number[]; pts: number; env: Envelope };
-  const headlinePts = headline.pts;
-  const tenors = Object.fromEntries(
-    def.tenorsDays.map((tau) => [String(tau), (tenorResults.get(tau) as { value: TenorValue }).value]),
-  );
-  const tiers: Record<string, Tier> = Object.fromEntries([
-    ...def.tenorsDays.map((tau): [string, Tier] => [String(tau), clockOf(tau).tier]),
-    ["R", "budget-implied"] as [string, Tier],
-  ]);
-
-  // band: envelope at the headline tenor, always containing the headline
-  const headlineEnv = headline.env;
-  const bandLoPts = Math.min(headlineEnv.ptsLo, headlinePts);
-  const bandHiPts = Math.max(headlineEnv.ptsHi, headlinePts);
-
-  // impact of quoting each leg at its bid or ask instead of its mid
-  const speedH = clockOf(H).speed;
-  const impact = live.map((q, j) => {
-    if (q.resolved) return 0;
-    return Math.max(
-      ...[q.bid, q.ask].map((side) => {
-        const moved = devigMultiplicative(mids.map((m, i) => (i === j ? side : m)));
-        return moved === null
-          ? 0
-          : Math.abs(
-              100 * Math.sqrt(partitionTenorVariance(preparePartition(moved, days, order), H, speedH, "diffusion")) -
-                headlinePts,
-            );
-      }),
-    );
-  });
-
-  const powerP = rawScenarios.find((s) => s.side === "mid" && s.method === "power")?.p ?? null;
-  const devigGap =
-    powerP === null
-      ? null
-      : p.reduce<{ legKey: string; gap: number } | null>((worst, pj, j) => {
-          const gap = Math.abs(pj - (powerP[j] as number));
-          return worst === null || gap > worst.gap ? { legKey: (live[j] as LegQuote).legKey, gap } : worst;
-        }, null);
-
-  // attribution against the previous tick
-  const prev = current.prev;
-  const clockNow: LegClock[] = days.map((d) => ({ days: d, speed: speedH }));
-  let attribution: Attribution;
-  let identity: AttributionIdentity | null = null;
-  if (prev === null) {
-    attribution = {
-      deltaPts: 0,
-      deltaPts2: 0,
-      gapSeconds: null,
-      legs: [],
-      prevComputedAt: null,
-      reason: "first_tick",
-      status: "unavailable",
-      tenorDays: H,
-      units: "points squared",
-      unitsPts: "points",
-    };
-  } else {
-    const prevPart = preparedPrev(prev, order);
-    const prevById = new Map(
-      prev.legs.map((l, i) => [l.conditionId, { ...l, p: prevPart.p[i] as number, shape: legShape(prevPart, i) }]),
-    );
-    const nowById = new Map(live.map((q, j) => [q.conditionId, j]));
-    const ids = [...new Set([...live.map((q) => q.conditionId), ...prev.legs.map((l) => l.conditionId)])];
-    const inputs: AttributionLegInput[] = ids.map((id) => {
-      const before = prevById.get(id);
-      const j = nowById.get(id);
-      const q = j === undefined ? undefined : live[j];
-      const nowClock = j === undefined ? undefined : clockNow[j];
-      const prevClock: LegClock | undefined =
-        before === undefined ? undefined : { days: before.daysToSettlement, speed: prev.headlineClockSpeed };
-      return {
-        legKey: q?.legKey ?? before?.legKey ?? id,
-        label: q?.label ?? before?.label ?? id,
-        gridOrder: q?.gridOrder ?? before?.gridOrder ?? -1,
-        p0: before?.p ?? 0,
-        p1: j === undefined ? 0 : (part.p[j] as number),
-        clock0: prevClock ?? (nowClock as LegClock),
-        clock1: nowClock ?? (prevClock as LegClock),
-        shape0: before?.shape,
-        shape1: j === undefined ? undefined : legShape(part, j),
-      };
-    });
-    const splits = attributeLegs(inputs, headlineLegPts2(H)).sort((a, b) => a.gridOrder - b.gridOrder);
-    const deltaPts2 = headlinePts * headlinePts - prev.headlinePts * prev.headlinePts;
-    const legs = splits.map((s) => ({
-      delta: round6(s.delta),
-      deltaClock: round6(s.deltaClock),
-      deltaPrice: round6(s.deltaPrice),
-      gridOrder: s.gridOrder,
-      label: s.label,
-      legKey: s.legKey,
-    }));
-    identity = { deltaPts2: round6(deltaPts2), parts: legs.flatMap((l) => [l.deltaPrice, l.deltaClock]) };
-    attribution = {
-      deltaPts: round6(headlinePts - prev.headlinePts),
-      deltaPts2: round6(deltaPts2),
-      gapSeconds: Math.round((t.getTime() - new Date(prev.computedAt).getTime()) / 1000),
-      legs,
-      prevComputedAt: formatMicros(new Date(prev.computedAt), false),
-      reason: null,
-      status: identityHolds(identity, def.gates.identityTolerance) ? "ok" : "identity_breach",
-      tenorDays: H,
-      units: "points squared",
-      unitsPts: "points",
-    };
-  }
-
-  // components: one per leg of the definition, quoted or not
-  const liveIndex = new Map(live.map((q, j) => [q.conditionId, j]));
-  const partialComponents = quotes.map((q) => {
-    const j = liveIndex.get(q.conditionId);
-    const pj = j === undefined ? 0 : (p[j] as number);
-    const tenorPts = Object.fromEntries(
-      def.tenorsDays.map((tau) => [
-        String(tau),
-        j === undefined ? 0 : round6(100 * Math.sqrt((tenorResults.get(tau) as { legs: number[] }).legs[j] as number)),
-      ]),
-    );
-    return {
-      q,
-      j,
-      component: {
-        leg_key: q.legKey,
-        label: q.label,
-        grid_order: q.gridOrder,
-        condition_id: q.conditionId,
-        books_used: q.observedAt === null || q.resolved ? 0 : 1,
-        days_to_settlement: q.days === null ? null : round6(q.days),
-        // the leg's remaining uncertainty as the budget counts it (0 below the one-tick floor)
-        fbv_r_pts: round6(100 * Math.sqrt(j === undefined ? 0 : varianceToResolution(part.p[j] as number))),
-        gate_flags: [] as string[],
-        observed_at: q.observedAt === null ? null : formatMicros(q.observedAt, false),
-        p: round6(pj),
-        passes_depth: q.resolved || q.fromHistory || q.depthUsd >= def.gates.depthFloorUsd,
-        tenor_pts: tenorPts,
-        w: j === undefined ? 0 : round6(budgetShares[j] as number),
-      } satisfies Component,
-    };
-  });
-
+/** The components, the gates decided over them and the hour's quotes, and each component's failed gates. */
+function componentsAndGates(
+  def: VolSeriesDefinition,
+  t: Date,
+  h: HourPartition,
+  tn: HourTenors,
+  identity: AttributionIdentity | null,
+): { components: Component[]; gates: GateResult } {
+  const partial = h.quotes.map((q) => componentOf(def, h, tn, q));
   // Pythagorean consistency of the published numbers: each pts^2 against the sum of its legs' pts^2
   const pythagorean = def.tenorsDays.map((tau) => ({
     tenorDays: tau,
-    pts: (tenors[String(tau)] as TenorValue).pts,
-    legPts: partialComponents.map((c) => c.component.tenor_pts[String(tau)] ?? 0),
+    pts: (tn.tenors[String(tau)] as TenorValue).pts,
+    legPts: partial.map((c) => c.tenor_pts[String(tau)] ?? 0),
   }));
-
-  const gateLegs: GateLeg[] = quotes.map((q) => {
-    const j = liveIndex.get(q.conditionId);
+  const impact = bidAskImpact(h, tn);
+  const gateLegs: GateLeg[] = h.quotes.map((q) => {
+    const j = h.liveIndex.get(q.conditionId);
     return {
       legKey: q.legKey,
       label: q.label,
@@ -381,7 +209,7 @@ export function stepVolatility(
       fromHistory: q.fromHistory,
       observedAt: q.observedAt,
       resolved: q.resolved,
-      budgetShare: j === undefined ? 0 : (budgetShares[j] as number),
+      budgetShare: j === undefined ? 0 : (h.budgetShares[j] as number),
       impactPts: j === undefined ? 0 : (impact[j] as number),
     };
   });
@@ -389,161 +217,196 @@ export function stepVolatility(
     gates: def.gates,
     t,
     legs: gateLegs,
-    devigGap,
+    devigGap: devigGapOf(h, tn),
     pythagorean,
     identity,
   });
-  const components = partialComponents.map(({ component }) => ({
+  const components = partial.map((component) => ({
     ...component,
     gate_flags: gates.legGates[component.leg_key] ?? [],
   }));
+  return { components, gates };
+}
 
+/** The inputs stored beside the tick: the clock per tenor, the leg panel and the departed inception legs. */
+function tickInputs(h: HourPartition, tn: HourTenors, departed: readonly LegQuote[]): VolTick["inputs"] {
+  return {
+    clock: Object.fromEntries(
+      tn.tenorList.map((tau) => {
+        const c = tn.clockOf(tau);
+        return [
+          String(tau),
+          {
+            tier: c.tier,
+            speed: c.speed,
+            speedLo: c.speedLo,
+            speedHi: c.speedHi,
+            windowDays: c.windowDays,
+            coverage: c.coverage,
+          },
+        ];
+      }),
+    ),
+    legs: h.quotes.map((q) => {
+      const j = h.liveIndex.get(q.conditionId);
+      return {
+        conditionId: q.conditionId,
+        legKey: q.legKey,
+        label: q.label,
+        gridOrder: q.gridOrder,
+        ...quoteInput(q),
+        p: j === undefined ? null : (h.p[j] as number),
+        w: j === undefined ? null : (h.budgetShares[j] as number),
+      };
+    }),
+    clockIncrement: null,
+    counterfactualLegs: departed.map((q) => ({
+      conditionId: q.conditionId,
+      legKey: q.legKey,
+      label: q.label,
+      ...quoteInput(q),
+    })),
+  };
+}
+
+/** The published computation of the hour, from its partition, tenors, attribution and gates. */
+function tickOf(
+  def: VolSeriesDefinition,
+  current: VolState,
+  t: Date,
+  h: HourPartition,
+  tn: HourTenors,
+  parts: { attribution: Attribution; components: Component[]; gates: GateResult; inceptionQuotes: LegQuote[] },
+): VolTick {
+  const { attribution, gates, inceptionQuotes } = parts;
+  const prev = current.prev;
+  const budget = h.budget;
+  const composition = compositionOf(current, h);
+  const compositionVersion = `v${composition.number}`;
   // the counterfactual prices the inception legs; those no longer in force are kept with the inputs
-  const inceptionQuotes = sameLegs(current.inception.config.legs, def.legs)
-    ? quotes
-    : collectLegQuotes({ ...def, legs: current.inception.config.legs }, t, legSnapshots);
-  const inForce = new Set(quotes.map((q) => q.conditionId));
+  const inForce = new Set(h.quotes.map((q) => q.conditionId));
   const departed = inceptionQuotes.filter((q) => !inForce.has(q.conditionId));
-
-  const fbvRPts = 100 * Math.sqrt(budget);
-  const usesHistorical = def.tenorsDays.some((tau) => clockOf(tau).tier === "historical-clock");
-  const clockVersion = usesHistorical ? HISTORICAL_CLOCK_VERSION : CALENDAR_CLOCK_VERSION;
+  const usesHistorical = def.tenorsDays.some((tau) => tn.clockOf(tau).tier === "historical-clock");
   const status = gates.status;
-  const tick: VolTick = {
+  return {
     seriesId: def.ticker,
     computedAt: t,
-    headlinePts: round6(headlinePts),
-    headlineTenorDays: H,
-    tenors,
-    bandLoPts: round6(bandLoPts),
-    bandHiPts: round6(bandHiPts),
+    headlinePts: round6(tn.headlinePts),
+    headlineTenorDays: h.H,
+    tenors: tn.tenors,
+    // band: envelope at the headline tenor, always containing the headline
+    bandLoPts: round6(Math.min(tn.headline.env.ptsLo, tn.headlinePts)),
+    bandHiPts: round6(Math.max(tn.headline.env.ptsHi, tn.headlinePts)),
     attrDeltaHeadlinePts: attribution.deltaPts,
     attribution,
     budgetW: round6(budget),
-    wTilde: round6(n > 1 ? budget / (1 - 1 / n) : 0),
-    effectiveN: round6(sumP2 > 0 ? 1 / sumP2 : 0),
-    sumRaw: round6(decimalSum(mids).toNumber()),
-    fbvRPts: round6(fbvRPts),
-    fbvRLabel: fbvRLabel(live),
+    wTilde: round6(h.n > 1 ? budget / (1 - 1 / h.n) : 0),
+    effectiveN: round6(h.sumP2 > 0 ? 1 / h.sumP2 : 0),
+    sumRaw: round6(decimalSum(h.mids).toNumber()),
+    fbvRPts: round6(100 * Math.sqrt(budget)),
+    fbvRLabel: fbvRLabel(h.live),
     status,
     publicationState: status === "suspended" ? "withheld" : "published",
     revision: 0,
     gateFlags: gates.flags,
-    components,
+    components: parts.components,
     counterfactual: computeCounterfactual(
       current.inception.config,
       current.inception.fingerprint,
       inceptionQuotes,
-      order,
+      h.order,
     ),
     labels: {
-      clockHomogeneityDisclosure: disclosure(live, tiers, new Map(def.tenorsDays.map((tau) => [tau, clockOf(tau)]))),
-      clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), clockOf(tau).speed])),
-      composition: { leg_keys: legKeys, n, version: compositionVersion },
+      clockHomogeneityDisclosure: disclosure(
+        h.live,
+        tn.tiers,
+        new Map(def.tenorsDays.map((tau) => [tau, tn.clockOf(tau)])),
+      ),
+      clockSpeed: Object.fromEntries(def.tenorsDays.map((tau) => [String(tau), tn.clockOf(tau).speed])),
+      composition: { leg_keys: h.live.map((q) => q.legKey), n: h.n, version: compositionVersion },
       devigVersion: DEVIG_VERSION,
-      tier: tiers,
+      tier: tn.tiers,
       attrDeltaFrom: prev === null ? null : formatMicros(new Date(prev.computedAt)),
       attrDeltaFromPublished: prev === null ? null : (prev.publicationState ?? "published") === "published",
     },
-    clockVersion,
+    clockVersion: usesHistorical ? HISTORICAL_CLOCK_VERSION : CALENDAR_CLOCK_VERSION,
     devigVersion: DEVIG_VERSION,
     methodologyVersion: def.methodologyVersion,
     definitionLine: def.definitionLine,
     targetType: def.targetType,
     units: def.units,
     compositionVersion,
-    inputs: {
-      clock: Object.fromEntries(
-        tenorList.map((tau) => {
-          const c = clockOf(tau);
-          return [
-            String(tau),
-            {
-              tier: c.tier,
-              speed: c.speed,
-              speedLo: c.speedLo,
-              speedHi: c.speedHi,
-              windowDays: c.windowDays,
-              coverage: c.coverage,
-            },
-          ];
-        }),
-      ),
-      legs: quotes.map((q) => {
-        const j = liveIndex.get(q.conditionId);
-        return {
-          conditionId: q.conditionId,
-          legKey: q.legKey,
-          label: q.label,
-          gridOrder: q.gridOrder,
-          ...quoteInput(q),
-          p: j === undefined ? null : (p[j] as number),
-          w: j === undefined ? null : (budgetShares[j] as number),
-        };
-      }),
-      clockIncrement: null,
-      counterfactualLegs: departed.map((q) => ({
-        conditionId: q.conditionId,
-        legKey: q.legKey,
-        label: q.label,
-        ...quoteInput(q),
-      })),
-    },
+    inputs: tickInputs(h, tn, departed),
   };
+}
 
-  // clock increment: fresh quotes on every leg since the previous tick, same legs, short gap, not suspended
-  let clock = current.clock;
+/**
+ * The clock increment: fresh quotes on every leg since the previous tick, same legs, short gap, not
+ * suspended. Returns the series' clock with it (and records it in the tick's inputs).
+ */
+function clockAfter(current: VolState, t: Date, h: HourPartition, tick: VolTick): ClockBucket[] {
+  const prev = current.prev;
   if (
-    prev !== null &&
-    status !== "suspended" &&
-    t.getTime() - new Date(prev.computedAt).getTime() <= MAX_CLOCK_GAP_MS
-  ) {
-    const prevById = new Map(prev.legs.map((l) => [l.conditionId, l]));
-    const dtDays = (t.getTime() - new Date(prev.computedAt).getTime()) / 86_400_000;
-    const pairs = live.map((q, j) => ({ q, pj: p[j] as number, before: prevById.get(q.conditionId) }));
-    const usable =
-      pairs.length === prev.legs.length &&
-      pairs.every(
-        ({ q, before }) =>
-          before !== undefined &&
-          (q.resolved ||
-            (before.observedAt !== null && (q.observedAt as Date).getTime() > new Date(before.observedAt).getTime())),
-      );
-    if (usable) {
-      // the squared moves' sum correctly rounded (fsum), squares as x * x
-      const realized = fsum(
-        pairs.map(({ pj, before }) => {
-          const d = pj - (before as PrevLeg).p;
-          return d * d;
-        }),
-      );
-      // the diffusion's prediction over dt from the previous legs: rho_j = min(dt / tau_j, 1)
-      const predicted = partitionTenorVariance(preparedPrev(prev, order), dtDays, 1, "diffusion");
-      clock = addClockIncrement(clock, t, realized, predicted);
-      tick.inputs.clockIncrement = { realized, predicted };
-    }
-  }
+    prev === null ||
+    tick.status === "suspended" ||
+    t.getTime() - new Date(prev.computedAt).getTime() > MAX_CLOCK_GAP_MS
+  )
+    return current.clock;
+  const prevById = new Map(prev.legs.map((l) => [l.conditionId, l]));
+  const dtDays = (t.getTime() - new Date(prev.computedAt).getTime()) / 86_400_000;
+  const pairs = h.live.map((q, j) => ({ q, pj: h.p[j] as number, before: prevById.get(q.conditionId) }));
+  const usable =
+    pairs.length === prev.legs.length &&
+    pairs.every(
+      ({ q, before }) =>
+        before !== undefined &&
+        (q.resolved ||
+          (before.observedAt !== null && (q.observedAt as Date).getTime() > new Date(before.observedAt).getTime())),
+    );
+  if (!usable) return current.clock;
+  // the squared moves' sum correctly rounded (fsum), squares as x * x
+  const realized = fsum(
+    pairs.map(({ pj, before }) => {
+      const d = pj - (before as PrevLeg).p;
+      return d * d;
+    }),
+  );
+  // the diffusion's prediction over dt from the previous legs: rho_j = min(dt / tau_j, 1)
+  const predicted = partitionTenorVariance(preparedPrev(prev, h.order), dtDays, 1, "diffusion");
+  tick.inputs.clockIncrement = { realized, predicted };
+  return addClockIncrement(current.clock, t, realized, predicted);
+}
 
-  const degradedStreak = status === "ok" ? 0 : current.degradedStreak + 1;
+/** The state after the tick: this computation as the next one's previous, the clock, the composition, the degraded streak. */
+function nextStateOf(
+  def: VolSeriesDefinition,
+  current: VolState,
+  t: Date,
+  h: HourPartition,
+  tn: HourTenors,
+  tick: VolTick,
+  clock: ClockBucket[],
+): VolStepResult {
+  const degradedStreak = tick.status === "ok" ? 0 : current.degradedStreak + 1;
   const nextState: VolState = {
     ...current,
     prev: {
       computedAt: t.toISOString(),
       publicationState: tick.publicationState,
-      headlinePts,
-      headlineClockSpeed: speedH,
-      legs: live.map((q, j) => ({
+      headlinePts: tn.headlinePts,
+      headlineClockSpeed: tn.speedH,
+      legs: h.live.map((q, j) => ({
         conditionId: q.conditionId,
         legKey: q.legKey,
         label: q.label,
         gridOrder: q.gridOrder,
-        p: p[j] as number,
+        p: h.p[j] as number,
         daysToSettlement: q.days,
         observedAt: q.observedAt === null ? null : q.observedAt.toISOString(),
       })),
     },
     clock,
-    composition,
+    composition: compositionOf(current, h),
     degradedStreak,
     tickCount: current.tickCount + 1,
   };
