@@ -4,7 +4,7 @@ import path from "node:path";
 import { setImmediate as yieldTurn } from "node:timers/promises";
 import type { Db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { KEY_PREFIX } from "@/lib/keys/key-format";
+import { KEY_PREFIX } from "@/lib/keys/api-key";
 import { orphanFiles, readLines, type Journal, type Journals } from "@/lib/plumbing/journal";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { generateKey } from "@/lib/keys/key-format";
+import { generateKey } from "@/lib/keys/api-key";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 
 /** A directory of this test's own for DATA_DIR (journals, the embedded database, its lock). */

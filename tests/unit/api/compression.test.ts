@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, encodeBody } from "@/lib/api/compression";
+import { acceptsGzip, encodeBody } from "@/lib/api/node-adapter";
 
 const json = (n: number) =>
   JSON.stringify(Array.from({ length: n }, (_, i) => ({ t: i, level: (i * 1.37).toFixed(8), note: "é—ü" })));
