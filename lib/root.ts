@@ -87,6 +87,7 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     db,
     dataDir: dir,
     flushMs: config.METERING_FLUSH_MS,
+    logDays: config.REQUEST_LOG_DAYS,
     journals,
     shutdown,
     onFlushFailed: () => metrics.usageFlushFailures.inc(),
