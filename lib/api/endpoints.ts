@@ -47,6 +47,20 @@ function serve<N extends EndpointName>(
   return { ...spec, name, handler };
 }
 
+/**
+ * The JSON of a history's `data`, kept by its points: the read model hands out the same frozen
+ * points array for the same window while its version stands (lib/data/indices.ts), so a 90-day
+ * history is serialized once per version of the read model, and a new level (a new array)
+ * is serialized afresh.
+ */
+const serialized = new WeakMap<readonly unknown[], string>();
+
+function serializedOnce(points: readonly unknown[], data: unknown): string {
+  let json = serialized.get(points);
+  if (json === undefined) serialized.set(points, (json = JSON.stringify(data)));
+  return json;
+}
+
 /** Every /v1 endpoint with its handler, in the table's order. */
 export const endpoints = {
   service: serve("service", async ({ services, key, decision }) => {
@@ -85,8 +99,10 @@ export const endpoints = {
     });
     if (!history) notFound(ticker(params));
     const points = window.empty ? [] : history.points;
+    const data = { ticker: history.ticker, interval: q.interval, count: points.length, points };
     return {
-      data: { ticker: history.ticker, interval: q.interval, count: points.length, points },
+      data,
+      dataJson: serializedOnce(points, data),
       meta: {
         effectiveStart: iso6(window.start),
         effectiveEnd: iso6(window.end),

@@ -49,6 +49,8 @@ export interface KeyedContext {
 /** What a handler returns: the `data`, plus members added to the common `meta`. */
 export interface Payload {
   data: unknown;
+  /** `data` serialized already (a large value serialized once per read-model version): written as it is. */
+  dataJson?: string;
   meta?: Record<string, unknown>;
 }
 
@@ -100,6 +102,13 @@ export function envelope(services: Services, payload: Payload): { data: unknown;
     data: payload.data,
     meta: { ...commonMeta(services.config, iso6(new Date(services.clock.now()))), ...payload.meta },
   };
+}
+
+/** The success body: the envelope as JSON, around the handler's serialized `data` when it has it. */
+export function envelopeJson(services: Services, payload: Payload): string {
+  const { data, meta } = envelope(services, payload);
+  if (payload.dataJson === undefined) return JSON.stringify({ data, meta });
+  return `{"data":${payload.dataJson},"meta":${JSON.stringify(meta)}}`;
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -284,7 +293,7 @@ export function answerEndpoint(
     return {
       status: 200,
       headers: { "Content-Type": JSON_TYPE, ...headers },
-      body: JSON.stringify(envelope(services, payload)),
+      body: envelopeJson(services, payload),
     };
   });
 }
