@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api/errors";
+import type { SerializedData } from "@/lib/api/responses";
 import { iso6 } from "@/lib/time-format";
 import { ENDPOINTS, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { HISTORY_MAX_DAYS, INTERVALS, parseQuery } from "@/lib/api/params";
@@ -50,15 +51,15 @@ function serve<N extends EndpointName>(
 /**
  * The JSON of a history's `data`, kept by its points: the read model hands out the same frozen
  * points array for the same window while its version stands (lib/data/indices.ts), so a 90-day
- * history is serialized once per version of the read model, and a new level (a new array)
- * is serialized afresh.
+ * history is serialized once per version of the read model (and deflated once for gzip clients),
+ * and a new level (a new array) is serialized afresh.
  */
-const serialized = new WeakMap<readonly unknown[], string>();
+const serialized = new WeakMap<readonly unknown[], SerializedData>();
 
-function serializedOnce(points: readonly unknown[], data: unknown): string {
-  let json = serialized.get(points);
-  if (json === undefined) serialized.set(points, (json = JSON.stringify(data)));
-  return json;
+function serializedOnce(points: readonly unknown[], data: unknown): SerializedData {
+  let kept = serialized.get(points);
+  if (kept === undefined) serialized.set(points, (kept = { json: JSON.stringify(data) }));
+  return kept;
 }
 
 /** Every /v1 endpoint with its handler, in the table's order. */
@@ -102,7 +103,7 @@ export const endpoints = {
     const data = { ticker: history.ticker, interval: q.interval, count: points.length, points };
     return {
       data,
-      dataJson: serializedOnce(points, data),
+      serialized: serializedOnce(points, data),
       meta: {
         effectiveStart: iso6(window.start),
         effectiveEnd: iso6(window.end),

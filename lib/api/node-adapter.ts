@@ -154,6 +154,7 @@ export function encodeBody(
   body: string | Uint8Array | null,
   contentType: string | undefined,
   acceptEncoding: string | null | undefined,
+  gzip?: () => Buffer,
 ): Encoded {
   const bytes =
     body === null
@@ -163,7 +164,10 @@ export function encodeBody(
         : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   if (bytes.length === 0 || !compressible(contentType)) return { headers: {}, body: bytes };
   if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
-    return { headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" }, body: zlib.gzipSync(bytes) };
+    return {
+      headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" },
+      body: gzip ? gzip() : zlib.gzipSync(bytes),
+    };
   return { headers: { Vary: "Accept-Encoding" }, body: bytes };
 }
 
@@ -201,7 +205,7 @@ export function observeAnswers(observer: (res: ServerResponse, requestId: string
 function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
   const contentType = Object.entries(result.headers).find(([key]) => key.toLowerCase() === "content-type")?.[1];
-  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding);
+  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding, result.gzip);
   answerObserver?.(res, result.headers["X-Request-Id"]);
   res.writeHead(result.status, headList(result, encoded));
   if (head || result.status === 204 || result.status === 304) res.end();

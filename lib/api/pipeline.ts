@@ -3,6 +3,7 @@ import { ApiError, errorMessage } from "@/lib/api/errors";
 import { config, type Config } from "@/lib/config";
 import {
   baseHeaders,
+  bodyAround,
   errorResult,
   FRONT_REQUEST_ID,
   JSON_TYPE,
@@ -13,6 +14,7 @@ import {
   preflightHeaders,
   rateLimitHeaders,
   toApiError,
+  type SerializedData,
 } from "@/lib/api/responses";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import type { ResolvedKey } from "@/lib/keys/api-key";
@@ -50,7 +52,7 @@ export interface KeyedContext {
 export interface Payload {
   data: unknown;
   /** `data` serialized already (a large value serialized once per read-model version): written as it is. */
-  dataJson?: string;
+  serialized?: SerializedData;
   meta?: Record<string, unknown>;
 }
 
@@ -102,13 +104,6 @@ export function envelope(services: Services, payload: Payload): { data: unknown;
     data: payload.data,
     meta: { ...commonMeta(services.config, iso6(new Date(services.clock.now()))), ...payload.meta },
   };
-}
-
-/** The success body: the envelope as JSON, around the handler's serialized `data` when it has it. */
-export function envelopeJson(services: Services, payload: Payload): string {
-  const { data, meta } = envelope(services, payload);
-  if (payload.dataJson === undefined) return JSON.stringify({ data, meta });
-  return `{"data":${payload.dataJson},"meta":${JSON.stringify(meta)}}`;
 }
 
 /** The key from `Authorization: Bearer` or `X-API-Key`; both with different keys is refused. */
@@ -290,11 +285,9 @@ export function answerEndpoint(
         headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers },
         body: payload.raw.body,
       };
-    return {
-      status: 200,
-      headers: { "Content-Type": JSON_TYPE, ...headers },
-      body: envelopeJson(services, payload),
-    };
+    const { data, meta } = envelope(services, payload);
+    const body = payload.serialized ? bodyAround(payload.serialized, meta) : { body: JSON.stringify({ data, meta }) };
+    return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, ...body };
   });
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import zlib from "node:zlib";
 import { ApiError, errorBody, errorMessage, isApiError } from "@/lib/api/errors";
 import type { ApiResult } from "@/lib/api/result";
 import { config, type Config } from "@/lib/config";
@@ -188,3 +189,36 @@ export function preflightFor(
 
 /** The /v1 preflight: GET only. */
 export const preflightHeaders = preflightFor(["GET"]);
+
+/**
+ * A large `data` serialized once (a 90-day history, per version of its read model), and the
+ * deflate of the body's start up to it, made when a gzip client first asks.
+ */
+export interface SerializedData {
+  json: string;
+  head?: { deflated: Buffer; crc: number; length: number };
+}
+
+const DATA_OPEN = '{"data":';
+/** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/** The body `{"data":<json>` + `rest` as one gzip member: the data part's deflate from `data`, the rest deflated now. */
+export function gzipEnvelope(data: SerializedData, rest: string): Buffer {
+  if (!data.head) {
+    const open = DATA_OPEN + data.json;
+    // A full flush ends the part on a byte boundary with nothing it refers back to: the rest's own deflate follows it.
+    const deflated = zlib.deflateRawSync(open, { finishFlush: zlib.constants.Z_FULL_FLUSH });
+    data.head = { deflated, crc: zlib.crc32(open), length: Buffer.byteLength(open) };
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(rest, data.head.crc) >>> 0, 0);
+  trailer.writeUInt32LE((data.head.length + Buffer.byteLength(rest)) % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(rest), trailer]);
+}
+
+/** The success body around serialized `data`, with its gzip from the cached part. */
+export function bodyAround(data: SerializedData, meta: Record<string, unknown>): { body: string; gzip: () => Buffer } {
+  const rest = `,"meta":${JSON.stringify(meta)}}`;
+  return { body: DATA_OPEN + data.json + rest, gzip: () => gzipEnvelope(data, rest) };
+}
