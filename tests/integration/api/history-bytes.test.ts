@@ -44,7 +44,10 @@ describe("90-day history bytes", () => {
     const [index] = await db.$queryRawUnsafe<Array<{ id: string; ticker: string }>>(
       `SELECT i.id, i.ticker FROM indices i WHERE i.listed AND i."resolvedAt" IS NULL AND i."ceasedAt" IS NULL ORDER BY i.ticker LIMIT 1`,
     );
-    const path = `/v1/indices/${index!.ticker}/history?interval=1h`;
+    // a fixed window (the default one ends now), so both answers' meta match but for generatedAt
+    const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const path = `/v1/indices/${index!.ticker}/history?interval=1h&start=${iso(end - 80 * 86_400_000)}&end=${iso(end)}`;
     const plain = await rawGet(path, key, "identity");
     const gzip = await rawGet(path, key, "gzip");
     expect(plain.headers["content-encoding"]).toBeUndefined();
