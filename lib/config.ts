@@ -81,6 +81,8 @@ const schema = z.object({
   // The per-address throttle before key resolution: 10 x the free per-key minute rate (DESIGN.md section 2).
   IP_LIMIT_MINUTE: z.coerce.number().int().min(1).default(600),
   METERING_FLUSH_MS: z.coerce.number().int().min(50).default(2000),
+  // Days the request log (the portal's recent requests of a key) keeps a request; older rows are pruned hourly.
+  REQUEST_LOG_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   ALLOWED_ORIGINS: z.string().optional(),
   // Portal sign-in: show /dev/outbox to any client (not only loopback) when no EMAIL_SERVER is set.
   DEV_OUTBOX: bool.default(false),

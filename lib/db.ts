@@ -51,15 +51,17 @@ export interface DatabaseObserver {
   outage(): void;
 }
 
-export function createDatabase(c: Config, observer?: DatabaseObserver): Database {
-  let prisma: Promise<PrismaClient> | null = null;
-  let closeClient: (() => Promise<void>) | null = null;
-  const jobs = new AsyncLocalStorage<true>();
+/**
+ * The database's outage record: the first failure opens it (one log line, a probe every
+ * PROBE_MS), a line every STILL_DOWN_LINE_MS while it lasts, the first answer closes it.
+ */
+function watchOutages(
+  describe: (error: unknown) => string,
+  probeOnce: () => Promise<unknown>,
+  observer?: DatabaseObserver,
+) {
   const outage: OutageRecord = { since: null, failures: 0, lastLine: 0 };
   let probe: NodeJS.Timeout | null = null;
-
-  const describe = (error: unknown) => describeDbError(c, error);
-
   const noteAnswered = () => {
     if (probe) clearInterval(probe);
     probe = null;
@@ -81,9 +83,7 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       observer?.outage();
       console.error(`[db] unavailable: ${describe(error)}; requests that need it get 503 until it answers again`);
       probe ??= setInterval(() => {
-        void client()
-          .then((p) => p.$queryRawUnsafe("SELECT 1"))
-          .then(noteAnswered, () => undefined);
+        void probeOnce().then(noteAnswered, () => undefined);
       }, PROBE_MS);
       probe.unref();
     } else if (now - outage.lastLine >= STILL_DOWN_LINE_MS) {
@@ -93,7 +93,60 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
       );
     }
   };
+  const stop = () => {
+    if (probe) clearInterval(probe);
+    probe = null;
+  };
+  return { outage, noteAnswered, noteUnavailable, stop };
+}
 
+/** A Prisma client over PostgreSQL (every acquisition and query bounded) or the embedded PGlite, and how to close it. */
+async function connect(c: Config, bounds: QueryBounds): Promise<{ client: PrismaClient; close: () => Promise<void> }> {
+  if (c.DATABASE_URL) {
+    // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
+    // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
+    // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
+    const pool = new NameAsTextPool(
+      {
+        connectionString: c.DATABASE_URL,
+        max: 10,
+        connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS,
+        query_timeout: c.DB_QUERY_TIMEOUT_MS,
+      },
+      bounds,
+    );
+    pool.on("error", () => {
+      // an idle client lost its server; the next query reconnects or reports `unavailable`
+    });
+    const client = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
+    const close = async () => {
+      await client.$disconnect();
+      await pool.end().catch(() => undefined);
+    };
+    return { client, close };
+  }
+  // Embedded: this process owns the PGlite directory and migrates it before first use.
+  const { pglite, release } = await openEmbedded(dataDir(c));
+  await applyMigrations(pglite);
+  const { PrismaPGlite } = await import("pglite-prisma-adapter");
+  const client = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });
+  const close = async () => {
+    await client.$disconnect();
+    await release();
+  };
+  return { client, close };
+}
+
+export function createDatabase(c: Config, observer?: DatabaseObserver): Database {
+  let prisma: Promise<PrismaClient> | null = null;
+  let closeClient: (() => Promise<void>) | null = null;
+  const jobs = new AsyncLocalStorage<true>();
+  const describe = (error: unknown) => describeDbError(c, error);
+  const { outage, noteAnswered, noteUnavailable, stop } = watchOutages(
+    describe,
+    () => client().then((p) => p.$queryRawUnsafe("SELECT 1")),
+    observer,
+  );
   const bounds = queryBounds(
     () => (jobs.getStore() ? c.DB_JOB_TIMEOUT_MS : null),
     noteAnswered,
@@ -101,48 +154,18 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
     observer,
   );
 
-  async function connect(): Promise<PrismaClient> {
-    if (c.DATABASE_URL) {
-      // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
-      // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
-      // the bound, then 503 `unavailable`; a connection whose query timed out is discarded.
-      const pool = new NameAsTextPool(
-        {
-          connectionString: c.DATABASE_URL,
-          max: 10,
-          connectionTimeoutMillis: c.DB_QUERY_TIMEOUT_MS,
-          query_timeout: c.DB_QUERY_TIMEOUT_MS,
-        },
-        bounds,
-      );
-      pool.on("error", () => {
-        // an idle client lost its server; the next query reconnects or reports `unavailable`
-      });
-      const client = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: "minimal" });
-      closeClient = async () => {
-        await client.$disconnect();
-        await pool.end().catch(() => undefined);
-      };
-      return client;
-    }
-    // Embedded: this process owns the PGlite directory and migrates it before first use.
-    const { pglite, release } = await openEmbedded(dataDir(c));
-    await applyMigrations(pglite);
-    const { PrismaPGlite } = await import("pglite-prisma-adapter");
-    const client = new PrismaClient({ adapter: new PrismaPGlite(pglite), errorFormat: "minimal" });
-    closeClient = async () => {
-      await client.$disconnect();
-      await release();
-    };
-    return client;
-  }
-
   function client(): Promise<PrismaClient> {
     if (!prisma) {
-      prisma = connect().catch((error) => {
-        prisma = null;
-        throw error;
-      });
+      prisma = connect(c, bounds).then(
+        ({ client, close }) => {
+          closeClient = close;
+          return client;
+        },
+        (error) => {
+          prisma = null;
+          throw error;
+        },
+      );
     }
     return prisma;
   }
@@ -150,8 +173,7 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
   return {
     client,
     async close() {
-      if (probe) clearInterval(probe);
-      probe = null;
+      stop();
       // a connection under way finishes first, so its client is closed too
       await prisma?.catch(() => undefined);
       const close = closeClient;

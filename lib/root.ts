@@ -4,11 +4,11 @@ import { config as readConfig, type Config } from "@/lib/config";
 import { createDatabase, type Database, type Db } from "@/lib/db";
 import { dataDir } from "@/lib/db/embedded";
 import { createReadCache, type ReadCache, type ReadContext } from "@/lib/data/read-cache";
-import { createKeyCache, type KeyCache } from "@/lib/keys/key-cache";
+import { createKeyCache, type KeyCache } from "@/lib/keys/api-key";
 import { createMeter, type Meter } from "@/lib/keys/usage-meter";
 import { createMailer, type Mailer } from "@/lib/mail/send-mail";
 import { createBackfillProgress, type BackfillProgress } from "@/lib/plumbing/backfill-progress";
-import { systemClock, type Clock } from "@/lib/plumbing/clock";
+import { systemClock, type Clock } from "@/lib/time-format";
 import { createJournals, type Journals } from "@/lib/plumbing/journal";
 import { createMetrics, type Metrics } from "@/lib/plumbing/metrics";
 import { createShutdown, type Shutdown } from "@/lib/plumbing/shutdown";
@@ -87,6 +87,7 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     db,
     dataDir: dir,
     flushMs: config.METERING_FLUSH_MS,
+    logDays: config.REQUEST_LOG_DAYS,
     journals,
     shutdown,
     onFlushFailed: () => metrics.usageFlushFailures.inc(),
@@ -122,14 +123,14 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
     read: { db, cache, progress },
     redis,
     keys: createKeyCache({
-      redis: redis.client,
-      ready: redis.ready,
-      epochKey: redis.key("keys:epoch"),
-      onReconnect: redis.onReconnect,
+      db,
+      epoch: config.REDIS_URL
+        ? { ready: redis.ready, epochKey: redis.key("keys:epoch"), onReconnect: redis.onReconnect }
+        : null,
       clock,
-      onLookup: (hit) => metrics.keyCache.inc({ result: hit ? "hit" : "miss" }),
+      lookups: metrics.keyCache,
     }),
-    limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, journals, shutdown }),
+    limiter: createLimiter({ redis: redis.client, prefix: config.REDIS_PREFIX, limits: config, journals, shutdown }),
     meter,
     journals,
     mailer: createMailer(),

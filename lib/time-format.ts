@@ -1,4 +1,14 @@
-// Timestamps as the API and the CSV bundles write them; no dependency on any layer.
+// The time as the service reads it and writes it; no dependency on any layer. One clock per
+// composition root (lib/root.ts), so a test can hold it still or move it instead of waiting for
+// the real one; timestamps as the API and the CSV bundles write them.
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
 /** ISO 8601 UTC with microseconds and Z: `2026-11-21T13:00:00.000000Z`. */
 export function iso6(date: Date): string {
   return `${date.toISOString().slice(0, 23)}000Z`;

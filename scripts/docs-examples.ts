@@ -25,9 +25,7 @@ async function main() {
   const { endpoints } = await import("@/lib/api/endpoints");
   const { envelope } = await import("@/lib/api/pipeline");
   const { root, closeRoot } = await import("@/lib/root");
-  const { keyLimits } = await import("@/lib/ratelimit/limiter");
   const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
-  const { verifyKey } = await import("@/lib/keys/verify-key");
   const { monthManifest } = await import("@/lib/snapshots/read-bundles");
   const { formatFailure, verifyBundles } = await import("@/lib/snapshots/verify-bundles");
   const { formatMicros } = await import("@/lib/engine/time-format");
@@ -39,10 +37,10 @@ async function main() {
   await runBackfill(prisma, { seed: config().DEMO_SEED, now: generatedAt }, config().embedded, () => undefined);
   await buildMissingBundles(prisma);
   const { key } = await mintKey(prisma, await ensureUser(prisma, "docs@example.com"));
-  const resolved = (await verifyKey(root(), key))!;
+  const resolved = (await root().keys.verify(key))!;
 
   const run = async (name: keyof typeof endpoints, params: Record<string, string> = {}, query = "") => {
-    const decision = await root().limiter.store().consume(resolved.id, keyLimits(resolved, config()), Date.now());
+    const decision = await root().limiter.spend(resolved, Date.now());
     const payload = await endpoints[name].handler({
       services: root(),
       requestId: "req_example",

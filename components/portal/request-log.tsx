@@ -16,7 +16,7 @@ const STATUS_STYLE = (status: number) =>
  * before and without JavaScript). On phones each request is a card; from `sm` up, a table row.
  */
 export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestLog }) {
-  const { rows, query, size } = log;
+  const { rows, query, size, days } = log;
   return (
     <section
       id="requests"
@@ -28,9 +28,9 @@ export function RequestLogSection({ keyId, log }: { keyId: string; log: RequestL
           Recent requests
         </h2>
         <p className="text-sm text-slate-600">
-          The last {size} requests made with this key, newest first. Every API answer carries its id in the{" "}
-          <code>X-Request-Id</code> header and in an error&apos;s <code>requestId</code>: paste it here to find the
-          request.
+          The last {size} requests made with this key in the past {days} days, newest first. Every API answer carries
+          its id in the <code>X-Request-Id</code> header and in an error&apos;s <code>requestId</code>: paste it here to
+          find the request.
         </p>
         <form
           method="get"

@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api/errors";
+import type { SerializedData } from "@/lib/api/responses";
 import { iso6 } from "@/lib/time-format";
 import { ENDPOINTS, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { HISTORY_MAX_DAYS, INTERVALS, parseQuery } from "@/lib/api/params";
@@ -47,6 +48,20 @@ function serve<N extends EndpointName>(
   return { ...spec, name, handler };
 }
 
+/**
+ * The JSON of a history's `data`, kept by its points: the read model hands out the same frozen
+ * points array for the same window while its version stands (lib/data/indices.ts), so a 90-day
+ * history is serialized once per version of the read model (and deflated once for gzip clients),
+ * and a new level (a new array) is serialized afresh.
+ */
+const serialized = new WeakMap<readonly unknown[], SerializedData>();
+
+function serializedOnce(points: readonly unknown[], data: unknown): SerializedData {
+  let kept = serialized.get(points);
+  if (kept === undefined) serialized.set(points, (kept = { json: JSON.stringify(data) }));
+  return kept;
+}
+
 /** Every /v1 endpoint with its handler, in the table's order. */
 export const endpoints = {
   service: serve("service", async ({ services, key, decision }) => {
@@ -85,8 +100,10 @@ export const endpoints = {
     });
     if (!history) notFound(ticker(params));
     const points = window.empty ? [] : history.points;
+    const data = { ticker: history.ticker, interval: q.interval, count: points.length, points };
     return {
-      data: { ticker: history.ticker, interval: q.interval, count: points.length, points },
+      data,
+      serialized: serializedOnce(points, data),
       meta: {
         effectiveStart: iso6(window.start),
         effectiveEnd: iso6(window.end),

@@ -1,6 +1,6 @@
 import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { encodeBody, type Encoded } from "@/lib/api/compression";
+import zlib from "node:zlib";
 import { endpoints, type Endpoint } from "@/lib/api/endpoints";
 import { ApiError } from "@/lib/api/errors";
 import { answerEndpoint, answerUnknown, type Services } from "@/lib/api/pipeline";
@@ -11,7 +11,8 @@ import { errorResult, FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses
 // The node:http adapter of /v1: the production server's front (lib/server/front.ts) hands it
 // every path under /v1, routed here by the path templates of lib/api/endpoints.ts, answered by
 // the same pipeline as the route files (lib/api/pipeline.ts) and written with the security
-// headers, a Content-Length and gzip for clients that accept it. It reads nothing of Next's.
+// headers, a Content-Length and gzip for clients that accept it (a compressible body of
+// COMPRESS_AT bytes or more). It reads nothing of Next's.
 
 interface Route {
   endpoint: Endpoint;
@@ -116,6 +117,60 @@ export class NodeRequestHeaders implements RequestHeaders {
   }
 }
 
+/** Bodies from this size on are compressed for clients that accept it. */
+export const COMPRESS_AT = 1024;
+
+/** Whether an Accept-Encoding header admits gzip (by name or `*`, with a q above 0). */
+export function acceptsGzip(header: string | string[] | undefined | null): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const item of String(header).split(",")) {
+    const [name, ...params] = item.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (name === "gzip" || name === "x-gzip") return weight > 0;
+    if (name === "*") star = weight > 0;
+  }
+  return star;
+}
+
+/** Content types worth compressing: JSON and text (CSV included). */
+export function compressible(contentType: string | undefined): boolean {
+  return !!contentType && /^(application\/(json|[a-z0-9.+-]*\+json)|text\/)/i.test(contentType);
+}
+
+export interface Encoded {
+  /** Headers to add: Content-Encoding and Vary when the body may be transformed. */
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/**
+ * The body to write for a client's Accept-Encoding: gzip for a compressible body of COMPRESS_AT
+ * bytes or more, else as it is; a compressible body carries `Vary: Accept-Encoding` either way,
+ * since another client may get it encoded.
+ */
+export function encodeBody(
+  body: string | Uint8Array | null,
+  contentType: string | undefined,
+  acceptEncoding: string | null | undefined,
+  gzip?: () => Buffer,
+): Encoded {
+  const bytes =
+    body === null
+      ? Buffer.alloc(0)
+      : typeof body === "string"
+        ? Buffer.from(body, "utf8")
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (bytes.length === 0 || !compressible(contentType)) return { headers: {}, body: bytes };
+  if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
+    return {
+      headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" },
+      body: gzip ? gzip() : zlib.gzipSync(bytes),
+    };
+  return { headers: { Vary: "Accept-Encoding" }, body: bytes };
+}
+
 /**
  * The head of a result as a flat [name, value, ...] list for `writeHead`: the security headers,
  * the result's headers (Content-Length and Set-Cookie dropped; a name given twice keeps its first
@@ -150,7 +205,7 @@ export function observeAnswers(observer: (res: ServerResponse, requestId: string
 function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
   const contentType = Object.entries(result.headers).find(([key]) => key.toLowerCase() === "content-type")?.[1];
-  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding);
+  const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding, result.gzip);
   answerObserver?.(res, result.headers["X-Request-Id"]);
   res.writeHead(result.status, headList(result, encoded));
   if (head || result.status === 204 || result.status === 304) res.end();

@@ -9,7 +9,7 @@ import {
 } from "@/lib/api/endpoint-table";
 import { ERRORS, ERROR_CODES, docsUrl, type ErrorCode } from "@/lib/api/errors";
 import { queryParams, type ParamMeta } from "@/lib/api/params";
-import { RATE_LIMIT_HEADERS } from "@/lib/api/rate-limit-headers";
+import { RATE_LIMIT_HEADERS } from "@/lib/api/responses";
 import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/api/schemas";
 
 // The OpenAPI 3.1 document, generated from the endpoint table (lib/api/endpoint-table.ts), its

@@ -1,23 +1,24 @@
 import "server-only";
-import { clientAddress } from "@/lib/api/client-address";
-import { originAllowed, preflightHeaders } from "@/lib/api/cors";
 import { ApiError, errorMessage } from "@/lib/api/errors";
+import { config, type Config } from "@/lib/config";
 import {
   baseHeaders,
+  bodyAround,
   errorResult,
   FRONT_REQUEST_ID,
   JSON_TYPE,
   KeyedRefusal,
   methodNotAllowed,
   newRequestId,
+  originAllowed,
+  preflightHeaders,
   rateLimitHeaders,
   toApiError,
+  type SerializedData,
 } from "@/lib/api/responses";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
-import type { ResolvedKey } from "@/lib/keys/key-cache";
-import { verifyKey } from "@/lib/keys/verify-key";
-import { throttle, type LimitDecision } from "@/lib/ratelimit";
-import { keyLimits } from "@/lib/ratelimit/limiter";
+import type { ResolvedKey } from "@/lib/keys/api-key";
+import type { LimitDecision } from "@/lib/ratelimit";
 import type { Root } from "@/lib/root";
 import { iso6 } from "@/lib/time-format";
 
@@ -50,6 +51,8 @@ export interface KeyedContext {
 /** What a handler returns: the `data`, plus members added to the common `meta`. */
 export interface Payload {
   data: unknown;
+  /** `data` serialized already (a large value serialized once per read-model version): written as it is. */
+  serialized?: SerializedData;
   meta?: Record<string, unknown>;
 }
 
@@ -123,12 +126,24 @@ export function presentedKey(headers: RequestHeaders): string {
   return key;
 }
 
+/**
+ * The client address the throttle counts. scripts/server.mjs writes the socket's peer address
+ * into `x-pmb-peer` (overwriting anything a client sent); Next.js itself only fills
+ * `x-forwarded-for` when the client did not, so that header is trusted only with TRUST_PROXY,
+ * and then its first entry is the client.
+ */
+export function clientAddress(headers: RequestHeaders, c: Pick<Config, "TRUST_PROXY"> = config()): string {
+  if (c.TRUST_PROXY) {
+    const first = headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    if (first) return first;
+  }
+  return headers.get("x-pmb-peer") || headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+}
+
 /** The pre-authentication throttle per client address; every request counts, keyed or not. */
 export async function admitAddress(services: Services, headers: RequestHeaders): Promise<void> {
   const { limiter, clock, config, metrics } = services;
-  const address = await throttle(limiter.store(), clientAddress(headers), clock.now(), {
-    limit: config.IP_LIMIT_MINUTE,
-  });
+  const address = await limiter.throttle(clientAddress(headers, config), clock.now());
   if (address.allowed) return;
   metrics.rateLimit.inc({ window: "address", decision: "refused" });
   const retryAfter = address.retryAfter ?? 1;
@@ -140,8 +155,8 @@ export async function admitAddress(services: Services, headers: RequestHeaders):
 
 /** The presented key, resolved (revocation-aware, lib/keys); spends nothing. */
 export async function authenticate(services: Services, headers: RequestHeaders): Promise<ResolvedKey> {
-  const presented = presentedKey(headers);
-  const key = await verifyKey(services, presented, services.keys.syncEpoch());
+  const { keys } = services;
+  const key = await keys.verify(presentedKey(headers));
   if (!key)
     throw new ApiError("invalid_api_key", {
       message: "This API key is not valid: it was revoked, rotated or never existed.",
@@ -151,8 +166,8 @@ export async function authenticate(services: Services, headers: RequestHeaders):
 
 /** Spends one request from both of the key's windows; a refusal is a KeyedRefusal (rate_limited or daily_limit_reached). */
 export async function spendWindows(services: Services, key: ResolvedKey): Promise<LimitDecision> {
-  const { limiter, clock, config, metrics } = services;
-  const decision = await limiter.store().consume(key.id, keyLimits(key, config), clock.now());
+  const { limiter, clock, metrics } = services;
+  const decision = await limiter.spend(key, clock.now());
   metrics.rateLimit.inc(
     decision.allowed
       ? { window: "key", decision: "allowed" }
@@ -186,16 +201,22 @@ export async function withKey(
 ): Promise<ApiResult> {
   const requestId = request.headers.get(FRONT_REQUEST_ID) || newRequestId(); // one id when the front handed the request to Next
   const origin = request.headers.get("origin");
-  const admitted: Admitted = { services, requestId, base: baseHeaders(requestId, origin), key: null, decision: null };
+  const admitted: Admitted = {
+    services,
+    requestId,
+    base: baseHeaders(requestId, origin, services.config),
+    key: null,
+    decision: null,
+  };
   let result: ApiResult;
   let errorCode: string | null = null;
   try {
-    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin))
+    if (surface.refuseForeignOrigin && origin !== null && !originAllowed(origin, services.config))
       throw new ApiError("error", { status: 403, message: surface.refuseForeignOrigin.message });
     if (
       request.method === "OPTIONS" &&
       origin &&
-      originAllowed(origin) &&
+      originAllowed(origin, services.config) &&
       request.headers.get("access-control-request-method")
     ) {
       return { status: 204, headers: { "X-Request-Id": requestId, ...surface.preflight(origin) }, body: null };
@@ -264,11 +285,9 @@ export function answerEndpoint(
         headers: { ...headers, "Content-Type": payload.raw.contentType, ...payload.raw.headers },
         body: payload.raw.body,
       };
-    return {
-      status: 200,
-      headers: { "Content-Type": JSON_TYPE, ...headers },
-      body: JSON.stringify(envelope(services, payload)),
-    };
+    const { data, meta } = envelope(services, payload);
+    const body = payload.serialized ? bodyAround(payload.serialized, meta) : { body: JSON.stringify({ data, meta }) };
+    return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, ...body };
   });
 }
 

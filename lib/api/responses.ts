@@ -1,18 +1,36 @@
 import { randomUUID } from "node:crypto";
-import { corsHeaders } from "@/lib/api/cors";
+import zlib from "node:zlib";
 import { ApiError, errorBody, errorMessage, isApiError } from "@/lib/api/errors";
-import { RATE_LIMIT_HEADER, RATE_LIMIT_HEADERS as H, RATE_LIMIT_POLICY_HEADER } from "@/lib/api/rate-limit-headers";
 import type { ApiResult } from "@/lib/api/result";
-import { config } from "@/lib/config";
+import { config, type Config } from "@/lib/config";
 import { unavailableDependency } from "@/lib/db/unavailable";
 import { isInvalidWindowError } from "@/lib/data/window";
-import type { ResolvedKey } from "@/lib/keys/key-cache";
+import type { ResolvedKey } from "@/lib/keys/api-key";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { isoSeconds } from "@/lib/time-format";
 
 // The answers every surface outside Next's pages gives: the request id, the base headers, the
 // rate-limit headers, and the mapping of any failure to the spec's error shape. The admission
-// wrapper (lib/api/pipeline.ts) and the production server's own answers use them.
+// wrapper (lib/api/pipeline.ts) and the production server's own answers use them; the CORS
+// headers and preflights of every credentialed surface.
+
+/**
+ * The rate-limit headers every keyed answer carries, named once: the pipeline writes them, CORS
+ * exposes them to browsers, the OpenAPI document lists them. Each member is the LimitDecision
+ * field the header reports, in the order the headers are written.
+ */
+export const RATE_LIMIT_HEADERS = {
+  limitMinute: "X-RateLimit-Limit",
+  remainingMinute: "X-RateLimit-Remaining",
+  limitDay: "X-RateLimit-Limit-Day",
+  remainingDay: "X-RateLimit-Remaining-Day",
+  resetMinute: "X-RateLimit-Reset",
+  resetDay: "X-RateLimit-Reset-Day",
+} as const;
+
+/** The IETF draft's structured headers, written beside the six above. */
+export const RATE_LIMIT_POLICY_HEADER = "RateLimit-Policy";
+export const RATE_LIMIT_HEADER = "RateLimit";
 
 /** A refusal after the key resolved: it carries the rate-limit headers and is metered. */
 export class KeyedRefusal extends Error {
@@ -29,12 +47,12 @@ export class KeyedRefusal extends Error {
 export function rateLimitHeaders(d: LimitDecision, nowMs: number): Record<string, string> {
   const now = Math.floor(nowMs / 1000);
   return {
-    [H.limitMinute]: String(d.limitMinute),
-    [H.remainingMinute]: String(d.remainingMinute),
-    [H.limitDay]: String(d.limitDay),
-    [H.remainingDay]: String(d.remainingDay),
-    [H.resetMinute]: String(d.resetMinute),
-    [H.resetDay]: String(d.resetDay),
+    [RATE_LIMIT_HEADERS.limitMinute]: String(d.limitMinute),
+    [RATE_LIMIT_HEADERS.remainingMinute]: String(d.remainingMinute),
+    [RATE_LIMIT_HEADERS.limitDay]: String(d.limitDay),
+    [RATE_LIMIT_HEADERS.remainingDay]: String(d.remainingDay),
+    [RATE_LIMIT_HEADERS.resetMinute]: String(d.resetMinute),
+    [RATE_LIMIT_HEADERS.resetDay]: String(d.resetDay),
     [RATE_LIMIT_POLICY_HEADER]: `"minute";q=${d.limitMinute};w=60, "day";q=${d.limitDay};w=86400`,
     [RATE_LIMIT_HEADER]: `"minute";r=${d.remainingMinute};t=${Math.max(0, d.resetMinute - now)}, "day";r=${d.remainingDay};t=${Math.max(0, d.resetDay - now)}`,
   };
@@ -92,8 +110,8 @@ export function errorResult(
 }
 
 /** X-Request-Id, no caching, and CORS for an allowed Origin. */
-export function baseHeaders(requestId: string, origin: string | null): Record<string, string> {
-  return { "X-Request-Id": requestId, "Cache-Control": "no-store", ...corsHeaders(origin) };
+export function baseHeaders(requestId: string, origin: string | null, c?: Config): Record<string, string> {
+  return { "X-Request-Id": requestId, "Cache-Control": "no-store", ...corsHeaders(origin, c) };
 }
 
 /** The request header in which the server's front passes the answer's X-Request-Id to Next (it overwrites a client's). */
@@ -109,4 +127,98 @@ export function methodNotAllowed(method: string, allow: string): ApiError {
     message: errorMessage("method_not_allowed", { method: method.slice(0, 32), allow }),
     headers: { Allow: allow },
   });
+}
+
+/** Origins whose browser code may call the API: our own, plus localhost outside production. */
+export function originAllowed(
+  origin: string,
+  c: Pick<Config, "baseUrl" | "ALLOWED_ORIGINS" | "NODE_ENV"> = config(),
+): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  const own = new Set([
+    new URL(c.baseUrl).origin,
+    ...(c.ALLOWED_ORIGINS?.split(",")
+      .map((o) => o.trim())
+      .filter(Boolean) ?? []),
+  ]);
+  if (own.has(url.origin)) return true;
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  return local && c.NODE_ENV !== "production";
+}
+
+export const EXPOSED_HEADERS = [
+  "X-Request-Id",
+  ...Object.values(RATE_LIMIT_HEADERS),
+  RATE_LIMIT_HEADER,
+  RATE_LIMIT_POLICY_HEADER,
+  "Retry-After",
+].join(", ");
+
+export function corsHeaders(origin: string | null, c?: Config): Record<string, string> {
+  if (!origin || !originAllowed(origin, c)) return {};
+  return { "Access-Control-Allow-Origin": origin, "Access-Control-Expose-Headers": EXPOSED_HEADERS, Vary: "Origin" };
+}
+
+/** The request headers every credentialed surface accepts from a browser: the two key headers and a body's type. */
+const ALLOWED_HEADERS = ["Authorization", "X-API-Key", "Content-Type"];
+
+/**
+ * The answer to a CORS preflight from an allowed origin: the surface's methods (OPTIONS added)
+ * and, beyond the key headers, any request headers of its own (MCP's `Accept`,
+ * `Mcp-Protocol-Version`); browsers may cache it for ten minutes.
+ */
+export function preflightFor(
+  methods: readonly string[],
+  extraHeaders: readonly string[] = [],
+): (origin: string) => Record<string, string> {
+  const allowMethods = [...methods, "OPTIONS"].join(", ");
+  const allowHeaders = [...ALLOWED_HEADERS, ...extraHeaders].join(", ");
+  return (origin) => ({
+    "Access-Control-Allow-Origin": origin,
+    "Access-Control-Allow-Methods": allowMethods,
+    "Access-Control-Allow-Headers": allowHeaders,
+    "Access-Control-Max-Age": "600",
+    Vary: "Origin",
+  });
+}
+
+/** The /v1 preflight: GET only. */
+export const preflightHeaders = preflightFor(["GET"]);
+
+/**
+ * A large `data` serialized once (a 90-day history, per version of its read model), and the
+ * deflate of the body's start up to it, made when a gzip client first asks.
+ */
+export interface SerializedData {
+  json: string;
+  head?: { deflated: Buffer; crc: number; length: number };
+}
+
+const DATA_OPEN = '{"data":';
+/** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952). */
+const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+
+/** The body `{"data":<json>` + `rest` as one gzip member: the data part's deflate from `data`, the rest deflated now. */
+export function gzipEnvelope(data: SerializedData, rest: string): Buffer {
+  if (!data.head) {
+    const open = DATA_OPEN + data.json;
+    // A full flush ends the part on a byte boundary with nothing it refers back to: the rest's own deflate follows it.
+    const deflated = zlib.deflateRawSync(open, { finishFlush: zlib.constants.Z_FULL_FLUSH });
+    data.head = { deflated, crc: zlib.crc32(open), length: Buffer.byteLength(open) };
+  }
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(zlib.crc32(rest, data.head.crc) >>> 0, 0);
+  trailer.writeUInt32LE((data.head.length + Buffer.byteLength(rest)) % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(rest), trailer]);
+}
+
+/** The success body around serialized `data`, with its gzip from the cached part. */
+export function bodyAround(data: SerializedData, meta: Record<string, unknown>): { body: string; gzip: () => Buffer } {
+  const rest = `,"meta":${JSON.stringify(meta)}}`;
+  return { body: DATA_OPEN + data.json + rest, gzip: () => gzipEnvelope(data, rest) };
 }

@@ -9,6 +9,8 @@ export interface ApiResult {
   status: number;
   headers: Record<string, string>;
   body: string | Uint8Array | null;
+  /** The body gzip-encoded from cached bytes, when the answer has them (the node:http adapter uses it). */
+  gzip?: () => Buffer;
 }
 
 /** Request headers as lib/api reads them: a web `Headers`, or the node:http adapter's view. */

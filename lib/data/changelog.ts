@@ -32,7 +32,8 @@ export function versionUse(listed: string[], unlisted: number): string {
   return `Computed with it: ${named}${unlisted ? ` and ${unlisted} unlisted series` : ""}.`;
 }
 
-async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
+/** What the changelog is made of, read in one go. */
+async function readChangelog(rc: ReadContext) {
   const prisma = await rc.db();
   const [indices, series, versions, restatements, restatementTotal] = await Promise.all([
     prisma.index.findMany({
@@ -65,8 +66,13 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
     prisma.restatement.findMany({ orderBy: { restatedAt: "desc" }, take: RESTATEMENTS_SHOWN }),
     prisma.restatement.count(),
   ]);
+  return { indices, series, versions, restatements, restatementTotal };
+}
 
-  const entries: ChangeEntry[] = [];
+type ChangelogRows = Awaited<ReturnType<typeof readChangelog>>;
+
+/** The index methodology's versions, the volatility methodology's versions and the first use of each. */
+function methodologyEntries(entries: ChangeEntry[], { indices, versions }: ChangelogRows): void {
   // Index methodology: each version with the indices on it, from the first inception under it.
   const byVersion = new Map<string, { at: Date; tickers: string[] }>();
   for (const i of indices) {
@@ -107,6 +113,10 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       href: "/docs/methodology/volatility",
     });
   }
+}
+
+/** Each listed index's launch, and its cessation or resolution. */
+function indexEntries(entries: ChangeEntry[], { indices }: ChangelogRows): void {
   for (const i of indices) {
     const back = backCalculated(i);
     entries.push({
@@ -138,6 +148,10 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
         href: `/indices/${i.ticker}`,
       });
   }
+}
+
+/** Each listed volatility series' launch, and its retirement. */
+function seriesEntries(entries: ChangeEntry[], { series }: ChangelogRows): void {
   for (const s of series) {
     const back = backCalculated(s);
     entries.push({
@@ -160,6 +174,10 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
         href: `/volatility/${s.slug}`,
       });
   }
+}
+
+/** The latest restatements, each with its previous and new value. */
+function restatementEntries(entries: ChangeEntry[], { restatements }: ChangelogRows): void {
   for (const r of restatements) {
     const d = (r.detail ?? {}) as { reason?: string; status?: string; next?: { status?: string } };
     const status =
@@ -173,13 +191,22 @@ async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
       href: null,
     });
   }
+}
+
+async function loadChangelog(rc: ReadContext): Promise<ChangelogView> {
+  const rows = await readChangelog(rc);
+  const entries: ChangeEntry[] = [];
+  methodologyEntries(entries, rows);
+  indexEntries(entries, rows);
+  seriesEntries(entries, rows);
+  restatementEntries(entries, rows);
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : a.subject.localeCompare(b.subject)));
   return {
     entries,
     counts: {
       methodology: entries.filter((e) => e.kind === "methodology").length,
       catalog: entries.filter((e) => e.kind === "catalog").length,
-      restatement: restatementTotal,
+      restatement: rows.restatementTotal,
     },
   };
 }

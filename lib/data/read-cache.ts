@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db";
 import type { BackfillProgress } from "@/lib/plumbing/backfill-progress";
-import { systemClock, type Clock } from "@/lib/plumbing/clock";
+import { systemClock, type Clock } from "@/lib/time-format";
 
 // A short-lived read-through cache for read models: data changes once per engine tick, and
 // every instance serves a value at most `ttlMs` old. `clear` runs after each tick. One per root

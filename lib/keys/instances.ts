@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
 import type { Db } from "@/lib/db";
-import type { KeyCache } from "@/lib/keys/key-cache";
+import type { KeyCache } from "@/lib/keys/api-key";
 import type { Config } from "@/lib/config";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 

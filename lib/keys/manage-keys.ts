@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { KeyCache } from "@/lib/keys/key-cache";
-import { generateKey } from "@/lib/keys/key-format";
+import type { KeyCache } from "@/lib/keys/api-key";
+import { generateKey } from "@/lib/keys/api-key";
 import { hasErrorKind } from "@/lib/plumbing/error-kind";
 
 export const MAX_ACTIVE_KEYS = 3;

@@ -2,7 +2,7 @@ import "server-only";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { errorBody } from "@/lib/api/errors";
 import { envelope, KeyedRefusal, spendWindows, toApiError, type Services } from "@/lib/api/pipeline";
-import type { ResolvedKey } from "@/lib/keys/key-cache";
+import type { ResolvedKey } from "@/lib/keys/api-key";
 import { tickerArgument, toQuery } from "@/lib/mcp/tool-input";
 import type { Tool } from "@/lib/mcp/tools";
 import type { LimitDecision } from "@/lib/ratelimit";

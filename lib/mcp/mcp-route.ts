@@ -1,11 +1,11 @@
 import "server-only";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { preflightFor } from "@/lib/api/cors";
+import { preflightFor } from "@/lib/api/responses";
 import { ApiError, ERRORS, errorBody } from "@/lib/api/errors";
 import { rateLimitHeaders, withKey, type Services, type Surface } from "@/lib/api/pipeline";
 import { fromWebRequest, toResponse, type ApiRequest, type ApiResult } from "@/lib/api/result";
 import { isClientAbort } from "@/lib/db/unavailable";
-import { KEY_PREFIX } from "@/lib/keys/key-format";
+import { KEY_PREFIX } from "@/lib/keys/api-key";
 import type { McpRequestContext } from "@/lib/mcp/call-tool";
 import { createMcpServer } from "@/lib/mcp/create-server";
 

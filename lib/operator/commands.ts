@@ -7,7 +7,7 @@ import { root } from "@/lib/root";
 import { hasErrorKind } from "@/lib/plumbing/error-kind";
 import { closeIncident, listIncidents, noteIncident, openIncident } from "@/lib/incidents/manage-incidents";
 import { listLicenseRequests } from "@/lib/portal/license-requests";
-import { hashKey, looksLikeKey } from "@/lib/keys/key-format";
+import { hashKey, looksLikeKey } from "@/lib/keys/api-key";
 import { CONFIRM_MS, confirmRevocation, describeInstance, liveInstances } from "@/lib/keys/instances";
 import {
   ensureUser,

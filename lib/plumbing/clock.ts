@@ -1,9 +1,2 @@
-// The time as the service reads it: one clock per composition root (lib/root.ts), so a test can
-// hold it still or move it instead of waiting for the real one.
-
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-}
-
-export const systemClock: Clock = { now: () => Date.now() };
+// The clock lives with the time formats (lib/time-format.ts); this name stays for the engine's import.
+export { systemClock, type Clock } from "@/lib/time-format";

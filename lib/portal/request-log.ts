@@ -17,8 +17,10 @@ export interface RequestLog {
   rows: RequestLogRow[];
   /** The request id searched for (trimmed), or null when the whole log is shown. */
   query: string | null;
-  /** How many requests the log keeps per key. */
+  /** How many requests the page shows. */
   size: number;
+  /** How many days the log keeps a request (REQUEST_LOG_DAYS). */
+  days: number;
 }
 
 /** A search term: what was typed, trimmed and cut to a sane length, or null when empty. */
@@ -34,7 +36,8 @@ export function requestIdQuery(raw: string | string[] | undefined): string | nul
  * log line, or its first characters.
  */
 export async function keyRequests(keyId: string, userId: string, query: string | null = null): Promise<RequestLog> {
-  const prisma = await root().db();
+  const r = root();
+  const prisma = await r.db();
   const rows = await prisma.requestLogEntry.findMany({
     where: {
       keyId,
@@ -45,5 +48,10 @@ export async function keyRequests(keyId: string, userId: string, query: string |
     take: REQUEST_LOG_SIZE,
     select: { at: true, requestId: true, method: true, endpoint: true, path: true, status: true, errorCode: true },
   });
-  return { rows: rows.map((r) => ({ ...r, at: r.at.toISOString() })), query, size: REQUEST_LOG_SIZE };
+  return {
+    rows: rows.map((r) => ({ ...r, at: r.at.toISOString() })),
+    query,
+    size: REQUEST_LOG_SIZE,
+    days: r.config.REQUEST_LOG_DAYS,
+  };
 }

@@ -6,7 +6,7 @@ import { FRONT_REQUEST_ID } from "@/lib/api/responses";
 import { admitAddress, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
 import type { PortalUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
-import type { ResolvedKey } from "@/lib/keys/key-cache";
+import type { ResolvedKey } from "@/lib/keys/api-key";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
 import { root } from "@/lib/root";

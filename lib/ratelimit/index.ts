@@ -8,7 +8,15 @@ export type {
   ThrottleDecision,
   WindowCount,
 } from "./types";
-export { DAY_MS, MINUTE_MS, keyWindows, resetSeconds, secondsUntil, toDecision } from "./sliding-log";
+export {
+  DAY_MS,
+  MINUTE_MS,
+  keyWindows,
+  resetSeconds,
+  secondsUntil,
+  throttle,
+  toDecision,
+  type ThrottleOptions,
+} from "./sliding-log";
 export { createMemoryStore, type MemoryStore, type MemoryStoreOptions } from "./memory-store";
 export { createRedisStore, type RedisStoreOptions } from "./redis-store";
-export { throttle, type ThrottleOptions } from "./throttle";

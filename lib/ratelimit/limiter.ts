@@ -1,6 +1,14 @@
 import type Redis from "ioredis";
-import { createMemoryStore, createRedisStore, type MemoryStore, type RateLimitStore } from "@/lib/ratelimit/index";
-import { startRateLimitJournal, type RateLimitJournal } from "@/lib/ratelimit/journal";
+import {
+  createMemoryStore,
+  createRedisStore,
+  throttle,
+  type LimitDecision,
+  type MemoryStore,
+  type RateLimitStore,
+  type ThrottleDecision,
+} from "@/lib/ratelimit/index";
+import { startRateLimitJournal, type RateLimitJournal } from "@/lib/ratelimit/memory-store";
 import type { Journals } from "@/lib/plumbing/journal";
 import type { Shutdown } from "@/lib/plumbing/shutdown";
 
@@ -11,14 +19,22 @@ export interface Limiter {
    * this process's memory, journaled to DATA_DIR once `startJournal` ran (at boot).
    */
   store(): RateLimitStore;
+  /** Spends one request from an address's minute window (the pre-authentication throttle). */
+  throttle(address: string, nowMs: number): Promise<ThrottleDecision>;
+  /** Spends one request from both of a key's windows (its own limits, else the free plan's). */
+  spend(
+    key: { id: string; limitMinute: number | null; limitDay: number | null },
+    nowMs: number,
+  ): Promise<LimitDecision>;
   /** Without Redis: restores the windows a previous life of this instance left and journals them from now on. */
   startJournal(dataDir: string): Promise<void>;
 }
 
-/** `redis`: the connection (made on first use), or null for one instance. */
+/** `redis`: the connection (made on first use), or null for one instance; `limits`: the address's and the free plan's. */
 export function createLimiter(options: {
   redis: () => Redis | null;
   prefix: string;
+  limits: { IP_LIMIT_MINUTE: number; FREE_LIMIT_MINUTE: number; FREE_LIMIT_DAY: number };
   journals: Journals;
   shutdown: Shutdown;
 }): Limiter {
@@ -38,6 +54,8 @@ export function createLimiter(options: {
       }
       return store;
     },
+    throttle: (address, nowMs) => throttle(limiter.store(), address, nowMs, { limit: options.limits.IP_LIMIT_MINUTE }),
+    spend: (key, nowMs) => limiter.store().consume(key.id, keyLimits(key, options.limits), nowMs),
     async startJournal(dataDir) {
       limiter.store();
       if (!memory || journal) return;

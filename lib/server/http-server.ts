@@ -4,7 +4,7 @@ import net from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
 import type { Logger } from "pino";
-import { observeAnswers } from "@/lib/api/node-adapter";
+import { matchRoute, observeAnswers, pathSegments, underV1 } from "@/lib/api/node-adapter";
 import { clientError, connectRequest, createFront, dispatch, expectationFailed, originForm } from "@/lib/server/front";
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses";
 import { config, type Config } from "@/lib/config";
@@ -14,7 +14,6 @@ import { clusterMetricsOf, serveClusterMetrics } from "@/lib/server/cluster-metr
 import { trackConnections } from "@/lib/server/drain";
 import { createLogger, routeConsole } from "@/lib/server/logging";
 import { answerOps } from "@/lib/server/ops-routes";
-import { routeLabel } from "@/lib/server/route-label";
 import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
 // The production server, one kind of process: a node:http server whose front
@@ -145,7 +144,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
     const peer = req.socket.remoteAddress ?? "";
     originForm(req);
     const path = observe(req, res);
-    if (answerOps(req, res, path, peer, state)) return;
+    if (!underV1(path) && answerOps(req, res, path, peer, state)) return;
     dispatch(front, req, res, peer, toNext);
   });
   server.on("clientError", (error: Error, socket: Duplex) => clientError(error, socket));
@@ -269,4 +268,27 @@ function watchEngineLag(): void {
       return cached.newest === null ? null : Math.max(0, (Date.now() - cached.newest) / 1000);
     },
   );
+}
+
+/** Surfaces whose paths are labelled by their first segment (their pages and files are many). */
+const PREFIXES = ["docs", "portal", "api", "downloads", "indices", "volatility", "status", "changelog", "dev", "_next"];
+
+/**
+ * The route template of a request path for metrics and the access log: a /v1 endpoint's template
+ * (/v1/indices/{ticker}/latest), `/v1/*` for an unknown /v1 path, the few fixed paths as they
+ * are, `/<surface>/*` for pages and files, `other` for the rest. Bounded: never a raw path.
+ */
+export function routeLabel(path: string): string {
+  if (underV1(path)) {
+    const segments = pathSegments(path);
+    return (segments && matchRoute(segments)?.endpoint.path) ?? "/v1/*";
+  }
+  if (
+    /^\/(mcp|healthz|livez|readyz|metrics|status\.json|openapi\.json|llms\.txt|robots\.txt|sitemap\.xml|operator|favicon\.ico|icon\.svg)?$/.test(
+      path,
+    )
+  )
+    return path;
+  const first = path.split("/")[1] ?? "";
+  return PREFIXES.includes(first) ? `/${first}/*` : "other";
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress } from "@/lib/api/pipeline";
 import { config } from "@/lib/config";
 import { outboxEnabled } from "@/lib/mail/outbox";
 import { formatUtc } from "@/lib/portal/format";

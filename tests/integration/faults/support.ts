@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { generateKey } from "@/lib/keys/key-format";
+import { generateKey } from "@/lib/keys/api-key";
 import { waitFor } from "../../support/wait-for";
 import { createDatabase, dropDatabase, uniqueName } from "../support/pg";
 

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, encodeBody } from "@/lib/api/compression";
+import { acceptsGzip, encodeBody } from "@/lib/api/node-adapter";
 
 const json = (n: number) =>
   JSON.stringify(Array.from({ length: n }, (_, i) => ({ t: i, level: (i * 1.37).toFixed(8), note: "é—ü" })));
@@ -47,5 +47,26 @@ describe("acceptsGzip", () => {
     ["deflate, *;q=0.5", true],
   ])("%s -> %s", (header, expected) => {
     expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe("gzipEnvelope", () => {
+  it("is one gzip member: the cached data part and each answer's own rest decode to the whole body", async () => {
+    const { bodyAround } = await import("@/lib/api/responses");
+    const data = { json: json(3000) };
+    const first = bodyAround(data, { generatedAt: "2031-01-01T00:00:00.000000Z" });
+    const second = bodyAround(data, { generatedAt: "2031-01-01T00:00:01.000000Z", note: "é" });
+    expect(zlib.gunzipSync(first.gzip()).toString("utf8")).toBe(first.body);
+    const head = (data as { head?: unknown }).head;
+    expect(head).toBeDefined();
+    expect(zlib.gunzipSync(second.gzip()).toString("utf8")).toBe(second.body);
+    expect((data as { head?: unknown }).head).toBe(head); // the data part deflated once
+    expect(JSON.parse(second.body)).toEqual({
+      data: JSON.parse(data.json),
+      meta: { generatedAt: "2031-01-01T00:00:01.000000Z", note: "é" },
+    });
+    // one member, not two: the bytes between the 10-byte header and the 8-byte trailer are one deflate stream of the whole body
+    const gz = second.gzip();
+    expect(zlib.inflateRawSync(gz.subarray(10, gz.length - 8)).toString("utf8")).toBe(second.body);
   });
 });

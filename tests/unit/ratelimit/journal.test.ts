@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { createMemoryStore, DAY_MS, MINUTE_MS } from "@/lib/ratelimit";
-import { formatLine, parseLine, replayInto, startRateLimitJournal } from "@/lib/ratelimit/journal";
+import { formatLine, parseLine, replayInto, startRateLimitJournal } from "@/lib/ratelimit/memory-store";
 import { createJournals, readLines } from "@/lib/plumbing/journal";
 import { isLocked, tryLock } from "@/lib/plumbing/kernel-lock";
 

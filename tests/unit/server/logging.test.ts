@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { generateKey } from "@/lib/keys/key-format";
+import { generateKey } from "@/lib/keys/api-key";
 import { createLogger, scrub } from "@/lib/server/logging";
-import { routeLabel } from "@/lib/server/route-label";
+import { routeLabel } from "@/lib/server/http-server";
 
 // Never a key, token or cookie in the log (lib/server/logging.ts); route labels are templates,
 // never raw paths (metrics and the access log stay bounded).

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import { clientAddress } from "@/lib/api/client-address";
+import { clientAddress } from "@/lib/api/pipeline";
 import { crossSiteReason } from "@/lib/auth/csrf";
 import { requestMagicLink } from "@/lib/auth/magic-link";
 import { bodyField, portalError, portalJson, seeOther, wantsJson } from "@/lib/portal/http";

@@ -9,7 +9,7 @@ import {
   hashKey,
   looksLikeKey,
   safeEqualHex,
-} from "@/lib/keys/key-format";
+} from "@/lib/keys/api-key";
 
 const filled = (byte: number) => () => new Uint8Array(32).fill(byte);
 

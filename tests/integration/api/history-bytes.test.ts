@@ -1,0 +1,82 @@
+import http from "node:http";
+import zlib from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { waitFor } from "@/tests/support/wait-for";
+import { baseUrl, newKey, testDb } from "../support/api";
+
+// Rule (lib/api/endpoints.ts, serializedOnce): a history's `data` is serialized once per version
+// of the read model and the envelope is built around it: a new level is served at once (no stale
+// bytes), and the gzip and identity answers decode to the same JSON.
+
+function rawGet(
+  path: string,
+  key: string,
+  encoding: string,
+): Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      `${baseUrl()}${path}`,
+      { headers: { authorization: `Bearer ${key}`, "accept-encoding": encoding } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      },
+    );
+    req.on("error", reject);
+  });
+}
+
+const withoutTime = (body: { data: unknown; meta: Record<string, unknown> }) => ({
+  data: body.data,
+  meta: { ...body.meta, generatedAt: undefined },
+});
+
+let restore: (() => Promise<unknown>) | null = null;
+afterAll(async () => {
+  await restore?.();
+});
+
+describe("90-day history bytes", () => {
+  it("gzip and identity decode to the same JSON, and a changed level is served at once", async () => {
+    const { key } = await newKey({ limitMinute: 1000 });
+    const db = await testDb();
+    const [index] = await db.$queryRawUnsafe<Array<{ id: string; ticker: string }>>(
+      `SELECT i.id, i.ticker FROM indices i WHERE i.listed AND i."resolvedAt" IS NULL AND i."ceasedAt" IS NULL ORDER BY i.ticker LIMIT 1`,
+    );
+    // a fixed window (the default one ends now), so both answers' meta match but for generatedAt
+    const end = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const path = `/v1/indices/${index!.ticker}/history?interval=1h&start=${iso(end - 80 * 86_400_000)}&end=${iso(end)}`;
+    const plain = await rawGet(path, key, "identity");
+    const gzip = await rawGet(path, key, "gzip");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    const plainBody = JSON.parse(plain.body.toString("utf8"));
+    const gzipBody = JSON.parse(zlib.gunzipSync(gzip.body).toString("utf8"));
+    expect(plainBody.data.count).toBeGreaterThan(100);
+    expect(withoutTime(gzipBody)).toEqual(withoutTime(plainBody));
+
+    // A level inside the window changes: the next answers carry it, plain and gzip.
+    const point = plainBody.data.points[10] as { t: string; indexLevel: string };
+    const bumped = (Number(point.indexLevel) + 1).toFixed(8);
+    const change = (delta: number) =>
+      db.$executeRawUnsafe(
+        `UPDATE index_levels SET level = level + $1 WHERE "indexId" = $2::uuid AND t = $3::timestamptz`,
+        delta,
+        index!.id,
+        new Date(point.t),
+      );
+    expect(await change(1)).toBe(1);
+    restore = () => change(-1);
+    const levelAt = (body: { data: { points: Array<{ t: string; indexLevel: string }> } }) =>
+      body.data.points.find((p) => p.t === point.t)?.indexLevel;
+    const served = await waitFor("the changed level served", async () => {
+      const body = JSON.parse((await rawGet(path, key, "identity")).body.toString("utf8"));
+      return levelAt(body) === bumped && body;
+    });
+    const zipped = JSON.parse(zlib.gunzipSync((await rawGet(path, key, "gzip")).body).toString("utf8"));
+    expect(levelAt(zipped)).toBe(bumped);
+    expect(zipped.data).toEqual(served.data);
+  });
+});
