@@ -28,6 +28,10 @@ import { benchSettings } from "./lib/bench-settings";
 // BENCH_SECONDS sets the length of each measured run (8 s by default); BENCH_ROUNDS=n measures
 // every row n times, taking turns, and reports the median round.
 const CONNECTIONS = 32;
+/** Keys the load is spread over (each request takes the next). */
+const KEYS = 100;
+/** The steady load of the latency budget: requests a second, spread over every key. */
+const STEADY_RATE = 1000;
 const FLOOR = "bare node:http, latest's bytes";
 /** The floor as it was before the head was sent too: the body, Content-Type and Content-Length. */
 const BODY_ONLY = "bare node:http, body only";
@@ -42,6 +46,13 @@ const HISTORY_GZIP_BARE = "bare node:http, history's gzip bytes";
 const BESIDE_NEXT = "the same, beside Next";
 const HISTORY_BESIDE_NEXT = "history's bytes, beside Next";
 const HISTORY_GZIP_BESIDE_NEXT = "history's gzip, beside Next";
+/**
+ * The peer: the same handler served through Next's router (the app/v1 route files, which call the
+ * same `withKey` wrapper), in a process of its own on the setup's database, so each row's gain
+ * from the node:http front is measured in the same run. Needs a shared database: not in the
+ * embedded setup, whose data directory only the server may open.
+ */
+const PEER = "peer: through Next's router";
 const settings = benchSettings;
 const SECONDS = settings.seconds(8);
 const WRK = "/usr/bin/wrk";
@@ -147,12 +158,14 @@ async function runAutocannon(
   connections: number,
   seconds: number,
   gzip: boolean,
+  rate?: number,
 ): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   let i = 0;
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
+    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         setupRequest: (req) => ({
@@ -258,6 +271,48 @@ ${listen}`;
   return { url: `http://127.0.0.1:${port}${besideNext ? "/v1/" : "/"}`, bytes, process: child };
 }
 
+/**
+ * A process of its own that hands every request to this build's Next (no node:http front), on the
+ * setup's database and Redis, with a data directory of its own and no scheduler; it serves two
+ * pages and one keyed request before it is measured.
+ */
+async function peerServer(env: Record<string, string>, pathname: string, key: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bench-peer-"));
+  const code = `const http = require("node:http");
+const app = require("next")({ dev: false, dir: process.cwd() });
+const handle = app.getRequestHandler();
+app.prepare().then(() => http.createServer((req, res) => handle(req, res)).listen(0, "127.0.0.1", async function () {
+  const port = this.address().port;
+  for (const page of ["/docs", "/terms"]) await (await fetch("http://127.0.0.1:" + port + page)).arrayBuffer();
+  console.log("PORT " + port);
+}));`;
+  const childEnv = {
+    ...process.env,
+    ...env,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    DATA_DIR: dataDir,
+    ENGINE_SCHEDULER: "false",
+  } as NodeJS.ProcessEnv;
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env: childEnv });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /^PORT (\d+)$/m.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (c) => reject(new Error(`peer server exited with ${c}`)));
+  });
+  const url = `http://127.0.0.1:${port}${pathname}`;
+  const first = await rawGet(url, { authorization: `Bearer ${key}` });
+  if (!first.body.toString().startsWith('{"data"'))
+    throw new Error(`the peer answered ${first.body.toString().slice(0, 200)}`);
+  if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
+  child.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  return { url, bytes: first.body.byteLength, process: child };
+}
+
 /** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
 function rawGet(
   url: string,
@@ -311,9 +366,9 @@ interface Setup {
 }
 
 const SETUPS: readonly Setup[] = [
-  { name: "embedded", label: "embedded database, in-process limiter", rows: "latest", target: 0.6 },
-  { name: "postgres", label: "PostgreSQL, in-process limiter", rows: "all", target: 0.6 },
-  { name: "redis", label: "PostgreSQL, Redis limiter", rows: "latest", target: 0.45 },
+  { name: "embedded", label: "embedded database, in-process limiter", rows: "latest", target: 0.45 },
+  { name: "postgres", label: "PostgreSQL, in-process limiter", rows: "all", target: 0.45 },
+  { name: "redis", label: "PostgreSQL, Redis limiter", rows: "latest", target: 0.25 },
 ];
 
 /** One setup's ratios to its floors, for the summary. */
@@ -386,14 +441,14 @@ async function main() {
       const mint = async (): Promise<string[]> => {
         const keys: string[] = [];
         if (setup.name === "embedded") {
-          for (let i = 0; i < 40; i++)
+          for (let i = 0; i < KEYS; i++)
             keys.push(await mintThroughOperator(dir, `bench-${i}-${randomUUID()}@example.com`));
           return keys;
         }
         if (postgresKeys) return postgresKeys;
         const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
         const prisma = await (await import("@/lib/root")).root().db();
-        for (let i = 0; i < 40; i++) {
+        for (let i = 0; i < KEYS; i++) {
           const user = await ensureUser(prisma, `bench-${i}-${randomUUID()}@example.com`);
           keys.push((await mintKey(prisma, user, { limitMinute: 10_000_000, limitDay: 100_000_000 })).key);
         }
@@ -498,11 +553,13 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     // inside it, so the window is not clamped while the bench runs).
     const now = Date.now();
     const span = `start=${isoSeconds(new Date(now - 90 * 86_400_000 + 600_000))}&end=${isoSeconds(new Date(now))}`;
-    type Bare = "latest" | "body" | "next" | "5000" | "history" | "history-next" | "history-gzip" | "history-gzip-next";
+    type Bare =
+      "latest" | "body" | "next" | "peer" | "5000" | "history" | "history-next" | "history-gzip" | "history-gzip-next";
     const targets: Array<{ label: string; path: string; single?: boolean; gzip?: boolean; bare?: Bare }> = [
       // The floor: node:http in its own process sending the very bytes of an index latest response.
       { label: FLOOR, path: "/", bare: "latest" },
       { label: BESIDE_NEXT, path: "/", bare: "next" },
+      ...(env.DATABASE_URL ? [{ label: PEER, path: "/", bare: "peer" as const }] : []),
       { label: BODY_ONLY, path: "/", bare: "body" },
       { label: "index latest", path: `/v1/indices/${index}/latest` },
       { label: "index history 90d 1h", path: `/v1/indices/${index}/history?interval=1h&${span}`, single: true },
@@ -524,7 +581,11 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     if (setup.rows === "latest") {
       const keep = targets.filter(
         (t) =>
-          t.label === FLOOR || t.label === BESIDE_NEXT || t.label === "index latest" || t.label === "volatility latest",
+          t.label === FLOOR ||
+          t.label === BESIDE_NEXT ||
+          t.label === PEER ||
+          t.label === "index latest" ||
+          t.label === "volatility latest",
       );
       targets.splice(0, targets.length, ...keep);
     } else if (only.length > 0) {
@@ -535,6 +596,7 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
           t.label === FLOOR ||
           t.label === BODY_ONLY ||
           t.label === BESIDE_NEXT ||
+          t.label === PEER ||
           (history && t.bare?.startsWith("history")) ||
           only.some((w) => t.label.includes(w)),
       );
@@ -582,6 +644,7 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       latest: () => bareServer(latestUrl, keys[0]!),
       body: () => bareServer(latestUrl, keys[0]!, false),
       next: () => bareServer(latestUrl, keys[0]!, true, false, env),
+      peer: () => peerServer(env, `/v1/indices/${index}/latest`, keys[0]!),
       "5000": () => bareServer(`${server.baseUrl}/v1/volatility/${series}/history?limit=5000`, keys[0]!),
       history: () => bareServer(historyUrl, keys[0]!),
       "history-next": () => bareServer(historyUrl, keys[0]!, true, false, env),
@@ -619,6 +682,24 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
         }
       }
     }
+    // The latency budget: index latest at a steady STEADY_RATE requests a second over every key
+    // (autocannon holds the rate; wrk cannot).
+    if (targets.some((t) => t.label === "index latest")) {
+      const steady = await runAutocannon(latestUrl, keys, 20, SECONDS, false, STEADY_RATE);
+      console.log(
+        `index latest, steady ${STEADY_RATE}/s`.padEnd(32),
+        "20".padStart(5),
+        steady.rps.toFixed(0).padStart(8),
+        ms(steady.p50).padStart(8),
+        ms(steady.p99).padStart(8),
+        String(steady.non2xx).padStart(8),
+      );
+      ratios.push({
+        what: `index latest p99 in ms at a steady ${STEADY_RATE} requests a second over ${keys.length} keys (budget < 25)`,
+        ratio: steady.p99,
+        target: null,
+      });
+    }
     /** A row's share of its own round's floor, in %, one per round. */
     const shares = (label: string, of = FLOOR) =>
       perRound.map((r) => (r[label] && r[of] ? (r[label].rps / r[of].rps) * 100 : NaN)).filter(Number.isFinite);
@@ -641,6 +722,19 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       });
       console.log(
         `  ceiling of one process with Next: the floor's handler beside Next answers ${median(ceiling).toFixed(0)}% of the floor's throughput, server CPU ${figures[BESIDE_NEXT]?.cpuMs?.toFixed(3) ?? "-"} ms/request`,
+      );
+    }
+    const peer = shares(PEER);
+    if (peer.length) {
+      ratios.push({
+        what: "the peer: index latest through Next's router (no target)",
+        ratio: median(peer) / 100,
+        target: null,
+      });
+      const gain = shares("index latest", PEER);
+      if (gain.length) ratios.push({ what: "index latest over the peer", ratio: median(gain) / 100, target: 8 });
+      console.log(
+        `  peer: index latest through Next's router answers ${median(peer).toFixed(0)}% of the floor's throughput; the node:http front answers ${(median(gain) / 100).toFixed(1)} times the peer's (target >= 8)`,
       );
     }
     for (const l of ["index latest", "volatility latest"]) {
