@@ -305,7 +305,12 @@ app.prepare().then(() => http.createServer((req, res) => handle(req, res)).liste
     child.once("exit", (c) => reject(new Error(`peer server exited with ${c}`)));
   });
   const url = `http://127.0.0.1:${port}${pathname}`;
-  const first = await rawGet(url, { authorization: `Bearer ${key}` });
+  // Its first answers may be 503 while its Redis connection opens: up to 30 s of them.
+  let first = await rawGet(url, { authorization: `Bearer ${key}` });
+  for (let tries = 0; tries < 30 && !first.body.toString().startsWith('{"data"'); tries++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    first = await rawGet(url, { authorization: `Bearer ${key}` });
+  }
   if (!first.body.toString().startsWith('{"data"'))
     throw new Error(`the peer answered ${first.body.toString().slice(0, 200)}`);
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
