@@ -256,16 +256,7 @@ ${listen}`;
   const env: NodeJS.ProcessEnv = besideNext
     ? { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...besideNext }
     : process.env;
-  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /^PORT (\d+)$/m.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once("exit", (c) => reject(new Error(`bare server exited with ${c}`)));
-  });
+  const { child, port } = await serveFromCode(code, env, "bare server");
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(file, { force: true }));
   return { url: `http://127.0.0.1:${port}${besideNext ? "/v1/" : "/"}`, bytes, process: child };
@@ -294,16 +285,7 @@ app.prepare().then(() => http.createServer((req, res) => handle(req, res)).liste
     DATA_DIR: dataDir,
     ENGINE_SCHEDULER: "false",
   } as NodeJS.ProcessEnv;
-  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env: childEnv });
-  const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /^PORT (\d+)$/m.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once("exit", (c) => reject(new Error(`peer server exited with ${c}`)));
-  });
+  const { child, port } = await serveFromCode(code, childEnv, "peer server");
   const url = `http://127.0.0.1:${port}${pathname}`;
   // Its first answers may be 503 while its Redis connection opens: up to 30 s of them.
   let first = await rawGet(url, { authorization: `Bearer ${key}` });
@@ -316,6 +298,21 @@ app.prepare().then(() => http.createServer((req, res) => handle(req, res)).liste
   if (pin) spawnSync(TASKSET, ["-a", "-p", "-c", "0", String(child.pid)], { stdio: "ignore" });
   child.once("exit", () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return { url, bytes: first.body.byteLength, process: child };
+}
+
+/** Runs `code` in a node process of its own and waits for the `PORT n` line it prints once it listens. */
+async function serveFromCode(code: string, env: NodeJS.ProcessEnv, what: string) {
+  const child = spawn(process.execPath, ["-e", code], { stdio: ["ignore", "pipe", "inherit"], env });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const m = /^PORT (\d+)$/m.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once("exit", (c) => reject(new Error(`${what} exited with ${c}`)));
+  });
+  return { child, port };
 }
 
 /** A GET as it comes off the wire: the body undecoded, the head's fields in their order. */
