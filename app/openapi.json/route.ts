@@ -1,4 +1,4 @@
-import { openApiDocument } from "@/lib/api/openapi";
+import { openApiDocument } from "@/lib/openapi/document";
 import { config } from "@/lib/config";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { ENDPOINTS } from "@/lib/api/endpoint-table";
-import { endpointParameters } from "@/lib/api/openapi";
+import { endpointParameters } from "@/lib/openapi/document";
 import {
   API_EXAMPLES,
   exampleCode,

@@ -54,26 +54,10 @@ export function underV1(path: string): boolean {
   return path === "/v1" || path.startsWith("/v1/");
 }
 
-/** The path's segments after its first slash, undecoded (`/a//b` -> ["a", "", "b"]), cut by indexOf. */
-function cutSegments(path: string): string[] {
-  const out: string[] = [];
-  let start = path.indexOf("/") + 1;
-  if (start === 0) return out;
-  for (let end = path.indexOf("/", start); end !== -1; end = path.indexOf("/", start)) {
-    out.push(path.slice(start, end));
-    start = end + 1;
-  }
-  out.push(path.slice(start));
-  return out;
-}
-
-/** Decoded segments with `.` and `..` resolved; null when a segment is not valid percent-encoding. */
+/** The path's segments after its first slash, decoded, `.` and `..` resolved (`/a//b` -> ["a", "", "b"]); null when a segment is not valid percent-encoding. */
 export function pathSegments(path: string): string[] | null {
-  const raw = cutSegments(path);
-  // Most paths have nothing to decode or resolve: no percent sign, no segment starting with a dot.
-  if (!path.includes("%") && !path.includes("/.")) return raw;
   const out: string[] = [];
-  for (const part of raw) {
+  for (const part of path.split("/").slice(1)) {
     let segment: string;
     try {
       segment = decodeURIComponent(part);
@@ -88,21 +72,16 @@ export function pathSegments(path: string): string[] | null {
 }
 
 /**
- * The request's headers as lib/api reads them, from Node's raw list: names case-insensitive,
- * repeated fields joined as a web `Headers` joins them (", ", "; " for Cookie), values trimmed of
- * HTTP whitespace. `x-pmb-peer` is the one the server set from the socket (scripts/server.mjs),
- * never a client's.
+ * The request's headers as lib/api reads them: names case-insensitive, repeated fields joined as
+ * a web `Headers` joins them (", ", "; " for Cookie). `x-pmb-peer` is the one the server set from
+ * the socket (scripts/server.mjs), never a client's.
  */
 export class NodeRequestHeaders implements RequestHeaders {
   private readonly map = new Map<string, string>();
 
-  constructor(raw: readonly string[], peer: string) {
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = raw[i]!.toLowerCase();
-      const value = raw[i + 1]!.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, "");
-      const had = this.map.get(name);
-      this.map.set(name, had === undefined ? value : `${had}${name === "cookie" ? "; " : ", "}${value}`);
-    }
+  constructor(req: IncomingMessage, peer: string) {
+    for (const [name, values] of Object.entries(req.headersDistinct))
+      if (values) this.map.set(name, values.join(name === "cookie" ? "; " : ", "));
     this.map.set("x-pmb-peer", peer);
     // The id the front gave a request it hands to Next (lib/server/http-server.ts); never a client's.
     this.map.delete(FRONT_REQUEST_ID);
@@ -172,42 +151,24 @@ export function encodeBody(
 }
 
 /**
- * The head of a result as a flat [name, value, ...] list for `writeHead`: the security headers,
- * the result's headers (Content-Length and Set-Cookie dropped; a name given twice keeps its first
- * place and its last value, as setHeader would), the encoding's headers (Vary merged), and
- * Content-Length unless the status has no body.
+ * The result on the wire: the security headers, the result's headers (Content-Length and
+ * Set-Cookie dropped), the encoding's headers (Vary merged), Content-Length unless the status has
+ * no body, and the body encoded for the client.
  */
-export function headList(result: ApiResult, encoded: Encoded): string[] {
-  const headers = new Map<string, [string, string]>(
-    SECURITY_HEADERS.map(({ key, value }) => [key.toLowerCase(), [key, value]]),
-  );
-  const put = (key: string, value: string) => headers.set(key.toLowerCase(), [key, value]);
-  for (const [key, value] of Object.entries(result.headers))
-    if (!/^(content-length|set-cookie)$/i.test(key)) put(key, value);
-  for (const [key, value] of Object.entries(encoded.headers)) {
-    const vary = key === "Vary" ? (headers.get("vary")?.[1] ?? "") : null;
-    if (vary === null) put(key, value);
-    else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) put("Vary", vary ? `${vary}, ${value}` : value);
-  }
-  if (result.status !== 204 && result.status !== 304) put("Content-Length", String(encoded.body.length));
-  return [...headers.values()].flat();
-}
-
-/** Told of each answer the front writes, with its request id (the server's access log and metrics). */
-let answerObserver: ((res: ServerResponse, requestId: string | undefined) => void) | null = null;
-
-/** Sets the observer of the front's answers (lib/server/http-server.ts). */
-export function observeAnswers(observer: (res: ServerResponse, requestId: string | undefined) => void): void {
-  answerObserver = observer;
-}
-
-/** The result on the wire: security headers, the result's headers, the body encoded for the client. */
 function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, acceptEncoding: string | null): void {
   const head = req.method === "HEAD";
-  const contentType = Object.entries(result.headers).find(([key]) => key.toLowerCase() === "content-type")?.[1];
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  for (const [key, value] of Object.entries(result.headers))
+    if (!/^(content-length|set-cookie)$/i.test(key)) res.setHeader(key, value);
+  const contentType = res.getHeader("content-type") as string | undefined;
   const encoded = encodeBody(result.body, contentType, head ? undefined : acceptEncoding, result.gzip);
-  answerObserver?.(res, result.headers["X-Request-Id"]);
-  res.writeHead(result.status, headList(result, encoded));
+  for (const [key, value] of Object.entries(encoded.headers)) {
+    const vary = key === "Vary" ? String(res.getHeader("vary") ?? "") : null;
+    if (vary === null) res.setHeader(key, value);
+    else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, ${value}` : value);
+  }
+  if (result.status !== 204 && result.status !== 304) res.setHeader("Content-Length", encoded.body.length);
+  res.writeHead(result.status);
   if (head || result.status === 204 || result.status === 304) res.end();
   else res.end(encoded.body);
 }
@@ -258,7 +219,7 @@ export async function answerV1(
   const q = url.indexOf("?");
   let headers: NodeRequestHeaders;
   try {
-    headers = new NodeRequestHeaders(req.rawHeaders, peer);
+    headers = new NodeRequestHeaders(req, peer);
   } catch {
     return writeResult(
       req,

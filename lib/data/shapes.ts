@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // The shapes of the index read models, as the API publishes them: the read models' types are
-// inferred from these (lib/data/indices.ts), and lib/api/schemas.ts builds the responses and
+// inferred from these (lib/data/indices.ts), and lib/openapi/schemas.ts builds the responses and
 // the OpenAPI document from them, so a field is declared once.
 
 export const ts = z

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { count, ts, tsNoZ } from "./shapes";
 
 // The shapes of the volatility read models, as the API publishes them: the read models' types are
-// inferred from these (lib/data/volatility.ts), and lib/api/schemas.ts builds the responses and
+// inferred from these (lib/data/volatility.ts), and lib/openapi/schemas.ts builds the responses and
 // the OpenAPI document from them, so a field is declared once.
 
 /** A tick's status, and whether it is published. */

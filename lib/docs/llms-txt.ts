@@ -1,6 +1,6 @@
 import "server-only";
 import { endpoints, type EndpointName } from "@/lib/api/endpoints";
-import { endpointParameters } from "@/lib/api/openapi";
+import { endpointParameters } from "@/lib/openapi/document";
 import { HISTORY_MAX_DAYS, INTERVALS } from "@/lib/api/params";
 import { config } from "@/lib/config";
 import { docSource } from "./content";

@@ -1,6 +1,6 @@
 import { ERRORS, type ErrorCode } from "@/lib/api/errors";
 import { ENDPOINTS, type EndpointName } from "@/lib/api/endpoint-table";
-import { endpointParameters, type EndpointParameter } from "@/lib/api/openapi";
+import { endpointParameters, type EndpointParameter } from "@/lib/openapi/document";
 
 /**
  * The docs' parameter tables, read from the one parameter table: the endpoint's path parameter

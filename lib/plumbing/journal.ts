@@ -5,12 +5,11 @@ import { isLocked, ownTag, tagLockName } from "@/lib/plumbing/kernel-lock";
 /**
  * Append-only journal files in DATA_DIR/journal, one writer per file. Appends are gathered in
  * memory and written with one synchronous write(2) per journal by `Journals.flush()`, which every
- * transport calls before a response's bytes leave (the node:http adapter once per event-loop turn
- * for all the responses of that turn, the web adapter per response); a journal left unflushed is
- * written at the latest in the same turn's check phase. So whatever a response reports as charged
+ * transport calls before a response's bytes leave; a journal left unflushed is written at the
+ * latest in the same turn's check phase. So whatever a response reports as charged
  * is in the kernel's page cache before the client can see it: a process killed with SIGKILL loses
- * nothing. The files are fdatasync'ed in the background every `syncEveryMs`, so a power loss of
- * the host loses at most that much.
+ * nothing. The files are fdatasync'ed in the background every `syncEveryMs` and when rotated, so
+ * a power loss of the host loses at most that much.
  *
  * A file is named `<kind>-<owner tag>-<sequence>.jnl`; the owner tag is held as a kernel lock for
  * the owner's whole life (lib/plumbing/kernel-lock.ts), so the files of a dead process (killed,
@@ -108,8 +107,9 @@ async function openJournal(
     rotate() {
       journal.flush();
       const closed = file;
-      fs.fdatasyncSync(fd);
-      fs.closeSync(fd);
+      // Its lines are in the kernel already; the sync runs off the event loop, as the periodic one.
+      const closing = fd;
+      fs.fdatasync(closing, () => fs.close(closing, () => undefined));
       open();
       return closed;
     },

@@ -4,7 +4,7 @@ import net from "node:net";
 import type { Duplex } from "node:stream";
 import next from "next";
 import type { Logger } from "pino";
-import { matchRoute, observeAnswers, pathSegments, underV1 } from "@/lib/api/node-adapter";
+import { matchRoute, pathSegments, underV1 } from "@/lib/api/node-adapter";
 import { clientError, connectRequest, createFront, dispatch, expectationFailed, originForm } from "@/lib/server/front";
 import { FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses";
 import { config, type Config } from "@/lib/config";
@@ -132,9 +132,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).
-  const requestIds = new WeakMap<http.ServerResponse, string>();
-  observeAnswers((res, id) => id && requestIds.set(res, id));
-  const observe = observeRequests(requestIds, c.ACCESS_LOG ? logger : null);
+  const observe = observeRequests(c.ACCESS_LOG ? logger : null);
   let drain: ReturnType<typeof trackConnections> | null = null;
   const state = {
     stopping: () => drain?.stopping ?? false,
@@ -217,7 +215,7 @@ async function listen(server: http.Server | net.Server, c: Config, probe = false
  * method, route, status, duration (the path's query is never logged: it may carry a key someone
  * put there). Returns the request's path.
  */
-function observeRequests(requestIds: WeakMap<http.ServerResponse, string>, accessLog: Logger | null) {
+function observeRequests(accessLog: Logger | null) {
   const { metrics } = root();
   return (req: http.IncomingMessage, res: http.ServerResponse): string => {
     const started = performance.now();
@@ -234,7 +232,7 @@ function observeRequests(requestIds: WeakMap<http.ServerResponse, string>, acces
         seconds,
       );
       if (!accessLog) return;
-      const requestId = requestIds.get(res) ?? res.getHeader("x-request-id");
+      const requestId = res.getHeader("x-request-id");
       accessLog.info(
         {
           requestId,

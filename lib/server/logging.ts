@@ -40,11 +40,16 @@ export function scrub(text: string): string {
   return out;
 }
 
-/** Lines of level warn and above go to stderr, the rest (the access log among them) to stdout. */
+/**
+ * Lines of level warn and above go to stderr, written at once (a fault's line is out before the
+ * process ends); the rest (the access log among them) to stdout in pino's asynchronous mode: lines
+ * gathered while a write is under way go out in the next write, instead of one write(2) per
+ * request. Pino flushes it when the process exits; a crash of the host may lose the last lines.
+ */
 function stdStreams(): pino.MultiStreamRes {
   return pino.multistream(
     [
-      { level: "debug", stream: pino.destination({ fd: 1, sync: true }) },
+      { level: "debug", stream: pino.destination({ fd: 1, sync: false }) },
       { level: "warn", stream: pino.destination({ fd: 2, sync: true }) },
     ],
     { dedupe: true },

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { errorResponse, responses } from "@/lib/api/schemas";
+import { errorResponse, responses } from "@/lib/openapi/schemas";
 import { baseUrl, call, newKey } from "../support/api";
 
 let key = "";

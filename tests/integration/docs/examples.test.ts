@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { responses } from "@/lib/api/schemas";
+import { responses } from "@/lib/openapi/schemas";
 import { API_EXAMPLES, EXAMPLE_BASE_URL, SCRIPT_EXAMPLES, examplePath } from "@/lib/docs/examples";
 import { DOC_PAGES, docHref } from "@/lib/docs/pages";
 import { baseUrl, newKey } from "../support/api";

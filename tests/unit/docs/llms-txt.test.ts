@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { endpoints, type EndpointName } from "@/lib/api/endpoints";
-import { endpointParameters } from "@/lib/api/openapi";
+import { endpointParameters } from "@/lib/openapi/document";
 import { ERROR_CODES } from "@/lib/api/errors";
 import { config } from "@/lib/config";
 import { llmsTxt } from "@/lib/docs/llms-txt";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { ENDPOINT_NAMES, type EndpointName } from "@/lib/api/endpoint-table";
 import { ERROR_CODES, ERRORS } from "@/lib/api/errors";
-import { endpointParameters } from "@/lib/api/openapi";
+import { endpointParameters } from "@/lib/openapi/document";
 import { queryParams, reconstitutionsQuery, volatilityHistoryQuery } from "@/lib/api/params";
 import { CONTENT_DIR } from "@/lib/docs/content";
 import { errorStatusRows } from "@/lib/docs/error-reference";

@@ -10,7 +10,7 @@ import {
 import { ERRORS, ERROR_CODES, docsUrl, type ErrorCode } from "@/lib/api/errors";
 import { queryParams, type ParamMeta } from "@/lib/api/params";
 import { RATE_LIMIT_HEADERS } from "@/lib/api/responses";
-import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/api/schemas";
+import { COMPONENT_SCHEMAS, RESPONSE_NAMES, responses } from "@/lib/openapi/schemas";
 
 // The OpenAPI 3.1 document, generated from the endpoint table (lib/api/endpoint-table.ts), its
 // query schemas, the response schemas and the error table.
