@@ -40,8 +40,12 @@ export function sourceFingerprint() {
   return hash.digest("hex");
 }
 
-/** Returns true when it built, false when the existing build was current; throws on failure. */
-export function ensureBuild({ quiet = false } = {}) {
+/**
+ * Returns true when it built, false when the existing build was current (`force`: build anyway,
+ * as `npm run build` does); throws on failure. The stamp it writes lets `npm start` and the
+ * benches reuse the build.
+ */
+export function ensureBuild({ quiet = false, force = false } = {}) {
   const stamp = path.join(".next", "source-fingerprint");
   // public/clients and public/tools (client packages, the verifier) are built from their own sources
   buildPublicFiles();
@@ -51,7 +55,7 @@ export function ensureBuild({ quiet = false } = {}) {
     fs.existsSync(SERVER_BUNDLE) &&
     fs.existsSync(stamp) &&
     fs.readFileSync(stamp, "utf8") === fingerprint;
-  if (current) return false;
+  if (current && !force) return false;
   if (!quiet) console.log("building the application (first start or sources changed)...");
   const r = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], {
     stdio: quiet ? "pipe" : "inherit",
