@@ -31,6 +31,7 @@ import bisect
 import csv
 import datetime as dt
 import decimal
+import functools
 import hashlib
 import json
 import math
@@ -80,8 +81,9 @@ def rows(folder, name):
         return list(csv.DictReader(f))
 
 
+@functools.lru_cache(maxsize=None)
 def ms(stamp):
-    """Milliseconds since the epoch of a bundle timestamp (microseconds, Z)."""
+    """Milliseconds since the epoch of a bundle timestamp (microseconds, Z); each distinct stamp is parsed once."""
     d = dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.timezone.utc)
     return (d - dt.datetime(1970, 1, 1, tzinfo=dt.timezone.utc)) // dt.timedelta(milliseconds=1)
 
@@ -408,12 +410,28 @@ def prepare(p, order, v2):
 
 
 GL20_X, GL20_W = _gauss_legendre(20)
+# the rules _bvn_upper uses, by the number of nodes (computed once: the same nodes every call)
+GL_RULES = {n: _gauss_legendre(n) for n in (6, 12, 20)}
 
 
-def _kernel(x, y, s):
-    if math.isinf(x) or math.isinf(y):
-        return 0.0
-    return math.exp(-(x * x - 2 * s * x * y + y * y) / (2 * (1 - s * s)))
+_kernel_nodes_cache = {}
+
+
+def _kernel_nodes(rho):
+    """The 20-node rule over u in [0, asin(rho)] for the kernel integral: half the range, and per node
+    (2 r, 2 (1 - r^2), weight) with r = sin u. Every leg priced at the same rho uses the same nodes."""
+    hit = _kernel_nodes_cache.get(rho)
+    if hit is not None:
+        return hit
+    half = math.asin(rho) / 2
+    nodes = []
+    for x, w in zip(GL20_X, GL20_W):
+        sn = math.sin(half * (1 + x))
+        nodes.append((2 * sn, 2 * (1 - sn * sn), w))
+    if len(_kernel_nodes_cache) > 200_000:
+        _kernel_nodes_cache.clear()
+    _kernel_nodes_cache[rho] = hit = (half, nodes)
+    return hit
 
 
 def _bvn_upper(h, k, r):
@@ -425,7 +443,7 @@ def _bvn_upper(h, k, r):
     if k == -math.inf:
         return NORMAL.cdf(-h)
     n = 6 if abs(r) < 0.3 else 12 if abs(r) < 0.75 else 20
-    xs, ws = _gauss_legendre(n)
+    xs, ws = GL_RULES[n]
     hk = h * k
     bvn = 0.0
     if abs(r) < 0.925:
@@ -475,6 +493,9 @@ def _phi2(x, y, r):
     return _bvn_upper(-x, -y, r)
 
 
+_ordered_cache = {}
+
+
 def var_ordered(a, b, p, rho):
     """Leg variance of an ordered partition: Phi2(b,b;rho) - 2 Phi2(a,b;rho) + Phi2(a,a;rho) - p^2; for rho <= 0.5
     as (1/2pi) * integral_0^asin(rho) of K(b,b) - 2 K(a,b) + K(a,a) (r = sin u), with no cancellation."""
@@ -482,12 +503,40 @@ def var_ordered(a, b, p, rho):
         return 0.0
     if rho >= 1:
         return p * (1 - p)
+    key = (a, b, p, rho)
+    hit = _ordered_cache.get(key)
+    if hit is None:
+        hit = _var_ordered(a, b, p, rho)
+        if len(_ordered_cache) > 200_000:
+            _ordered_cache.clear()
+        _ordered_cache[key] = hit
+    return hit
+
+
+def _var_ordered(a, b, p, rho):
     if rho <= 0.5:
-        half = math.asin(rho) / 2
+        # K(x, y) = exp(-(x^2 - 2 r x y + y^2) / (2 (1 - r^2))); a K with an infinite threshold is 0, and
+        # leaving out a term that is 0 changes no bit of the sum (the first leg has a = -inf, the last b = +inf)
+        half, nodes = _kernel_nodes(rho)
+        exp = math.exp
         acc = 0.0
-        for x, w in zip(GL20_X, GL20_W):
-            sn = math.sin(half * (1 + x))
-            acc += w * (_kernel(b, b, sn) - 2 * _kernel(a, b, sn) + _kernel(a, a, sn))
+        if math.isinf(a) and math.isinf(b):
+            pass
+        elif math.isinf(a):
+            bb = b * b
+            for s2, den, w in nodes:
+                acc += w * exp(-(bb - s2 * b * b + bb) / den)
+        elif math.isinf(b):
+            aa = a * a
+            for s2, den, w in nodes:
+                acc += w * exp(-(aa - s2 * a * a + aa) / den)
+        else:
+            aa, bb = a * a, b * b
+            for s2, den, w in nodes:
+                kbb = exp(-(bb - s2 * b * b + bb) / den)
+                kab = exp(-(aa - s2 * a * b + bb) / den)
+                kaa = exp(-(aa - s2 * a * a + aa) / den)
+                acc += w * (kbb - 2 * kab + kaa)
         v = acc * half / (2 * math.pi)
     else:
         v = _phi2(b, b, rho) - 2 * _phi2(a, b, rho) + _phi2(a, a, rho) - p * p
@@ -759,19 +808,26 @@ def check_volatility(folder, month, rep, state, inception):
                 if q is not None:
                     scenarios.append(q)
 
+        prepared = []
+        for q in scenarios:
+            qv, qshapes = prepare(q, order, v2)
+            prepared.append((qv, qshapes, budget_of(qv)))
+        envelopes = {}  # by tenor: the headline tenor is usually one of the series' tenors
+
         def envelope(tau):
+            if float(tau) in envelopes:
+                return envelopes[float(tau)]
             c = clock_of(tau)
             speeds = [c["speed"], c["speedLo"], c["speedHi"]]
             pts, shares = [], []
-            for q in scenarios:
-                qv, qshapes = prepare(q, order, v2)
-                Vq = budget_of(qv)
+            for qv, qshapes, Vq in prepared:
                 for sp in speeds:
                     for kind in ("diffusion", "linear"):
                         v = part_variance(qv, qshapes, days, tau, sp, kind)
                         pts.append(100 * math.sqrt(v))
                         if Vq > 0:
                             shares.append(v / Vq)
+            envelopes[float(tau)] = pts, shares
             return pts, shares
 
         tenors = json.loads(r["tenors_json"])

@@ -44,8 +44,14 @@ afterAll(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const rows = (month: string, file: string) =>
-  parse(fs.readFileSync(path.join(dir, month, file)), { columns: true }) as Array<Record<string, string>>;
+const parsed = new Map<string, Array<Record<string, string>>>();
+/** The rows of one file of the good folder, parsed once (tampering writes copies, never `dir`). */
+const rows = (month: string, file: string) => {
+  const k = path.join(month, file);
+  if (!parsed.has(k))
+    parsed.set(k, parse(fs.readFileSync(path.join(dir, k)), { columns: true }) as Array<Record<string, string>>);
+  return parsed.get(k)!;
+};
 
 describe("bundles:verify recomputes every published value from the bundle files", () => {
   it("the bundles span reconstitutions and resolved constituents", () => {
@@ -134,10 +140,15 @@ describe("bundles:verify recomputes every published value from the bundle files"
     }
   });
 
-  /** A copy of September's folder with `edit` applied to one file; `reseal` writes the manifest to match the edited bytes. */
-  function tampered(file: string, edit: (records: string[][]) => void, reseal: boolean) {
+  /**
+   * A copy of one month's folder (September unless named) with `edit` applied to one file; `reseal`
+   * writes the manifest to match the edited bytes. A tamper that needs no other month is made in
+   * August, the smaller month (the series start there, so every computation's previous one is in
+   * the folder): the verifiers recompute the whole folder, and a smaller one is checked sooner.
+   */
+  function tampered(file: string, edit: (records: string[][]) => void, reseal: boolean, month = "2026-09") {
     const copy = fs.mkdtempSync(path.join(os.tmpdir(), "pmb-bundles-tampered-"));
-    fs.cpSync(path.join(dir, "2026-09"), copy, { recursive: true });
+    fs.cpSync(path.join(dir, month), copy, { recursive: true });
     const target = path.join(copy, file);
     const records = parse(fs.readFileSync(target)) as string[][];
     edit(records);
@@ -167,6 +178,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         records[1]![1] = `${records[1]![1]} `;
       },
       false,
+      "2026-08",
     );
     cleanup.push(copy);
     const r = verifyBundles(copy);
@@ -202,7 +214,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
   }, 600_000);
 
   it("a missing manifest fails", () => {
-    const copy = tampered("index_levels.csv", () => undefined, false);
+    const copy = tampered("index_levels.csv", () => undefined, false, "2026-08");
     cleanup.push(copy);
     fs.rmSync(path.join(copy, "manifest.json"));
     expect(verifyBundles(copy).integrity.failures.map((f) => f.file)).toEqual(["manifest.json"]);
@@ -218,6 +230,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         changed = cells;
       },
       true,
+      "2026-08",
     );
     cleanup.push(copy);
     const r = verifyBundles(copy);
@@ -227,7 +240,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
       (f) => f.file === "index_levels.csv" && f.ticker === changed[0] && f.t === changed[1],
     ) as Failure;
     expect(named).toMatchObject({ month: path.basename(copy), what: "index_level" });
-    const published = rows("2026-09", "index_levels.csv").find(
+    const published = rows("2026-08", "index_levels.csv").find(
       (l) => l.ticker === changed[0] && l.t === changed[1],
     )!.index_level;
     expect(named.published).toBe(published);
@@ -245,6 +258,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         changed = cells;
       },
       true,
+      "2026-08",
     );
     cleanup.push(copy);
     const r = verifyBundles(copy);
@@ -263,8 +277,8 @@ describe("bundles:verify recomputes every published value from the bundle files"
   it("an altered bid (manifest resealed) changes the gate decision the verifier reaches by the documented rule", () => {
     let changed: string[] = [];
     const clean = new Set(
-      rows("2026-09", "volatility_history.csv")
-        .filter((h) => h.gate_names_json === "[]" && h.status === "ok" && h.t! >= "2026-09-02")
+      rows("2026-08", "volatility_history.csv")
+        .filter((h) => h.gate_names_json === "[]" && h.status === "ok" && h.t! >= "2026-08-21")
         .map((h) => `${h.ticker}|${h.t}`),
     );
     const copy = tampered(
@@ -278,6 +292,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         changed = cells;
       },
       true,
+      "2026-08",
     );
     cleanup.push(copy);
     const r = verifyBundles(copy);
@@ -334,6 +349,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         records[1]![6] = `${records[1]![6]}0`;
       },
       false,
+      "2026-08",
     );
     cleanup.push(copy);
     const out = await outside(copy);
@@ -355,6 +371,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         headline[2] = (Number(headline[2]) + 0.000002).toFixed(6);
       },
       true,
+      "2026-08",
     );
     cleanup.push(history);
     const out = await outside(history);
@@ -368,10 +385,11 @@ describe("bundles:verify recomputes every published value from the bundle files"
       "volatility_attribution.csv",
       (records) => {
         // a computation whose previous one is in the same month's folder
-        part = records.find((r, n) => n > 0 && r[1]! >= "2026-09-02")!;
+        part = records.find((r, n) => n > 0 && r[1]! >= "2026-08-21")!;
         part[6] = (Number(part[6]) + 0.00001).toFixed(6);
       },
       true,
+      "2026-08",
     );
     cleanup.push(attribution);
     const out2 = await outside(attribution);
@@ -416,7 +434,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
   it("the outside script reaches a different gate decision on a tampered depth, and names the row", async () => {
     let changed: string[] = [];
     const clean = new Set(
-      rows("2026-09", "volatility_history.csv")
+      rows("2026-08", "volatility_history.csv")
         .filter((h) => h.gate_names_json === "[]" && h.status === "ok")
         .map((h) => `${h.ticker}|${h.t}`),
     );
@@ -427,7 +445,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         const cells = records.find(
           (r, n) =>
             n > 0 &&
-            r[1]! >= "2026-09-02" &&
+            r[1]! >= "2026-08-21" &&
             clean.has(`${r[0]}|${r[1]}`) &&
             r[10] !== "" &&
             r[13] === "false" &&
@@ -437,6 +455,7 @@ describe("bundles:verify recomputes every published value from the bundle files"
         changed = cells;
       },
       true,
+      "2026-08",
     );
     cleanup.push(copy);
     const out = await outside(copy);
