@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { ApiError, errorMessage } from "@/lib/api/errors";
-import type { SerializedData } from "@/lib/api/responses";
+import { serializedData, type SerializedData } from "@/lib/api/responses";
 import { iso6 } from "@/lib/time-format";
 import { ENDPOINTS, type EndpointName, type EndpointSpec } from "@/lib/api/endpoint-table";
 import { HISTORY_MAX_DAYS, INTERVALS, parseQuery } from "@/lib/api/params";
@@ -49,17 +49,17 @@ function serve<N extends EndpointName>(
 }
 
 /**
- * The JSON of a history's `data`, kept by its points: the read model hands out the same frozen
- * points array for the same window while its version stands (lib/data/indices.ts), so a 90-day
- * history is serialized once per version of the read model (and deflated once for gzip clients),
- * and a new level (a new array) is serialized afresh.
+ * A history's body start, kept by its points: the read models hand out the same frozen points
+ * array for the same window while their version stands (lib/data), so a 90-day history is
+ * serialized (and deflated for gzip clients) once per version; a new value (a new array) afresh.
  */
-const serialized = new WeakMap<readonly unknown[], SerializedData>();
+const starts = new WeakMap<readonly unknown[], { key: string; data: SerializedData }>();
 
-function serializedOnce(points: readonly unknown[], data: unknown): SerializedData {
-  let kept = serialized.get(points);
-  if (kept === undefined) serialized.set(points, (kept = { json: JSON.stringify(data) }));
-  return kept;
+/** `key`: what the start holds beside the points (compared each time, so it must be cheap to make). */
+function serializedOnce(points: readonly unknown[], key: string, json: () => string): SerializedData {
+  let kept = starts.get(points);
+  if (kept?.key !== key) starts.set(points, (kept = { key, data: serializedData(json()) }));
+  return kept.data;
 }
 
 /** Every /v1 endpoint with its handler, in the table's order. */
@@ -103,7 +103,7 @@ export const endpoints = {
     const data = { ticker: history.ticker, interval: q.interval, count: points.length, points };
     return {
       data,
-      serialized: serializedOnce(points, data),
+      serialized: serializedOnce(points, `${data.ticker} ${data.interval}`, () => JSON.stringify(data)),
       meta: {
         effectiveStart: iso6(window.start),
         effectiveEnd: iso6(window.end),
@@ -129,14 +129,17 @@ export const endpoints = {
       includeGated: q.includeGated,
     });
     if (!history) notFound(ticker(params));
+    const { points, series } = history;
+    const seriesJson = JSON.stringify(series);
+    const windowStart = iso6(window.start);
     return {
-      data: {
-        count: history.points.length,
-        points: history.points,
-        series: history.series,
-        windowStart: iso6(window.start),
-      },
-      meta: { effectiveStart: iso6(window.start), clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
+      data: { count: points.length, points, series, windowStart },
+      // The data's JSON up to windowStart, kept by its points; windowStart ends it per answer.
+      serialized: serializedOnce(points, seriesJson, () =>
+        JSON.stringify({ count: points.length, points, series }).slice(0, -1),
+      ),
+      dataEnd: `,"windowStart":${JSON.stringify(windowStart)}}`,
+      meta: { effectiveStart: windowStart, clamped: window.clamped, historyMaxDays: HISTORY_MAX_DAYS },
     };
   }),
   downloads: serve("downloads", async () => ({ data: downloadsPointer() })),

@@ -135,12 +135,7 @@ export function encodeBody(
   acceptEncoding: string | null | undefined,
   gzip?: () => Buffer,
 ): Encoded {
-  const bytes =
-    body === null
-      ? Buffer.alloc(0)
-      : typeof body === "string"
-        ? Buffer.from(body, "utf8")
-        : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bytes = Buffer.isBuffer(body) ? body : typeof body === "string" ? Buffer.from(body) : Buffer.from(body ?? []);
   if (bytes.length === 0 || !compressible(contentType)) return { headers: {}, body: bytes };
   if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
     return {

@@ -51,8 +51,9 @@ export interface KeyedContext {
 /** What a handler returns: the `data`, plus members added to the common `meta`. */
 export interface Payload {
   data: unknown;
-  /** `data` serialized already (a large value serialized once per read-model version): written as it is. */
+  /** The body's start serialized already (a large value, once per read-model version), and the JSON that ends `data`. */
   serialized?: SerializedData;
+  dataEnd?: string;
   meta?: Record<string, unknown>;
 }
 
@@ -286,7 +287,8 @@ export function answerEndpoint(
         body: payload.raw.body,
       };
     const { data, meta } = envelope(services, payload);
-    const body = payload.serialized ? bodyAround(payload.serialized, meta) : { body: JSON.stringify({ data, meta }) };
+    const end = `${payload.dataEnd ?? ""},"meta":${JSON.stringify(meta)}}`;
+    const body = payload.serialized ? bodyAround(payload.serialized, end) : { body: JSON.stringify({ data, meta }) };
     return { status: 200, headers: { "Content-Type": JSON_TYPE, ...headers }, ...body };
   });
 }

@@ -191,34 +191,35 @@ export function preflightFor(
 export const preflightHeaders = preflightFor(["GET"]);
 
 /**
- * A large `data` serialized once (a 90-day history, per version of its read model), and the
- * deflate of the body's start up to it, made when a gzip client first asks.
+ * The start of a large answer's body as bytes, made once per version of its read model (a 90-day
+ * history): `{"data":` and the data's JSON up to where each answer's own part begins; and its
+ * deflate, made when a gzip client first asks.
  */
 export interface SerializedData {
-  json: string;
-  head?: { deflated: Buffer; crc: number; length: number };
+  start: Buffer;
+  head?: { deflated: Buffer; crc: number };
 }
 
-const DATA_OPEN = '{"data":';
+export const serializedData = (dataJson: string): SerializedData => ({ start: Buffer.from(`{"data":${dataJson}`) });
+
 /** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-/** The body `{"data":<json>` + `rest` as one gzip member: the data part's deflate from `data`, the rest deflated now. */
-export function gzipEnvelope(data: SerializedData, rest: string): Buffer {
-  if (!data.head) {
-    const open = DATA_OPEN + data.json;
-    // A full flush ends the part on a byte boundary with nothing it refers back to: the rest's own deflate follows it.
-    const deflated = zlib.deflateRawSync(open, { finishFlush: zlib.constants.Z_FULL_FLUSH });
-    data.head = { deflated, crc: zlib.crc32(open), length: Buffer.byteLength(open) };
-  }
+/** The body `start` + `end` as one gzip member: the start's deflate kept in `data`, the end deflated now. */
+export function gzipEnvelope(data: SerializedData, end: Buffer): Buffer {
+  // A full flush ends the start's deflate on a byte boundary with nothing it refers back to: the end's own deflate follows it.
+  data.head ??= {
+    deflated: zlib.deflateRawSync(data.start, { finishFlush: zlib.constants.Z_FULL_FLUSH }),
+    crc: zlib.crc32(data.start),
+  };
   const trailer = Buffer.alloc(8);
-  trailer.writeUInt32LE(zlib.crc32(rest, data.head.crc) >>> 0, 0);
-  trailer.writeUInt32LE((data.head.length + Buffer.byteLength(rest)) % 2 ** 32, 4);
-  return Buffer.concat([GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(rest), trailer]);
+  trailer.writeUInt32LE(zlib.crc32(end, data.head.crc) >>> 0, 0);
+  trailer.writeUInt32LE((data.start.length + end.length) % 2 ** 32, 4);
+  return Buffer.concat([GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(end), trailer]);
 }
 
-/** The success body around serialized `data`, with its gzip from the cached part. */
-export function bodyAround(data: SerializedData, meta: Record<string, unknown>): { body: string; gzip: () => Buffer } {
-  const rest = `,"meta":${JSON.stringify(meta)}}`;
-  return { body: DATA_OPEN + data.json + rest, gzip: () => gzipEnvelope(data, rest) };
+/** The success body: the serialized start, then `end` (the rest of the data, if any, and the meta), with its gzip. */
+export function bodyAround(data: SerializedData, end: string): { body: Buffer; gzip: () => Buffer } {
+  const bytes = Buffer.from(end);
+  return { body: Buffer.concat([data.start, bytes]), gzip: () => gzipEnvelope(data, bytes) };
 }
