@@ -311,7 +311,9 @@ def _gauss_legendre(n):
 
 
 GL_X, GL_W = _gauss_legendre(24)
-_var_cache = {}
+# The leg-variance integrals below are pure functions of their arguments, met again and again for the
+# same legs: each is kept in a bounded cache (the same numbers, computed once).
+CACHED = functools.lru_cache(maxsize=200_000)
 
 
 def var_h(p, rho):
@@ -321,21 +323,18 @@ def var_h(p, rho):
         return 0.0
     if rho >= 1:
         return p * (1 - p)
-    key = (p, rho)
-    hit = _var_cache.get(key)
-    if hit is not None:
-        return hit
+    return _var_h(p, rho)
+
+
+@CACHED
+def _var_h(p, rho):
     a = NORMAL.inv_cdf(p)
     a2 = a * a
     half = math.asin(rho) / 2
     s = 0.0
     for x, w in zip(GL_X, GL_W):
         s += w * math.exp(-a2 / (1 + math.sin(half * (1 + x))))
-    v = min(p * (1 - p), s * half / (2 * math.pi))
-    if len(_var_cache) > 200_000:
-        _var_cache.clear()
-    _var_cache[key] = v
-    return v
+    return min(p * (1 - p), s * half / (2 * math.pi))
 
 
 def var_linear(p, rho):
@@ -414,24 +413,16 @@ GL20_X, GL20_W = _gauss_legendre(20)
 GL_RULES = {n: _gauss_legendre(n) for n in (6, 12, 20)}
 
 
-_kernel_nodes_cache = {}
-
-
+@CACHED
 def _kernel_nodes(rho):
     """The 20-node rule over u in [0, asin(rho)] for the kernel integral: half the range, and per node
     (2 r, 2 (1 - r^2), weight) with r = sin u. Every leg priced at the same rho uses the same nodes."""
-    hit = _kernel_nodes_cache.get(rho)
-    if hit is not None:
-        return hit
     half = math.asin(rho) / 2
     nodes = []
     for x, w in zip(GL20_X, GL20_W):
         sn = math.sin(half * (1 + x))
         nodes.append((2 * sn, 2 * (1 - sn * sn), w))
-    if len(_kernel_nodes_cache) > 200_000:
-        _kernel_nodes_cache.clear()
-    _kernel_nodes_cache[rho] = hit = (half, nodes)
-    return hit
+    return half, nodes
 
 
 def _bvn_upper(h, k, r):
@@ -493,9 +484,6 @@ def _phi2(x, y, r):
     return _bvn_upper(-x, -y, r)
 
 
-_ordered_cache = {}
-
-
 def var_ordered(a, b, p, rho):
     """Leg variance of an ordered partition: Phi2(b,b;rho) - 2 Phi2(a,b;rho) + Phi2(a,a;rho) - p^2; for rho <= 0.5
     as (1/2pi) * integral_0^asin(rho) of K(b,b) - 2 K(a,b) + K(a,a) (r = sin u), with no cancellation."""
@@ -503,16 +491,10 @@ def var_ordered(a, b, p, rho):
         return 0.0
     if rho >= 1:
         return p * (1 - p)
-    key = (a, b, p, rho)
-    hit = _ordered_cache.get(key)
-    if hit is None:
-        hit = _var_ordered(a, b, p, rho)
-        if len(_ordered_cache) > 200_000:
-            _ordered_cache.clear()
-        _ordered_cache[key] = hit
-    return hit
+    return _var_ordered(a, b, p, rho)
 
 
+@CACHED
 def _var_ordered(a, b, p, rho):
     if rho <= 0.5:
         # K(x, y) = exp(-(x^2 - 2 r x y + y^2) / (2 (1 - r^2))); a K with an infinite threshold is 0, and
