@@ -85,6 +85,7 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
   const dir = dataDir(config);
   const meter = createMeter({
     db,
+    bulkWrite: database.bulkWrite,
     dataDir: dir,
     flushMs: config.METERING_FLUSH_MS,
     logDays: config.REQUEST_LOG_DAYS,

@@ -1,8 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import type { Db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { BulkWrite, Db, Sql } from "@/lib/db";
 import { orphanFiles, readLines } from "@/lib/plumbing/journal";
 
 // A batch of metered requests: the counters (key, hour, endpoint, status class), each key's last
@@ -96,22 +95,22 @@ export function readUsageFile(file: string): Batch {
 }
 
 /** Records the batch's journal file as applied: false when it was applied before (nothing is then to be written). */
-async function firstTime(tx: Prisma.TransactionClient, batch: Batch): Promise<boolean> {
+async function firstTime(sql: Sql, batch: Batch): Promise<boolean> {
   if (batch.file === null) return true;
-  const inserted = await tx.$executeRawUnsafe(
+  const inserted = await sql(
     `INSERT INTO usage_journal_segments (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
     path.basename(batch.file),
   );
   return inserted > 0;
 }
 
-async function writeCounters(tx: Prisma.TransactionClient, batch: Batch): Promise<void> {
+async function writeCounters(sql: Sql, batch: Batch): Promise<void> {
   const rows = [...batch.counts].map(([id, n]) => {
     const [keyId, hour, endpoint, cls] = id.split("|");
     return { keyId, hour, endpoint, cls, n };
   });
   if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(
+  await sql(
     `INSERT INTO usage_counters ("keyId", hour, endpoint, "statusClass", count)
      SELECT r."keyId"::uuid, r.hour::timestamptz, r.endpoint, r.cls, r.n
      FROM jsonb_to_recordset($1::jsonb) AS r("keyId" text, hour text, endpoint text, cls text, n int)
@@ -121,10 +120,10 @@ async function writeCounters(tx: Prisma.TransactionClient, batch: Batch): Promis
   );
 }
 
-async function writeRequests(tx: Prisma.TransactionClient, batch: Batch): Promise<void> {
+async function writeRequests(sql: Sql, batch: Batch): Promise<void> {
   const rows = [...batch.requests.values()].flatMap((list) => list.slice(-REQUEST_LOG_SIZE));
   if (rows.length === 0) return;
-  await tx.$executeRawUnsafe(
+  await sql(
     `INSERT INTO request_log ("keyId", at, "requestId", method, endpoint, path, status, "errorCode")
      SELECT r."keyId"::uuid, to_timestamp(r."atMs" / 1000.0), r."requestId", r.method, r.endpoint, r.path, r.status, r."errorCode"
      FROM json_to_recordset($1::json) AS r("keyId" text, "atMs" bigint, "requestId" text, method text, endpoint text, path text, status int, "errorCode" text)
@@ -133,10 +132,10 @@ async function writeRequests(tx: Prisma.TransactionClient, batch: Batch): Promis
   );
 }
 
-async function writeLastUsed(tx: Prisma.TransactionClient, batch: Batch): Promise<void> {
+async function writeLastUsed(sql: Sql, batch: Batch): Promise<void> {
   const used = [...batch.lastUsed].map(([keyId, at]) => ({ keyId, at: new Date(at).toISOString() }));
   if (used.length === 0) return;
-  await tx.$executeRawUnsafe(
+  await sql(
     `UPDATE api_keys k SET "lastUsedAt" = GREATEST(COALESCE(k."lastUsedAt", u.at::timestamptz), u.at::timestamptz)
      FROM jsonb_to_recordset($1::jsonb) AS u("keyId" text, at text) WHERE k.id = u."keyId"::uuid`,
     JSON.stringify(used),
@@ -144,17 +143,18 @@ async function writeLastUsed(tx: Prisma.TransactionClient, batch: Batch): Promis
 }
 
 /**
- * Writes one batch in one transaction: its counters, its requests (inserted, never updated) and
- * its keys' last use. A journaled batch records its file's name in usage_journal_segments first;
+ * Writes one batch in one transaction on the database's driver (Database.bulkWrite: the request
+ * log of a busy flush is a megabyte of JSON): its counters, its requests (inserted, never
+ * updated) and its keys' last use. A journaled batch records its file's name in usage_journal_segments first;
  * a name already there was applied (a commit whose answer was lost, a file replayed after a
  * crash), so nothing is written twice. The journal file is deleted once it is in the database.
  */
-export async function applyBatch(prisma: Db, batch: Batch): Promise<void> {
-  await prisma.$transaction(async (tx) => {
-    if (!(await firstTime(tx, batch))) return;
-    await writeCounters(tx, batch);
-    await writeRequests(tx, batch);
-    await writeLastUsed(tx, batch);
+export async function applyBatch(bulkWrite: BulkWrite, batch: Batch): Promise<void> {
+  await bulkWrite(async (sql) => {
+    if (!(await firstTime(sql, batch))) return;
+    await writeCounters(sql, batch);
+    await writeRequests(sql, batch);
+    await writeLastUsed(sql, batch);
   });
   if (batch.file) fs.rmSync(batch.file, { force: true });
 }
@@ -174,17 +174,14 @@ export async function pruneUsage(prisma: Db, logDays: number): Promise<void> {
  * running (an instance that never came back, its data directory brought here), then removes them.
  * Each file's transaction is marked with its name, so a file replayed twice counts once.
  */
-export async function replayUsage(
-  db: () => Promise<Db>,
-  dataDir: string,
-): Promise<{ files: number; requests: number }> {
+export async function replayUsage(bulkWrite: BulkWrite, dataDir: string): Promise<{ files: number; requests: number }> {
   let files = 0;
   let requests = 0;
   for (const file of await orphanFiles(dataDir, "usage")) {
     const batch = readUsageFile(file);
     requests += requestsIn(batch);
     if (batch.counts.size === 0) fs.rmSync(file, { force: true });
-    else await applyBatch(await db(), batch);
+    else await applyBatch(bulkWrite, batch);
     files += 1;
   }
   return { files, requests };

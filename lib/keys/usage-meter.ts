@@ -1,6 +1,6 @@
 import "server-only";
 import fs from "node:fs";
-import type { Db } from "@/lib/db";
+import type { BulkWrite, Db } from "@/lib/db";
 import { KEY_PREFIX } from "@/lib/keys/api-key";
 import {
   applyBatch,
@@ -69,6 +69,8 @@ export interface Meter {
 
 export interface MeterOptions {
   db: () => Promise<Db>;
+  /** The batches' writes (Database.bulkWrite). */
+  bulkWrite: BulkWrite;
   dataDir: string;
   flushMs: number;
   /** Days the request log keeps a request (REQUEST_LOG_DAYS). */
@@ -159,7 +161,7 @@ function flushPending(pending: Pending, options: MeterOptions): Promise<void> {
   pending.flushing = (async () => {
     try {
       while (pending.closed.length > 0) {
-        await applyBatch(await options.db(), pending.closed[0]!);
+        await applyBatch(options.bulkWrite, pending.closed[0]!);
         pending.closed.shift();
       }
       if (Date.now() - pending.prunedAt > HOUR_MS) {

@@ -112,7 +112,7 @@ async function instancesCommand(
 ): Promise<CommandResult> {
   if (name === "usage.replay") {
     const { replayUsage } = await import("@/lib/keys/usage-meter");
-    const r = await replayUsage(() => root().db(), args.dir as string);
+    const r = await replayUsage(root().database.bulkWrite, args.dir as string);
     return ok(
       `replayed ${r.requests} metered request(s) from ${r.files} usage journal file(s) in ${args.dir as string}\n`,
     );

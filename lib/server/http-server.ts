@@ -12,7 +12,7 @@ import { boot } from "@/lib/server/boot";
 import { root } from "@/lib/root";
 import { clusterMetricsOf, serveClusterMetrics } from "@/lib/server/cluster-metrics";
 import { trackConnections } from "@/lib/server/drain";
-import { createLogger, routeConsole } from "@/lib/server/logging";
+import { createAccessLogger, createLogger, routeConsole, stdStreams } from "@/lib/server/logging";
 import { answerOps } from "@/lib/server/ops-routes";
 import { answerPageOutageWith503 } from "@/lib/server/page-outage";
 
@@ -53,10 +53,11 @@ export async function serve(dir: string, workerScript: string): Promise<void> {
     await listen(net.createServer(), c, true);
     return runPrimary(c, workerScript);
   }
-  const logger = createLogger(root().instanceId);
-  routeConsole(logger);
+  const instance = root().instanceId;
+  const streams = stdStreams();
+  routeConsole(createLogger(instance, streams));
   if (cluster.isPrimary) await listen(net.createServer(), c, true);
-  await serveOne(dir, c, logger);
+  await serveOne(dir, c, c.ACCESS_LOG ? createAccessLogger(instance, streams) : null);
 }
 
 function address(c: Config): string {
@@ -111,8 +112,8 @@ function runPrimary(c: Config, workerScript: string): void {
   }
 }
 
-/** One server: Next, boot (database, journals, background work), then the listener. */
-async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
+/** One server: Next, boot (database, journals, background work), then the listener; `accessLog` null without ACCESS_LOG. */
+async function serveOne(dir: string, c: Config, accessLog: Logger | null): Promise<void> {
   const app = next({ dev: false, dir, hostname: c.HOST, port: c.PORT });
   const handle = app.getRequestHandler();
   await app.prepare();
@@ -132,7 +133,7 @@ async function serveOne(dir: string, c: Config, logger: Logger): Promise<void> {
     void handle(req, res);
   };
   // requireHostHeader off: the front answers a missing Host in the error shape (Node's own 400 has no body).
-  const observe = observeRequests(c.ACCESS_LOG ? logger : null);
+  const observe = observeRequests(accessLog);
   let drain: ReturnType<typeof trackConnections> | null = null;
   const state = {
     stopping: () => drain?.stopping ?? false,

@@ -46,7 +46,7 @@ export function scrub(text: string): string {
  * gathered while a write is under way go out in the next write, instead of one write(2) per
  * request. Pino flushes it when the process exits; a crash of the host may lose the last lines.
  */
-function stdStreams(): pino.MultiStreamRes {
+export function stdStreams(): pino.MultiStreamRes {
   return pino.multistream(
     [
       { level: "debug", stream: pino.destination({ fd: 1, sync: false }) },
@@ -56,6 +56,15 @@ function stdStreams(): pino.MultiStreamRes {
   );
 }
 
+/** What every line of the process carries: time, level, instance and pid. */
+function lineShape(instance: string): pino.LoggerOptions {
+  return {
+    base: { instance, pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  };
+}
+
 /** The process's logger: JSON lines with time, level, instance and pid (warn and error on stderr). */
 export function createLogger(
   instance: string,
@@ -63,9 +72,7 @@ export function createLogger(
 ): Logger {
   return pino(
     {
-      base: { instance, pid: process.pid },
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
+      ...lineShape(instance),
       redact: { paths: REDACT, censor: "[redacted]" },
       hooks: {
         // A message's text is scrubbed of secrets whatever wrote it.
@@ -78,6 +85,18 @@ export function createLogger(
     },
     destination,
   );
+}
+
+/**
+ * The access log's logger, on the process logger's streams: lines of the same shape, written
+ * without the masking. Its fields are fixed (request id, method, route template, status,
+ * duration), none of them a secret, and the masking cost about a tenth of a keyed request's CPU.
+ */
+export function createAccessLogger(
+  instance: string,
+  destination: pino.DestinationStream | pino.MultiStreamRes,
+): Logger {
+  return pino(lineShape(instance), destination);
 }
 
 /**

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { newKey, testDb } from "../support/api";
+import { newKey, testDb, testRoot } from "../support/api";
 
 // Rule (lib/keys/usage-batch.ts): a batch is written in one transaction named after its journal
 // file: its counters, and its requests inserted into the request log (never updated, never cut
@@ -25,9 +25,11 @@ async function parts() {
   const { createMeter } = await import("@/lib/keys/usage-meter");
   const { createJournals, journalDir } = await import("@/lib/plumbing/journal");
   const { createShutdown } = await import("@/lib/plumbing/shutdown");
+  const { database } = await testRoot();
   const meterIn = (dataDir: string, logDays = 30) =>
     createMeter({
       db: testDb,
+      bulkWrite: database.bulkWrite,
       dataDir,
       flushMs: 3_600_000,
       logDays,

@@ -18,6 +18,11 @@ export function applyRunEnvironment(): void {
  * closed first, so keys are never minted where the servers do not look.
  */
 export async function testDb() {
+  return (await testRoot()).db();
+}
+
+/** The root testDb uses (its database's bulkWrite, say). */
+export async function testRoot() {
   applyRunEnvironment();
   const { closeRoot, createRoot } = await import("@/lib/root");
   const { heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
@@ -31,7 +36,7 @@ export async function testDb() {
       held.config.REDIS_PREFIX !== run.REDIS_PREFIX)
   )
     await closeRoot();
-  return heldRoot(() => createRoot(run)).db();
+  return heldRoot(() => createRoot(run));
 }
 
 /**

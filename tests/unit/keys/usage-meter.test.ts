@@ -26,6 +26,7 @@ describe("usage journal lines", () => {
     const journals = createJournals();
     const meter = createMeter({
       db: noDatabase,
+      bulkWrite: noDatabase,
       dataDir: dir,
       flushMs: 3_600_000,
       journals,
@@ -75,6 +76,7 @@ describe("request log entries", () => {
     const own = fs.mkdtempSync(path.join(dir, "log-"));
     const meter = createMeter({
       db: noDatabase,
+      bulkWrite: noDatabase,
       dataDir: own,
       flushMs: 3_600_000,
       journals,

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { generateKey } from "@/lib/keys/api-key";
-import { createLogger, scrub } from "@/lib/server/logging";
+import { createAccessLogger, createLogger, scrub } from "@/lib/server/logging";
 import { routeLabel } from "@/lib/server/http-server";
 
 // Never a key, token or cookie in the log (lib/server/logging.ts); route labels are templates,
@@ -15,7 +15,7 @@ function capture() {
       done();
     },
   });
-  return { lines, logger: createLogger("test-instance", sink) };
+  return { lines, logger: createLogger("test-instance", sink), access: createAccessLogger("test-instance", sink) };
 }
 
 describe("log lines never carry a secret", () => {
@@ -51,6 +51,25 @@ describe("log lines never carry a secret", () => {
     expect(new Date(line.time).toISOString()).toBe(line.time);
     expect(lines[0]).not.toContain(key);
     expect(line.msg).toContain("\n    at stack"); // one line on the wire, the stack inside it
+  });
+});
+
+describe("the access log", () => {
+  it("writes lines of the process log's shape to the same destination", () => {
+    const { lines, logger, access } = capture();
+    logger.info("started");
+    access.info({ requestId: "req_1", method: "GET", route: "/v1/indices", status: 200, durationMs: 1.2 }, "request");
+    expect(lines).toHaveLength(2);
+    const [plain, line] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(Object.keys(line!).slice(0, 4)).toEqual(Object.keys(plain!).slice(0, 4));
+    expect(line).toMatchObject({
+      level: "info",
+      instance: "test-instance",
+      pid: process.pid,
+      route: "/v1/indices",
+      msg: "request",
+    });
+    expect(new Date(line!.time as string).toISOString()).toBe(line!.time);
   });
 });
 
