@@ -685,8 +685,11 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       }
     }
     // The latency budget: index latest at a steady STEADY_RATE requests a second over every key
-    // (autocannon holds the rate; wrk cannot).
+    // (autocannon holds the rate; wrk cannot), with the server alone on its CPU: the reference
+    // processes are done, and left running (pinned beside it with BENCH_PIN) they took from it.
     if (targets.some((t) => t.label === "index latest")) {
+      const running = bareProcesses.filter((p) => p.exitCode === null && p.signalCode === null);
+      await Promise.all(running.map((p) => new Promise((exited) => p.once("exit", exited).kill())));
       const steady = await runAutocannon(latestUrl, keys, 20, SECONDS, false, STEADY_RATE);
       console.log(
         `index latest, steady ${STEADY_RATE}/s`.padEnd(32),
