@@ -690,18 +690,23 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
     if (targets.some((t) => t.label === "index latest")) {
       const running = bareProcesses.filter((p) => p.exitCode === null && p.signalCode === null);
       await Promise.all(running.map((p) => new Promise((exited) => p.once("exit", exited).kill())));
-      const steady = await runAutocannon(latestUrl, keys, 20, SECONDS, false, STEADY_RATE);
-      console.log(
-        `index latest, steady ${STEADY_RATE}/s`.padEnd(32),
-        "20".padStart(5),
-        steady.rps.toFixed(0).padStart(8),
-        ms(steady.p50).padStart(8),
-        ms(steady.p99).padStart(8),
-        String(steady.non2xx).padStart(8),
-      );
+      // One run a round (BENCH_ROUNDS): the budget is judged on the median round's p99.
+      const p99s: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const steady = await runAutocannon(latestUrl, keys, 20, SECONDS, false, STEADY_RATE);
+        p99s.push(steady.p99);
+        console.log(
+          `index latest, steady ${STEADY_RATE}/s`.padEnd(32),
+          "20".padStart(5),
+          steady.rps.toFixed(0).padStart(8),
+          ms(steady.p50).padStart(8),
+          ms(steady.p99).padStart(8),
+          String(steady.non2xx).padStart(8),
+        );
+      }
       ratios.push({
-        what: `index latest p99 in ms at a steady ${STEADY_RATE} requests a second over ${keys.length} keys (budget < 25)`,
-        ratio: steady.p99,
+        what: `index latest p99 in ms at a steady ${STEADY_RATE} requests a second over ${keys.length} keys${rounds > 1 ? `, the median of ${rounds} runs` : ""} (budget < 25)`,
+        ratio: median(p99s),
         target: null,
       });
     }
