@@ -113,11 +113,15 @@ function watchOutages(
   return { outage, noteAnswered, noteUnavailable, stop };
 }
 
+/** An open database: its Prisma client, its bulk writes on the driver beneath, and how to close it. */
+interface Connection {
+  client: PrismaClient;
+  bulkWrite: BulkWrite;
+  close: () => Promise<void>;
+}
+
 /** A Prisma client over PostgreSQL (every acquisition and query bounded) or the embedded PGlite, and how to close it. */
-async function connect(
-  c: Config,
-  bounds: QueryBounds,
-): Promise<{ client: PrismaClient; bulkWrite: BulkWrite; close: () => Promise<void> }> {
+async function connect(c: Config, bounds: QueryBounds): Promise<Connection> {
   if (c.DATABASE_URL) {
     // Every acquisition and every query is bounded (DB_QUERY_TIMEOUT_MS; a background job's query
     // by DB_JOB_TIMEOUT_MS): a database that stops answering (a partition) costs a request at most
@@ -173,9 +177,7 @@ async function poolTransaction<T>(pool: NameAsTextPool, work: (sql: Sql) => Prom
 }
 
 export function createDatabase(c: Config, observer?: DatabaseObserver): Database {
-  let prisma: Promise<PrismaClient> | null = null;
-  let closeClient: (() => Promise<void>) | null = null;
-  let driverWrite: BulkWrite | null = null;
+  let connection: Promise<Connection> | null = null;
   const jobs = new AsyncLocalStorage<true>();
   const describe = (error: unknown) => describeDbError(c, error);
   const { outage, noteAnswered, noteUnavailable, stop } = watchOutages(
@@ -190,38 +192,25 @@ export function createDatabase(c: Config, observer?: DatabaseObserver): Database
     observer,
   );
 
-  function client(): Promise<PrismaClient> {
-    if (!prisma) {
-      prisma = connect(c, bounds).then(
-        ({ client, bulkWrite: write, close }) => {
-          closeClient = close;
-          driverWrite = write;
-          return client;
-        },
-        (error) => {
-          prisma = null;
-          throw error;
-        },
-      );
-    }
-    return prisma;
+  /** The connection (client, bulk writes, close), made on first use; a failed one is tried again at the next. */
+  function connected(): Promise<Connection> {
+    connection ??= connect(c, bounds).catch((error: unknown) => {
+      connection = null;
+      throw error;
+    });
+    return connection;
   }
+  const client = async () => (await connected()).client;
 
   return {
     client,
-    async bulkWrite(work) {
-      await client();
-      return driverWrite!(work);
-    },
+    bulkWrite: async (work) => (await connected()).bulkWrite(work),
     async close() {
       stop();
       // a connection under way finishes first, so its client is closed too
-      await prisma?.catch(() => undefined);
-      const close = closeClient;
-      prisma = null;
-      closeClient = null;
-      driverWrite = null;
-      if (close) await close();
+      const open = await connection?.catch(() => null);
+      connection = null;
+      if (open) await open.close();
     },
     asJob: (work) => jobs.run(true, work),
     outage,

@@ -84,7 +84,6 @@ export function createRoot(config: Config, parts: { clock?: Clock } = {}): Root 
   const db = database.client;
   const dir = dataDir(config);
   const meter = createMeter({
-    db,
     bulkWrite: database.bulkWrite,
     dataDir: dir,
     flushMs: config.METERING_FLUSH_MS,

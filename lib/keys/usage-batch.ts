@@ -1,7 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
-import type { BulkWrite, Db, Sql } from "@/lib/db";
+import type { BulkWrite, Sql } from "@/lib/db";
 import { orphanFiles, readLines } from "@/lib/plumbing/journal";
 
 // A batch of metered requests: the counters (key, hour, endpoint, status class), each key's last
@@ -164,9 +164,11 @@ export async function applyBatch(bulkWrite: BulkWrite, batch: Batch): Promise<vo
  * than 30 days ago (a file is applied and deleted in moments; its name is kept long after, for a
  * replay).
  */
-export async function pruneUsage(prisma: Db, logDays: number): Promise<void> {
-  await prisma.$executeRawUnsafe(`DELETE FROM request_log WHERE at < now() - make_interval(days => $1)`, logDays);
-  await prisma.$executeRawUnsafe(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
+export async function pruneUsage(bulkWrite: BulkWrite, logDays: number): Promise<void> {
+  await bulkWrite(async (sql) => {
+    await sql(`DELETE FROM request_log WHERE at < now() - make_interval(days => $1)`, logDays);
+    await sql(`DELETE FROM usage_journal_segments WHERE "appliedAt" < now() - interval '30 days'`);
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import fs from "node:fs";
-import type { BulkWrite, Db } from "@/lib/db";
+import type { BulkWrite } from "@/lib/db";
 import { KEY_PREFIX } from "@/lib/keys/api-key";
 import {
   applyBatch,
@@ -68,8 +68,7 @@ export interface Meter {
 }
 
 export interface MeterOptions {
-  db: () => Promise<Db>;
-  /** The batches' writes (Database.bulkWrite). */
+  /** Every write of the meter: batches and prunes (Database.bulkWrite). */
   bulkWrite: BulkWrite;
   dataDir: string;
   flushMs: number;
@@ -166,7 +165,7 @@ function flushPending(pending: Pending, options: MeterOptions): Promise<void> {
       }
       if (Date.now() - pending.prunedAt > HOUR_MS) {
         pending.prunedAt = Date.now();
-        await pruneUsage(await options.db(), options.logDays ?? 30);
+        await pruneUsage(options.bulkWrite, options.logDays ?? 30);
       }
     } catch (error) {
       options.onFlushFailed?.();

@@ -28,7 +28,6 @@ async function parts() {
   const { database } = await testRoot();
   const meterIn = (dataDir: string, logDays = 30) =>
     createMeter({
-      db: testDb,
       bulkWrite: database.bulkWrite,
       dataDir,
       flushMs: 3_600_000,

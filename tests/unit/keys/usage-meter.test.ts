@@ -25,7 +25,6 @@ describe("usage journal lines", () => {
     const { createShutdown } = await import("@/lib/plumbing/shutdown");
     const journals = createJournals();
     const meter = createMeter({
-      db: noDatabase,
       bulkWrite: noDatabase,
       dataDir: dir,
       flushMs: 3_600_000,
@@ -75,7 +74,6 @@ describe("request log entries", () => {
     const journals = createJournals();
     const own = fs.mkdtempSync(path.join(dir, "log-"));
     const meter = createMeter({
-      db: noDatabase,
       bulkWrite: noDatabase,
       dataDir: own,
       flushMs: 3_600_000,
