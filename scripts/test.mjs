@@ -26,7 +26,10 @@ function run(name, cmd, args, env = {}, count = () => "") {
   console.log(`\n=== ${name}: ${cmd} ${args.join(" ")}`);
   const started = Date.now();
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
-  results.push({ name, ok: r.status === 0, seconds: (Date.now() - started) / 1000, detail: count() });
+  const ok = r.status === 0;
+  // exit code too: vitest fails a run on an unhandled error that no test's count shows
+  const detail = count() + (ok ? "" : ` (exit ${r.status ?? r.signal})`);
+  results.push({ name, ok, seconds: (Date.now() - started) / 1000, detail });
 }
 
 /** @param {string} file */
@@ -34,7 +37,15 @@ function vitestCount(file) {
   return () => {
     try {
       const j = JSON.parse(fs.readFileSync(file, "utf8"));
-      return `${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`;
+      const counts = `${j.numPassedTests} passed, ${j.numFailedTests} failed, ${j.numPendingTests} skipped`;
+      // A file can fail with every test passed (a hook, an import, an unhandled error): name it and why.
+      const files = (j.testResults ?? [])
+        .filter((/** @type {{status: string}} */ f) => f.status === "failed")
+        .map(
+          (/** @type {{name: string, message?: string}} */ f) =>
+            `\n      ${path.relative(process.cwd(), f.name)}: ${(f.message || "failed").split("\n")[0]?.slice(0, 300)}`,
+        );
+      return counts + (files.length ? `; failed files:${files.join("")}` : "");
     } catch {
       return "no report";
     }
