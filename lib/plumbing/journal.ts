@@ -4,9 +4,9 @@ import { isLocked, ownTag, tagLockName } from "@/lib/plumbing/kernel-lock";
 
 /**
  * Append-only journal files in DATA_DIR/journal, one writer per file. Appends are gathered in
- * memory and written with one synchronous write(2) per journal by `Journals.flush()`, which every
- * transport calls before a response's bytes leave; a journal left unflushed is written at the
- * latest in the same turn's check phase. So whatever a response reports as charged
+ * memory and written with one synchronous write(2) per journal in the turn's check phase, or at
+ * once by `Journals.flush()`; every transport awaits `Journals.written()` (or calls `flush()`)
+ * before a response's bytes leave. So whatever a response reports as charged
  * is in the kernel's page cache before the client can see it: a process killed with SIGKILL loses
  * nothing. The files are fdatasync'ed in the background every `syncEveryMs` and when rotated, so
  * a power loss of the host loses at most that much.
@@ -40,26 +40,56 @@ export interface Journals {
    * leave; it costs nothing when nothing is pending.
    */
   flush(): void;
+  /**
+   * Resolves once every line appended so far is written: the answers of one event-loop turn
+   * share one write(2) per journal (a group commit) instead of one each; rejects when that write
+   * fails. A transport that answers many requests at once awaits it before a response's bytes leave.
+   */
+  written(): Promise<void>;
 }
 
 export function createJournals(): Journals {
   const dirty = new Set<Journal>();
   let scheduled = false;
+  /** Waiters of `written()`, settled by the turn's write. */
+  let waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   const flush = () => {
     if (dirty.size === 0) return;
     for (const journal of dirty) journal.flush();
     dirty.clear();
   };
-  const appended = (journal: Journal) => {
-    dirty.add(journal);
+  // Lines appended in a turn are written in its check phase, and whoever awaits them is told then.
+  const writeTurn = () => {
+    scheduled = false;
+    const settled = waiting;
+    waiting = [];
+    try {
+      flush();
+    } catch (error) {
+      for (const w of settled) w.reject(error);
+      return;
+    }
+    for (const w of settled) w.resolve();
+  };
+  const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(() => {
-      scheduled = false;
-      flush();
-    });
+    setImmediate(writeTurn);
   };
-  return { open: (dataDir, kind, syncEveryMs = 1000) => openJournal(dataDir, kind, syncEveryMs, appended), flush };
+  const appended = (journal: Journal) => {
+    dirty.add(journal);
+    schedule();
+  };
+  const written = () => {
+    if (dirty.size === 0) return Promise.resolve();
+    schedule();
+    return new Promise<void>((resolve, reject) => waiting.push({ resolve, reject }));
+  };
+  return {
+    open: (dataDir, kind, syncEveryMs = 1000) => openJournal(dataDir, kind, syncEveryMs, appended),
+    flush,
+    written,
+  };
 }
 
 export function journalDir(dataDir: string): string {
