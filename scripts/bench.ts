@@ -158,14 +158,12 @@ async function runAutocannon(
   connections: number,
   seconds: number,
   gzip: boolean,
-  rate?: number,
 ): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   let i = 0;
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
-    ...(rate ? { overallRate: rate } : {}),
     requests: [
       {
         setupRequest: (req) => ({
@@ -186,6 +184,39 @@ async function runAutocannon(
     non2xx: result.non2xx,
     total: result.requests.total,
   };
+}
+
+/**
+ * `url` at a steady `rate` a second for `seconds`, open loop (scripts/lib/steady-load.mjs), in a
+ * process of its own, pinned to the CPU beside the server's with BENCH_PIN.
+ */
+async function runSteady(url: string, keys: string[], rate: number, seconds: number) {
+  const keysFile = path.join(os.tmpdir(), `pmb-bench-keys-${randomUUID()}.json`);
+  fs.writeFileSync(keysFile, JSON.stringify(keys));
+  try {
+    const args = ["scripts/lib/steady-load.mjs", url, String(rate), String(seconds), keysFile];
+    const [cmd, argv] = pin ? [TASKSET, ["-c", "1", process.execPath, ...args]] : [process.execPath, args];
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"] });
+      let text = "";
+      child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+      child.on("error", reject);
+      child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`steady load exited with ${code}`))));
+    });
+    const line = out.split("\n").find((l) => l.startsWith("STEADY "));
+    if (!line) throw new Error(`the steady load printed no summary:\n${out}`);
+    const r = JSON.parse(line.slice(7)) as {
+      sent: number;
+      ok: number;
+      non2xx: number;
+      errors: number;
+      p50: number;
+      p99: number;
+    };
+    return { rps: r.sent / seconds, p50: r.p50, p99: r.p99, non2xx: r.non2xx + r.errors };
+  } finally {
+    fs.rmSync(keysFile, { force: true });
+  }
 }
 
 async function fcp(url: string, runs = 5): Promise<number[]> {
@@ -684,8 +715,10 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
         }
       }
     }
-    // The latency budget: index latest at a steady STEADY_RATE requests a second over every key
-    // (autocannon holds the rate; wrk cannot), with the server alone on its CPU: the reference
+    // The latency budget: index latest at a steady STEADY_RATE requests a second over every key,
+    // open loop (scripts/lib/steady-load.mjs: a request is due at its time whatever came back, its
+    // latency counted from then; neither wrk nor autocannon's overallRate, which sends each
+    // second's share in a burst, holds a rate), with the server alone on its CPU: the reference
     // processes are done, and left running (pinned beside it with BENCH_PIN) they took from it.
     if (targets.some((t) => t.label === "index latest")) {
       const running = bareProcesses.filter((p) => p.exitCode === null && p.signalCode === null);
@@ -693,11 +726,11 @@ async function runSetup(setup: Setup, env: Record<string, string>, mint: () => P
       // One run a round (BENCH_ROUNDS): the budget is judged on the median round's p99.
       const p99s: number[] = [];
       for (let round = 0; round < rounds; round++) {
-        const steady = await runAutocannon(latestUrl, keys, 20, SECONDS, false, STEADY_RATE);
+        const steady = await runSteady(latestUrl, keys, STEADY_RATE, SECONDS);
         p99s.push(steady.p99);
         console.log(
           `index latest, steady ${STEADY_RATE}/s`.padEnd(32),
-          "20".padStart(5),
+          "open".padStart(5),
           steady.rps.toFixed(0).padStart(8),
           ms(steady.p50).padStart(8),
           ms(steady.p99).padStart(8),
