@@ -136,3 +136,55 @@ describe("the request log", () => {
     expect(kept.map((r) => r.requestId)).toEqual(["recent", "now"]);
   });
 });
+
+// Rule (lib/keys/usage-batch.ts, REQUEST_ROWS_PER_STATEMENT): the embedded database runs a
+// statement on the server's thread, so a busy batch's request log goes in statements of a few
+// hundred rows with the event loop turning between them (requests that came in meanwhile are
+// answered), all in the batch's one transaction.
+describe("a busy batch on the embedded database", () => {
+  it("logs every request and lets the event loop turn between its statements", async () => {
+    const { createDatabase } = await import("@/lib/db");
+    const { parseConfig } = await import("@/lib/config");
+    const { applyBatch, emptyBatch, logRequest } = await import("@/lib/keys/usage-batch");
+    const { ensureUser, mintKey } = await import("@/lib/keys/manage-keys");
+    const database = createDatabase(parseConfig({ ...process.env, DATABASE_URL: "", DATA_DIR: tempDir() }));
+    try {
+      const prisma = await database.client();
+      const keyIds: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        const user = await ensureUser(prisma, `busy-${i}@example.com`);
+        keyIds.push((await mintKey(prisma, user)).summary.id);
+      }
+      const batch = emptyBatch(null);
+      const T = Date.now() - 60_000;
+      for (const keyId of keyIds)
+        for (let i = 0; i < 100; i++)
+          logRequest(batch, {
+            keyId,
+            atMs: T + i,
+            endpoint: "/v1/indices",
+            status: 200,
+            requestId: randomUUID(),
+            method: "GET",
+            path: "/v1/indices",
+            errorCode: null,
+          });
+
+      let turns = 0;
+      let flushing = true;
+      const turn = () => {
+        if (!flushing) return;
+        turns += 1;
+        setImmediate(turn);
+      };
+      setImmediate(turn);
+      await applyBatch(database.bulkWrite, batch);
+      flushing = false;
+
+      expect(await prisma.requestLogEntry.count()).toBe(500);
+      expect(turns).toBeGreaterThanOrEqual(2); // 500 rows: three statements, two turns between them at least
+    } finally {
+      await database.close();
+    }
+  });
+});
