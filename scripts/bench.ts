@@ -117,6 +117,26 @@ end
   return file;
 }
 
+/**
+ * Runs a load generator (pinned to CPU 1 with BENCH_PIN) and returns the JSON of its output line
+ * that starts with `prefix`.
+ */
+async function loadSummary<T>(program: string, args: string[], prefix: string): Promise<T> {
+  const [cmd, argv] = pin ? [TASKSET, ["-c", "1", program, ...args]] : [program, args];
+  const out = await new Promise<string>((resolve, reject) => {
+    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`${path.basename(program)} exited with ${code}: ${text}`)),
+    );
+  });
+  const line = out.split("\n").find((l) => l.startsWith(prefix));
+  if (!line) throw new Error(`${path.basename(program)} printed no summary:\n${out}`);
+  return JSON.parse(line.slice(prefix.length)) as T;
+}
+
 async function runWrk(
   url: string,
   script: string,
@@ -125,24 +145,14 @@ async function runWrk(
 ): Promise<Omit<Figures, "cpuMs" | "redisMs">> {
   const threads = pin || connections < 2 ? 1 : 2;
   const args = [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, "-s", script, url];
-  const [cmd, argv] = pin ? [TASKSET, ["-c", "1", WRK, ...args]] : [WRK, args];
-  const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"] });
-    let text = "";
-    child.stdout.on("data", (d: Buffer) => (text += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`wrk exited with ${code}: ${text}`))));
-  });
-  const line = out.split("\n").find((l) => l.startsWith("BENCH "));
-  if (!line) throw new Error(`wrk printed no summary:\n${out}`);
-  const r = JSON.parse(line.slice(6)) as {
+  const r = await loadSummary<{
     total: number;
     us: number;
     p50: number;
     p99: number;
     status: number;
     socket: number;
-  };
+  }>(WRK, args, "BENCH ");
   return {
     rps: r.total / (r.us / 1e6),
     p50: r.p50 / 1000,
@@ -195,24 +205,11 @@ async function runSteady(url: string, keys: string[], rate: number, seconds: num
   fs.writeFileSync(keysFile, JSON.stringify(keys));
   try {
     const args = ["scripts/lib/steady-load.mjs", url, String(rate), String(seconds), keysFile];
-    const [cmd, argv] = pin ? [TASKSET, ["-c", "1", process.execPath, ...args]] : [process.execPath, args];
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(cmd, argv, { stdio: ["ignore", "pipe", "inherit"] });
-      let text = "";
-      child.stdout.on("data", (d: Buffer) => (text += d.toString()));
-      child.on("error", reject);
-      child.on("exit", (code) => (code === 0 ? resolve(text) : reject(new Error(`steady load exited with ${code}`))));
-    });
-    const line = out.split("\n").find((l) => l.startsWith("STEADY "));
-    if (!line) throw new Error(`the steady load printed no summary:\n${out}`);
-    const r = JSON.parse(line.slice(7)) as {
-      sent: number;
-      ok: number;
-      non2xx: number;
-      errors: number;
-      p50: number;
-      p99: number;
-    };
+    const r = await loadSummary<{ sent: number; non2xx: number; errors: number; p50: number; p99: number }>(
+      process.execPath,
+      args,
+      "STEADY ",
+    );
     return { rps: r.sent / seconds, p50: r.p50, p99: r.p99, non2xx: r.non2xx + r.errors };
   } finally {
     fs.rmSync(keysFile, { force: true });
