@@ -236,8 +236,7 @@ export async function answerV1(
   const result = match
     ? await answerEndpoint(services, match.endpoint.path, match.endpoint.handler, { ...request, params: match.params })
     : await answerUnknown(services, request);
-  // What the request charged is in the kernel before the answer leaves; the answers of a turn
-  // share the write (lib/plumbing/journal.ts).
+  // What the request charged is written before the answer leaves (one write a turn: lib/plumbing/journal.ts).
   await services.journals.written();
   writeResult(req, res, result, headers.get("accept-encoding"));
 }

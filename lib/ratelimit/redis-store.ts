@@ -4,132 +4,58 @@ import { checkWindows, withKeyMethods } from "./sliding-log";
 import type { LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types";
 
 /**
- * Atomic check-and-record over ZSET logs (score = admission ms, member unique per request), with
- * the same counting rule as the memory store: an entry counts while now - t < windowMs. All
- * windows of one log share it: every admitted request counts in every window, so a per-window
- * log would be an exact copy of this one restricted to a shorter range.
+ * Atomic check-and-record over one ZSET log (score = admission ms, member unique per request),
+ * with the same counting rule as the memory store: an entry counts while now - t < windowMs. All
+ * windows of a log share it: every admitted request counts in every window, so a per-window log
+ * would be an exact copy of this one restricted to a shorter range.
  *
- * `hitlog(out, key, now, member, record, windows)` appends { allowed, count_1, resetMs_1, ... } to out.
+ * KEYS[1]: the log. ARGV: op ("h" check and record, "l" look), nowMs ("" = Redis TIME), a unique
+ * member id, n, then n (windowMs, limit) pairs. Returns nowMs, allowed (1 or 0), then each
+ * window's count and resetMs (when its oldest counted entry ages out, or now + windowMs).
  */
-const PRELUDE = `
+export const SLIDING_LOG_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
-local serverNow
-local function clock(arg)
-  if arg ~= '' then return tonumber(arg) end
-  if not serverNow then
-    local t = redis.call('TIME')
-    serverNow = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  end
-  return serverNow
+local key, op, member, n = KEYS[1], ARGV[1], ARGV[3], tonumber(ARGV[4])
+local now
+if ARGV[2] ~= '' then
+  now = tonumber(ARGV[2])
+else
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
-local function windowsFrom(first, count)
-  local w = {}
-  for i = first, first + 2 * count - 1, 2 do w[#w + 1] = { tonumber(ARGV[i]), tonumber(ARGV[i + 1]) } end
-  return w
+local windows, span = {}, 0
+for i = 1, n do
+  windows[i] = { ms = tonumber(ARGV[3 + 2 * i]), limit = tonumber(ARGV[4 + 2 * i]) }
+  if windows[i].ms > span then span = windows[i].ms end
 end
--- What this run knows of each log it touched: the bound it was trimmed at, and at the instant
--- \`now\` each window's count and oldest counted entry. A later call of the same run at the same
--- instant reads them instead of asking again: its own entries (score now) are the only change,
--- and they add one to every count and never come before the oldest. A trim, another instant or
--- an entry older than the trim bound starts afresh.
-local logs = {}
--- Logs to expire after the run, with the longest window of the last call that recorded in each
--- (a script's clock stands still, so one PEXPIRE at the end sets what one per entry would).
-local expiring, expiringOrder = {}, {}
-local function hitlog(out, key, now, member, record, windows)
-  local span = 0
-  for i = 1, #windows do
-    if windows[i][1] > span then span = windows[i][1] end
+-- What is left after the trim is the longest window: its count is the log's size, its entries by rank.
+redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - span))
+local counts, allowed = {}, true
+for i, w in ipairs(windows) do
+  if w.ms == span then
+    counts[i] = redis.call('ZCARD', key)
+  else
+    counts[i] = redis.call('ZCOUNT', key, string.format('(%d', now - w.ms), '+inf')
   end
-  local bound = now - span
-  local log = logs[key]
-  if not log or not log.bound or log.bound < bound then
-    redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', bound))
-    log = { bound = bound, now = now, counts = {}, oldest = {} }
-    logs[key] = log
-  elseif log.now ~= now then
-    log.now, log.counts, log.oldest = now, {}, {}
-  end
-  -- What is left is the longest window: its count is the log's size, its entries by rank.
-  local counts = {}
-  local allowed = true
-  for i = 1, #windows do
-    local ms = windows[i][1]
-    local c = log.counts[ms]
-    if c == nil then
-      if ms == span then
-        c = redis.call('ZCARD', key)
-      else
-        c = redis.call('ZCOUNT', key, string.format('(%d', now - ms), '+inf')
-      end
-      log.counts[ms] = c
-    end
-    counts[i] = c
-    if c >= windows[i][2] then allowed = false end
-  end
-  if allowed and record then
-    redis.call('ZADD', key, now, string.format('%d', now) .. ':' .. member)
-    if not expiring[key] then expiringOrder[#expiringOrder + 1] = key end
-    expiring[key] = span
-    for ms, c in pairs(log.counts) do log.counts[ms] = c + 1 end
-    for i = 1, #windows do counts[i] = counts[i] + 1 end
-    if now <= log.bound then log.bound = nil end
-  end
-  out[#out + 1] = allowed and 1 or 0
-  for i = 1, #windows do
-    local ms = windows[i][1]
-    local skip = counts[i] - windows[i][2]
-    if skip < 0 then skip = 0 end
-    local oldest = skip == 0 and log.oldest[ms] or nil
-    if not oldest then
-      local hit
-      if ms == span then
-        hit = redis.call('ZRANGE', key, skip, skip, 'WITHSCORES')
-      else
-        hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
-      end
-      if hit[2] then
-        oldest = tonumber(hit[2])
-        if skip == 0 then log.oldest[ms] = oldest end
-      end
-    end
-    out[#out + 1] = counts[i]
-    out[#out + 1] = oldest and oldest + ms or now + ms
-  end
-  return allowed
+  if counts[i] >= w.limit then allowed = false end
 end
-`;
-
-/**
- * The calls of one event-loop turn, in one script run: each is decided in order, as if each had
- * run alone, so admission is exactly that of one call per run. Redis TIME is read once per run.
- *
- * ARGV holds the calls one after another: op ("h" hit, "l" look, "c" chain), nowMs ("" = Redis
- * TIME), a unique member id, n, then n (windowMs, limit) pairs; a chain then has m and the second
- * log's m pairs. KEYS hold each call's log (a chain: two), in the same order.
- *
- * Returns, per call: nowMs, then { allowed, count_1, resetMs_1, ... }; a chain then the second
- * log's reply, or -1 when the first refused (its second log untouched).
- */
-export const BATCH_LOG_LUA = `${PRELUDE}
-local out = {}
-local a, k = 1, 1
-while a <= #ARGV do
-  local op, now, member, n = ARGV[a], clock(ARGV[a + 1]), ARGV[a + 2], tonumber(ARGV[a + 3])
-  local first = windowsFrom(a + 4, n)
-  a = a + 4 + 2 * n
-  out[#out + 1] = now
-  local allowed = hitlog(out, KEYS[k], now, member, op ~= 'l', first)
-  k = k + 1
-  if op == 'c' then
-    local m = tonumber(ARGV[a])
-    local second = windowsFrom(a + 1, m)
-    a = a + 1 + 2 * m
-    if allowed then hitlog(out, KEYS[k], now, member, true, second) else out[#out + 1] = -1 end
-    k = k + 1
-  end
+if allowed and op == 'h' then
+  redis.call('ZADD', key, now, string.format('%d', now) .. ':' .. member)
+  redis.call('PEXPIRE', key, span)
+  for i = 1, n do counts[i] = counts[i] + 1 end
 end
-for _, key in ipairs(expiringOrder) do redis.call('PEXPIRE', key, expiring[key]) end
+local out = { now, allowed and 1 or 0 }
+for i, w in ipairs(windows) do
+  local skip = math.max(0, counts[i] - w.limit)
+  local hit
+  if w.ms == span then
+    hit = redis.call('ZRANGE', key, skip, skip, 'WITHSCORES')
+  else
+    hit = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now - w.ms), '+inf', 'WITHSCORES', 'LIMIT', skip, 1)
+  end
+  out[#out + 1] = counts[i]
+  out[#out + 1] = hit[2] and tonumber(hit[2]) + w.ms or now + w.ms
+end
 return out
 `;
 
@@ -152,7 +78,7 @@ interface Script {
 }
 
 const script = (lua: string): Script => ({ lua, sha: createHash("sha1").update(lua).digest("hex") });
-const BATCH_LOG = script(BATCH_LOG_LUA);
+const SLIDING_LOG = script(SLIDING_LOG_LUA);
 
 const badReply = () => new Error("sliding log: unexpected reply from Redis script");
 
@@ -165,14 +91,12 @@ const PROCESS_TAG = randomBytes(9).toString("base64url");
 let sequence = 0;
 const memberId = () => PROCESS_TAG + (sequence++).toString(36);
 
-/** Reads one log's { allowed, count, resetMs, ... } from `nums` at `at`. */
-function readOutcome(nums: number[], at: number, nowMs: number, windows: number): LogOutcome {
-  if (nums.length < at + 1 + 2 * windows) throw badReply();
+/** The script's reply: nowMs, allowed, then { count, resetMs } per window. */
+function readOutcome(nums: number[], windows: number): LogOutcome {
+  if (nums.length !== 2 + 2 * windows) throw badReply();
   const out: WindowCount[] = [];
-  for (let i = 0; i < windows; i++) {
-    out.push({ count: nums[at + 1 + 2 * i] ?? 0, resetMs: nums[at + 2 + 2 * i] ?? 0 });
-  }
-  return { nowMs, allowed: nums[at] === 1, windows: out };
+  for (let i = 0; i < windows; i++) out.push({ count: nums[2 + 2 * i]!, resetMs: nums[3 + 2 * i]! });
+  return { nowMs: nums[0]!, allowed: nums[1] === 1, windows: out };
 }
 
 function numbers(reply: unknown): number[] {
@@ -195,14 +119,14 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
 
   async function evaluate(keys: string[], args: string[]): Promise<unknown> {
     try {
-      return await redis.evalsha(BATCH_LOG.sha, keys.length, ...keys, ...args);
+      return await redis.evalsha(SLIDING_LOG.sha, keys.length, ...keys, ...args);
     } catch (error) {
       if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return redis.eval(BATCH_LOG.lua, keys.length, ...keys, ...args);
+      return redis.eval(SLIDING_LOG.lua, keys.length, ...keys, ...args);
     }
   }
 
-  /** One log's check ("h": and record) in one script run; the reply is the instant, then the outcome. */
+  /** One log's check ("h": and record) in one script run. */
   async function run(op: "h" | "l", key: string, windows: readonly LogWindow[], nowMs: number): Promise<LogOutcome> {
     checkWindows(windows);
     const args = [
@@ -212,9 +136,7 @@ export function createRedisStore(redis: Redis, options: RedisStoreOptions = {}):
       String(windows.length),
       ...windows.flatMap((w) => [String(w.ms), String(w.limit)]),
     ];
-    const nums = numbers(await evaluate([prefix + key], args));
-    if (nums.length !== 2 + 2 * windows.length) throw badReply();
-    return readOutcome(nums, 1, nums[0]!, windows.length);
+    return readOutcome(numbers(await evaluate([prefix + key], args)), windows.length);
   }
 
   return withKeyMethods({
