@@ -337,21 +337,9 @@ export async function startRateLimitJournal(
     step();
   }
 
-  // The few keys that take most requests (an address, a busy key) are encoded once, not per line.
-  const encoded = new Map<string, { spanMs: number; prefix: string }>();
-  const prefixOf = (key: string, spanMs: number): string => {
-    let hit = encoded.get(key);
-    if (hit?.spanMs !== spanMs) {
-      if (encoded.size >= 10_000) encoded.clear();
-      hit = { spanMs, prefix: linePrefix(key, spanMs) };
-      encoded.set(key, hit);
-    }
-    return hit.prefix;
-  };
-
   return {
     record(key, atMs, spanMs) {
-      const line = `${prefixOf(key, spanMs)}${atMs}\n`; // = formatLine(key, spanMs, [atMs])
+      const line = `${linePrefix(key, spanMs)}${atMs}\n`; // = formatLine(key, spanMs, [atMs])
       journal.append(line);
       written += line.length;
       if (written > 4 * live + 1_000_000 || (atMs - compactedAt > compactEveryMs && written > 2 * live)) compact(atMs);
