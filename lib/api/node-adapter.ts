@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import { endpoints, type Endpoint } from "@/lib/api/endpoints";
 import { ApiError } from "@/lib/api/errors";
 import { answerEndpoint, answerUnknown, type Services } from "@/lib/api/pipeline";
-import type { ApiRequest, ApiResult, RequestHeaders } from "@/lib/api/result";
+import { isParts, type ApiRequest, type ApiResult, type RequestHeaders } from "@/lib/api/result";
 import { SECURITY_HEADERS } from "@/lib/api/security-headers";
 import { errorResult, FRONT_REQUEST_ID, newRequestId } from "@/lib/api/responses";
 
@@ -121,8 +121,11 @@ export function compressible(contentType: string | undefined): boolean {
 export interface Encoded {
   /** Headers to add: Content-Encoding and Vary when the body may be transformed. */
   headers: Record<string, string>;
-  body: Buffer;
+  /** The bytes to send, in parts written one after another. */
+  body: readonly Uint8Array[];
 }
+
+const byteLength = (parts: readonly Uint8Array[]) => parts.reduce((n, part) => n + part.byteLength, 0);
 
 /**
  * The body to write for a client's Accept-Encoding: gzip for a compressible body of COMPRESS_AT
@@ -130,19 +133,20 @@ export interface Encoded {
  * since another client may get it encoded.
  */
 export function encodeBody(
-  body: string | Uint8Array | null,
+  body: ApiResult["body"],
   contentType: string | undefined,
   acceptEncoding: string | null | undefined,
-  gzip?: () => Buffer,
+  gzip?: () => readonly Uint8Array[],
 ): Encoded {
-  const bytes = Buffer.isBuffer(body) ? body : typeof body === "string" ? Buffer.from(body) : Buffer.from(body ?? []);
-  if (bytes.length === 0 || !compressible(contentType)) return { headers: {}, body: bytes };
-  if (bytes.length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
+  const parts = body === null ? [] : typeof body === "string" ? [Buffer.from(body)] : isParts(body) ? body : [body];
+  const length = byteLength(parts);
+  if (length === 0 || !compressible(contentType)) return { headers: {}, body: parts };
+  if (length >= COMPRESS_AT && acceptsGzip(acceptEncoding))
     return {
       headers: { "Content-Encoding": "gzip", Vary: "Accept-Encoding" },
-      body: gzip ? gzip() : zlib.gzipSync(bytes),
+      body: gzip ? gzip() : [zlib.gzipSync(Buffer.concat(parts))],
     };
-  return { headers: { Vary: "Accept-Encoding" }, body: bytes };
+  return { headers: { Vary: "Accept-Encoding" }, body: parts };
 }
 
 /**
@@ -162,10 +166,11 @@ function writeNow(req: IncomingMessage, res: ServerResponse, result: ApiResult, 
     if (vary === null) res.setHeader(key, value);
     else if (!/(^|,)\s*accept-encoding\s*(,|$)/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, ${value}` : value);
   }
-  if (result.status !== 204 && result.status !== 304) res.setHeader("Content-Length", encoded.body.length);
+  if (result.status !== 204 && result.status !== 304) res.setHeader("Content-Length", byteLength(encoded.body));
   res.writeHead(result.status);
-  if (head || result.status === 204 || result.status === 304) res.end();
-  else res.end(encoded.body);
+  // The parts of one turn leave in one write (Node corks a response's writes until the turn ends).
+  if (!(head || result.status === 204 || result.status === 304)) for (const part of encoded.body) res.write(part);
+  res.end();
 }
 
 /**

@@ -205,8 +205,8 @@ export const serializedData = (dataJson: string): SerializedData => ({ start: Bu
 /** A gzip member's header: deflate, no name, no time, unknown OS (RFC 1952). */
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
-/** The body `start` + `end` as one gzip member: the start's deflate kept in `data`, the end deflated now. */
-export function gzipEnvelope(data: SerializedData, end: Buffer): Buffer {
+/** The body `start` + `end` as the parts of one gzip member: the start's deflate kept in `data`, the end deflated now. */
+export function gzipEnvelope(data: SerializedData, end: Buffer): Buffer[] {
   // A full flush ends the start's deflate on a byte boundary with nothing it refers back to: the end's own deflate follows it.
   data.head ??= {
     deflated: zlib.deflateRawSync(data.start, { finishFlush: zlib.constants.Z_FULL_FLUSH }),
@@ -215,11 +215,14 @@ export function gzipEnvelope(data: SerializedData, end: Buffer): Buffer {
   const trailer = Buffer.alloc(8);
   trailer.writeUInt32LE(zlib.crc32(end, data.head.crc) >>> 0, 0);
   trailer.writeUInt32LE((data.start.length + end.length) % 2 ** 32, 4);
-  return Buffer.concat([GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(end), trailer]);
+  return [GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(end), trailer];
 }
 
-/** The success body: the serialized start, then `end` (the rest of the data, if any, and the meta), with its gzip. */
-export function bodyAround(data: SerializedData, end: string): { body: Buffer; gzip: () => Buffer } {
+/**
+ * The success body: the serialized start, then `end` (the rest of the data, if any, and the
+ * meta), with its gzip; as parts, so that no answer copies the cached start.
+ */
+export function bodyAround(data: SerializedData, end: string): { body: Buffer[]; gzip: () => Buffer[] } {
   const bytes = Buffer.from(end);
-  return { body: Buffer.concat([data.start, bytes]), gzip: () => gzipEnvelope(data, bytes) };
+  return { body: [data.start, bytes], gzip: () => gzipEnvelope(data, bytes) };
 }

@@ -8,9 +8,10 @@ import type { Journals } from "@/lib/plumbing/journal";
 export interface ApiResult {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array | null;
-  /** The body gzip-encoded from cached bytes, when the answer has them (the node:http adapter uses it). */
-  gzip?: () => Buffer;
+  /** A large answer's body as its parts, in order: bytes cached per read-model version, then this answer's own end. */
+  body: string | Uint8Array | readonly Uint8Array[] | null;
+  /** The body gzip-encoded from cached bytes, its parts in order, when the answer has them (the node:http adapter uses it). */
+  gzip?: () => readonly Uint8Array[];
 }
 
 /** Request headers as lib/api reads them: a web `Headers`, or the node:http adapter's view. */
@@ -34,18 +35,15 @@ export interface ApiRequest {
 /** A web Response carrying the result; what the request was charged is written to the journals first (lib/plumbing/journal.ts). */
 export function toResponse({ journals }: { journals: Journals }, result: ApiResult): Response {
   journals.flush();
+  const body = isParts(result.body) ? Buffer.concat(result.body) : result.body;
   // Our bodies are never views of a SharedArrayBuffer (snapshot files, encoded text).
-  return new Response(result.body as string | Uint8Array<ArrayBuffer> | null, {
+  return new Response(body as string | Uint8Array<ArrayBuffer> | null, {
     status: result.status,
     headers: result.headers,
   });
 }
 
-/** The body's length in bytes. */
-export function bodyLength(body: ApiResult["body"]): number {
-  if (body === null) return 0;
-  return typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength;
-}
+export const isParts = (body: ApiResult["body"]): body is readonly Uint8Array[] => Array.isArray(body);
 
 /** A request read from a web Request (route handlers, MCP). */
 export function fromWebRequest(request: Request, params: Record<string, string> = {}): ApiRequest {
