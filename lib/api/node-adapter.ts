@@ -181,15 +181,10 @@ export function writeResult(
   req: IncomingMessage,
   res: ServerResponse,
   result: ApiResult,
-  acceptEncoding?: string | null,
+  acceptEncoding: string | null = req.headers["accept-encoding"] ?? null,
 ): void {
   try {
-    writeNow(
-      req,
-      res,
-      result,
-      acceptEncoding === undefined ? (req.headers["accept-encoding"] ?? null) : acceptEncoding,
-    );
+    writeNow(req, res, result, acceptEncoding);
   } catch (error) {
     writeFault(req, res, error);
   }

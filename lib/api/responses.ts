@@ -218,10 +218,7 @@ export function gzipEnvelope(data: SerializedData, end: Buffer): Buffer[] {
   return [GZIP_HEADER, data.head.deflated, zlib.deflateRawSync(end), trailer];
 }
 
-/**
- * The success body: the serialized start, then `end` (the rest of the data, if any, and the
- * meta), with its gzip; as parts, so that no answer copies the cached start.
- */
+/** The success body as parts (no answer copies the cached start): the start, then `end` (the data's rest, the meta); and its gzip. */
 export function bodyAround(data: SerializedData, end: string): { body: Buffer[]; gzip: () => Buffer[] } {
   const bytes = Buffer.from(end);
   return { body: [data.start, bytes], gzip: () => gzipEnvelope(data, bytes) };
