@@ -49,18 +49,20 @@ function serve<N extends EndpointName>(
 }
 
 /**
- * A history's body start, kept by its points: the read models hand out the same frozen points
- * array for the same window while their version stands (lib/data), so a 90-day history is
- * serialized (and deflated for gzip clients) once per version; a new value (a new array) afresh.
+ * A body's start, kept by the value it serializes: the read models hand out the same frozen value
+ * (a latest, a history's points) while their version stands (lib/data): serialized (and deflated) once per version.
  */
-const starts = new WeakMap<readonly unknown[], { key: string; data: SerializedData }>();
+const starts = new WeakMap<object, { key: string; data: SerializedData }>();
 
-/** `key`: what the start holds beside the points (compared each time, so it must be cheap to make). */
-function serializedOnce(points: readonly unknown[], key: string, json: () => string): SerializedData {
-  let kept = starts.get(points);
-  if (kept?.key !== key) starts.set(points, (kept = { key, data: serializedData(json()) }));
+/** `key`: what the start holds beside the value (compared each time, so it must be cheap to make). */
+function serializedOnce(value: object, key: string, json: () => string): SerializedData {
+  let kept = starts.get(value);
+  if (kept?.key !== key) starts.set(value, (kept = { key, data: serializedData(json()) }));
   return kept.data;
 }
+
+/** A latest value's answer: the value, serialized once per version. */
+const latest = (data: object): Payload => ({ data, serialized: serializedOnce(data, "", () => JSON.stringify(data)) });
 
 /** Every /v1 endpoint with its handler, in the table's order. */
 export const endpoints = {
@@ -88,9 +90,9 @@ export const endpoints = {
     };
   }),
   indices: serve("indices", async ({ services }) => ({ data: await listIndices(services.read) })),
-  indexLatest: serve("indexLatest", async ({ services, params }) => ({
-    data: (await indexLatest(services.read, ticker(params))) ?? notFound(ticker(params)),
-  })),
+  indexLatest: serve("indexLatest", async ({ services, params }) =>
+    latest((await indexLatest(services.read, ticker(params))) ?? notFound(ticker(params))),
+  ),
   indexHistory: serve("indexHistory", async ({ services, params }, q) => {
     const window = resolveWindow(new Date(services.clock.now()), q.start, q.end);
     const history = await indexHistory(services.read, ticker(params), {
@@ -117,9 +119,9 @@ export const endpoints = {
     return { data: { ticker: result.ticker, count: result.events.length, events: result.events } };
   }),
   volatility: serve("volatility", async ({ services }) => ({ data: await listVolatility(services.read) })),
-  volatilityLatest: serve("volatilityLatest", async ({ services, params }) => ({
-    data: (await volatilityLatest(services.read, ticker(params))) ?? notFound(ticker(params)),
-  })),
+  volatilityLatest: serve("volatilityLatest", async ({ services, params }) =>
+    latest((await volatilityLatest(services.read, ticker(params))) ?? notFound(ticker(params))),
+  ),
   volatilityHistory: serve("volatilityHistory", async ({ services, params }, q) => {
     const window = resolveWindow(new Date(services.clock.now()), q.start);
     const history = await volatilityHistory(services.read, ticker(params), {

@@ -4,9 +4,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { waitFor } from "@/tests/support/wait-for";
 import { baseUrl, newKey, testDb } from "../support/api";
 
-// Rule (lib/api/endpoints.ts, serializedOnce): a history's `data` is serialized once per version
-// of the read model and the envelope is built around it: a new level is served at once (no stale
-// bytes), and the gzip and identity answers decode to the same JSON.
+// Rule (lib/api/endpoints.ts, serializedOnce): a history's or a latest's `data` is serialized once
+// per version of the read model and the envelope is built around it: a new level is served at once
+// (no stale bytes), and the gzip and identity answers decode to the same JSON.
 
 function rawGet(
   path: string,
@@ -32,9 +32,9 @@ const withoutTime = (body: { data: unknown; meta: Record<string, unknown> }) => 
   meta: { ...body.meta, generatedAt: undefined },
 });
 
-let restore: (() => Promise<unknown>) | null = null;
+const restores: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
-  await restore?.();
+  for (const restore of restores) await restore();
 });
 
 describe("90-day history bytes", () => {
@@ -68,7 +68,7 @@ describe("90-day history bytes", () => {
         new Date(point.t),
       );
     expect(await change(1)).toBe(1);
-    restore = () => change(-1);
+    restores.push(() => change(-1));
     const levelAt = (body: { data: { points: Array<{ t: string; indexLevel: string }> } }) =>
       body.data.points.find((p) => p.t === point.t)?.indexLevel;
     const served = await waitFor("the changed level served", async () => {
@@ -78,5 +78,49 @@ describe("90-day history bytes", () => {
     const zipped = JSON.parse(zlib.gunzipSync((await rawGet(path, key, "gzip")).body).toString("utf8"));
     expect(levelAt(zipped)).toBe(bumped);
     expect(zipped.data).toEqual(served.data);
+  });
+
+  it("a latest: gzip and identity decode to the same JSON, and a changed level is served within the cache's 2 s", async () => {
+    const { key } = await newKey({ limitMinute: 1000 });
+    const db = await testDb();
+    // the last active index by ticker (the history case above changes the first one's)
+    const [index] = await db.$queryRawUnsafe<Array<{ id: string; ticker: string }>>(
+      `SELECT i.id, i.ticker FROM indices i WHERE i.listed AND i."resolvedAt" IS NULL AND i."ceasedAt" IS NULL ORDER BY i.ticker DESC LIMIT 1`,
+    );
+    const read = async (path: string, encoding: string) => {
+      const answer = await rawGet(path, key, encoding);
+      const gzipped = answer.headers["content-encoding"] === "gzip";
+      const body = JSON.parse((gzipped ? zlib.gunzipSync(answer.body) : answer.body).toString("utf8"));
+      return { gzipped, bytes: answer.body.length, body };
+    };
+    // A volatility latest (several KB) is gzipped for a gzip client; an index latest near 1 KB may not be (COMPRESS_AT).
+    const series = (await read("/v1/volatility", "identity")).body.data.series[0].ticker as string;
+    for (const path of [`/v1/volatility/${series}/latest`, `/v1/indices/${index!.ticker}/latest`]) {
+      const plain = await read(path, "identity");
+      const gzip = await read(path, "gzip");
+      expect(plain.gzipped).toBe(false);
+      expect(gzip.gzipped).toBe(plain.bytes >= 1024);
+      expect(withoutTime(gzip.body)).toEqual(withoutTime(plain.body));
+    }
+
+    const path = `/v1/indices/${index!.ticker}/latest`;
+    const plain = await read(path, "identity");
+    const latest = plain.body.data as { computedAt: string; indexLevel: string };
+    const bumped = (Number(latest.indexLevel) + 1).toFixed(8);
+    const change = (delta: number) =>
+      db.$executeRawUnsafe(
+        `UPDATE index_levels SET level = level + $1 WHERE "indexId" = $2::uuid AND t = $3::timestamptz`,
+        delta,
+        index!.id,
+        new Date(latest.computedAt),
+      );
+    expect(await change(1)).toBe(1);
+    restores.push(() => change(-1));
+    const served = await waitFor("the changed latest level served", async () => {
+      const { body } = await read(path, "identity");
+      return body.data.indexLevel === bumped && body;
+    });
+    const zipped = await read(path, "gzip");
+    expect(zipped.body.data).toEqual(served.data);
   });
 });
