@@ -1,6 +1,7 @@
 import "server-only";
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { BulkWrite, Sql } from "@/lib/db";
 import { orphanFiles, readLines } from "@/lib/plumbing/journal";
 
@@ -126,8 +127,6 @@ async function writeCounters(sql: Sql, batch: Batch): Promise<void> {
  * statements, so the requests that came in meanwhile are answered.
  */
 const REQUEST_ROWS_PER_STATEMENT = 200;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 async function writeRequests(sql: Sql, batch: Batch): Promise<void> {
   const rows = [...batch.requests.values()].flatMap((list) => list.slice(-REQUEST_LOG_SIZE));

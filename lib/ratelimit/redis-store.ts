@@ -13,7 +13,7 @@ import type { LogOutcome, LogWindow, RateLimitStore, WindowCount } from "./types
  * member id, n, then n (windowMs, limit) pairs. Returns nowMs, allowed (1 or 0), then each
  * window's count and resetMs (when its oldest counted entry ages out, or now + windowMs).
  */
-export const SLIDING_LOG_LUA = `
+const SLIDING_LOG_LUA = `
 if redis.replicate_commands then redis.replicate_commands() end
 local key, op, member, n = KEYS[1], ARGV[1], ARGV[3], tonumber(ARGV[4])
 local now
