@@ -22,6 +22,14 @@ const schema = z.object({
     .or(z.literal("").transform(() => undefined)),
   // One JSON line per answered request (the access log); 0 turns it off.
   ACCESS_LOG: bool.default(true),
+  // The most bytes of stdout lines held in memory while nothing reads stdout; lines past it are
+  // dropped and counted (pmb_log_lines_dropped_total), never left to grow the heap.
+  LOG_BUFFER_BYTES: z.coerce
+    .number()
+    .int()
+    .min(16_384)
+    .max(1_073_741_824)
+    .default(16 * 1024 * 1024),
   DATABASE_URL: z
     .string()
     .url()

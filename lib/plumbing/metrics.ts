@@ -33,6 +33,8 @@ export interface Metrics {
   venueRequests: Counter<"venue" | "endpoint" | "outcome">;
   /** pmb_outages_total{dependency}: outages begun (database, redis). */
   outages: Counter<"dependency">;
+  /** pmb_log_lines_dropped_total: stdout lines dropped while LOG_BUFFER_BYTES of lines waited. */
+  logLinesDropped: Counter<never>;
   /** A gauge whose value is read when scraped. */
   gauge(name: string, help: string, read: () => number | null | Promise<number | null>): void;
 }
@@ -104,6 +106,11 @@ export function createMetrics(defaultLabels: Record<string, string> = {}): Metri
       name: "pmb_outages_total",
       help: "Dependency outages begun (one per outage, not per failed request).",
       labelNames: ["dependency"],
+      registers,
+    }),
+    logLinesDropped: new Counter({
+      name: "pmb_log_lines_dropped_total",
+      help: "Log lines dropped because stdout was not read while LOG_BUFFER_BYTES of lines waited.",
       registers,
     }),
     gauge(name, help, read) {

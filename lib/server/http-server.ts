@@ -49,12 +49,18 @@ export async function serve(dir: string, workerScript: string): Promise<void> {
     process.exit(2);
   }
   if (c.WEB_CONCURRENCY > 1 && cluster.isPrimary) {
-    routeConsole(createLogger("primary"));
+    routeConsole(createLogger("primary", stdStreams(c.LOG_BUFFER_BYTES)));
     await listen(net.createServer(), c, true);
     return runPrimary(c, workerScript);
   }
-  const instance = root().instanceId;
-  const streams = stdStreams();
+  const { instanceId: instance, metrics } = root();
+  const streams = stdStreams(c.LOG_BUFFER_BYTES, {
+    dropped: () => metrics.logLinesDropped.inc(),
+    caughtUp: (count) =>
+      console.warn(
+        `${count} log lines were dropped: stdout was not read while LOG_BUFFER_BYTES (${c.LOG_BUFFER_BYTES}) of lines waited`,
+      ),
+  });
   routeConsole(createLogger(instance, streams));
   if (cluster.isPrimary) await listen(net.createServer(), c, true);
   await serveOne(dir, c, c.ACCESS_LOG ? createAccessLogger(instance, streams) : null);

@@ -40,16 +40,38 @@ export function scrub(text: string): string {
   return out;
 }
 
+/** What stdStreams tells of stdout lines it dropped. */
+export interface DroppedLines {
+  /** A line was dropped. */
+  dropped?(): void;
+  /** stdout was written out again after `count` lines were dropped. */
+  caughtUp?(count: number): void;
+}
+
 /**
  * Lines of level warn and above go to stderr, written at once (a fault's line is out before the
  * process ends); the rest (the access log among them) to stdout in pino's asynchronous mode: lines
  * gathered while a write is under way go out in the next write, instead of one write(2) per
  * request. Pino flushes it when the process exits; a crash of the host may lose the last lines.
+ * While nothing reads stdout, at most `bufferBytes` of lines wait; a line past that is dropped
+ * (sonic-boom's `maxLength` and `drop` event), and `report` is told.
  */
-export function stdStreams(): pino.MultiStreamRes {
+export function stdStreams(bufferBytes: number, report: DroppedLines = {}): pino.MultiStreamRes {
+  const stdout = pino.destination({ fd: 1, sync: false, maxLength: bufferBytes });
+  let dropped = 0;
+  stdout.on("drop", () => {
+    dropped++;
+    report.dropped?.();
+  });
+  // "drain": every line held has been written.
+  stdout.on("drain", () => {
+    if (dropped === 0) return;
+    report.caughtUp?.(dropped);
+    dropped = 0;
+  });
   return pino.multistream(
     [
-      { level: "debug", stream: pino.destination({ fd: 1, sync: false }) },
+      { level: "debug", stream: stdout },
       { level: "warn", stream: pino.destination({ fd: 2, sync: true }) },
     ],
     { dedupe: true },
@@ -66,10 +88,7 @@ function lineShape(instance: string): pino.LoggerOptions {
 }
 
 /** The process's logger: JSON lines with time, level, instance and pid (warn and error on stderr). */
-export function createLogger(
-  instance: string,
-  destination: pino.DestinationStream | pino.MultiStreamRes = stdStreams(),
-): Logger {
+export function createLogger(instance: string, destination: pino.DestinationStream | pino.MultiStreamRes): Logger {
   return pino(
     {
       ...lineShape(instance),
