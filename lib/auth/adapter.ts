@@ -1,6 +1,6 @@
 import "server-only";
 import type { Adapter, AdapterAccount, AdapterSession, AdapterUser, VerificationToken } from "next-auth/adapters";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 const user = { id: true, email: true, emailVerified: true, name: true, image: true } as const;
@@ -17,10 +17,10 @@ function notFound(error: unknown): boolean {
  * The Auth.js adapter over this app's Prisma client (opened lazily; PGlite or PostgreSQL),
  * limited to what e-mail sign-in with database sessions uses, and selecting columns explicitly.
  */
-export function portalAdapter(): Adapter {
+export function portalAdapter(db: () => Promise<Db>): Adapter {
   return {
     async createUser(data: AdapterUser) {
-      const prisma = await root().db();
+      const prisma = await db();
       return prisma.user.create({
         data: {
           email: data.email,
@@ -32,15 +32,15 @@ export function portalAdapter(): Adapter {
       });
     },
     async getUser(id) {
-      const prisma = await root().db();
+      const prisma = await db();
       return prisma.user.findUnique({ where: { id }, select: user });
     },
     async getUserByEmail(email) {
-      const prisma = await root().db();
+      const prisma = await db();
       return prisma.user.findUnique({ where: { email }, select: user });
     },
     async getUserByAccount({ provider, providerAccountId }) {
-      const prisma = await root().db();
+      const prisma = await db();
       const account = await prisma.account.findUnique({
         where: { provider_providerAccountId: { provider, providerAccountId } },
         select: { user: { select: user } },
@@ -48,11 +48,11 @@ export function portalAdapter(): Adapter {
       return account?.user ?? null;
     },
     async updateUser({ id, email, emailVerified, name, image }) {
-      const prisma = await root().db();
+      const prisma = await db();
       return prisma.user.update({ where: { id }, data: { email, emailVerified, name, image }, select: user });
     },
     async linkAccount(account: AdapterAccount) {
-      const prisma = await root().db();
+      const prisma = await db();
       await prisma.account.create({
         data: {
           userId: account.userId,
@@ -64,11 +64,11 @@ export function portalAdapter(): Adapter {
       });
     },
     async createSession(data) {
-      const prisma = await root().db();
+      const prisma = await db();
       return prisma.session.create({ data, select: session });
     },
     async getSessionAndUser(sessionToken) {
-      const prisma = await root().db();
+      const prisma = await db();
       const row = await prisma.session.findUnique({
         where: { sessionToken },
         select: { ...session, user: { select: user } },
@@ -78,7 +78,7 @@ export function portalAdapter(): Adapter {
       return { session: rest, user: owner };
     },
     async updateSession({ sessionToken, expires, userId }): Promise<AdapterSession | null> {
-      const prisma = await root().db();
+      const prisma = await db();
       try {
         return await prisma.session.update({ where: { sessionToken }, data: { expires, userId }, select: session });
       } catch (error) {
@@ -87,11 +87,11 @@ export function portalAdapter(): Adapter {
       }
     },
     async deleteSession(sessionToken) {
-      const prisma = await root().db();
+      const prisma = await db();
       await prisma.session.deleteMany({ where: { sessionToken } });
     },
     async createVerificationToken(token: VerificationToken) {
-      const prisma = await root().db();
+      const prisma = await db();
       await prisma.verificationToken.deleteMany({
         where: { expires: { lt: new Date(Date.now() - EXPIRED_TOKEN_GRACE_MS) } },
       });
@@ -99,7 +99,7 @@ export function portalAdapter(): Adapter {
     },
     /** Atomic: of two concurrent confirmations of one link, exactly one gets the row. */
     async useVerificationToken({ identifier, token }) {
-      const prisma = await root().db();
+      const prisma = await db();
       try {
         return await prisma.verificationToken.delete({
           where: { identifier_token: { identifier, token } },

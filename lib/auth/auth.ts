@@ -6,6 +6,7 @@ import { checkWorkEmail } from "@/lib/auth/email-address";
 import { authSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
 import { magicLinkMail } from "@/lib/mail/magic-link-mail";
+import type { Mailer } from "@/lib/mail/send-mail";
 import { root } from "@/lib/root";
 
 /** A magic link works once, for this long. */
@@ -37,7 +38,7 @@ export function confirmUrl(email: string, token: string): string {
   return `${config().baseUrl}/portal/confirm?${new URLSearchParams({ token, email })}`;
 }
 
-function emailProvider(secret: string): EmailConfig {
+function emailProvider(secret: string, mailer: Mailer): EmailConfig {
   return {
     id: EMAIL_PROVIDER_ID,
     type: "email",
@@ -46,7 +47,7 @@ function emailProvider(secret: string): EmailConfig {
     // Auth.js stores sha256(token + secret) in verification_tokens, never the token itself.
     secret,
     async sendVerificationRequest({ identifier, token }) {
-      await root().mailer.send(
+      await mailer.send(
         magicLinkMail({ to: identifier, url: confirmUrl(identifier, token), minutes: MAGIC_LINK_MINUTES }),
       );
     },
@@ -56,6 +57,7 @@ function emailProvider(secret: string): EmailConfig {
 
 function authConfig(): NextAuthConfig {
   const secret = authSecret();
+  const { db, mailer } = root();
   return {
     secret,
     basePath: AUTH_BASE_PATH,
@@ -63,10 +65,10 @@ function authConfig(): NextAuthConfig {
     // every redirect the portal sends is a relative path.
     trustHost: true,
     useSecureCookies: secureCookies(),
-    adapter: portalAdapter(),
+    adapter: portalAdapter(db),
     // Database sessions: one row per sign-in, so signing out (or deleting the row) ends it at once.
     session: { strategy: "database", maxAge: SESSION_MAX_AGE_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
-    providers: [emailProvider(secret)],
+    providers: [emailProvider(secret, mailer)],
     pages: { signIn: "/portal/signin", error: "/portal/signin", verifyRequest: "/portal/signin" },
     callbacks: {
       // Defense in depth: the request handler refuses free mail first, with a message.

@@ -4,9 +4,9 @@ import { EMAIL_PROVIDER_ID, signIn } from "@/lib/auth/auth";
 import { checkWorkEmail, normalizeEmail } from "@/lib/auth/email-address";
 import { authReadiness, authSecret } from "@/lib/auth/secret";
 import { config } from "@/lib/config";
-import { isUnavailableError } from "@/lib/db";
+import { isUnavailableError, type Db } from "@/lib/db";
 import { throttle } from "@/lib/ratelimit";
-import { root } from "@/lib/root";
+import type { Root } from "@/lib/root";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -37,16 +37,24 @@ function minutes(seconds: number): string {
  * then has Auth.js store the hashed token and mail the link. The answer does not say whether
  * the address has an account (registering and signing in are the same step).
  */
-export async function requestMagicLink(rawEmail: unknown, client: string): Promise<LinkRequestResult> {
+export async function requestMagicLink(
+  services: Pick<Root, "mailer" | "limiter">,
+  rawEmail: unknown,
+  client: string,
+): Promise<LinkRequestResult> {
   try {
-    return await requestLink(rawEmail, client);
+    return await requestLink(services, rawEmail, client);
   } catch (error) {
     if (!isUnavailableError(error)) throw error;
     return { ok: false, code: "unavailable", status: 503, retryAfter: 30, message: SIGN_IN_UNAVAILABLE };
   }
 }
 
-async function requestLink(rawEmail: unknown, client: string): Promise<LinkRequestResult> {
+async function requestLink(
+  { mailer, limiter }: Pick<Root, "mailer" | "limiter">,
+  rawEmail: unknown,
+  client: string,
+): Promise<LinkRequestResult> {
   const c = config();
   const ready = authReadiness();
   if (!ready.ok)
@@ -54,7 +62,7 @@ async function requestLink(rawEmail: unknown, client: string): Promise<LinkReque
   const check = checkWorkEmail(rawEmail, c.freeMailDomains);
   if (!check.ok)
     return { ok: false, code: check.reason, status: check.reason === "free_mail" ? 422 : 400, message: check.message };
-  if (!root().mailer.available()) {
+  if (!mailer.available()) {
     return {
       ok: false,
       code: "mail_unavailable",
@@ -62,7 +70,7 @@ async function requestLink(rawEmail: unknown, client: string): Promise<LinkReque
       message: "Sign-in e-mail is not configured on this server (EMAIL_SERVER is not set).",
     };
   }
-  const store = root().limiter.store();
+  const store = limiter.store();
   const now = Date.now();
   const byClient = await throttle(store, `mail-client:${client}`, now, {
     limit: c.MAIL_LIMIT_CLIENT,
@@ -114,10 +122,9 @@ async function requestLink(rawEmail: unknown, client: string): Promise<LinkReque
 export type LinkState = "valid" | "expired" | "used";
 
 /** Reads a link's state without spending it (the confirmation page and the confirm handler). */
-export async function linkState(rawEmail: unknown, rawToken: unknown): Promise<LinkState> {
+export async function linkState(prisma: Db, rawEmail: unknown, rawToken: unknown): Promise<LinkState> {
   if (typeof rawEmail !== "string" || typeof rawToken !== "string" || !rawToken || rawToken.length > 256) return "used";
   const hash = createHash("sha256").update(`${rawToken}${authSecret()}`).digest("hex");
-  const prisma = await root().db();
   const row = await prisma.verificationToken.findUnique({
     where: { identifier_token: { identifier: normalizeEmail(rawEmail), token: hash } },
     select: { expires: true },

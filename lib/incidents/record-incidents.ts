@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { root } from "@/lib/root";
+import type { Root } from "@/lib/root";
 import { statusFacts } from "@/lib/data/status";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { reconcile, venueRunFailed } from "@/lib/data/incident-rule";
@@ -15,11 +15,12 @@ const INCIDENT_LOCK = 7_318_004;
  * collector run (not on page loads: a GET writes nothing). Returns what changed.
  */
 export async function recordIncidents(
+  read: Root["read"],
   prisma: Db,
   tickSeconds: number,
   now = new Date(),
 ): Promise<{ opened: string[]; closed: number }> {
-  const { conditions } = await statusFacts(root().read, tickSeconds, now);
+  const { conditions } = await statusFacts(read, tickSeconds, now);
   const result = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${INCIDENT_LOCK})`;
     const open = await tx.incident.findMany({
@@ -48,7 +49,7 @@ export async function recordIncidents(
     }
     return { opened: change.open.map((c) => c.key), closed: change.close.length };
   });
-  if (result.opened.length || result.closed) root().cache.clear();
+  if (result.opened.length || result.closed) read.cache.clear();
   return result;
 }
 

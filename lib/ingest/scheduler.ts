@@ -1,19 +1,23 @@
 import "server-only";
-import { config } from "@/lib/config";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { catalogUsesVenues, collect, describeCollect } from "@/lib/ingest/collector";
 import { recordIncidents } from "@/lib/incidents/record-incidents";
 import { backCalculatePending, describeBackCalc } from "@/lib/ingest/back-calculate";
 import { describeGapFill, fillMissedHours } from "@/lib/ingest/fill-gaps";
-import type { Db } from "@/lib/db";
+import type { Database, Db } from "@/lib/db";
 import { buildBundlesOnce } from "@/lib/ingest/bundles-once";
-import { root } from "@/lib/root";
+import type { Root } from "@/lib/root";
 import type { Venues } from "@/lib/venues/connect";
 
 /** Each ENGINE_TICK_SECONDS (aligned to the hour by default): collects the venues the catalog names, then computes. */
-export function startScheduler(): void {
-  const c = config();
-  const { database, db, venues } = root();
+export function startScheduler({
+  config: c,
+  database,
+  db,
+  venues,
+  read,
+  shutdown,
+}: Pick<Root, "config" | "database" | "db" | "venues" | "read" | "shutdown">): void {
   let timer: NodeJS.Timeout | null = null;
   let stopped = false;
   const delay = () => {
@@ -35,13 +39,13 @@ export function startScheduler(): void {
       }
       if (!c.demoMarket) {
         // back-calculated first: the hours from a launch before this one are then filled from the history
-        const launch = await backCalculateNew(prisma, venues);
-        await fillGaps(prisma, venues, launch);
+        const launch = await backCalculateNew(database, prisma, venues);
+        await fillGaps(database, prisma, venues, launch);
       }
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
-      const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS);
+      const incidents = await recordIncidents(read, prisma, c.ENGINE_TICK_SECONDS);
       if (incidents.opened.length || incidents.closed)
         console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);
       const months = await buildBundlesOnce(prisma, c.embedded);
@@ -56,7 +60,7 @@ export function startScheduler(): void {
   };
   timer = setTimeout(run, delay());
   timer.unref();
-  root().shutdown.on(async () => {
+  shutdown.on(async () => {
     stopped = true;
     if (timer) clearTimeout(timer);
   }, 5);
@@ -66,13 +70,13 @@ export function startScheduler(): void {
  * New catalog entries with a base date are back-calculated before the engine computes their live
  * hours. Returns the earliest launch of the entries back-calculated (null: none).
  */
-export async function backCalculateNew(prisma: Db, venues: Venues): Promise<Date | null> {
+export async function backCalculateNew(database: Database, prisma: Db, venues: Venues): Promise<Date | null> {
   try {
     const r = await backCalculatePending(prisma, venues);
     if (r) console.log(`[backfill] ${describeBackCalc(r).trimEnd().split("\n").join(" | ")}`);
     return r?.firstLaunch ?? null;
   } catch (error) {
-    console.error(`[backfill] back-calculation failed: ${root().database.describe(error)}`);
+    console.error(`[backfill] back-calculation failed: ${database.describe(error)}`);
     return null;
   }
 }
@@ -82,12 +86,17 @@ export async function backCalculateNew(prisma: Db, venues: Venues): Promise<Date
  * `since` (the launch of entries just back-calculated), every hour from it on, so a service
  * started after a launch computes the hours since from their own prices, not from carried ones.
  */
-export async function fillGaps(prisma: Db, venues: Venues, since: Date | null = null): Promise<void> {
+export async function fillGaps(
+  database: Database,
+  prisma: Db,
+  venues: Venues,
+  since: Date | null = null,
+): Promise<void> {
   try {
     const r = await fillMissedHours(prisma, venues, { since });
     const text = describeGapFill(r);
     if (text) console.log(`[collector] ${text.trimEnd().split("\n").join(" | ")}`);
   } catch (error) {
-    console.error(`[collector] filling missed hours failed: ${root().database.describe(error)}`);
+    console.error(`[collector] filling missed hours failed: ${database.describe(error)}`);
   }
 }

@@ -185,7 +185,7 @@ async function collectCommand(args: Record<string, unknown>): Promise<CommandRes
   const gaps = await fillMissedHours(prisma, venues, { now, since: back?.firstLaunch });
   const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
   const { recordIncidents } = await import("@/lib/incidents/record-incidents");
-  const incidents = await recordIncidents(prisma, c.ENGINE_TICK_SECONDS, now);
+  const incidents = await recordIncidents(root().read, prisma, c.ENGINE_TICK_SECONDS, now);
   root().cache.clear();
   return ok(
     `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
@@ -287,21 +287,21 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         return await backfillCommand(args);
       case "incidents.open": {
         return ok(
-          `opened ${await openIncident(args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`,
+          `opened ${await openIncident(root(), args as { title: string; subject: string; severity: "major" | "minor"; note?: string })}\n`,
         );
       }
       case "incidents.note": {
-        return ok(`noted on ${await noteIncident(args.id as string, args.text as string)}\n`);
+        return ok(`noted on ${await noteIncident(root(), args.id as string, args.text as string)}\n`);
       }
       case "incidents.close": {
-        return ok(`closed ${await closeIncident(args.id as string, args.note as string | undefined)}\n`);
+        return ok(`closed ${await closeIncident(root(), args.id as string, args.note as string | undefined)}\n`);
       }
       case "incidents.list": {
-        const lines = await listIncidents(args.all === true);
+        const lines = await listIncidents(await root().db(), args.all === true);
         return ok(lines.length ? `${lines.join("\n")}\n` : args.all ? "no incidents\n" : "no open incidents\n");
       }
       case "licenses.list": {
-        const rows = await listLicenseRequests((args.limit as number | undefined) ?? 100);
+        const rows = await listLicenseRequests(await root().db(), (args.limit as number | undefined) ?? 100);
         const lines = rows.map((r) =>
           [
             r.createdAt.toISOString(),

@@ -1,5 +1,5 @@
 import "server-only";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
 
 export interface KeyRef {
   id: string;
@@ -8,8 +8,7 @@ export interface KeyRef {
 }
 
 /** The key that replaced `keyId` at a rotation (same account), if any. */
-export async function replacementOf(keyId: string, userId: string): Promise<KeyRef | null> {
-  const prisma = await root().db();
+export async function replacementOf(prisma: Db, keyId: string, userId: string): Promise<KeyRef | null> {
   return prisma.apiKey.findFirst({
     where: { replacesId: keyId, userId },
     select: { id: true, prefix: true, lastFour: true },
@@ -17,9 +16,8 @@ export async function replacementOf(keyId: string, userId: string): Promise<KeyR
 }
 
 /** The key `keyId` replaced (same account), if any. */
-export async function predecessorOf(replacesId: string | null, userId: string): Promise<KeyRef | null> {
+export async function predecessorOf(prisma: Db, replacesId: string | null, userId: string): Promise<KeyRef | null> {
   if (!replacesId) return null;
-  const prisma = await root().db();
   return prisma.apiKey.findFirst({
     where: { id: replacesId, userId },
     select: { id: true, prefix: true, lastFour: true },

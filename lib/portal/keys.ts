@@ -1,7 +1,8 @@
 import "server-only";
 import { keyLimits } from "@/lib/ratelimit/limiter";
 import { KEY_SUMMARY_SELECT, type KeySummary } from "@/lib/keys/manage-keys";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
+import type { Root } from "@/lib/root";
 import { config } from "@/lib/config";
 import type { RevocationConfirmation } from "@/lib/keys/instances";
 
@@ -45,9 +46,8 @@ export function toPortalKey(key: KeySummary): PortalKey {
 }
 
 /** One key of this account, or null: another account's key id is indistinguishable from none. */
-export async function ownedKey(keyId: unknown, userId: string): Promise<PortalKey | null> {
+export async function ownedKey(prisma: Db, keyId: unknown, userId: string): Promise<PortalKey | null> {
   if (!isKeyId(keyId)) return null;
-  const prisma = await root().db();
   const row = await prisma.apiKey.findFirst({
     where: { id: keyId, userId },
     select: KEY_SUMMARY_SELECT,
@@ -65,8 +65,7 @@ export interface QuotaNow {
 }
 
 /** The quota a request now would see, read from the live windows without spending anything. */
-export async function quotaNow(key: PortalKey): Promise<QuotaNow> {
-  const { limiter, clock } = root();
+export async function quotaNow({ limiter, clock }: Pick<Root, "limiter" | "clock">, key: PortalKey): Promise<QuotaNow> {
   const d = await limiter.store().peek(key.id, { minute: key.limitMinute, day: key.limitDay }, clock.now());
   return {
     limitMinute: d.limitMinute,

@@ -2,7 +2,8 @@ import "server-only";
 import { z } from "zod";
 import { config } from "@/lib/config";
 import type { Mail } from "@/lib/mail/send-mail";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
+import type { Root } from "@/lib/root";
 
 /** What the portal's licence form sends; every field trimmed, lengths bounded. */
 export const licenseRequestInput = z.object({
@@ -65,10 +66,11 @@ export function acknowledgementMail(to: string, reference: string, input: Licens
  * records whether it was.
  */
 export async function submitLicenseRequest(
+  { db, mailer }: Pick<Root, "db" | "mailer">,
   user: { id: string; email: string },
   input: LicenseRequestInput,
 ): Promise<{ id: string; reference: string; acknowledged: boolean }> {
-  const prisma = await root().db();
+  const prisma = await db();
   const since = new Date(Date.now() - 86_400_000);
   const recent = await prisma.licenseRequest.count({ where: { userId: user.id, createdAt: { gte: since } } });
   if (recent >= DAILY_REQUESTS)
@@ -82,7 +84,7 @@ export async function submitLicenseRequest(
   const reference = `LR-${row.id.slice(0, 8).toUpperCase()}`;
   let acknowledged = false;
   try {
-    await root().mailer.send(acknowledgementMail(user.email, reference, input));
+    await mailer.send(acknowledgementMail(user.email, reference, input));
     acknowledged = true;
     await prisma.licenseRequest.update({ where: { id: row.id }, data: { acknowledged: true } });
   } catch (error) {
@@ -94,7 +96,6 @@ export async function submitLicenseRequest(
 }
 
 /** The operator's view: newest first. */
-export async function listLicenseRequests(limit = 100) {
-  const prisma = await root().db();
+export async function listLicenseRequests(prisma: Db, limit = 100) {
   return prisma.licenseRequest.findMany({ orderBy: { createdAt: "desc" }, take: limit });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { REQUEST_LOG_SIZE } from "@/lib/keys/usage-meter";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
 
 /** One request of a key's log, as the portal shows it. */
 export interface RequestLogRow {
@@ -35,9 +35,13 @@ export function requestIdQuery(raw: string | string[] | undefined): string | nul
  * nothing. `query` keeps the requests whose id contains it (case-insensitive): a full id from a
  * log line, or its first characters.
  */
-export async function keyRequests(keyId: string, userId: string, query: string | null = null): Promise<RequestLog> {
-  const r = root();
-  const prisma = await r.db();
+export async function keyRequests(
+  prisma: Db,
+  days: number,
+  keyId: string,
+  userId: string,
+  query: string | null = null,
+): Promise<RequestLog> {
   const rows = await prisma.requestLogEntry.findMany({
     where: {
       keyId,
@@ -52,6 +56,6 @@ export async function keyRequests(keyId: string, userId: string, query: string |
     rows: rows.map((r) => ({ ...r, at: r.at.toISOString() })),
     query,
     size: REQUEST_LOG_SIZE,
-    days: r.config.REQUEST_LOG_DAYS,
+    days,
   };
 }

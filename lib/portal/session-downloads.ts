@@ -3,13 +3,19 @@ import { randomUUID } from "node:crypto";
 import { downloadsHandler } from "@/lib/api/downloads";
 import { errorBody } from "@/lib/api/errors";
 import { FRONT_REQUEST_ID } from "@/lib/api/responses";
-import { admitAddress, KeyedRefusal, rateLimitHeaders, spendWindows, toApiError } from "@/lib/api/pipeline";
+import {
+  admitAddress,
+  KeyedRefusal,
+  rateLimitHeaders,
+  spendWindows,
+  toApiError,
+  type Services,
+} from "@/lib/api/pipeline";
+import type { Db } from "@/lib/db";
 import type { PortalUser } from "@/lib/auth/session";
-import { config } from "@/lib/config";
 import type { ResolvedKey } from "@/lib/keys/api-key";
 import { listKeys } from "@/lib/keys/manage-keys";
 import type { LimitDecision } from "@/lib/ratelimit";
-import { root } from "@/lib/root";
 
 /** The endpoint name downloads are metered under, as through the key pipeline. */
 const ENDPOINT = "/downloads";
@@ -18,8 +24,8 @@ const ENDPOINT = "/downloads";
  * The key a signed-in user's bundle download is counted on: the one named by `?key=` when it is
  * an active key of theirs, else their oldest active key. Null when they hold no active key.
  */
-export async function sessionKey(user: PortalUser, wanted: string | null): Promise<ResolvedKey | null> {
-  const active = (await listKeys(await root().db(), user.id)).filter((k) => k.status === "active");
+export async function sessionKey(prisma: Db, user: PortalUser, wanted: string | null): Promise<ResolvedKey | null> {
+  const active = (await listKeys(prisma, user.id)).filter((k) => k.status === "active");
   const pick = active.find((k) => k.id === wanted) ?? active[active.length - 1];
   return pick
     ? { id: pick.id, userId: user.id, prefix: pick.prefix, limitMinute: pick.limitMinute, limitDay: pick.limitDay }
@@ -32,10 +38,14 @@ export async function sessionKey(user: PortalUser, wanted: string | null): Promi
  * key's windows, the same handler, the rate-limit headers, and metering on that key (so the
  * download appears in the key's usage and counts against its quota).
  */
-export async function sessionDownload(request: Request, key: ResolvedKey, path: string): Promise<Response> {
+export async function sessionDownload(
+  services: Services,
+  request: Request,
+  key: ResolvedKey,
+  path: string,
+): Promise<Response> {
   const requestId = request.headers.get(FRONT_REQUEST_ID) || randomUUID();
   const base: Record<string, string> = { "X-Request-Id": requestId, "Cache-Control": "no-store" };
-  const services = root();
   let decision: LimitDecision | null = null;
   let status = 500;
   let errorCode: string | null = "internal_error";
@@ -85,7 +95,10 @@ export async function sessionDownload(request: Request, key: ResolvedKey, path: 
       ...(decision && apiError.code !== "ip_rate_limited" ? rateLimitHeaders(decision, services.clock.now()) : {}),
       ...apiError.headers,
     };
-    return Response.json(errorBody(apiError.code, apiError.message, requestId, config().baseUrl), { status, headers });
+    return Response.json(errorBody(apiError.code, apiError.message, requestId, services.config.baseUrl), {
+      status,
+      headers,
+    });
   } finally {
     if (decision) {
       const url = new URL(request.url);

@@ -1,5 +1,5 @@
 import "server-only";
-import { root } from "@/lib/root";
+import type { Db } from "@/lib/db";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;
@@ -62,8 +62,7 @@ function floorDay(ms: number): number {
  * portal's numbers are the API's. The owner is part of every query: another account's key id
  * yields nothing.
  */
-export async function keyUsage(keyId: string, userId: string, now = new Date()): Promise<KeyUsage> {
-  const prisma = await root().db();
+export async function keyUsage(prisma: Db, keyId: string, userId: string, now = new Date()): Promise<KeyUsage> {
   const hourStart = floorHour(now.getTime()) - (HOURS - 1) * HOUR_MS;
   const dayStart = floorDay(now.getTime()) - (DAYS - 1) * DAY_MS;
   const where = { keyId, key: { userId }, hour: { gte: new Date(dayStart) } };

@@ -21,7 +21,7 @@ export function boot(): Promise<void> {
 
 async function start(r: Root): Promise<void> {
   const c = r.config;
-  const { database, db, venues, progress } = r;
+  const { database, db, venues, progress, read } = r;
   try {
     await db();
   } catch (error) {
@@ -54,11 +54,11 @@ async function start(r: Root): Promise<void> {
           // Back-calculation reads each new series' event itself (the collector has not run yet);
           // then the hours from a launch already past are filled from the venues' history before
           // the engine computes them (never from the last back-calculated prices carried on).
-          const launch = await backCalculateNew(await db(), venues);
-          await fillGaps(await db(), venues, launch);
+          const launch = await backCalculateNew(database, await db(), venues);
+          await fillGaps(database, await db(), venues, launch);
           await runBackfill(await db(), { seed: c.DEMO_SEED, demo: false, catalog: null }, c.embedded);
         }
-        await recordIncidents(await db(), c.ENGINE_TICK_SECONDS);
+        await recordIncidents(read, await db(), c.ENGINE_TICK_SECONDS);
         const months = await buildBundlesOnce(await db(), c.embedded);
         if (months.length) console.log(`[snapshots] built ${months.join(", ")}`);
       } catch (error) {
@@ -67,7 +67,7 @@ async function start(r: Root): Promise<void> {
       } finally {
         progress.pending = false;
       }
-      if (c.ENGINE_SCHEDULER) startScheduler();
+      if (c.ENGINE_SCHEDULER) startScheduler(r);
     });
   }
 }

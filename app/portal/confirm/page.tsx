@@ -5,6 +5,7 @@ import { MAGIC_LINK_MINUTES } from "@/lib/auth/auth";
 import { normalizeEmail } from "@/lib/auth/email-address";
 import { linkState } from "@/lib/auth/magic-link";
 import { authReadiness } from "@/lib/auth/secret";
+import { root } from "@/lib/root";
 
 // Per request: the session, the nonce of the CSP, and the database are read at request time.
 export const dynamic = "force-dynamic";
@@ -20,7 +21,7 @@ export default async function ConfirmPage({ searchParams }: { searchParams: Sear
   const params = await searchParams;
   const token = typeof params.token === "string" ? params.token : "";
   const email = typeof params.email === "string" ? normalizeEmail(params.email) : "";
-  const state = token && email ? await linkState(email, token) : "used";
+  const state = token && email ? await linkState(await root().db(), email, token) : "used";
 
   if (state !== "valid") {
     return (

@@ -61,7 +61,7 @@ describe("start-up backfill beside another worker computing", () => {
       const done = await run;
       expect(done.state).toBe("done");
       expect(done.hoursDone).toBeGreaterThan(48); // it computed the history itself once it could
-      const recorded = await recordIncidents(prisma, 60);
+      const recorded = await recordIncidents(root().read, prisma, 60);
       expect(recorded.opened).toEqual([]);
       expect(await prisma.incident.count()).toBe(0);
     } finally {

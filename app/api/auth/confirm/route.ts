@@ -5,6 +5,7 @@ import { normalizeEmail } from "@/lib/auth/email-address";
 import { linkState } from "@/lib/auth/magic-link";
 import { authReadiness } from "@/lib/auth/secret";
 import { seeOther } from "@/lib/portal/http";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -17,7 +18,7 @@ export async function POST(req: NextRequest) {
   const form = await req.formData().catch(() => null);
   const email = form?.get("email");
   const token = form?.get("token");
-  const state = await linkState(email, token);
+  const state = await linkState(await root().db(), email, token);
   if (state !== "valid" || typeof email !== "string" || typeof token !== "string")
     return seeOther(`/portal/signin?link=${state === "valid" ? "used" : state}`);
 

@@ -3,6 +3,7 @@ import { clientAddress } from "@/lib/api/pipeline";
 import { crossSiteReason } from "@/lib/auth/csrf";
 import { requestMagicLink } from "@/lib/auth/magic-link";
 import { bodyField, portalError, portalJson, seeOther, wantsJson } from "@/lib/portal/http";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +16,7 @@ export async function POST(req: NextRequest) {
     return json ? portalError(403, "cross_site", message) : seeOther("/portal/signin?error=cross_site");
   }
   const email = await bodyField(req, "email");
-  const result = await requestMagicLink(email, clientAddress(req.headers));
+  const result = await requestMagicLink(root(), email, clientAddress(req.headers));
   if (json) {
     if (result.ok) return portalJson({ ok: true, email: result.email });
     return portalError(

@@ -2,6 +2,7 @@ import type { NextRequest } from "next/server";
 import { guardMutation } from "@/lib/portal/guard";
 import { portalError, portalJson } from "@/lib/portal/http";
 import { LicenseRequestLimit, licenseRequestInput, submitLicenseRequest } from "@/lib/portal/license-requests";
+import { root } from "@/lib/root";
 
 /** POST a commercial licence request (JSON), from the portal page with the session's CSRF token. */
 export async function POST(req: NextRequest) {
@@ -12,7 +13,7 @@ export async function POST(req: NextRequest) {
   if (!parsed.success)
     return portalError(400, "invalid_request", parsed.error.issues[0]?.message ?? "Check the form and try again.");
   try {
-    const result = await submitLicenseRequest(guard.user, parsed.data);
+    const result = await submitLicenseRequest(root(), guard.user, parsed.data);
     return portalJson({ reference: result.reference, acknowledged: result.acknowledged }, 201);
   } catch (error) {
     if (error instanceof LicenseRequestLimit) return portalError(429, "too_many_requests", error.message);

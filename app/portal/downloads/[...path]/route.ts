@@ -1,6 +1,7 @@
 import { currentUser } from "@/lib/auth/session";
 import { portalError, seeOther } from "@/lib/portal/http";
 import { sameSiteNavigation, sessionDownload, sessionKey } from "@/lib/portal/session-downloads";
+import { root } from "@/lib/root";
 
 export const dynamic = "force-dynamic";
 
@@ -10,7 +11,8 @@ export async function GET(request: Request, context: { params: Promise<{ path: s
     return portalError(403, "cross_site", "Download bundles from the portal itself.");
   const user = await currentUser();
   if (!user) return seeOther("/portal/signin");
-  const key = await sessionKey(user, new URL(request.url).searchParams.get("key"));
+  const services = root();
+  const key = await sessionKey(await services.db(), user, new URL(request.url).searchParams.get("key"));
   if (!key)
     return portalError(
       403,
@@ -18,5 +20,5 @@ export async function GET(request: Request, context: { params: Promise<{ path: s
       "Downloads are counted on one of your keys: create a key in the portal first.",
     );
   const { path } = await context.params;
-  return sessionDownload(request, key, path.join("/"));
+  return sessionDownload(services, request, key, path.join("/"));
 }

@@ -10,6 +10,7 @@ import { ownedKey, quotaNow, type QuotaNow } from "@/lib/portal/keys";
 import { predecessorOf, replacementOf } from "@/lib/portal/keys-lineage";
 import { keyRequests, requestIdQuery } from "@/lib/portal/request-log";
 import { keyUsage, type EndpointUsage } from "@/lib/portal/usage";
+import { root } from "@/lib/root";
 
 // Per request: the session, the nonce of the CSP, and the database are read at request time.
 export const dynamic = "force-dynamic";
@@ -27,14 +28,16 @@ export default async function KeyUsagePage({
   const { id } = await params;
   const query = requestIdQuery((await searchParams).request);
   const user = await requireUser();
-  const key = await ownedKey(id, user.id);
+  const services = root();
+  const prisma = await services.db();
+  const key = await ownedKey(prisma, id, user.id);
   if (!key) notFound();
   const [usage, requests, quota, replacement, predecessor] = await Promise.all([
-    keyUsage(key.id, user.id),
-    keyRequests(key.id, user.id, query),
-    key.status === "active" ? quotaNow(key).catch(() => null) : Promise.resolve(null),
-    key.status === "rotated" ? replacementOf(key.id, user.id) : Promise.resolve(null),
-    predecessorOf(key.replacesId, user.id),
+    keyUsage(prisma, key.id, user.id),
+    keyRequests(prisma, services.config.REQUEST_LOG_DAYS, key.id, user.id, query),
+    key.status === "active" ? quotaNow(services, key).catch(() => null) : Promise.resolve(null),
+    key.status === "rotated" ? replacementOf(prisma, key.id, user.id) : Promise.resolve(null),
+    predecessorOf(prisma, key.replacesId, user.id),
   ]);
   const { last24h, last30d } = usage.totals;
 
