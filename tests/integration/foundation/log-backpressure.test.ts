@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort, untilHealthy } from "../support/server";
-import { ownDatabase, stopProcess, tempDataDir } from "../faults/support";
+import { startServer, type RunningServer } from "../support/server";
+import { ownDatabase, tempDataDir } from "../faults/support";
 import { waitFor } from "../../support/wait-for";
 
 // A log collector that stops reading the server's stdout (lib/server/logging.ts, LOG_BUFFER_BYTES):
@@ -11,7 +10,7 @@ import { waitFor } from "../../support/wait-for";
 const BUFFER_BYTES = 16_384;
 let database: Awaited<ReturnType<typeof ownDatabase>>;
 let dataDir: string;
-let child: ChildProcess;
+let server: RunningServer;
 let baseUrl: string;
 let stdout = "";
 let stderr = "";
@@ -19,33 +18,23 @@ let stderr = "";
 beforeAll(async () => {
   database = await ownDatabase("logbuf");
   dataDir = tempDataDir("logbuf");
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  child = spawn(process.execPath, ["scripts/server.mjs"], {
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      NEXT_TELEMETRY_DISABLED: "1",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_BASE_URL: baseUrl,
-      DATABASE_URL: database.url,
-      REDIS_URL: "",
-      DATA_DIR: dataDir,
-      DEMO_MARKET: "0",
-      ENGINE_SCHEDULER: "0",
-      IP_LIMIT_MINUTE: "1000000",
-      LOG_BUFFER_BYTES: String(BUFFER_BYTES),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  server = await startServer({
+    DATABASE_URL: database.url,
+    REDIS_URL: "",
+    DATA_DIR: dataDir,
+    DEMO_MARKET: "0",
+    ENGINE_SCHEDULER: "0",
+    IP_LIMIT_MINUTE: "1000000",
+    LOG_BUFFER_BYTES: String(BUFFER_BYTES),
   });
-  child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
-  await untilHealthy(child, baseUrl, () => stdout + stderr);
+  baseUrl = server.baseUrl;
+  // stdout and stderr apart (the server's output() joins them)
+  server.process.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+  server.process.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
 }, 240_000);
 
 afterAll(async () => {
-  if (child) await stopProcess(child);
+  await server?.stop("SIGKILL");
   await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
@@ -59,7 +48,7 @@ const droppedMetric = async () => {
 it("a stdout nobody reads holds at most LOG_BUFFER_BYTES of lines: the server answers on, drops and counts the rest, and says how many once stdout is read again", async () => {
   expect(await droppedMetric()).toBe(0);
   // The collector stalls: nothing reads the pipe, which fills, then the server's buffer.
-  child.stdout!.pause();
+  server.process.stdout!.pause();
   const statuses: number[] = [];
   for (let round = 0; round < 60; round++) {
     const batch = await Promise.all(
@@ -74,7 +63,7 @@ it("a stdout nobody reads holds at most LOG_BUFFER_BYTES of lines: the server an
   expect(dropped).toBeGreaterThan(0);
   expect(stderr).not.toMatch(/log lines were dropped/);
 
-  child.stdout!.resume();
+  server.process.stdout!.resume();
   const warning = await waitFor("the warn line of dropped log lines", () =>
     stderr.split("\n").find((l) => l.includes("log lines were dropped")),
   );
