@@ -31,7 +31,7 @@ async function audit(page: Page, name: string): Promise<void> {
       (v) =>
         `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes
           .slice(0, 4)
-          .map((n) => n.target.join(" "))
+          .map((n) => `${n.target.join(" ")}: ${(n.failureSummary ?? "").split("\n").slice(1, 2).join("").trim()}`)
           .join("\n  ")}`,
     )
     .join("\n");
@@ -63,6 +63,7 @@ test.describe("a new account", () => {
     await expect(page.getByRole("heading", { level: 1, name: "axe key" })).toBeVisible();
     await audit(page, "portal key usage");
     await page.goto("/portal/license");
+    await expect(page.getByTestId("license-request-form")).toHaveAttribute("data-ready", "true");
     await audit(page, "portal licence request");
   });
 });

@@ -56,12 +56,47 @@ function vitestCount(file) {
 function playwrightCount(file) {
   return () => {
     try {
-      const s = JSON.parse(fs.readFileSync(file, "utf8")).stats;
-      return `${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`;
+      const report = JSON.parse(fs.readFileSync(file, "utf8"));
+      const s = report.stats;
+      const counts = `${s.expected} passed, ${s.unexpected} failed, ${s.flaky} flaky, ${s.skipped} skipped`;
+      // The list reporter's account of a failure scrolls out of a CI log's tail: name each failed
+      // (or flaky) test here with the first lines of its error.
+      const lines = playwrightFailures(report).map((f) => `\n      ${f}`);
+      return counts + (lines.length ? `; failed or flaky:${lines.join("")}` : "");
     } catch {
       return "no report";
     }
   };
+}
+
+/**
+ * @param {any} report Playwright's JSON report
+ * @returns {string[]}
+ */
+function playwrightFailures(report) {
+  /** @type {string[]} */
+  const out = [];
+  /** @param {any} suite @param {string[]} titles */
+  const walk = (suite, titles) => {
+    const here = suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected" && test.status !== "flaky") continue;
+        const failed = (test.results ?? []).find((/** @type {any} */ r) => r.status !== "passed");
+        const message = String(failed?.error?.message ?? failed?.status ?? "failed")
+          .replace(/\u001b\[[0-9;]*m/g, "")
+          .split("\n")
+          .filter((l) => l.trim())
+          .slice(0, 8)
+          .join("\n        ")
+          .slice(0, 1200);
+        out.push(`${test.status}: ${spec.file}:${spec.line} ${[...here, spec.title].join(" › ")}\n        ${message}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return out;
 }
 
 function ensureChromium() {

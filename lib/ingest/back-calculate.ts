@@ -3,7 +3,6 @@ import { setImmediate } from "node:timers/promises";
 import type { Db } from "@/lib/db";
 import { universeSchema } from "@/lib/catalog/schema";
 import { universeSelectors } from "@/lib/catalog/compile";
-import { root } from "@/lib/root";
 import { floorHour, MS_PER_DAY, MS_PER_HOUR, nextHour } from "@/lib/engine/time-format";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
@@ -535,7 +534,6 @@ export async function backCalculate(
   const now = options.now ?? new Date();
   const whole = entries.filter((e) => !waiting.has(e.ticker));
   await computeBackCalculated(prisma, whole, found.events, span, now, result, log, held);
-  root().cache.clear();
   return result;
 }
 

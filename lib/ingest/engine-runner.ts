@@ -1,6 +1,5 @@
 import "server-only";
 import type { Db } from "@/lib/db";
-import { root } from "@/lib/root";
 import { floorHour, MS_PER_DAY, nextHour } from "@/lib/engine/time-format";
 import type { Snapshot } from "@/lib/engine/types";
 import { checkpointOf, isCheckpointHour, writeCheckpoints, type CheckpointRow } from "@/lib/ingest/checkpoints";
@@ -319,6 +318,5 @@ export async function catchUp(prisma: Db, options: CatchUpOptions): Promise<Catc
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  if (result.hours > 0 || (result.catalog && !result.catalog.unchanged)) root().cache.clear();
   return result;
 }

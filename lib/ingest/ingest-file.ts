@@ -1,7 +1,6 @@
 import "server-only";
 import path from "node:path";
 import type { Db } from "@/lib/db";
-import { root } from "@/lib/root";
 import Decimal from "decimal.js";
 import { ENGINE_LOCK } from "@/lib/ingest/engine-runner";
 import { historyHours, newestHistoryHours } from "@/lib/ingest/history-store";
@@ -279,6 +278,5 @@ export async function ingestFile(
     },
     { timeout: 600_000, maxWait: 60_000 },
   );
-  if (result.restated.hours > 0) root().cache.clear();
   return result;
 }

@@ -45,6 +45,8 @@ export function startScheduler({
       // The catalog in force was applied at start or by the operator: the tick does not re-read the file.
       const r = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null });
       if (r.hours) console.log(`[engine] computed ${r.hours} hour(s) up to ${r.lastTickAt?.toISOString()}`);
+      // the writers above leave the read cache to their caller: the pages and the API see the tick now
+      read.cache.clear();
       const incidents = await recordIncidents(read, prisma, c.ENGINE_TICK_SECONDS);
       if (incidents.opened.length || incidents.closed)
         console.log(`[incidents] opened ${incidents.opened.join(", ") || "none"}; closed ${incidents.closed}`);

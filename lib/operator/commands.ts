@@ -221,6 +221,16 @@ async function backfillCommand(args: Record<string, unknown>): Promise<CommandRe
   return r.waiting.length ? { stdout: text, stderr: "", exitCode: 1 } : ok(text);
 }
 
+/** One file of snapshots stored and what it changes recomputed, at the root's time; the API serves it at once. */
+async function ingestCommand(file: string, text: string): Promise<CommandResult> {
+  const { db, clock, cache } = root();
+  const r = await ingestFile(await db(), file, text, { now: new Date(clock.now()) });
+  cache.clear(); // the engine's writers leave the read cache to their caller
+  return ok(
+    `${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`,
+  );
+}
+
 export async function runCommand(name: string, rawArgs: unknown): Promise<CommandResult> {
   if (!(name in commandSchemas)) return fail(`unknown command ${name}`, 2);
   const parsed = commandSchemas[name as CommandName].safeParse(rawArgs);
@@ -272,12 +282,8 @@ export async function runCommand(name: string, rawArgs: unknown): Promise<Comman
         );
         return ok(lines.length ? `${lines.join("\n")}\n` : "no keys\n");
       }
-      case "ingest": {
-        const r = await ingestFile(await root().db(), args.file as string, args.text as string);
-        return ok(
-          `${r.file}: ${r.rows} rows, ${r.inserted} new, ${r.revised} revised, ${r.unchanged} unchanged${r.created ? `, ${r.created} market(s) of the catalog's universe added` : ""}\n${describeRestatement(r.restated, r.inserted + r.revised)}\n`,
-        );
-      }
+      case "ingest":
+        return await ingestCommand(args.file as string, args.text as string);
       case "catalog.validate":
       case "catalog.apply":
         return await catalogCommand(name === "catalog.validate", args);

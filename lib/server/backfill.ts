@@ -63,6 +63,7 @@ export async function runBackfill(
       }
       if (first) applied = r.catalog;
       first = false;
+      if (r.hours > 0 || (r.catalog && !r.catalog.unchanged)) root().cache.clear();
       const took = Math.max(1, Date.now() - chunkStarted);
       progress.hoursDone += r.hours;
       if (r.lastTickAt) {

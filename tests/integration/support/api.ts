@@ -14,7 +14,7 @@ export function applyRunEnvironment(): void {
 /**
  * The run's database from this test process: the process's root (lib/root.ts), pointed at the run's
  * database and Redis. The test files share one process, and a root built earlier from another
- * configuration (a test on a database of its own whose code cleared the root's read cache) is
+ * configuration (a test's root on a database of its own) is
  * closed first, so keys are never minted where the servers do not look.
  */
 export async function testDb() {
