@@ -184,9 +184,9 @@ async function collectCommand(args: Record<string, unknown>): Promise<CommandRes
   const back = await backCalculatePending(prisma, venues, { now });
   const gaps = await fillMissedHours(prisma, venues, { now, since: back?.firstLaunch });
   const engine = await catchUp(prisma, { seed: c.DEMO_SEED, demo: c.demoMarket, catalog: null, now });
+  root().cache.clear(); // before the incident recorder reads the status through it
   const { recordIncidents } = await import("@/lib/incidents/record-incidents");
   const incidents = await recordIncidents(root().read, prisma, c.ENGINE_TICK_SECONDS, now);
-  root().cache.clear();
   return ok(
     `${describeCollect(r)}${describeGapFill(gaps)}${back ? describeBackCalc(back) : ""}engine: ${engine.skipped ? "busy, the next tick computes" : `computed ${engine.hours} hour(s)`}\n` +
       (incidents.opened.length || incidents.closed

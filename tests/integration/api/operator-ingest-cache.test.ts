@@ -1,6 +1,7 @@
 import Decimal from "decimal.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { catchUp } from "@/lib/ingest/engine-runner";
+import { holdOwnRoot } from "../support/api";
 import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (lib/operator/commands.ts): the engine's writers only write; the operator's `ingest` clears
@@ -44,22 +45,14 @@ describe("the operator's ingest", () => {
     });
 
     // this test's root on its own database, its clock held still
-    const { closeRoot, createRoot } = await import("@/lib/root");
-    const { dropHeldRoot, heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
     const { parseConfig } = await import("@/lib/config");
     const { runCommand } = await import("@/lib/operator/commands");
     const { indexLatest } = await import("@/lib/data/indices");
-    const before = heldRootIfAny();
-    if (before) dropHeldRoot(before);
-    const mine = heldRoot(() =>
-      createRoot(parseConfig({ ...process.env, DATABASE_URL: own!.url, REDIS_URL: "" }), {
-        clock: { now: () => NOW.getTime() },
-      }),
-    );
-    restore = async () => {
-      await closeRoot();
-      if (before) heldRoot(() => before);
-    };
+    const held = await holdOwnRoot(parseConfig({ ...process.env, DATABASE_URL: own.url, REDIS_URL: "" }), {
+      now: () => NOW.getTime(),
+    });
+    restore = held.restore;
+    const mine = held.root;
 
     const served = await indexLatest(mine.read, level.index.ticker);
     expect(served?.indexLevel).toBe(new Decimal(level.level.toString()).toFixed(8));

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { catchUp } from "@/lib/ingest/engine-runner";
 import { waitFor } from "@/tests/support/wait-for";
+import { holdOwnRoot } from "../support/api";
 import { ownMigratedDatabase, type OwnDatabase } from "../support/pg";
 
 // Rule (lib/ingest/scheduler.ts): the engine's writers only write; the scheduler's tick clears the
@@ -20,8 +21,6 @@ afterAll(async () => {
 describe("the scheduler's tick", () => {
   it("computes the hours due and serves the newest one on the next read, with the read cache's time held still", async () => {
     own = await ownMigratedDatabase("pmb_scheduler_tick");
-    const { closeRoot, createRoot } = await import("@/lib/root");
-    const { dropHeldRoot, heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
     const { parseConfig } = await import("@/lib/config");
     const { startScheduler } = await import("@/lib/ingest/scheduler");
     const { indexLatest } = await import("@/lib/data/indices");
@@ -43,14 +42,10 @@ describe("the scheduler's tick", () => {
     const ticker = (await own.prisma.index.findFirstOrThrow({ where: { listed: true }, orderBy: { ticker: "asc" } }))
       .ticker;
 
-    const held = Date.now();
-    const before = heldRootIfAny();
-    if (before) dropHeldRoot(before);
-    const mine = heldRoot(() => createRoot(config, { clock: { now: () => held } }));
-    restore = async () => {
-      await closeRoot(); // its shutdown stops the scheduler
-      if (before) heldRoot(() => before);
-    };
+    const now = Date.now();
+    const held = await holdOwnRoot(config, { now: () => now }); // its shutdown stops the scheduler
+    restore = held.restore;
+    const mine = held.root;
     const first = await indexLatest(mine.read, ticker);
     expect(Date.parse(first!.computedAt)).toBe(thisHour - 2 * HOUR);
 

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { newKey, testDb } from "../support/api";
+import { holdOwnRoot, newKey, testDb } from "../support/api";
 
 // Rule (lib/root.ts): the time the /v1 pipeline reads (the keys' windows, their headers, the
 // metering) is the root's clock, so a test holds it still or moves it instead of waiting.
@@ -14,8 +14,6 @@ describe("the root's clock", () => {
   it("decides the windows: a key at its minute limit is refused, and admitted again once the clock has moved a minute", async () => {
     await testDb();
     const { key } = await newKey({ limitMinute: 2, limitDay: 100 });
-    const { closeRoot, createRoot } = await import("@/lib/root");
-    const { dropHeldRoot, heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
     const { parseConfig } = await import("@/lib/config");
     const { answerEndpoint } = await import("@/lib/api/pipeline");
     const { endpoints } = await import("@/lib/api/endpoints");
@@ -24,14 +22,9 @@ describe("the root's clock", () => {
     // a root of this test's on the run's database, windows in this process (Redis's would read Redis's own clock)
     const start = Date.UTC(2031, 0, 1, 12, 0, 0);
     let now = start;
-    const mine = createRoot(parseConfig({ ...process.env, REDIS_URL: "" }), { clock: { now: () => now } });
-    const before = heldRootIfAny();
-    if (before) dropHeldRoot(before);
-    heldRoot(() => mine);
-    restore = async () => {
-      await closeRoot();
-      if (before) heldRoot(() => before);
-    };
+    const held = await holdOwnRoot(parseConfig({ ...process.env, REDIS_URL: "" }), { now: () => now });
+    restore = held.restore;
+    const mine = held.root;
 
     const ask = async () => {
       const request = fromWebRequest(

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { expect, inject } from "vitest";
+import type { Config } from "@/lib/config";
+import type { Clock } from "@/lib/time-format";
 import { waitFor } from "@/tests/support/wait-for";
 import { uniqueName } from "./pg";
 import { startServer, type RunningServer } from "./server";
@@ -37,6 +39,23 @@ export async function testRoot() {
   )
     await closeRoot();
   return heldRoot(() => createRoot(run));
+}
+
+/**
+ * A root of the test's own (its own database or clock, say) held as this process's root in place
+ * of the one held before; `restore` closes it and holds the earlier one again.
+ */
+export async function holdOwnRoot(config: Config, clock?: Clock) {
+  const { closeRoot, createRoot } = await import("@/lib/root");
+  const { dropHeldRoot, heldRoot, heldRootIfAny } = await import("@/lib/root-slot");
+  const before = heldRootIfAny();
+  if (before) dropHeldRoot(before);
+  const root = heldRoot(() => createRoot(config, { clock }));
+  const restore = async () => {
+    await closeRoot();
+    if (before) heldRoot(() => before);
+  };
+  return { root, restore };
 }
 
 /**
